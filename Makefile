@@ -1,0 +1,51 @@
+# Front door of the ANE bit-exact model. `make help` lists every target.
+# Every target that builds first installs missing Debian packages (scripts/install-deps.sh).
+
+BUILD    ?= build
+JOBS     ?= $(shell nproc)
+SUITE    ?= sim/regress/default.yaml
+CTEST_ARGS ?=
+
+.PHONY: help deps configure build run test lint synth synth-smoke wave results soak clean
+
+help: ## list every target
+	@echo "ANE bit-exact model -- make targets"
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):.*## (.*)/  make \1\t\2/' | expand -t 22
+	@echo "variables: BUILD=$(BUILD) JOBS=$(JOBS) SUITE=$(SUITE) TEST=<gtest name> for wave"
+
+deps: ## install missing Debian packages (apt, as root)
+	@scripts/install-deps.sh
+
+configure: deps ## configure the CMake build in $(BUILD)/
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release > $(BUILD).configure.log 2>&1 || (cat $(BUILD).configure.log; exit 1)
+	@echo "configured $(BUILD)/ (log: $(BUILD).configure.log)"
+
+build: configure ## build the oracle, the Verilated models, the tests and build/ane
+	@cmake --build $(BUILD) -j $(JOBS)
+
+run: build ## the main job: run the default regression suite ($(SUITE))
+	@$(BUILD)/ane regress $(SUITE)
+
+test: build ## the whole test suite (oracle, RTL, CLI, lint and synth smoke) through ctest
+	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS) $(CTEST_ARGS)
+
+lint: deps ## verilator --lint-only -Wall on every RTL top
+	@scripts/lint.sh
+
+synth: deps ## Yosys + OpenSTA (OSU 0.18um) + nextpnr (iCE40) on every top, gate-level check, docs/results.md
+	@scripts/synth.sh
+
+synth-smoke: deps ## quick synthesis of every top with the gate-level check (what make test runs)
+	@scripts/synth.sh --smoke
+
+wave: build ## rerun one test with FST tracing and open GTKWave: make wave TEST=Suite.Name
+	@scripts/wave.sh $(BUILD) "$(TEST)"
+
+results: build ## regenerate docs/results.md (benchmarks and synthesis figures)
+	@scripts/results.sh $(BUILD)
+
+soak: build ## long randomized runs that CI does not run
+	@cd $(BUILD) && ANE_SOAK=1 ctest --output-on-failure -j $(JOBS) -L soak
+
+clean: ## remove build outputs
+	rm -rf $(BUILD) $(BUILD).configure.log out

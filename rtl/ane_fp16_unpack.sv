@@ -1,0 +1,36 @@
+// ane_fp16_unpack: decode one fp16 operand as it enters the MAC datapath.
+//   N-1.1  any NaN becomes +inf
+//   N-1.2  -0 becomes +0
+//   N-2.3  m1: a denormal operand is treated as +0 inside the MAC; m5: kept
+// Combinational. The decoded value is (-1)^sign * sig * 2^(exp - 25).
+`default_nettype none
+
+module ane_fp16_unpack #(
+  parameter ane_pkg::gen_e Gen = ane_pkg::GenM1
+) (
+  input  wire logic [15:0]            fp16_i,
+  output ane_pkg::fp16_unpacked_t     op_o
+);
+
+  logic [4:0] biased_exp;
+  logic [9:0] frac;
+  logic       is_nan, is_inf, is_denorm, is_zero;
+
+  always_comb begin
+    biased_exp = fp16_i[14:10];
+    frac       = fp16_i[9:0];
+    is_nan     = ane_pkg::fp16_is_nan(fp16_i[14:0]);
+    is_inf     = (biased_exp == 5'h1F);  // NaN folds into +inf below
+    is_denorm  = (biased_exp == 5'h00) && (frac != 10'h000);
+    is_zero    = (biased_exp == 5'h00) && ((frac == 10'h000) || (Gen == ane_pkg::GenM1));
+
+    op_o.sign    = fp16_i[15] && !is_nan && !is_zero;
+    op_o.is_inf  = is_inf;
+    op_o.is_zero = is_zero && !is_inf;
+    op_o.exp     = (biased_exp == 5'h00) ? 5'd1 : biased_exp;
+    op_o.sig     = (is_zero || is_inf) ? 11'd0 : {!is_denorm, frac};
+  end
+
+endmodule
+
+`default_nettype wire
