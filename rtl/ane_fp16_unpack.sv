@@ -6,7 +6,8 @@
 `default_nettype none
 
 module ane_fp16_unpack #(
-  parameter ane_pkg::gen_e Gen = ane_pkg::GenM1
+  // N-0.2 generation: ane_pkg::GenM1 (0) or ane_pkg::GenM5 (1). A plain logic so tools can set it.
+  parameter logic Gen = ane_pkg::GenM1
 ) (
   input  wire logic [15:0]            fp16_i,
   output ane_pkg::fp16_unpacked_t     op_o
