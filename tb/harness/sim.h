@@ -1,0 +1,104 @@
+// Sim<Model>: the one simulation-control class every RTL test uses.
+//
+// - owns the VerilatedContext and the model (std::unique_ptr), built with the X seed chosen by
+//   the test (models are Verilated with --x-assign unique --x-initial unique, so the seed
+//   decides every initial and X value);
+// - Eval() for combinational tops, Tick() for clocked tops (clk_i), Reset() for rst_ni;
+// - FST tracing switched at run time: when ANE_WAVE_DIR is set, the run is written to
+//   $ANE_WAVE_DIR/<trace_name>.fst and a sidecar <trace_name>.top names the top module, so
+//   scripts/wave.sh can open the matching GTKWave save file from sim/;
+// - a cycle timeout for clocked tests.
+#ifndef TB_HARNESS_SIM_H_
+#define TB_HARNESS_SIM_H_
+
+#include <cstdint>
+#include <cstdlib>
+#include <fstream>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "verilated.h"
+#include "verilated_fst_c.h"
+
+namespace ane::harness {
+
+// Where a test's waveform goes, or "" when tracing is off.
+inline std::string WaveDir() {
+  const char* dir = std::getenv("ANE_WAVE_DIR");
+  return dir ? std::string(dir) : std::string();
+}
+
+template <class Model>
+class Sim {
+ public:
+  // top: the RTL module name (for the GTKWave save file); trace_name: the FST file stem.
+  Sim(const std::string& top, const std::string& trace_name, uint32_t x_seed = 1)
+      : context_(std::make_unique<VerilatedContext>()) {
+    context_->randReset(2);  // randomize initial values, per --x-initial unique
+    context_->randSeed(int(x_seed));
+    const std::string dir = WaveDir();
+    if (!dir.empty()) context_->traceEverOn(true);
+    model_ = std::make_unique<Model>(context_.get(), "TOP");
+    if (!dir.empty()) {
+      trace_ = std::make_unique<VerilatedFstC>();
+      model_->trace(trace_.get(), 99);
+      const std::string stem = dir + "/" + trace_name;
+      trace_->open((stem + ".fst").c_str());
+      std::ofstream(stem + ".top") << top << "\n";
+    }
+  }
+  ~Sim() {
+    if (trace_) trace_->close();
+    model_->final();
+  }
+  Sim(const Sim&) = delete;
+  Sim& operator=(const Sim&) = delete;
+
+  Model& dut() { return *model_; }
+  uint64_t cycles() const { return cycles_; }
+  void set_timeout(uint64_t cycles) { timeout_ = cycles; }
+
+  // Combinational top: settle the inputs and record one time step.
+  void Eval() {
+    model_->eval();
+    Dump();
+  }
+
+  // Clocked top: one full clk_i period. Throws when the timeout is exceeded.
+  void Tick() {
+    model_->clk_i = 0;
+    model_->eval();
+    Dump();
+    model_->clk_i = 1;
+    model_->eval();
+    Dump();
+    if (++cycles_ > timeout_) throw std::runtime_error("Sim: cycle timeout exceeded");
+  }
+
+  // Active-low reset held for `cycles` clock periods.
+  void Reset(int cycles = 4) {
+    model_->rst_ni = 0;
+    for (int i = 0; i < cycles; ++i) Tick();
+    model_->rst_ni = 1;
+  }
+
+ private:
+  void Dump() {
+    if (trace_) trace_->dump(context_->time());
+    context_->timeInc(1);
+  }
+
+  std::unique_ptr<VerilatedContext> context_;
+  std::unique_ptr<Model> model_;
+  std::unique_ptr<VerilatedFstC> trace_;
+  uint64_t cycles_ = 0;
+  uint64_t timeout_ = uint64_t(1) << 40;
+};
+
+// The current GoogleTest's name as a file stem: Suite.Name with '/' replaced.
+std::string CurrentTestStem();
+
+}  // namespace ane::harness
+
+#endif  // TB_HARNESS_SIM_H_
