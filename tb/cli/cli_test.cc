@@ -1,0 +1,391 @@
+// End-to-end tests of build/ane: each test writes its files into a fresh temporary folder,
+// runs the binary there and checks the exit code, stdout, stderr and the files left behind.
+#include <gtest/gtest.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tb/cli/npy.h"
+
+namespace ane::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Result {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string Quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+std::string ReadText(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::vector<std::string> Lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+class CliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    work_ = MakeTempDir("ane_cli_work_");
+    logs_ = MakeTempDir("ane_cli_logs_");
+  }
+  void TearDown() override {
+    fs::remove_all(work_);
+    fs::remove_all(logs_);
+  }
+
+  static fs::path MakeTempDir(const std::string& prefix) {
+    std::string tmpl = (fs::temp_directory_path() / (prefix + "XXXXXX")).string();
+    if (mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+    return tmpl;
+  }
+
+  // Runs `ane args...` with the working folder `cwd` (default: the test's folder).
+  Result Ane(const std::vector<std::string>& args, const fs::path& cwd = {}) const {
+    std::string cmd =
+        "cd " + Quote((cwd.empty() ? work_ : cwd).string()) + " && " + Quote(ANE_BINARY);
+    for (const std::string& a : args) cmd += " " + Quote(a);
+    cmd += " > " + Quote((logs_ / "out").string()) + " 2> " + Quote((logs_ / "err").string());
+    const int status = std::system(cmd.c_str());
+    Result r;
+    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    r.out = ReadText(logs_ / "out");
+    r.err = ReadText(logs_ / "err");
+    return r;
+  }
+
+  void Write(const std::string& name, const std::string& text) const {
+    fs::create_directories((work_ / name).parent_path());
+    std::ofstream(work_ / name, std::ios::binary) << text;
+  }
+  void WriteNpy(const std::string& name, const Tensor& t) const { Write(name, EncodeNpy(t)); }
+
+  // a = [[1, 2], [3, 4]], b = [[5, 6], [7, 8]] in fp16: y = [[19, 22], [43, 50]].
+  void WriteFp16Inputs() const {
+    WriteNpy("a.npy", Tensor{DType::kFp16, {2, 2}, {0x3C00, 0x4000, 0x4200, 0x4400}});
+    WriteNpy("b.npy", Tensor{DType::kFp16, {2, 2}, {0x4500, 0x4600, 0x4700, 0x4800}});
+  }
+
+  // Asserts the contract of a bad input: exit code 2, nothing on stdout, exactly one line on
+  // stderr of the form "ane: error: <file>: <field>: ..." and no output file.
+  void ExpectInputError(const Result& r, const std::string& file, const std::string& field,
+                        const std::string& what) const {
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_EQ(r.out, "");
+    const std::vector<std::string> lines = Lines(r.err);
+    ASSERT_EQ(lines.size(), 1u) << r.err;
+    EXPECT_EQ(lines[0].rfind("ane: error: " + file + ": " + field + ": ", 0), 0u) << lines[0];
+    EXPECT_NE(lines[0].find(what), std::string::npos) << lines[0];
+    EXPECT_FALSE(fs::exists(work_ / "y.npy"));
+  }
+
+  static constexpr char kMinimal[] =
+      "{op: matmul, generation: m1, inputs: {a: a.npy, b: b.npy}, outputs: {y: y.npy}}\n";
+
+  fs::path work_;
+  fs::path logs_;
+};
+
+TEST_F(CliTest, MinimalFormWritesTheExactProduct) {
+  WriteFp16Inputs();
+  Write("op.yaml", kMinimal);
+  const Result r = Ane({"run", "op.yaml"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  const Tensor y = ReadNpy(work_ / "y.npy");
+  EXPECT_EQ(y.dtype, DType::kFp16);
+  EXPECT_EQ(y.shape, (std::vector<int64_t>{2, 2}));
+  EXPECT_EQ(y.bits, (std::vector<uint32_t>{0x4CC0, 0x4D80, 0x5160, 0x5240}));  // 19 22 43 50
+  EXPECT_EQ(ReadText(work_ / "y.npy").substr(0, 10), std::string("\x93NUMPY\x01\x00\x76\x00", 10));
+  EXPECT_NE(r.out.find("min 19  max 50  +inf 0  -inf 0"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("max 0 ulp, 0 of 4 outputs differ"), std::string::npos) << r.out;
+}
+
+TEST_F(CliTest, Int8TimesInt8WritesInt32) {
+  WriteNpy("a.npy", Tensor{DType::kInt8, {1, 2}, {0x80, 0x80}});  // -128, -128
+  WriteNpy("b.npy", Tensor{DType::kInt8, {2, 1}, {0x80, 0x7F}});  // -128, 127
+  Write("op.yaml", kMinimal);
+  const Result r = Ane({"run", "op.yaml"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const Tensor y = ReadNpy(work_ / "y.npy");
+  EXPECT_EQ(y.dtype, DType::kInt32);
+  EXPECT_EQ(y.bits, std::vector<uint32_t>{128});  // 16384 - 16256
+  EXPECT_NE(ReadText(work_ / "y.npy").find("'descr': '<i4'"), std::string::npos);
+}
+
+TEST_F(CliTest, SummaryCountsInfinitiesAndUlpsFromTheReference) {
+  // [16384, 16384] . [1, 1] = 32768: fp16 holds it, but the port ceiling (N-2.6) gives +inf.
+  Write("op.yaml", "{op: matmul, inputs: {a: {values: [16384, 16384]}, b: {values: [1, 1]}}}\n");
+  const Result r = Ane({"run", "op.yaml"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("+inf 1  -inf 0"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("max 1024 ulp, 1 of 1 outputs differ"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("differences are expected"), std::string::npos) << r.out;
+}
+
+TEST_F(CliTest, RelativePathsResolveAgainstTheYamlFile) {
+  WriteNpy("ops/a.npy", Tensor{DType::kFp16, {1, 1}, {0x4000}});
+  WriteNpy("ops/b.npy", Tensor{DType::kFp16, {1, 1}, {0x4200}});
+  Write("ops/op.yaml", kMinimal);
+  const fs::path elsewhere = MakeTempDir("ane_cli_cwd_");
+  const Result r = Ane({"run", (work_ / "ops" / "op.yaml").string()}, elsewhere);
+  const bool stray = fs::exists(elsewhere / "y.npy");
+  fs::remove_all(elsewhere);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_FALSE(stray);
+  EXPECT_EQ(ReadNpy(work_ / "ops" / "y.npy").bits, std::vector<uint32_t>{0x4600});  // 2 x 3 = 6
+}
+
+TEST_F(CliTest, OutDirTakesRelativeOutputs) {
+  WriteFp16Inputs();
+  Write("op.yaml", kMinimal);
+  fs::create_directory(work_ / "out");
+  const Result r = Ane({"run", "op.yaml", "--out-dir", "out"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(fs::exists(work_ / "out" / "y.npy"));
+  EXPECT_FALSE(fs::exists(work_ / "y.npy"));
+  const Result missing = Ane({"run", "op.yaml", "--out-dir=nowhere"});
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_EQ(Lines(missing.err).size(), 1u);
+}
+
+// ---- item 16: every class of bad input gives exit 2, one line naming file and field ----
+
+TEST_F(CliTest, MalformedYamlIsRejected) {
+  WriteFp16Inputs();
+  Write("op.yaml", "{op: matmul, inputs: {a: a.npy, b: b.npy}, outputs: {y: y.npy}\n");
+  ExpectInputError(Ane({"run", "op.yaml"}), "op.yaml", "line 2, column 1", "malformed YAML");
+}
+
+TEST_F(CliTest, UnknownFieldIsRejected) {
+  WriteFp16Inputs();
+  Write("op.yaml",
+        "{op: matmul, inputs: {a: a.npy, b: b.npy}, outputs: {y: y.npy}, engine: rtl}\n");
+  ExpectInputError(Ane({"run", "op.yaml"}), "op.yaml", "engine", "unknown field");
+  Write("op.yaml",
+        "{op: matmul, inputs: {a: {generate: {distribution: ones, shape: [2, 2], mean: 1}}, "
+        "b: b.npy}, outputs: {y: y.npy}}\n");
+  ExpectInputError(Ane({"run", "op.yaml"}), "op.yaml", "inputs.a.generate.mean", "unknown field");
+}
+
+TEST_F(CliTest, MissingRequiredFieldIsRejected) {
+  WriteFp16Inputs();
+  Write("op.yaml", "{op: matmul, inputs: {a: a.npy}, outputs: {y: y.npy}}\n");
+  ExpectInputError(Ane({"run", "op.yaml"}), "op.yaml", "inputs.b", "missing required field");
+}
+
+TEST_F(CliTest, MissingNpyIsRejected) {
+  WriteFp16Inputs();
+  Write("op.yaml", "{op: matmul, inputs: {a: a.npy, b: absent.npy}, outputs: {y: y.npy}}\n");
+  ExpectInputError(Ane({"run", "op.yaml"}), "op.yaml", "inputs.b", "absent.npy: cannot read");
+}
+
+TEST_F(CliTest, MalformedNpyIsRejected) {
+  WriteFp16Inputs();
+  const std::string good = EncodeNpy(Tensor{DType::kFp16, {2, 2}, {1, 2, 3, 4}});
+  Write("a.npy", good.substr(0, good.size() - 1));  // one byte short
+  Write("op.yaml", kMinimal);
+  ExpectInputError(Ane({"run", "op.yaml"}), "op.yaml", "inputs.a", "data is 7 bytes");
+  Write("a.npy", "not numpy at all");
+  ExpectInputError(Ane({"run", "op.yaml"}), "op.yaml", "inputs.a", "bad magic");
+}
+
+TEST_F(CliTest, WrongDtypeIsRejected) {
+  WriteFp16Inputs();
+  WriteNpy("b.npy", Tensor{DType::kInt32, {2, 2}, {1, 2, 3, 4}});
+  Write("op.yaml", kMinimal);
+  ExpectInputError(Ane({"run", "op.yaml"}), "op.yaml", "inputs.b", "wrong dtype: int32");
+}
+
+TEST_F(CliTest, ShapeMismatchIsRejected) {
+  WriteFp16Inputs();
+  WriteNpy("b.npy", Tensor{DType::kFp16, {3, 2}, {1, 2, 3, 4, 5, 6}});
+  Write("op.yaml", kMinimal);
+  ExpectInputError(Ane({"run", "op.yaml"}), "op.yaml", "inputs.b", "shape mismatch");
+}
+
+TEST_F(CliTest, ValueNotRepresentableInFp16IsRejected) {
+  Write("op.yaml",
+        "{op: matmul, inputs: {a: {values: [0.1]}, b: {values: [1]}}, outputs: {y: y.npy}}\n");
+  ExpectInputError(Ane({"run", "op.yaml"}), "op.yaml", "inputs.a.values[0]",
+                   "nearest: 0.0999755859375");
+}
+
+TEST_F(CliTest, MissingOutputDirectoryIsRejectedBeforeAnythingIsWritten) {
+  WriteFp16Inputs();
+  Write("op.yaml", "{op: matmul, inputs: {a: a.npy, b: b.npy}, outputs: {y: sub/y.npy}}\n");
+  ExpectInputError(Ane({"run", "op.yaml"}), "op.yaml", "outputs.y", "does not exist");
+  EXPECT_FALSE(fs::exists(work_ / "sub"));
+}
+
+TEST_F(CliTest, MissingYamlFileIsRejected) {
+  const Result r = Ane({"run", "absent.yaml"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "ane: error: absent.yaml: cannot read: No such file or directory\n");
+}
+
+// ---- usage ----
+
+TEST_F(CliTest, RtlAndBothEnginesAreRejectedUntilTheRtlExists) {
+  WriteFp16Inputs();
+  Write("op.yaml", kMinimal);
+  for (const char* engine : {"rtl", "both"}) {
+    const Result r = Ane({"run", "op.yaml", "--engine", engine});
+    EXPECT_EQ(r.exit_code, 2) << engine;
+    EXPECT_EQ(r.err,
+              std::string("ane: error: --engine ") + engine +
+                  ": the RTL engine for matmul is not built yet (the MAC array RTL comes in a "
+                  "later issue); use --engine oracle\n");
+    EXPECT_FALSE(fs::exists(work_ / "y.npy"));
+  }
+  EXPECT_EQ(Ane({"run", "op.yaml", "--engine", "oracle"}).exit_code, 0);
+}
+
+TEST_F(CliTest, UnknownCommandsAndFlagsGiveOneLineAndExitTwo) {
+  for (const std::vector<std::string>& args : {std::vector<std::string>{},
+                                               {"frobnicate"},
+                                               {"run", "op.yaml", "--fast"},
+                                               {"run", "a.yaml", "b.yaml"},
+                                               {"run"},
+                                               {"run", "op.yaml", "--engine"},
+                                               {"run", "op.yaml", "--engine", "gpu"},
+                                               {"regress", "s.yaml", "--out-dir", "x"},
+                                               {"regress", "s.yaml", "--seed", "-1"}}) {
+    const Result r = Ane(args);
+    EXPECT_EQ(r.exit_code, 2) << testing::PrintToString(args);
+    EXPECT_EQ(Lines(r.err).size(), 1u) << r.err;
+    EXPECT_EQ(r.err.rfind("ane: error: ", 0), 0u) << r.err;
+  }
+}
+
+TEST_F(CliTest, HelpAndVersionExitZero) {
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"--help"},
+                                               {"help"},
+                                               {"help", "run"},
+                                               {"run", "--help"},
+                                               {"regress", "-h"}}) {
+    const Result r = Ane(args);
+    EXPECT_EQ(r.exit_code, 0) << testing::PrintToString(args);
+    EXPECT_NE(r.out.find("usage"), std::string::npos) << testing::PrintToString(args);
+  }
+  const Result v = Ane({"--version"});
+  EXPECT_EQ(v.exit_code, 0);
+  EXPECT_EQ(v.out.rfind("ane ", 0), 0u);
+}
+
+// ---- regress ----
+
+TEST_F(CliTest, RegressPassingSuiteExitsZeroWithSummaryLine) {
+  WriteFp16Inputs();
+  Write("op.yaml", kMinimal);
+  Write("suite.yaml",
+        "cases:\n"
+        "  - {name: ones, dot: {data: [{repeat: 1, times: 16000}]}, expect: 16000}\n"
+        "  - {name: from_file, file: op.yaml, expect: {y: {equals: [19, 22, 43, 50]}}}\n"
+        "  - name: random\n"
+        "    op: matmul\n"
+        "    inputs:\n"
+        "      a: {generate: {distribution: uniform, seed: 1, shape: [4, 32], low: 0, high: 1}}\n"
+        "      b: {generate: {distribution: uniform, seed: 2, shape: [32, 4], low: 0, high: 1}}\n"
+        "    expect: {y: {reference: fp64, max_ulp: 4}}\n"
+        "    runs: 2\n");
+  const Result r = Ane({"regress", "suite.yaml"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  const std::vector<std::string> lines = Lines(r.out);
+  ASSERT_EQ(lines.size(), 4u) << r.out;
+  EXPECT_EQ(lines[0].rfind("PASS ones  (", 0), 0u) << lines[0];
+  EXPECT_EQ(lines[1].rfind("PASS from_file  (", 0), 0u) << lines[1];
+  EXPECT_NE(lines[2].find("bit-identical over 2 runs"), std::string::npos) << lines[2];
+  EXPECT_EQ(lines[3], "3 passed, 0 failed");
+  EXPECT_FALSE(fs::exists(work_ / "y.npy"));  // regress never writes outputs
+}
+
+TEST_F(CliTest, RegressWrongExpectationExitsOne) {
+  Write("suite.yaml",
+        "cases:\n  - {name: wrong, dot: {data: [{repeat: [4096, -4096, 1], times: 16}]}, expect: "
+        "16}\n");
+  const Result r = Ane({"regress", "suite.yaml"});
+  EXPECT_EQ(r.exit_code, 1);
+  const std::vector<std::string> lines = Lines(r.out);
+  ASSERT_EQ(lines.size(), 2u) << r.out;
+  EXPECT_EQ(lines[0], "FAIL wrong  (dot K=48 m1: y: expected 16 (0x4c00) got 4 (0x4400))");
+  EXPECT_EQ(lines[1], "0 passed, 1 failed");
+}
+
+TEST_F(CliTest, RegressBadSuiteExitsTwoAndRunsNothing) {
+  Write("suite.yaml",
+        "cases:\n"
+        "  - {name: fine, dot: {data: [1]}, expect: 1}\n"
+        "  - {name: typo, dot: {data: [1]}, expected: 1}\n");
+  const Result r = Ane({"regress", "suite.yaml"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.out, "");
+  ASSERT_EQ(Lines(r.err).size(), 1u) << r.err;
+  EXPECT_EQ(r.err.rfind("ane: error: suite.yaml: cases[1].expected: unknown field", 0), 0u)
+      << r.err;
+}
+
+TEST_F(CliTest, RegressChecksGoldenNpyFilesAndFilters) {
+  WriteFp16Inputs();
+  WriteNpy("golden.npy",
+           Tensor{DType::kFp16, {2, 2}, {0x4CC0, 0x4D80, 0x5160, 0x5241}});  // last one off
+  Write("suite.yaml",
+        "cases:\n"
+        "  - {name: golden_a, op: matmul, inputs: {a: a.npy, b: b.npy}, expect: {y: {npy: "
+        "golden.npy}}}\n"
+        "  - {name: other, dot: {data: [1]}, expect: 1}\n");
+  const Result r = Ane({"regress", "suite.yaml", "--filter", "golden"});
+  EXPECT_EQ(r.exit_code, 1);
+  const std::vector<std::string> lines = Lines(r.out);
+  ASSERT_EQ(lines.size(), 2u) << r.out;
+  EXPECT_NE(lines[0].find("y[1, 1]: expected 50.03125 (0x5241) in golden.npy got 50 (0x5240)"),
+            std::string::npos)
+      << lines[0];
+  EXPECT_EQ(lines[1], "0 passed, 1 failed");
+}
+
+TEST_F(CliTest, RegressSeedFlagShiftsSeedsAndPrintsThem) {
+  Write("suite.yaml",
+        "cases:\n"
+        "  - name: r\n"
+        "    op: matmul\n"
+        "    inputs:\n"
+        "      a: {generate: {distribution: normal, seed: 1, shape: [2, 8]}}\n"
+        "      b: {generate: {distribution: normal, seed: 2, shape: [8, 2]}}\n"
+        "    runs: 2\n");
+  const Result r = Ane({"regress", "suite.yaml", "--seed", "40"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("seed offset 40"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("seeds 41, 42"), std::string::npos) << r.out;
+}
+
+TEST_F(CliTest, DefaultSuitePasses) {
+  const Result r = Ane({"regress", std::string(ANE_SOURCE_DIR) + "/sim/regress/default.yaml"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  const std::vector<std::string> lines = Lines(r.out);
+  ASSERT_FALSE(lines.empty());
+  EXPECT_NE(lines.back().find(" passed, 0 failed"), std::string::npos) << lines.back();
+}
+
+}  // namespace
+}  // namespace ane::cli

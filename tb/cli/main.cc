@@ -1,0 +1,280 @@
+// `ane`: the command-line front door of the ANE bit-exact model (docs/cli.md).
+//
+//   ane run OP.yaml [--engine oracle] [--out-dir DIR] [--seed S]
+//   ane regress SUITE.yaml [--engine oracle] [--filter TEXT] [--seed S]
+//
+// Exit codes: 0 success, 1 a regress case failed, 2 bad input or usage (one line on stderr:
+// "ane: error: <file>: <field>: <what>", nothing written), 3 internal error.
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "tb/cli/operation.h"
+#include "tb/cli/regress.h"
+#include "tb/cli/schema.h"
+
+namespace ane::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr char kVersion[] = "ane 0.1.0 (engines: oracle; numerics: NUMERICS.md N-0..N-7)";
+
+constexpr char kHelp[] = R"TEXT(ane -- the Apple Neural Engine bit-exact model
+
+usage:
+  ane run OP.yaml [--engine oracle] [--out-dir DIR] [--seed S]
+      Evaluate one operation, write its outputs (.npy) and print a summary: shape,
+      min/max, infinities, and the difference from an fp64 reference in ulps.
+  ane regress SUITE.yaml [--engine oracle] [--filter TEXT] [--seed S]
+      Run a suite of cases: one PASS/FAIL line per case, then "N passed, N failed".
+  ane help [run|regress]     this text, or one command's
+  ane --version
+
+exit codes: 0 success, 1 a regress case failed, 2 bad input or usage (one line on
+stderr, "ane: error: <file>: <field>: <what>", and no output written), 3 internal error.
+The YAML schema, the tensor generators and examples: docs/cli.md.
+)TEXT";
+
+constexpr char kRunHelp[] =
+    R"TEXT(usage: ane run OP.yaml [--engine oracle] [--out-dir DIR] [--seed S]
+
+Evaluates the operation of OP.yaml, e.g.
+  {op: matmul, generation: m1, inputs: {a: a.npy, b: b.npy}, outputs: {y: y.npy}}
+Relative paths are relative to OP.yaml. Every input is read and checked and the result is
+computed before any output is written; outputs are written whole or not at all.
+
+  --engine oracle   the engine (oracle; rtl and both are not built yet)
+  --out-dir DIR     write relative output paths under DIR (an existing directory)
+  --seed S          a tensor generated with seed s uses seed s + S
+)TEXT";
+
+constexpr char kRegressHelp[] =
+    R"TEXT(usage: ane regress SUITE.yaml [--engine oracle] [--filter TEXT] [--seed S]
+
+Runs the cases of SUITE.yaml (operations with expectations, and dot products) and prints
+"PASS name  (details)" or "FAIL name  (details)" per case, then "N passed, N failed".
+Exit code 0 when all pass, 1 when any fails, 2 when the suite is bad (nothing runs then).
+
+  --engine oracle   the engine (oracle; rtl and both are not built yet)
+  --filter TEXT     run only the cases whose name contains TEXT
+  --seed S          a tensor generated with seed s uses seed s + S
+)TEXT";
+
+struct Args {
+  std::string file;
+  std::map<std::string, std::string> flags;
+  bool help = false;
+};
+
+// Parses "FILE [--flag VALUE | --flag=VALUE]..." for a command taking `allowed` flags.
+Args ParseArgs(const std::string& command, const std::vector<std::string>& argv,
+               const std::set<std::string>& allowed) {
+  Args args;
+  for (size_t i = 0; i < argv.size(); ++i) {
+    const std::string& a = argv[i];
+    if (a == "--help" || a == "-h") {
+      args.help = true;
+    } else if (a.rfind("--", 0) == 0) {
+      const size_t eq = a.find('=');
+      const std::string name = a.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
+      if (!allowed.count(name)) {
+        throw CliError(fmt::format("unknown flag '--{}' for ane {} (see ane {} --help)", name,
+                                   command, command));
+      }
+      if (args.flags.count(name)) throw CliError(fmt::format("--{} given twice", name));
+      if (eq != std::string::npos) {
+        args.flags[name] = a.substr(eq + 1);
+      } else if (i + 1 < argv.size()) {
+        args.flags[name] = argv[++i];
+      } else {
+        throw CliError(fmt::format("--{} needs a value", name));
+      }
+    } else if (a.size() > 1 && a[0] == '-') {
+      throw CliError(
+          fmt::format("unknown flag '{}' for ane {} (see ane {} --help)", a, command, command));
+    } else if (args.file.empty()) {
+      args.file = a;
+    } else {
+      throw CliError(
+          fmt::format("unexpected argument '{}' (ane {} takes one YAML file)", a, command));
+    }
+  }
+  if (args.file.empty() && !args.help) {
+    throw CliError(fmt::format("ane {} needs a YAML file (see ane {} --help)", command, command));
+  }
+  return args;
+}
+
+Engine EngineFlag(const Args& args) {
+  auto it = args.flags.find("engine");
+  if (it == args.flags.end()) return Engine::kOracle;
+  const std::optional<Engine> e = ParseEngine(it->second);
+  if (!e) {
+    throw CliError(
+        fmt::format("--engine {}: unknown engine (expected oracle, rtl or both)", it->second));
+  }
+  return *e;
+}
+
+std::optional<uint64_t> SeedFlag(const Args& args) {
+  auto it = args.flags.find("seed");
+  if (it == args.flags.end()) return std::nullopt;
+  const std::string& s = it->second;
+  if (s.empty() || s.size() > 20 || s.find_first_not_of("0123456789") != std::string::npos ||
+      (s.size() == 20 && s > "18446744073709551615")) {
+    throw CliError(fmt::format("--seed {}: expected an integer in [0, 2^64)", s));
+  }
+  return std::stoull(s);
+}
+
+// Where output `name` goes: the path written in the op file, under --out-dir when relative.
+fs::path OutputPath(const Field& f, const std::optional<fs::path>& out_dir) {
+  const fs::path written(f.Scalar());
+  const fs::path path =
+      out_dir && written.is_relative() ? (*out_dir / written).lexically_normal() : f.Path();
+  const fs::path dir = path.has_parent_path() ? path.parent_path() : fs::path(".");
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) {
+    f.Fail(fmt::format("directory {} does not exist (create it first)", dir.string()));
+  }
+  if (fs::is_directory(path, ec)) f.Fail(fmt::format("{} is a directory", path.string()));
+  return path;
+}
+
+std::string MinMax(const Tensor& t) {
+  size_t lo = 0;
+  size_t hi = 0;
+  for (size_t i = 1; i < t.bits.size(); ++i) {
+    if (OrderedValue(t.bits[i], t.dtype) < OrderedValue(t.bits[lo], t.dtype)) lo = i;
+    if (OrderedValue(t.bits[i], t.dtype) > OrderedValue(t.bits[hi], t.dtype)) hi = i;
+  }
+  return fmt::format("min {}  max {}", FormatValue(t.bits[lo], t.dtype),
+                     FormatValue(t.bits[hi], t.dtype));
+}
+
+int Run(const Args& args) {
+  const Engine engine = EngineFlag(args);
+  std::optional<fs::path> out_dir;
+  if (auto it = args.flags.find("out-dir"); it != args.flags.end()) {
+    std::error_code ec;
+    if (!fs::is_directory(it->second, ec)) {
+      throw CliError(fmt::format("--out-dir {}: not an existing directory", it->second));
+    }
+    out_dir = it->second;
+  }
+  Fields fields(LoadYamlFile(args.file));
+  const Operation op = ReadOperation(fields, TensorOptions{SeedFlag(args)});
+  fields.Finish();
+  CheckEngine(engine, op.op);
+  std::vector<std::pair<fs::path, Tensor>> writes;
+  std::map<std::string, fs::path> paths;
+  for (const auto& [name, f] : op.output_fields) paths.emplace(name, OutputPath(f, out_dir));
+
+  const Evaluation result = Evaluate(op);
+  const TensorMap reference = Reference(op);
+  for (const auto& [name, path] : paths) writes.emplace_back(path, result.outputs.at(name));
+  try {
+    WriteNpyFiles(writes);
+  } catch (const NpyError& e) {
+    throw CliError(e.what());
+  }
+
+  fmt::print("op          {}\n", op.op);
+  fmt::print("generation  {}\n", oracle::GenerationName(op.generation));
+  fmt::print("engine      {}\n", EngineName(engine));
+  for (const auto& [name, t] : op.inputs) {
+    fmt::print("input {:<5} {} {}  ({})\n", name, DTypeName(t.tensor.dtype),
+               ShapeString(t.tensor.shape), t.origin);
+  }
+  for (const auto& [name, y] : result.outputs) {
+    const bool fp = y.dtype == DType::kFp16;
+    int64_t pos_inf = 0;
+    int64_t neg_inf = 0;
+    for (uint32_t b : y.bits) {
+      pos_inf += fp && b == oracle::kFp16PosInf;
+      neg_inf += fp && b == oracle::kFp16NegInf;
+    }
+    fmt::print("output {:<4} {} {}  {}  {}\n", name, DTypeName(y.dtype), ShapeString(y.shape),
+               MinMax(y),
+               fp ? fmt::format("+inf {}  -inf {}", pos_inf, neg_inf)
+                  : fmt::format("saturated {}", result.saturated));
+    const Difference d = Compare(y, reference.at(name));
+    fmt::print("vs fp64     {}: max {} {}, {} of {} outputs differ\n", name, d.max,
+               fp ? "ulp" : "(integer)", d.count, y.bits.size());
+    if (paths.count(name)) fmt::print("wrote       {}: {}\n", name, paths.at(name).string());
+  }
+  fmt::print(
+      "note: the fp64 reference rounds the fp64 dot product of the inputs once; the engine's\n"
+      "quad stage (N-2.4) and port ceiling (N-2.6) are not IEEE, so differences are expected.\n"
+      "They are information, not a failure.\n");
+  return 0;
+}
+
+int Main(const std::vector<std::string>& argv) {
+  if (argv.empty()) throw CliError("no command (see ane --help)");
+  const std::string& command = argv[0];
+  const std::vector<std::string> rest(argv.begin() + 1, argv.end());
+  if (command == "--help" || command == "-h" || command == "help") {
+    if (rest.size() > 1) throw CliError("ane help takes at most one command name");
+    const std::string topic = rest.empty() ? "" : rest[0];
+    if (topic.empty()) {
+      std::cout << kHelp;
+    } else if (topic == "run") {
+      std::cout << kRunHelp;
+    } else if (topic == "regress") {
+      std::cout << kRegressHelp;
+    } else {
+      throw CliError(fmt::format("no help for '{}' (commands: run, regress)", topic));
+    }
+    return 0;
+  }
+  if (command == "--version") {
+    if (!rest.empty()) throw CliError("--version takes no arguments");
+    std::cout << kVersion << "\n";
+    return 0;
+  }
+  if (command == "run") {
+    const Args args = ParseArgs(command, rest, {"engine", "out-dir", "seed"});
+    if (args.help) {
+      std::cout << kRunHelp;
+      return 0;
+    }
+    return Run(args);
+  }
+  if (command == "regress") {
+    const Args args = ParseArgs(command, rest, {"engine", "filter", "seed"});
+    if (args.help) {
+      std::cout << kRegressHelp;
+      return 0;
+    }
+    RegressOptions options;
+    options.engine = EngineFlag(args);
+    if (auto it = args.flags.find("filter"); it != args.flags.end()) options.filter = it->second;
+    options.seed_offset = SeedFlag(args);
+    return RunSuite(args.file, options, std::cout);
+  }
+  throw CliError(fmt::format("unknown command '{}' (see ane --help)", command));
+}
+
+}  // namespace
+}  // namespace ane::cli
+
+int main(int argc, char** argv) {
+  try {
+    return ane::cli::Main(std::vector<std::string>(argv + 1, argv + argc));
+  } catch (const ane::cli::CliError& e) {
+    std::cout.flush();
+    std::cerr << "ane: error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cout.flush();
+    std::cerr << "ane: internal error: " << e.what() << "\n";
+    return 3;
+  }
+}

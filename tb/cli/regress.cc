@@ -1,0 +1,317 @@
+#include "tb/cli/regress.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <filesystem>
+#include <set>
+#include <vector>
+
+namespace ane::cli {
+
+namespace {
+
+struct Check {
+  enum class Kind { kEquals, kNpy, kReference };
+  Kind kind = Kind::kEquals;
+  std::string output;
+  Tensor want;          // kEquals, kNpy
+  std::string golden;   // kNpy: the file
+  int64_t max_ulp = 0;  // kReference
+};
+
+struct Case {
+  std::string name;
+  std::string label;  // what the case runs, printed with its result
+  Operation op;
+  std::vector<Check> checks;
+  int64_t runs = 1;  // > 1: every run must give the same bits (N-7.1)
+};
+
+struct BitDiff {
+  int64_t count = 0;
+  int64_t first = -1;
+};
+
+BitDiff CompareBits(const Tensor& got, const Tensor& want) {
+  BitDiff d;
+  for (size_t i = 0; i < got.bits.size(); ++i) {
+    if (got.bits[i] == want.bits[i]) continue;
+    if (d.count++ == 0) d.first = int64_t(i);
+  }
+  return d;
+}
+
+// "16" or "16 (0x4c00)" for fp16, where the code says more than the decimal.
+std::string ValueText(uint32_t bits, DType dtype) {
+  return dtype == DType::kFp16 ? fmt::format("{} (0x{:04x})", FormatValue(bits, dtype), bits)
+                               : FormatValue(bits, dtype);
+}
+
+// "y[1, 0]" for a multi-element output, "y" for a single element.
+std::string ElementName(const std::string& output, int64_t index, const Tensor& t) {
+  return t.bits.size() == 1 ? output : output + IndexString(index, t.shape);
+}
+
+std::vector<Check> ReadExpect(const Field& expect, const Operation& op) {
+  Fields outputs(expect);
+  std::vector<Check> checks;
+  for (const auto& [name, type] : op.outputs) {
+    const std::optional<Field> spec = outputs.Optional(name);
+    if (!spec) continue;
+    Fields f(*spec);
+    const int64_t count = ElementCount(type.shape);
+    if (const std::optional<Field> equals = f.Optional("equals")) {
+      Check c{Check::Kind::kEquals, name, Tensor{type.dtype, type.shape, {}}, "", 0};
+      if (equals->IsScalar()) {
+        c.want.bits.assign(size_t(count), ParseValue(*equals, type.dtype));
+      } else {
+        c.want.bits = ParseValueList(*equals, type.dtype);
+        if (int64_t(c.want.bits.size()) != count) {
+          equals->Fail(fmt::format("{} values given but {} is {} {} ({} values)",
+                                   c.want.bits.size(), name, DTypeName(type.dtype),
+                                   ShapeString(type.shape), count));
+        }
+      }
+      checks.push_back(std::move(c));
+    }
+    if (const std::optional<Field> npy = f.Optional("npy")) {
+      Check c{Check::Kind::kNpy, name, {}, npy->Path().string(), 0};
+      try {
+        c.want = ReadNpy(npy->Path());
+      } catch (const NpyError& e) {
+        npy->Fail(fmt::format("{}: {}", c.golden, e.what()));
+      }
+      if (c.want.dtype != type.dtype || c.want.shape != type.shape) {
+        npy->Fail(fmt::format("{} holds {} {} but {} is {} {}", c.golden, DTypeName(c.want.dtype),
+                              ShapeString(c.want.shape), name, DTypeName(type.dtype),
+                              ShapeString(type.shape)));
+      }
+      checks.push_back(std::move(c));
+    }
+    const std::optional<Field> reference = f.Optional("reference");
+    const std::optional<Field> max_ulp = f.Optional("max_ulp");
+    if (reference) {
+      if (reference->Scalar() != "fp64") reference->Fail("unknown reference (expected fp64)");
+      if (!max_ulp) spec->Fail("reference: fp64 needs max_ulp");
+      checks.push_back({Check::Kind::kReference, name, {}, "", max_ulp->Integer(0, INT32_MAX)});
+    } else if (max_ulp) {
+      max_ulp->Fail("max_ulp needs reference: fp64");
+    }
+    f.Finish();
+    if (!f.Has("equals") && !f.Has("npy") && !reference) {
+      spec->Fail("no check (expected equals, npy or reference)");
+    }
+  }
+  outputs.Finish();
+  if (checks.empty()) expect.Fail("no output to check");
+  return checks;
+}
+
+std::string SeedText(const Operation& op) {
+  std::vector<uint64_t> seeds;
+  for (const auto& [name, t] : op.inputs) {
+    if (t.seed) seeds.push_back(*t.seed);
+  }
+  if (seeds.empty()) return "";
+  return fmt::format(", seed{} {}", seeds.size() > 1 ? "s" : "", fmt::join(seeds, ", "));
+}
+
+// {dot: {data: [...], kernel: ones | [...]}, generation, expect: VALUE}: one output of a
+// [1, K] x [K, 1] fp16 matmul.
+void ReadDot(Fields& f, Case* c) {
+  Fields dot(f.Required("dot"));
+  const Field data_field = dot.Required("data");
+  const std::vector<uint32_t> data = ParseValueList(data_field, DType::kFp16);
+  if (data.empty()) data_field.Fail("no values");
+  const int64_t k = int64_t(data.size());
+  std::vector<uint32_t> kernel(data.size(), 0x3C00);  // ones
+  Field kernel_field = data_field;
+  if (const std::optional<Field> kf = dot.Optional("kernel")) {
+    kernel_field = *kf;
+    if (kf->IsScalar()) {
+      if (kf->Scalar() != "ones") kf->Fail("expected ones or a list of values");
+    } else {
+      kernel = ParseValueList(*kf, DType::kFp16);
+      if (kernel.size() != data.size()) {
+        kf->Fail(fmt::format("{} kernel values for {} data values", kernel.size(), data.size()));
+      }
+    }
+  }
+  dot.Finish();
+  Operation& op = c->op;
+  op.file = f.map().file();
+  op.op = "matmul";
+  if (const std::optional<Field> g = f.Optional("generation")) op.generation = ReadGeneration(*g);
+  op.inputs.emplace("a", LoadedTensor{Tensor{DType::kFp16, {1, k}, data}, "dot data", {}});
+  op.inputs.emplace("b", LoadedTensor{Tensor{DType::kFp16, {k, 1}, kernel}, "dot kernel", {}});
+  InferOutputs(&op, {{"a", data_field}, {"b", kernel_field}});
+  const uint32_t want = ParseValue(f.Required("expect"), DType::kFp16);
+  c->checks.push_back({Check::Kind::kEquals, "y", Tensor{DType::kFp16, {1, 1}, {want}}, "", 0});
+  c->label = fmt::format("dot K={} {}", k, oracle::GenerationName(op.generation));
+}
+
+Case ReadCase(const Field& item, const TensorOptions& tensor_options) {
+  Fields f(item);
+  Case c;
+  const Field name = f.Required("name");
+  c.name = name.Scalar();
+  if (c.name.empty() || c.name.find_first_of(" \t\r\n") != std::string::npos) {
+    name.Fail("a case name must be non-empty and without spaces");
+  }
+  const int kinds = int(f.Has("op")) + int(f.Has("file")) + int(f.Has("dot"));
+  if (kinds != 1) {
+    item.Fail(kinds == 0 ? "a case needs one of: op (an inline operation), file (an op file), dot"
+                         : "give only one of op, file, dot");
+  }
+  if (f.Has("dot")) {
+    ReadDot(f, &c);
+  } else {
+    if (f.Has("file")) {
+      const Field file = f.Required("file");
+      const std::filesystem::path path = file.Path();
+      std::error_code ec;
+      if (!std::filesystem::is_regular_file(path, ec)) {
+        file.Fail(fmt::format("{}: no such file", path.string()));
+      }
+      Fields op_fields(LoadYamlFile(path.string()));
+      c.op = ReadOperation(op_fields, tensor_options);
+      op_fields.Finish();
+      if (const std::optional<Field> g = f.Optional("generation")) {
+        c.op.generation = ReadGeneration(*g);
+      }
+    } else {
+      c.op = ReadOperation(f, tensor_options);
+    }
+    if (const std::optional<Field> expect = f.Optional("expect")) {
+      c.checks = ReadExpect(*expect, c.op);
+    }
+    c.label = c.op.Describe() + SeedText(c.op);
+  }
+  if (const std::optional<Field> runs = f.Optional("runs")) c.runs = runs->Integer(1, 1000);
+  f.Finish();
+  if (c.checks.empty() && c.runs < 2) {
+    item.Fail("nothing to check (add expect, or runs: 2 or more)");
+  }
+  return c;
+}
+
+struct Outcome {
+  bool pass = true;
+  std::vector<std::string> notes;     // what passed
+  std::vector<std::string> failures;  // what failed
+};
+
+void RunChecks(const Case& c, const Evaluation& result, Outcome* o) {
+  std::optional<TensorMap> reference;
+  for (const Check& check : c.checks) {
+    const Tensor& got = result.outputs.at(check.output);
+    const int64_t total = int64_t(got.bits.size());
+    if (check.kind == Check::Kind::kReference) {
+      if (!reference) reference = Reference(c.op);
+      const Tensor& ref = reference->at(check.output);
+      const Difference d = Compare(got, ref);
+      const char* unit = got.dtype == DType::kFp16 ? " ulp" : "";
+      if (d.max <= check.max_ulp) {
+        o->notes.push_back(fmt::format("{} within {}{} of fp64 (max {}, {} of {} differ)",
+                                       check.output, check.max_ulp, unit, d.max, d.count, total));
+      } else {
+        o->failures.push_back(
+            fmt::format("{}: {}{} from fp64, max_ulp {} (got {}, reference {}; {} of {} differ)",
+                        ElementName(check.output, d.worst, got), d.max, unit, check.max_ulp,
+                        ValueText(got.bits[size_t(d.worst)], got.dtype),
+                        ValueText(ref.bits[size_t(d.worst)], ref.dtype), d.count, total));
+      }
+      continue;
+    }
+    const BitDiff d = CompareBits(got, check.want);
+    const bool golden = check.kind == Check::Kind::kNpy;
+    const std::string against = golden ? " in " + check.golden : "";
+    if (d.count == 0) {
+      if (golden) {
+        o->notes.push_back(fmt::format("{} matches {}", check.output, check.golden));
+      } else if (total == 1) {
+        o->notes.push_back(
+            fmt::format("{} = {}", check.output, FormatValue(got.bits[0], got.dtype)));
+      } else {
+        o->notes.push_back(fmt::format("{} equals the {} values given", check.output, total));
+      }
+    } else {
+      o->failures.push_back(
+          fmt::format("{}: expected {}{} got {}{}", ElementName(check.output, d.first, got),
+                      ValueText(check.want.bits[size_t(d.first)], got.dtype), against,
+                      ValueText(got.bits[size_t(d.first)], got.dtype),
+                      total == 1 ? "" : fmt::format(" ({} of {} differ)", d.count, total)));
+    }
+  }
+}
+
+Outcome RunCase(const Case& c) {
+  Outcome o;
+  try {
+    const Evaluation first = Evaluate(c.op);
+    for (int64_t run = 2; run <= c.runs; ++run) {
+      const Evaluation again = Evaluate(c.op);
+      for (const auto& [name, t] : first.outputs) {
+        const BitDiff d = CompareBits(again.outputs.at(name), t);
+        if (d.count != 0) {
+          o.failures.push_back(fmt::format(
+              "run {} differs from run 1 at {}: {} vs {}", run, ElementName(name, d.first, t),
+              ValueText(again.outputs.at(name).bits[size_t(d.first)], t.dtype),
+              ValueText(t.bits[size_t(d.first)], t.dtype)));
+        }
+      }
+    }
+    if (c.runs > 1 && o.failures.empty()) {
+      o.notes.push_back(fmt::format("bit-identical over {} runs", c.runs));
+    }
+    RunChecks(c, first, &o);
+  } catch (const std::exception& e) {
+    o.failures.push_back(fmt::format("error: {}", e.what()));
+  }
+  o.pass = o.failures.empty();
+  return o;
+}
+
+}  // namespace
+
+int RunSuite(const std::string& path, const RegressOptions& options, std::ostream& out) {
+  Fields top(LoadYamlFile(path));
+  if (const std::optional<Field> d = top.Optional("description")) d->Scalar();
+  const Field cases_field = top.Required("cases");
+  top.Finish();
+
+  const TensorOptions tensor_options{options.seed_offset};
+  std::vector<Case> cases;
+  std::set<std::string> names;
+  for (const Field& item : cases_field.Items()) {
+    Case c = ReadCase(item, tensor_options);
+    if (!names.insert(c.name).second) item.Fail(fmt::format("duplicate case name '{}'", c.name));
+    CheckEngine(options.engine, c.op.op);
+    if (!options.filter || c.name.find(*options.filter) != std::string::npos) {
+      cases.push_back(std::move(c));
+    }
+  }
+  if (names.empty()) cases_field.Fail("no cases");
+  if (cases.empty()) {
+    throw CliError(fmt::format("--filter {}: no case name contains it", *options.filter));
+  }
+
+  if (options.seed_offset) {
+    out << fmt::format("seed offset {}: a tensor generated with seed s uses seed s + {}\n",
+                       *options.seed_offset, *options.seed_offset);
+  }
+  int passed = 0;
+  int failed = 0;
+  for (const Case& c : cases) {
+    const Outcome o = RunCase(c);
+    (o.pass ? passed : failed)++;
+    out << fmt::format("{} {}  ({}: {})\n", o.pass ? "PASS" : "FAIL", c.name, c.label,
+                       fmt::join(o.pass ? o.notes : o.failures, "; "))
+        << std::flush;
+  }
+  out << fmt::format("{} passed, {} failed\n", passed, failed);
+  return failed == 0 ? 0 : 1;
+}
+
+}  // namespace ane::cli

@@ -1,0 +1,29 @@
+// `ane regress SUITE.yaml` (docs/cli.md "Regression suites"): a list of cases, each an
+// operation (inline or from an op file) or a dot product, with expectations on its outputs.
+// The whole suite is read and checked before any case runs, so a bad suite runs nothing.
+#ifndef TB_CLI_REGRESS_H_
+#define TB_CLI_REGRESS_H_
+
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+
+#include "tb/cli/operation.h"
+
+namespace ane::cli {
+
+struct RegressOptions {
+  Engine engine = Engine::kOracle;
+  std::optional<std::string> filter;  // run only the cases whose name contains it
+  std::optional<uint64_t> seed_offset;
+};
+
+// Prints one line per case ("PASS name  (details)" / "FAIL name  (details)") and a last line
+// "N passed, N failed". Returns 0 when every case passed, 1 otherwise. Throws CliError for a
+// bad suite (exit code 2).
+int RunSuite(const std::string& path, const RegressOptions& options, std::ostream& out);
+
+}  // namespace ane::cli
+
+#endif  // TB_CLI_REGRESS_H_
