@@ -61,7 +61,8 @@ uint32_t Fp16ToFp32(uint16_t h);
 
 // For reports and reference checks only (never used to compute a result).
 double Fp16ToDouble(uint16_t h);
-// Distance in units in the last place between two fp16 codes along the ordered codes.
+// Position of an fp16 code on the ordered line of codes (+0 and -0 both at 0); the ulp
+// distance between two codes is the difference of their positions.
 int64_t Fp16OrderedIndex(uint16_t h);
 
 }  // namespace ane::oracle
