@@ -1,0 +1,216 @@
+#!/usr/bin/env bash
+# Synthesis flow for every RTL top in constraints/tops.txt (docs/flow.md explains it).
+#
+#   scripts/synth.sh [--smoke] [--out DIR] [--seed N] [--only LABEL]
+#
+# Per top, in DIR/<label>/ (default DIR: out/synth):
+#   1. Verilator elaborates the RTL (ports and parameter values for the steps below)
+#   2. Yosys 0.23: read_verilog -sv, synth, generic netlist for the gate-level check,
+#      dfflibmap + abc -liberty on OSU 0.18um, stat -liberty           (scripts/synth/osu018.tcl)
+#   3. gate-level check: RTL vs generic netlist vs Liberty-mapped netlist, Verilated side by
+#      side, seeded random stimulus, every output every cycle       (scripts/synth/glcheck.sh)
+#   4. OpenSTA on the mapped netlist with constraints/osu018.sdc       (scripts/synth/sta.tcl)
+#   5. iCE40: synth_ice40 + nextpnr-ice40 (not in --smoke)             (scripts/synth/ice40.tcl)
+#   6. summary.json                                                    (scripts/synth/collect.py)
+# The flow fails (exit 1, "synth FAIL <label>: <reason>") on: a latch, a yosys warning about an
+# implicitly declared identifier, a net with no driver, conflicting drivers or a logic loop,
+# a gate-level mismatch, or any tool error.
+# --smoke: 2000 check cycles instead of 20000, no iCE40 step, runs scripts/synth/selftest.sh,
+#          never touches docs/. Without --smoke, docs/results.md's synth section is rewritten.
+# --seed N: stimulus seed of the gate-level check (default 1). --only LABEL: one top, no docs.
+# Internal (used by the self-test): --tops FILE --rtl DIR --no-selftest --no-docs.
+set -euo pipefail
+orig="$(pwd)"
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+root="$(pwd)"
+abs() { case "$1" in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$orig/$1" ;; esac; }
+
+smoke=0 out="$root/out/synth" tops_file="$root/constraints/tops.txt" rtl_dir="$root/rtl"
+seed=1 only="" selftest=1 docs=1
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --smoke) smoke=1; shift ;;
+    --out) out="$(abs "$2")"; shift 2 ;;
+    --seed) seed="$2"; shift 2 ;;
+    --only) only="$2"; docs=0; shift 2 ;;
+    --tops) tops_file="$(abs "$2")"; docs=0; shift 2 ;;
+    --rtl) rtl_dir="$(abs "$2")"; shift 2 ;;
+    --no-selftest) selftest=0; shift ;;
+    --no-docs) docs=0; shift ;;
+    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
+    *) echo "synth.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
+  esac
+done
+[[ "$seed" =~ ^[0-9]+$ ]] || { echo "synth.sh: --seed wants a number" >&2; exit 2; }
+
+LIB=/usr/share/qflow/tech/osu018/osu018_stdcells.lib
+[ -f "$LIB" ] || { echo "synth.sh: no Liberty file $LIB (qflow-tech-osu018)" >&2; exit 1; }
+# shellcheck source=../constraints/ice40.conf
+source constraints/ice40.conf
+# shellcheck source=synth/tops.sh
+source scripts/synth/tops.sh
+ane_read_tops "$tops_file" "$rtl_dir"
+
+if [ $smoke -eq 1 ]; then mode=smoke cycles=2000; else mode=full cycles=20000; fi
+mkdir -p "$out"
+S="$root/scripts/synth"
+
+python3 - "$out/versions.json" <<'EOF'
+import json, subprocess, sys
+def first(cmd):
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        return ((r.stdout or r.stderr).strip().splitlines() or ["?"])[0]
+    except OSError:
+        return "missing"
+v = {"yosys": first(["yosys", "-V"]), "verilator": first(["verilator", "--version"]),
+     "opensta": first(["sta", "-version"]), "nextpnr-ice40": first(["nextpnr-ice40", "--version"])}
+json.dump(v, open(sys.argv[1], "w"), indent=1)
+EOF
+
+# fail LABEL REASON [detail file/lines on stdin]
+fail() { echo "synth FAIL $1: $2"; }
+
+run_top() {
+  local i="$1" top label dir chparams rc
+  top="${TOP_MODULES[$i]}" label="${TOP_LABELS[$i]}"
+  local -a srcs params pargs=()
+  read -r -a srcs <<< "${TOP_SRCS[$i]}"
+  read -r -a params <<< "${TOP_PARAMS[$i]}" || true
+  for p in "${params[@]+"${params[@]}"}"; do pargs+=(--param "$p"); done
+  dir="$out/$label"
+  rm -rf "$dir"
+  mkdir -p "$dir/glcheck"
+  printf '%s\n' "${TOP_SRCS[$i]}" > "$dir/srcs.txt"
+  printf '%s\n' "${TOP_PARAMS[$i]}" > "$dir/params.txt"
+
+  # 1. elaborate the RTL as Verilator sees it: ports, widths, evaluated parameters
+  # (run_top runs under `if`, where set -e is off: every step checks its own status)
+  python3 "$S/glcheck.py" shell --top "$top" "${pargs[@]+"${pargs[@]}"}" --out "$dir/glcheck_shell.sv" \
+    || { fail "$label" "bad parameter override"; return 1; }
+  if ! verilator --xml-only --xml-output "$dir/rtl.xml" -Wno-fatal -Wno-PINMISSING \
+       "${srcs[@]}" "$dir/glcheck_shell.sv" --top-module glcheck_shell > "$dir/elaborate.log" 2>&1; then
+    fail "$label" "Verilator cannot elaborate the RTL ($dir/elaborate.log)"
+    grep -m5 '%Error' "$dir/elaborate.log" | sed 's/^/    /'
+    return 1
+  fi
+  python3 "$S/glcheck.py" ports --xml "$dir/rtl.xml" --top "$top" --out "$dir/ports.json" \
+    || { fail "$label" "cannot read the ports of $top"; return 1; }
+  chparams="$(python3 "$S/glcheck.py" chparams --ports "$dir/ports.json")" \
+    || { fail "$label" "cannot turn the parameter values into yosys -chparam"; return 1; }
+
+  # 2. yosys: generic synth, checks, netlists, OSU mapping
+  set +e
+  ANE_TOP="$top" ANE_SRCS="${TOP_SRCS[$i]}" ANE_CHPARAMS="$chparams" ANE_LIB="$LIB" ANE_OUTDIR="$dir" \
+    yosys -q -l "$dir/yosys.log" -c "$S/osu018.tcl" > /dev/null 2>&1
+  rc=$?
+  set -e
+  grep -E '(^|: )Warning:' "$dir/yosys.log" | grep -v '^ABC:' | sort -u > "$dir/yosys_warnings.txt" || true
+  if grep -q 'Latch inferred' "$dir/yosys.log"; then
+    fail "$label" "latch inferred"
+    grep 'Latch inferred' "$dir/yosys.log" | sed 's/^/    /'
+    return 1
+  fi
+  if [ $rc -ne 0 ]; then
+    fail "$label" "yosys failed ($dir/yosys.log)"
+    grep -m5 -A3 'ERROR' "$dir/yosys.log" | sed 's/^/    /'
+    return 1
+  fi
+  if grep -qE 'implicitly declared|has no driver|multiple conflicting drivers|logic loop' "$dir/yosys_warnings.txt"; then
+    fail "$label" "yosys warnings that the flow does not allow ($dir/yosys.log)"
+    grep -E 'implicitly declared|has no driver|multiple conflicting drivers|logic loop' \
+      "$dir/yosys_warnings.txt" | head -20 | sed 's/^/    /'
+    return 1
+  fi
+
+  # 3. gate-level check
+  set +e
+  "$S/glcheck.sh" --top "$top" --ports "$dir/ports.json" --out "$dir/glcheck" --cycles "$cycles" \
+    --seed "$seed" "${pargs[@]+"${pargs[@]}"}" \
+    --netlist "gl:${top}_gl:$dir/gl.v" --netlist "glmap:${top}_glmap:$dir/glmap.v" \
+    -- "${srcs[@]}" > "$dir/glcheck.log" 2>&1
+  rc=$?
+  set -e
+  if [ $rc -ne 0 ]; then
+    fail "$label" "gate-level check failed (seed $seed, $cycles cycles; $dir/glcheck/)"
+    sed 's/^/    /' "$dir/glcheck.log" | head -20
+    return 1
+  fi
+
+  # 4. OpenSTA
+  local sdc="$root/constraints/osu018.sdc"
+  [ -f "$root/constraints/$label.osu018.sdc" ] && sdc="$root/constraints/$label.osu018.sdc"
+  if ! ANE_LIB="$LIB" ANE_NETLIST="$dir/mapped.v" ANE_TOP="$top" ANE_SDC="$sdc" \
+       sta -no_splash -exit "$S/sta.tcl" > "$dir/sta.log" 2>&1 \
+     || grep -qE '^(Error|Warning)' "$dir/sta.log" || ! grep -q '^ANE_STA worst_slack_ns' "$dir/sta.log"; then
+    fail "$label" "OpenSTA failed or warned ($dir/sta.log)"
+    grep -m5 -E '^(Error|Warning)' "$dir/sta.log" | sed 's/^/    /'
+    return 1
+  fi
+
+  # 5. iCE40
+  local ice40_skip="" io_bits
+  io_bits=$(python3 -c "import json,sys; p=json.load(open(sys.argv[1])); print(p['input_bits']+p['output_bits'])" "$dir/ports.json") \
+    || { fail "$label" "cannot read $dir/ports.json"; return 1; }
+  if [ $smoke -eq 1 ]; then
+    ice40_skip="skipped (--smoke)"
+  elif [ "$io_bits" -gt "$ICE40_MAX_IO" ]; then
+    ice40_skip="n/a ($io_bits port bits > $ICE40_MAX_IO pins)"
+  else
+    if ! ANE_TOP="$top" ANE_SRCS="${TOP_SRCS[$i]}" ANE_CHPARAMS="$chparams" ANE_OUTDIR="$dir" \
+         yosys -q -l "$dir/yosys_ice40.log" -c "$S/ice40.tcl" > /dev/null 2>&1; then
+      fail "$label" "yosys synth_ice40 failed ($dir/yosys_ice40.log)"
+      grep -m5 -A3 'ERROR' "$dir/yosys_ice40.log" | sed 's/^/    /'
+      return 1
+    fi
+    if ! nextpnr-ice40 "--$ICE40_DEVICE" --package "$ICE40_PACKAGE" --json "$dir/ice40.json" \
+         --asc "$dir/ice40.asc" --pcf-allow-unconstrained --freq "$ICE40_FREQ_MHZ" --seed "$ICE40_SEED" \
+         --timing-allow-fail --report "$dir/nextpnr.json" -q -l "$dir/nextpnr.log" > /dev/null 2>&1; then
+      fail "$label" "nextpnr-ice40 failed ($dir/nextpnr.log)"
+      grep -m5 -E 'ERROR|Error' "$dir/nextpnr.log" | sed 's/^/    /'
+      return 1
+    fi
+  fi
+
+  # 6. summary
+  local line
+  if ! line="$(python3 "$S/collect.py" "$dir" --label "$label" --top "$top" --mode "$mode" --seed "$seed" \
+       --cycles "$cycles" "${pargs[@]+"${pargs[@]}"}" --ice40 "$ice40_skip" \
+       --ice40-device "$ICE40_DEVICE-$ICE40_PACKAGE" --versions "$out/versions.json")"; then
+    fail "$label" "cannot collect the reports"
+    return 1
+  fi
+  echo "synth ok   $label: $line"
+  if [ -s "$dir/yosys_warnings.txt" ]; then
+    echo "    note: $(wc -l < "$dir/yosys_warnings.txt") other yosys warning(s), see $dir/yosys_warnings.txt"
+  fi
+}
+
+start=$SECONDS
+echo "synth: $mode mode, ${#TOP_MODULES[@]} top(s) from ${tops_file#$root/}, out $out, gate-level seed $seed, $cycles cycles"
+failed=() summaries=()
+for i in "${!TOP_MODULES[@]}"; do
+  [ -z "$only" ] || [ "$only" = "${TOP_LABELS[$i]}" ] || continue
+  if run_top "$i"; then
+    summaries+=("$out/${TOP_LABELS[$i]}/summary.json")
+  else
+    failed+=("${TOP_LABELS[$i]}")
+  fi
+done
+[ -z "$only" ] || [ ${#summaries[@]} -gt 0 ] || [ ${#failed[@]} -gt 0 ] || { echo "synth: no top $only" >&2; exit 2; }
+
+if [ $smoke -eq 1 ] && [ $selftest -eq 1 ]; then
+  if "$S/selftest.sh" --out "$out/selftest" --from "$out"; then :; else failed+=("selftest"); fi
+fi
+
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "synth: FAILED: ${failed[*]} ($((SECONDS - start)) s)"
+  exit 1
+fi
+
+python3 "$S/results_section.py" "${summaries[@]}" > "$out/results_section.md"
+if [ $smoke -eq 0 ] && [ $docs -eq 1 ]; then
+  python3 "$S/results_section.py" --update "$root/docs/results.md" "${summaries[@]}"
+  echo "synth: rewrote the synth section of docs/results.md"
+fi
+echo "synth: all ${#summaries[@]} top(s) passed ($((SECONDS - start)) s)"

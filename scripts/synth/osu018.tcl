@@ -1,0 +1,57 @@
+# Yosys (Tcl mode) synthesis of one top for the OSU 0.18um standard cells.
+# Run by scripts/synth.sh as `yosys -c osu018.tcl`; inputs come from the environment:
+#   ANE_TOP       top module name
+#   ANE_SRCS      SystemVerilog sources, package first (absolute paths)
+#   ANE_CHPARAMS  `-chparam NAME VALUE` words for the parameter overrides (may be empty)
+#   ANE_LIB       Liberty file (osu018_stdcells.lib)
+#   ANE_OUTDIR    where the netlists and reports go
+# Outputs in ANE_OUTDIR:
+#   gl.v / gl.json        generic-gate netlist after `synth` (module <top>_gl) for the gate-level check
+#   stat_generic.txt      generic cell counts
+#   mapped.v              Liberty-mapped netlist (module <top>) for OpenSTA
+#   stat_osu018.txt       mapped cell counts and area
+#   glmap.v / glmap.json  the mapped netlist with every cell replaced by its Liberty function
+#                         (module <top>_glmap), a second gate-level check target
+# Fails (Tcl error, non-zero exit) when a latch is inferred. Warnings are judged by synth.sh from the log.
+
+set top     $::env(ANE_TOP)
+set srcs    $::env(ANE_SRCS)
+set chp     $::env(ANE_CHPARAMS)
+set lib     $::env(ANE_LIB)
+set out     $::env(ANE_OUTDIR)
+set latches {t:$dlatch* t:$adlatch* t:$_DLATCH* t:$_SR_* t:$sr}
+
+yosys read_verilog -sv {*}$srcs
+yosys hierarchy -check -top $top {*}$chp
+yosys proc
+yosys check
+yosys select -assert-none {*}$latches
+
+yosys synth -top $top -flatten
+yosys check
+yosys select -assert-none {*}$latches
+yosys tee -q -o $out/stat_generic.txt stat
+
+# generic-gate netlist for the gate-level check
+yosys rename -top ${top}_gl
+yosys write_verilog -noattr $out/gl.v
+yosys rename -top $top
+
+# OSU 0.18um mapping
+yosys dfflibmap -liberty $lib
+yosys abc -liberty $lib
+yosys opt_clean -purge
+yosys setundef -zero
+yosys tee -q -o $out/stat_osu018.txt stat -liberty $lib
+yosys write_verilog -noattr -noexpr -nohex -nodec $out/mapped.v
+
+# the mapped netlist as logic (cells expanded from their Liberty functions)
+yosys design -reset
+yosys read_liberty -ignore_miss_func $lib
+yosys read_verilog $out/mapped.v
+yosys hierarchy -check -top $top
+yosys flatten
+yosys hierarchy -top $top
+yosys opt_clean -purge
+yosys rename -top ${top}_glmap
+yosys write_verilog -noattr $out/glmap.v

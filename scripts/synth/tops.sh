@@ -1,0 +1,45 @@
+# Sourced by scripts/lint.sh and scripts/synth.sh: reads the list of RTL tops.
+#   ane_read_tops FILE RTL_DIR
+# fills the parallel arrays
+#   TOP_MODULES[i]  module name
+#   TOP_LABELS[i]   module name, or <module>__<NAME><VALUE>... when it has overrides (out dir name)
+#   TOP_SRCS[i]     space-separated absolute source paths (ane_pkg.sv first, as listed)
+#   TOP_PARAMS[i]   space-separated NAME=VALUE overrides (may be empty)
+# and stops with a message naming the line on anything it cannot parse.
+
+ane_read_tops() {
+  local file="$1" rtl="$2" line lineno=0 word top label srcs params
+  TOP_MODULES=() TOP_LABELS=() TOP_SRCS=() TOP_PARAMS=()
+  [ -f "$file" ] || { echo "tops: no list at $file" >&2; return 1; }
+  rtl="$(cd "$rtl" && pwd)"
+  while IFS= read -r line || [ -n "$line" ]; do
+    lineno=$((lineno + 1))
+    line="${line%%#*}"
+    read -r -a words <<< "$line" || true
+    [ ${#words[@]} -gt 0 ] || continue
+    top="${words[0]}" label="${words[0]}" srcs="" params=""
+    if ! [[ "$top" =~ ^[A-Za-z_][A-Za-z0-9_]*$ ]]; then
+      echo "tops: $file:$lineno: '$top' is not a module name" >&2; return 1
+    fi
+    for word in "${words[@]:1}"; do
+      case "$word" in
+        *=*)
+          params="${params:+$params }$word"
+          label="${label}__$(printf '%s' "$word" | tr -c 'A-Za-z0-9_' '_')"
+          ;;
+        *.sv|*.v)
+          [ -f "$rtl/$word" ] || { echo "tops: $file:$lineno: no source $rtl/$word" >&2; return 1; }
+          srcs="${srcs:+$srcs }$rtl/$word"
+          ;;
+        *) echo "tops: $file:$lineno: cannot read '$word' (source .sv/.v or NAME=VALUE)" >&2; return 1 ;;
+      esac
+    done
+    [ -n "$srcs" ] || { echo "tops: $file:$lineno: $top lists no sources" >&2; return 1; }
+    local l
+    for l in "${TOP_LABELS[@]+"${TOP_LABELS[@]}"}"; do
+      [ "$l" != "$label" ] || { echo "tops: $file:$lineno: $label is listed twice" >&2; return 1; }
+    done
+    TOP_MODULES+=("$top") TOP_LABELS+=("$label") TOP_SRCS+=("$srcs") TOP_PARAMS+=("$params")
+  done < "$file"
+  [ ${#TOP_MODULES[@]} -gt 0 ] || { echo "tops: $file lists no tops" >&2; return 1; }
+}
