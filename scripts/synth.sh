@@ -54,6 +54,8 @@ ane_read_tops "$tops_file" "$rtl_dir"
 if [ $smoke -eq 1 ]; then mode=smoke cycles=2000; else mode=full cycles=20000; fi
 mkdir -p "$out"
 S="$root/scripts/synth"
+# compiled Verilator runtime shared by every gate-level check build (glcheck.sh --cache)
+export ANE_VLCACHE="${ANE_VLCACHE:-$out/.vlcache}"
 
 python3 - "$out/versions.json" <<'EOF'
 import json, subprocess, sys
@@ -126,7 +128,7 @@ run_top() {
   # 3. gate-level check
   set +e
   "$S/glcheck.sh" --top "$top" --ports "$dir/ports.json" --out "$dir/glcheck" --cycles "$cycles" \
-    --seed "$seed" "${pargs[@]+"${pargs[@]}"}" \
+    --seed "$seed" --cache "$ANE_VLCACHE" "${pargs[@]+"${pargs[@]}"}" \
     --netlist "gl:${top}_gl:$dir/gl.v" --netlist "glmap:${top}_glmap:$dir/glmap.v" \
     -- "${srcs[@]}" > "$dir/glcheck.log" 2>&1
   rc=$?

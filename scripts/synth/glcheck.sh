@@ -4,15 +4,18 @@
 # every cycle. Ports are discovered from the RTL (Verilator XML, ports.json from synth.sh) and
 # each netlist's own port list (yosys write_json); both must agree.
 #
-#   glcheck.sh --top T --ports PORTS.json --out DIR --cycles N --seed S
+#   glcheck.sh --top T --ports PORTS.json --out DIR --cycles N --seed S [--cache DIR]
 #              [--param NAME=VALUE]... --netlist TAG:MODULE:FILE.v [--netlist ...] -- RTL_SOURCES...
+#
+# --cache DIR keeps the compiled Verilator runtime (verilated.o, verilated_threads.o: 7 of the
+# ~10 s of a small build) for the next check with the same Verilator, compiler and flags.
 #
 # Exit 0 when every comparison matches, 1 on the first mismatch (cycle, port and values are
 # printed), 2 when the check itself cannot be built.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 
-top="" ports="" out="" cycles=2000 seed=1
+top="" ports="" out="" cycles=2000 seed=1 cache=""
 params=() netlists=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -21,6 +24,7 @@ while [ $# -gt 0 ]; do
     --out) out="$2"; shift 2 ;;
     --cycles) cycles="$2"; shift 2 ;;
     --seed) seed="$2"; shift 2 ;;
+    --cache) cache="$2"; shift 2 ;;
     --param) params+=("$2"); shift 2 ;;
     --netlist) netlists+=("$2"); shift 2 ;;
     --) shift; break ;;
@@ -52,15 +56,36 @@ python3 "$here/glcheck.py" gen "${gen_args[@]}" || exit $?
 # bits feed other bits of the same vector through alias wires in the wrong order (stale values
 # after an input change). Yosys netlists are full of that shape (an output bit read back through
 # a cell pin), so with gate optimisation on the check reports false mismatches or could hide real
-# ones. scripts/synth/selftest/vl_gate_bug.v reproduces it; selftest.sh keeps it covered.
-# Style warnings on yosys netlists mean nothing here and go to build.log.
-if ! verilator --cc --exe --build -O2 -fno-gate -j 2 --x-assign 0 --x-initial 0 \
-      -Wno-fatal -Wno-lint -Wno-style -Wno-UNOPTFLAT \
+# ones. scripts/synth/selftest/vl_gate_bug_gl.v reproduces it; selftest.sh keeps it covered.
+# Style warnings on yosys netlists mean nothing here and go to build.log. The C++ is compiled at
+# -O0: the run takes milliseconds, the compile is the cost (about a third less than at -Os).
+vflags=(-O2 -fno-gate -j 2 --x-assign 0 --x-initial 0 -MAKEFLAGS "OPT_FAST=-O0 OPT_SLOW=-O0 OPT_GLOBAL=-O0"
+        -Wno-fatal -Wno-lint -Wno-style -Wno-UNOPTFLAT)
+runtime=(verilated.o verilated_threads.o)
+rm -rf "$out/obj"
+mkdir -p "$out/obj"
+if [ -n "$cache" ]; then
+  key="$( { verilator --version; "${CXX:-c++}" --version | head -1; echo "${vflags[*]}"; } | sha1sum | cut -c1-16)"
+  cache="$cache/$key"
+  if [ -f "$cache/verilated_threads.o" ]; then
+    # make would rebuild them (they depend on the freshly generated .mk): `make -o` says don't
+    for o in "${runtime[@]}"; do cp -p "$cache/$o" "$out/obj/$o"; vflags+=(-MAKEFLAGS "-o $o"); done
+  fi
+fi
+if ! verilator --cc --exe --build "${vflags[@]}" \
       --top-module glcheck_top -Mdir "$out/obj" -o glcheck \
       "${srcs[@]}" "${nl_files[@]}" "$out/glcheck_top.sv" "$out/tb.cpp" > "$out/build.log" 2>&1; then
   echo "glcheck ERROR $top: Verilator build failed (log: $out/build.log)" >&2
   grep -E '%Error' "$out/build.log" | head -5 >&2 || tail -5 "$out/build.log" >&2
   exit 2
+fi
+if [ -n "$cache" ] && [ ! -f "$cache/verilated_threads.o" ]; then
+  tmp="$(mktemp -d "${cache%/*}.tmp.XXXXXX" 2>/dev/null || true)"
+  if [ -n "$tmp" ]; then
+    for o in "${runtime[@]}"; do cp -p "$out/obj/$o" "$tmp/$o"; done
+    mkdir -p "${cache%/*}"
+    mv -T "$tmp" "$cache" 2>/dev/null || rm -rf "$tmp"  # another check may have filled it first
+  fi
 fi
 
 set +e

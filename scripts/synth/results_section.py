@@ -65,19 +65,23 @@ def section(summaries):
     return "\n".join(out) + "\n"
 
 
-def update(path, text):
+def update(path, text, begin=BEGIN, end=END):
+    """Replace the text from `begin` to `end` (markers included; `text` carries its own) in path.
+
+    Shared marker-section writer: scripts/bench_section.py uses it with its own markers.
+    """
     if os.path.exists(path):
         with open(path) as f:
             old = f.read()
     else:
         old = TITLE
-    b, e = old.find(BEGIN), old.find(END)
+    b, e = old.find(begin), old.find(end)
     if b >= 0 and e > b:
-        new = old[:b] + text.rstrip("\n") + old[e + len(END):]
+        new = old[:b] + text.rstrip("\n") + old[e + len(end):]
     elif b < 0 and e < 0:
         new = old + ("" if old.endswith("\n") else "\n") + "\n" + text
     else:
-        sys.exit(f"results_section: {path} has only one of the markers {BEGIN} / {END}; fix it by hand")
+        sys.exit(f"results_section: {path} has only one of the markers {begin} / {end}; fix it by hand")
     if new != old:
         with open(path, "w") as f:
             f.write(new)

@@ -32,6 +32,7 @@ while [ $# -gt 0 ]; do
 done
 rm -rf "$out"
 mkdir -p "$out"
+export ANE_VLCACHE="${ANE_VLCACHE:-$out/.vlcache}"  # shared with the synth.sh runs below
 bad=0
 ok() { echo "selftest ok    $1"; }
 no() { echo "selftest FAIL  $1"; shift; for l in "$@"; do echo "    $l"; done; bad=1; }
@@ -39,49 +40,11 @@ no() { echo "selftest FAIL  $1"; shift; for l in "$@"; do echo "    $l"; done; b
 run() { local log="$1"; shift; set +e; "$@" > "$log" 2>&1; RC=$?; set -e; }
 has() { grep -qF -- "$2" "$1"; }
 
-# 1 lint
-run "$out/lint_ok.log" scripts/lint.sh --tops "$T/tops_ok.txt" --rtl "$T"
-if [ $RC -eq 0 ]; then ok "lint passes the clocked fixture"; else no "lint of tops_ok.txt: exit $RC" "$(cat "$out/lint_ok.log")"; fi
-run "$out/lint_bad.log" scripts/lint.sh --tops "$T/tops_bad.txt" --rtl "$T"
-n=$(grep -c '^lint FAIL' "$out/lint_bad.log" || true)
-if [ $RC -ne 0 ] && [ "$n" -ge 3 ]; then ok "lint fails latch/undriven/implicit fixtures ($n FAIL lines)"
-else no "lint of tops_bad.txt: exit $RC, $n FAIL lines (want non-zero, >= 3)"; fi
-
-# 2 clocked fixture through the whole smoke flow
-run "$out/clocked.log" scripts/synth.sh --smoke --no-selftest --tops "$T/tops_ok.txt" --rtl "$T" --out "$out/clocked"
-if [ $RC -eq 0 ] && has "$out/clocked.log" "synth ok   fx_acc"; then
-  ok "clocked fixture passes: $(grep -o 'gate-level pass.*' "$out/clocked.log")"
-else
-  no "clocked fixture: exit $RC" "$(tail -5 "$out/clocked.log")"
-fi
-
-# 3 each bad fixture fails for its reason
-run "$out/bad.log" scripts/synth.sh --smoke --no-selftest --tops "$T/tops_bad.txt" --rtl "$T" --out "$out/bad"
-for want in "synth FAIL fx_latch: latch inferred" \
-            "synth FAIL fx_nodriver: yosys warnings" "is used but has no driver" \
-            "synth FAIL fx_implicit: yosys warnings" "is implicitly declared" \
-            "synth FAIL fx_pkdarr: gate-level check failed" "glcheck FAIL fx_pkdarr: netlist gl differs"; do
-  if [ $RC -ne 0 ] && has "$out/bad.log" "$want"; then ok "bad fixture: '$want'"
-  else no "bad fixtures: exit $RC, no line '$want' ($out/bad.log)"; fi
-done
-
-# 4 mutant of a project top
-real=""
-if [ -n "$from" ]; then
-  while read -r label; do
-    if [ -f "$from/$label/gl.v" ] && [ -f "$from/$label/ports.json" ]; then real="$from/$label"; break; fi
-  done < <(ls "$from")
-fi
-if [ -z "$real" ]; then
-  first="$(sed 's/#.*//' constraints/tops.txt | awk 'NF { print $1; exit }')"
-  run "$out/real.log" scripts/synth.sh --smoke --no-selftest --only "$first" --out "$out/real"
-  real="$out/real/$first"
-fi
 mutant_test() {  # NAME DIR: invert one output bit of DIR/gl.v, expect a mismatch
   local name="$1" dir="$2" top srcs params=() m="$out/mutant_$1"
   top="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["top"])' "$dir/ports.json")"
   mkdir -p "$m"
-  # sources and overrides: the RTL file list of that run, read back from its elaboration shell
+  # sources and overrides of that run (synth.sh keeps them in srcs.txt and params.txt)
   read -r -a srcs <<< "$(cat "$dir/srcs.txt")"
   read -r -a params <<< "$(cat "$dir/params.txt")" || true
   local pargs=()
@@ -90,32 +53,90 @@ mutant_test() {  # NAME DIR: invert one output bit of DIR/gl.v, expect a mismatc
   python3 "$S/glcheck.py" mutant --netlist "$dir/gl.v" --json "$m/gl.json" --module "${top}_gl" --out "$m/mutant.v" \
     > "$m/mutant.txt"
   run "$m/glcheck.log" "$S/glcheck.sh" --top "$top" --ports "$dir/ports.json" --out "$m/glcheck" --cycles 2000 \
-    --seed 1 "${pargs[@]+"${pargs[@]}"}" --netlist "gl:${top}_gl:$m/mutant.v" -- "${srcs[@]}"
+    --seed 1 --cache "$ANE_VLCACHE" "${pargs[@]+"${pargs[@]}"}" --netlist "gl:${top}_gl:$m/mutant.v" -- "${srcs[@]}"
   if [ $RC -eq 1 ] && has "$m/glcheck.log" "glcheck FAIL $top: netlist gl differs from the RTL"; then
     ok "$name mutant ($(cat "$m/mutant.txt" | sed 's/^mutant: //')) caught: $(grep -o 'at cycle.*' "$m/glcheck.log" | head -1)"
   else
     no "$name mutant not caught: exit $RC ($m/glcheck.log)" "$(head -5 "$m/glcheck.log")"
   fi
 }
-mutant_test project "$real"
-# 5 mutant of the clocked fixture
-if [ -f "$out/clocked/fx_acc__Mode_fx_pkg__ModeXor/gl.v" ]; then
-  mutant_test clocked "$out/clocked/fx_acc__Mode_fx_pkg__ModeXor"
-else
-  no "clocked mutant: no fixture netlist (test 2 failed)"
+
+group_a() {  # tests 1, 2, 5
+  # 1 lint
+  run "$out/lint_ok.log" scripts/lint.sh --tops "$T/tops_ok.txt" --rtl "$T"
+  if [ $RC -eq 0 ]; then ok "lint passes the clocked fixture"; else no "lint of tops_ok.txt: exit $RC" "$(cat "$out/lint_ok.log")"; fi
+  run "$out/lint_bad.log" scripts/lint.sh --tops "$T/tops_bad.txt" --rtl "$T"
+  n=$(grep -c '^lint FAIL' "$out/lint_bad.log" || true)
+  if [ $RC -ne 0 ] && [ "$n" -ge 3 ]; then ok "lint fails latch/undriven/implicit fixtures ($n FAIL lines)"
+  else no "lint of tops_bad.txt: exit $RC, $n FAIL lines (want non-zero, >= 3)"; fi
+
+  # 2 clocked fixture through the whole smoke flow
+  run "$out/clocked.log" scripts/synth.sh --smoke --no-selftest --tops "$T/tops_ok.txt" --rtl "$T" --out "$out/clocked"
+  if [ $RC -eq 0 ] && has "$out/clocked.log" "synth ok   fx_acc"; then
+    ok "clocked fixture passes: $(grep -o 'gate-level pass.*' "$out/clocked.log")"
+  else
+    no "clocked fixture: exit $RC" "$(tail -5 "$out/clocked.log")"
+  fi
+
+  # 5 mutant of the clocked fixture
+  if [ -f "$out/clocked/fx_acc__Mode_fx_pkg__ModeXor/gl.v" ]; then
+    mutant_test clocked "$out/clocked/fx_acc__Mode_fx_pkg__ModeXor"
+  else
+    no "clocked mutant: no fixture netlist (test 2 failed)"
+  fi
+}
+
+group_b() {  # tests 3, 4, 6
+  # 3 each bad fixture fails for its reason
+  run "$out/bad.log" scripts/synth.sh --smoke --no-selftest --tops "$T/tops_bad.txt" --rtl "$T" --out "$out/bad"
+  for want in "synth FAIL fx_latch: latch inferred" \
+              "synth FAIL fx_nodriver: yosys warnings" "is used but has no driver" \
+              "synth FAIL fx_implicit: yosys warnings" "is implicitly declared" \
+              "synth FAIL fx_pkdarr: gate-level check failed" "glcheck FAIL fx_pkdarr: netlist gl differs"; do
+    if [ $RC -ne 0 ] && has "$out/bad.log" "$want"; then ok "bad fixture: '$want'"
+    else no "bad fixtures: exit $RC, no line '$want' ($out/bad.log)"; fi
+  done
+
+  # 4 mutant of a project top
+  real=""
+  if [ -n "$from" ]; then
+    while read -r label; do
+      if [ -f "$from/$label/gl.v" ] && [ -f "$from/$label/ports.json" ]; then real="$from/$label"; break; fi
+    done < <(ls "$from")
+  fi
+  if [ -z "$real" ]; then
+    first="$(sed 's/#.*//' constraints/tops.txt | awk 'NF { print $1; exit }')"
+    run "$out/real.log" scripts/synth.sh --smoke --no-selftest --only "$first" --out "$out/real"
+    real="$out/real/$first"
+  fi
+  mutant_test project "$real"
+
+  # 6 Verilator 5.006 gate-optimisation bug shape must pass with glcheck.sh's flags
+  v="$out/vl_gate_bug"
+  mkdir -p "$v"
+  python3 "$S/glcheck.py" shell --top vl_gate_bug --out "$v/glcheck_shell.sv"
+  verilator --xml-only --xml-output "$v/rtl.xml" -Wno-fatal -Wno-PINMISSING "$T/vl_gate_bug.sv" "$v/glcheck_shell.sv" \
+    --top-module glcheck_shell > "$v/elaborate.log" 2>&1
+  python3 "$S/glcheck.py" ports --xml "$v/rtl.xml" --top vl_gate_bug --out "$v/ports.json"
+  run "$v/glcheck.log" "$S/glcheck.sh" --top vl_gate_bug --ports "$v/ports.json" --out "$v/glcheck" --cycles 2000 \
+    --cache "$ANE_VLCACHE" \
+    --netlist "gl:vl_gate_bug_gl:$T/vl_gate_bug_gl.v" -- "$T/vl_gate_bug.sv"
+  if [ $RC -eq 0 ]; then ok "Verilator V3Gate bug shape simulates right with the check's flags"
+  else no "Verilator V3Gate bug shape: exit $RC (did glcheck.sh lose -fno-gate?)" "$(head -3 "$v/glcheck.log")"; fi
+}
+
+# The two groups are independent; run them side by side (2 cores) and print in order.
+( group_a ) > "$out/group_a.txt" 2>&1 &
+pid_a=$!
+( group_b ) > "$out/group_b.txt" 2>&1 &
+pid_b=$!
+rc_a=0 rc_b=0
+wait $pid_a || rc_a=$?
+wait $pid_b || rc_b=$?
+cat "$out/group_a.txt" "$out/group_b.txt"
+if [ $rc_a -ne 0 ] || [ $rc_b -ne 0 ]; then
+  echo "selftest: a test group stopped early (exit $rc_a/$rc_b)"; bad=1
 fi
-
-# 6 Verilator 5.006 gate-optimisation bug shape must pass with glcheck.sh's flags
-v="$out/vl_gate_bug"
-mkdir -p "$v"
-python3 "$S/glcheck.py" shell --top vl_gate_bug --out "$v/glcheck_shell.sv"
-verilator --xml-only --xml-output "$v/rtl.xml" -Wno-fatal -Wno-PINMISSING "$T/vl_gate_bug.sv" "$v/glcheck_shell.sv" \
-  --top-module glcheck_shell > "$v/elaborate.log" 2>&1
-python3 "$S/glcheck.py" ports --xml "$v/rtl.xml" --top vl_gate_bug --out "$v/ports.json"
-run "$v/glcheck.log" "$S/glcheck.sh" --top vl_gate_bug --ports "$v/ports.json" --out "$v/glcheck" --cycles 2000 \
-  --netlist "gl:vl_gate_bug_gl:$T/vl_gate_bug_gl.v" -- "$T/vl_gate_bug.sv"
-if [ $RC -eq 0 ]; then ok "Verilator V3Gate bug shape simulates right with the check's flags"
-else no "Verilator V3Gate bug shape: exit $RC (did glcheck.sh lose -fno-gate?)" "$(head -3 "$v/glcheck.log")"; fi
-
+if grep -q '^selftest FAIL' "$out/group_a.txt" "$out/group_b.txt"; then bad=1; fi
 if [ $bad -ne 0 ]; then echo "selftest: FAILED (logs in $out)"; exit 1; fi
 echo "selftest: all passed"
