@@ -19,7 +19,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --tops) tops_file="$2"; shift 2 ;;
     --rtl) rtl_dir="$2"; shift 2 ;;
-    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "lint.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done

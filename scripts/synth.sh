@@ -37,7 +37,7 @@ while [ $# -gt 0 ]; do
     --rtl) rtl_dir="$(abs "$2")"; shift 2 ;;
     --no-selftest) selftest=0; shift ;;
     --no-docs) docs=0; shift ;;
-    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
+    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "synth.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done

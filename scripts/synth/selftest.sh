@@ -26,7 +26,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --out) out="$(abs "$2")"; shift 2 ;;
     --from) from="$(abs "$2")"; shift 2 ;;
-    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "selftest.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
