@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""Turn Google Benchmark JSON into the bench section of docs/results.md.
+
+  bench_section.py --update docs/results.md BENCH.json...
+rewrites the text between <!-- bench:begin --> and <!-- bench:end --> (nothing else changes).
+"""
+import argparse
+import json
+import os
+import platform
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "synth"))
+from results_section import update  # noqa: E402  (shared marker-section writer)
+
+BEGIN = "<!-- bench:begin -->"
+END = "<!-- bench:end -->"
+
+
+def si(v):
+    for unit, scale in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
+        if v >= scale:
+            return f"{v / scale:.2f} {unit}"
+    return f"{v:.0f}"
+
+
+def describe(name):
+    parts = name.split("/")
+    if parts[0] == "BM_OracleDotFp16" and len(parts) == 3:
+        return f"fp16 dot product, K = {parts[1]}, {'m5' if parts[2] == '1' else 'm1'}"
+    if parts[0] == "BM_OracleDotInt8" and len(parts) == 2:
+        return f"int8 dot product, K = {parts[1]}"
+    return ""
+
+
+def section(reports):
+    out = [BEGIN, "## Simulation and oracle speed", ""]
+    out.append("Produced by `make results` (`scripts/results.sh`, Google Benchmark); do not edit "
+               "between the markers.")
+    ctx = reports[0].get("context", {}) if reports else {}
+    out.append(f"Machine: {ctx.get('num_cpus', '?')} CPUs at {ctx.get('mhz_per_cpu', '?')} MHz, "
+               f"{platform.system()} {platform.machine()}, build type Release (-O2), one thread.")
+    out.append("")
+    out.append("| Benchmark | What | Rate | CPU time per iteration |")
+    out.append("|---|---|---:|---:|")
+    for rep in reports:
+        for b in rep.get("benchmarks", []):
+            if b.get("run_type") == "aggregate":
+                continue
+            rate_key = next((k for k in ("MACs/s", "ops/s") if k in b), None)
+            rate = f"{si(b[rate_key])} {rate_key}" if rate_key else "n/a"
+            what = b.get("label") or describe(b["name"])
+            out.append(f"| `{b['name']}` | {what} | {rate} | {b['cpu_time']:.0f} {b['time_unit']} |")
+    out.append("")
+    out.append("`BM_OracleDotFp16/K/G`: one K-long fp16 dot product through every N-2 stage "
+               "(G = 0 for m1, 1 for m5); `BM_OracleDotInt8/K`: the int8 path; "
+               "`BM_OracleElementwise/i`: one fp16 elementwise operation (label names it).")
+    out.append("")
+    out.append(END)
+    return "\n".join(out) + "\n"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--update", metavar="FILE", required=True)
+    ap.add_argument("reports", nargs="+")
+    a = ap.parse_args()
+    reports = [json.load(open(p)) for p in a.reports]
+    update(a.update, section(reports), BEGIN, END)
+
+
+if __name__ == "__main__":
+    main()
