@@ -23,7 +23,7 @@ configure: deps ## configure the CMake build in $(BUILD)/
 build: configure ## build the oracle, the Verilated models, the tests and build/ane
 	@cmake --build $(BUILD) -j $(JOBS)
 
-run: build ## the main job: run the default regression suite ($(SUITE))
+run: build ## the main job: run the default regression suite (SUITE=sim/regress/default.yaml)
 	@$(BUILD)/ane regress $(SUITE)
 
 test: build ## the whole test suite (oracle, RTL, CLI, lint and synth smoke) through ctest
@@ -44,8 +44,8 @@ wave: build ## rerun one test with FST tracing and open GTKWave: make wave TEST=
 results: build ## regenerate docs/results.md (benchmarks and synthesis figures)
 	@scripts/results.sh $(BUILD)
 
-soak: build ## long randomized runs that CI does not run
-	@cd $(BUILD) && ANE_SOAK=1 ctest --output-on-failure -j $(JOBS) -L soak
+soak: build ## the randomized unit tests with 20x the iterations (ANE_SOAK=1); CI does not run it
+	@cd $(BUILD) && ANE_SOAK=1 ctest --output-on-failure -j $(JOBS) -L unit
 
 clean: ## remove build outputs
 	rm -rf $(BUILD) $(BUILD).configure.log out
