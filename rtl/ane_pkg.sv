@@ -40,6 +40,18 @@ package ane_pkg;
     ModeCmpMin  = 3'd6   // acc = min(acc, data), N-2.9
   } mac_mode_e;
 
+  // ---- N-2.2 / N-2.4 exact values on the MAC path ----
+  // An exact product or quad sum: (-1)^sign * mag * 2^-48, or +-inf. Every fp16 x fp16 product
+  // (2^-48 .. < 2^32) and every sum of four of them (< 2^35) fits: 83 magnitude bits.
+  // A zero has mag == 0, sign == 0 and inf == 0.
+  localparam int unsigned ExactMagBits = 83;
+  localparam int          ExactLsbExp  = -48;
+  typedef struct packed {
+    logic        inf;
+    logic        sign;
+    logic [82:0] mag;
+  } mac_exact_t;
+
   // True when an fp16 code is a NaN (all-ones exponent, nonzero fraction).
   function automatic logic fp16_is_nan(logic [14:0] h);  // sign bit not needed
     fp16_is_nan = (h[14:10] == 5'h1F) && (h[9:0] != 10'h000);

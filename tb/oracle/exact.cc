@@ -250,6 +250,17 @@ uint64_t Exact::ScaledMagnitude(int quantum_exp) const {
   return v;
 }
 
+unsigned __int128 Exact::ScaledMagnitude128(int quantum_exp) const {
+  if (inf_ || !IsMultipleOf(quantum_exp)) throw std::logic_error("ScaledMagnitude128: not a multiple");
+  const int pos = quantum_exp + kFracBits;
+  if (TopBit() - pos >= 128) RangeError("ScaledMagnitude128");
+  unsigned __int128 v = 0;
+  for (int i = std::max(pos, 0); i <= TopBit(); ++i) {
+    if (Bit(i)) v |= static_cast<unsigned __int128>(1) << (i - pos);
+  }
+  return v;
+}
+
 std::string Exact::DebugString() const {
   if (inf_) return neg_ ? "-inf" : "+inf";
   if (is_zero()) return "0";

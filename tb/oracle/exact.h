@@ -66,6 +66,8 @@ class Exact {
   bool IsMultipleOf(int quantum_exp) const;
   // |x| / 2^quantum_exp for an x that is a multiple of it and whose quotient fits 64 bits.
   uint64_t ScaledMagnitude(int quantum_exp) const;
+  // The same for quotients up to 128 bits.
+  unsigned __int128 ScaledMagnitude128(int quantum_exp) const;
 
   // Decimal-free debug text: "+inf", "-inf", "0", or "[-]0x<hex> * 2^-160".
   std::string DebugString() const;

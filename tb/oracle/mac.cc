@@ -65,8 +65,12 @@ Exact QuadReduce(const std::array<Exact, 4>& p, Generation gen) {
 
 // ---- Stage 4 ----
 
+Exact DecodeAcc(uint32_t acc_fp32) {
+  return Fp32IsNan(acc_fp32) ? Exact::Infinity(false) : DecodeFp32(acc_fp32);  // N-1.1
+}
+
 uint32_t AccumulateQuad(uint32_t acc_fp32, const Exact& t, bool ceiling) {
-  const uint32_t acc = RoundToFp32(DecodeFp32(acc_fp32) + t);
+  const uint32_t acc = RoundToFp32(DecodeAcc(acc_fp32) + t);
   if (ceiling && (acc & 0x7F800000u) != 0x7F800000u) {
     const uint16_t port = RoundToFp16(DecodeFp32(acc));
     if ((port & 0x7FFF) >= kAccPortCeiling) return (acc & 0x80000000u) | 0x7F800000u;
@@ -77,7 +81,7 @@ uint32_t AccumulateQuad(uint32_t acc_fp32, const Exact& t, bool ceiling) {
 // ---- Stage 5 ----
 
 uint16_t OutputPort(uint32_t acc_fp32, Generation gen) {
-  const uint16_t r = RoundToFp16(DecodeFp32(acc_fp32));
+  const uint16_t r = RoundToFp16(DecodeAcc(acc_fp32));
   if (Fp16IsZero(r)) return 0;                                     // N-2.7
   if (gen == Generation::kM1 && Fp16IsDenormal(r)) return 0;       // N-2.3
   return r;
@@ -108,7 +112,7 @@ uint32_t CompareStep(uint32_t acc_fp32, bool has_value, uint16_t data, bool is_m
                      Generation gen) {
   const Exact d = DecodeMacFp16(data, gen);
   if (!has_value) return RoundToFp32(d);
-  const Exact a = DecodeFp32(acc_fp32);
+  const Exact a = DecodeAcc(acc_fp32);
   const int c = Exact::Compare(d, a);
   const bool take = is_max ? c > 0 : c < 0;
   return take ? RoundToFp32(d) : RoundToFp32(a);

@@ -63,6 +63,8 @@ Exact Add12(const Exact& x, const Exact& y);
 Exact QuadReduce(const std::array<Exact, 4>& p, Generation gen);
 
 // ---- Stage 4: the fp32 accumulator (N-2.5) with the port ceiling (N-2.6) ----
+// The value of a slot register; an fp32 NaN (only a loaded value can hold one) is +inf (N-1.1).
+Exact DecodeAcc(uint32_t acc_fp32);
 // acc = RNE_fp32(acc + t); then, when `ceiling` is set and |RNE_fp16(acc)| >= 32768,
 // acc becomes inf with acc's sign.
 uint32_t AccumulateQuad(uint32_t acc_fp32, const Exact& t, bool ceiling);

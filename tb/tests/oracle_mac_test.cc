@@ -237,6 +237,13 @@ TEST(OracleMacRules, N2_5_LoadedSlotContinuesAPartialSumAcrossPasses) {
             kFp16PosInf);  // 32767 + 1 = 32768
 }
 
+TEST(OracleMacRules, N1_1_LoadedNanSlotActsAsPlusInf) {
+  const uint16_t one = H(1.0), minus_inf = kFp16NegInf;
+  EXPECT_EQ(Reduce(MacMode::kFp16, Generation::kM1, &one, &one, 1, 0x7FC00001u).fp16, kFp16PosInf);
+  EXPECT_EQ(Reduce(MacMode::kFp16, Generation::kM1, &minus_inf, &one, 1, 0xFFC00000u).fp16, 0);
+  EXPECT_EQ(Reduce(MacMode::kCmpMin, Generation::kM1, &one, &one, 1, 0x7FC00000u).fp16, H(1.0));
+}
+
 // ---- N-2.1 mixed modes, N-2.8 integer MAC, N-2.9 compare ----
 
 TEST(OracleMacModes, N2_1_Int8OperandIsConvertedExactlyToFp16) {

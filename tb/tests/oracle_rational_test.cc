@@ -8,11 +8,13 @@
 #include <vector>
 
 #include "tb/oracle/mac.h"
+#include "tb/tests/mac_stimulus.h"
 #include "tb/tests/test_seed.h"
 
 namespace ane::oracle {
 namespace {
 
+using test::RandomOperand;
 using test::Rng;
 
 // ---- An independent model of N-2, on exact rationals ----
@@ -161,23 +163,6 @@ uint16_t ReferenceDot(const std::vector<uint16_t>& a, const std::vector<uint16_t
   RVal r = RoundFp16(acc);
   if (m1 && !r.inf && r.v != 0 && abs(r.v) < Pow2(-14)) r = RVal{};
   return EncodeFp16(r);
-}
-
-// ---- Random vectors that stress the quad stage ----
-
-uint16_t RandomOperand(Rng& rng, uint16_t anchor) {
-  switch (rng.Below(16)) {
-    case 0: return rng.Code();                                     // anything, NaN included
-    case 1: return uint16_t(rng.Code() & 0x83FF);                  // denormals and zeros
-    case 2: return uint16_t(anchor ^ 0x8000);                      // cancels the anchor
-    case 3: return uint16_t(anchor + rng.Below(5) - 2);            // near the anchor
-    case 4: return 0x3C00;                                         // one
-    case 5: return uint16_t(0x3C00 | (rng.Below(2) << 15));        // +-1
-    case 6: return uint16_t((rng.Code() & 0x87FF) | 0x3800);       // in [0.5, 2)
-    case 7: return uint16_t(0x7400 + rng.Below(0x400));            // near 16384..32768
-    case 8: return uint16_t(rng.Below(3) == 0 ? 0x7C00 : 0xFC00);  // infinities
-    default: return uint16_t((rng.Code() & 0x9FFF) | 0x2000);      // moderate magnitudes
-  }
 }
 
 class QuadStageProperty : public ::testing::TestWithParam<Generation> {};
