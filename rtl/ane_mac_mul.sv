@@ -19,13 +19,16 @@ module ane_mac_mul #(
   input  wire logic [15:0]          kernel_i,
   output      ane_pkg::mac_exact_t  prod_o,      // fp16 / mixed modes
   output      logic signed [15:0]   int_prod_o,  // int8 x int8
-  output      logic [31:0]          int4_prod_o  // int4: four signed 8-bit products, [8i+7:8i]
+  output      logic [31:0]          int4_prod_o, // int4: four signed 8-bit products, [8i+7:8i]
+  output      ane_pkg::fp16_unpacked_t data_fp_o   // the fp16 data operand after N-1 / N-2.3
 );
+
 
   ane_pkg::fp16_unpacked_t data_fp, kernel_fp, data_op, kernel_op;
 
   ane_fp16_unpack #(.Gen(Gen)) u_unpack_data   (.fp16_i(data_i),   .op_o(data_fp));
   ane_fp16_unpack #(.Gen(Gen)) u_unpack_kernel (.fp16_i(kernel_i), .op_o(kernel_fp));
+  assign data_fp_o = data_fp;
 
   // An int8 in bits [7:0] in the fp16 operand form: value = sig * 2^(exp - 25) with exp = 25.
   // (Written out as assignments: Yosys 0.23 cannot elaborate a function returning a struct.)

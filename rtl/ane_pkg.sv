@@ -40,12 +40,20 @@ package ane_pkg;
     ModeCmpMin  = 3'd6   // acc = min(acc, data), N-2.9
   } mac_mode_e;
 
+  // MAC lane commands.
+  typedef enum logic [1:0] {
+    CmdMac   = 2'd0,  // multiply-accumulate (or compare) one product into a slot
+    CmdLoad  = 2'd1,  // load a 32-bit partial result {kernel, data} into a slot (N-2.5)
+    CmdClear = 2'd2   // clear a slot: acc = +0, no products seen, saturation flag cleared
+  } mac_cmd_e;
+
   // ---- N-2.2 / N-2.4 exact values on the MAC path ----
   // An exact product or quad sum: (-1)^sign * mag * 2^-48, or +-inf. Every fp16 x fp16 product
   // (2^-48 .. < 2^32) and every sum of four of them (< 2^35) fits: 83 magnitude bits.
   // A zero has mag == 0, sign == 0 and inf == 0.
   localparam int unsigned ExactMagBits = 83;
   localparam int          ExactLsbExp  = -48;
+  localparam int unsigned MacExactBits = ExactMagBits + 2;  // $bits(mac_exact_t), for Yosys
   typedef struct packed {
     logic        inf;
     logic        sign;

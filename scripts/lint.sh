@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Verilator lint of every RTL top in constraints/tops.txt:
-#   verilator --lint-only -Wall rtl/ane.vlt <sources> --top-module <top>
+#   verilator --lint-only -Wall --assert rtl/ane.vlt <sources> --top-module <top>
 # Zero warnings allowed: any output from Verilator fails the top. One line per top (ok/FAIL),
 # exit 1 when any top fails. Waivers live only in rtl/ane.vlt, one reason each.
 #
@@ -37,7 +37,7 @@ for i in "${!TOP_MODULES[@]}"; do
   top="${TOP_MODULES[$i]}" label="${TOP_LABELS[$i]}"
   read -r -a srcs <<< "${TOP_SRCS[$i]}"
   read -r -a params <<< "${TOP_PARAMS[$i]}" || true
-  cmd=(verilator --lint-only -Wall "$vlt" "${srcs[@]}")
+  cmd=(verilator --lint-only -Wall --assert "$vlt" "${srcs[@]}")
   if [ ${#params[@]} -gt 0 ]; then
     pargs=()
     for p in "${params[@]}"; do pargs+=(--param "$p"); done

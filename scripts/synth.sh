@@ -194,6 +194,10 @@ echo "synth: $mode mode, ${#TOP_MODULES[@]} top(s) from ${tops_file#$root/}, out
 failed=() summaries=()
 for i in "${!TOP_MODULES[@]}"; do
   [ -z "$only" ] || [ "$only" = "${TOP_LABELS[$i]}" ] || continue
+  if [ $smoke -eq 1 ] && [ -z "$only" ] && [ "${TOP_FULLONLY[$i]}" = 1 ]; then
+    echo "synth skip ${TOP_LABELS[$i]}: full-only (make synth covers it)"
+    continue
+  fi
   if run_top "$i"; then
     summaries+=("$out/${TOP_LABELS[$i]}/summary.json")
   else

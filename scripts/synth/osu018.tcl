@@ -43,7 +43,7 @@ yosys abc -liberty $lib
 yosys opt_clean -purge
 yosys setundef -zero
 yosys tee -q -o $out/stat_osu018.txt stat -liberty $lib
-yosys write_verilog -noattr -noexpr -nohex -nodec $out/mapped.v
+yosys write_verilog -noattr -noexpr -nohex -nodec -simple-lhs $out/mapped.v
 
 # the mapped netlist as logic (cells expanded from their Liberty functions)
 yosys design -reset

@@ -184,6 +184,10 @@ Exact operator*(const Exact& a, const Exact& b) {
     if (drop_bits != 0 && src + 1 < 2 * Exact::kLimbs) v |= wide[src + 1] << (64 - drop_bits);
     r.mag_[i] = v;
   }
+  // Bits above the kept window: the rest of the top kept limb and every limb above it.
+  if (drop_bits != 0 && (wide[Exact::kLimbs + drop_limbs] >> drop_bits) != 0) {
+    RangeError("operator* (too large)");
+  }
   for (int l = Exact::kLimbs + drop_limbs + 1; l < 2 * Exact::kLimbs; ++l) {
     if (wide[l] != 0) RangeError("operator* (too large)");
   }
@@ -228,7 +232,7 @@ Exact Exact::RoundToQuantum(int quantum_exp) const {
   if (half && (rest || lsb)) {
     Limbs one{};
     one[pos / 64] = uint64_t{1} << (pos % 64);
-    if (AddMagnitude(r.mag_, one)) RangeError("RoundToQuantum");
+    if (AddMagnitude(r.mag_, one) || r.TopBit() > kBits - 2) RangeError("RoundToQuantum");
   }
   if (r.is_zero()) r.neg_ = false;
   return r;

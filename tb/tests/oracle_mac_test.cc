@@ -105,6 +105,9 @@ TEST(OracleMacTable, N2_6_LinearOutput32752PassesAnd32768IsInf) {
   EXPECT_EQ(SumViaMatmul({H(16376.0), H(16376.0)}), H(32752.0));
   EXPECT_EQ(SumViaMatmul({H(16384.0), H(16384.0)}), kFp16PosInf);
   EXPECT_EQ(SumViaMatmul({H(-16384.0), H(-16384.0)}), kFp16NegInf);
+  // The ceiling compares RNE_fp16(acc): 32760 is an fp16 tie that rounds to 32768, so inf,
+  // although the fp32 accumulator itself holds 32760 < 32768.
+  EXPECT_EQ(SumViaMatmul({H(16376.0), H(16384.0)}), kFp16PosInf);
   // A product that lands on 32752 through a real multiply, as in a linear layer.
   const uint16_t a[2] = {H(2047.0), H(0.0)};
   const uint16_t w[2] = {H(16.0), H(3.0)};
@@ -167,6 +170,17 @@ TEST(OracleQuad, N2_4_M5QuadsAreExact) {
   EXPECT_EQ(SumViaMatmul(v, Generation::kM5), H(5120.0));
 }
 
+TEST(OracleQuad, N2_4_IncompleteFinalQuadIsPaddedNotDropped) {
+  // K = 5 ones: quads [1, 1, 1, 1] and [1, 0, 0, 0] give 5 (dropping the last quad gives 4).
+  EXPECT_EQ(SumViaMatmul(std::vector<uint16_t>(5, H(1.0))), H(5.0));
+  // K = 6: the lone product 2047 * (2047 * 2^-12) = 4190209 * 2^-12 of the last quad is
+  // padded by add12 to 12 bits, 4190208 * 2^-12 = 1023, before the fp32 accumulator.
+  const uint16_t a[6] = {0, 0, 0, 0, H(2047.0), 0};
+  const uint16_t w[6] = {0, 0, 0, 0, H(0.499755859375), 0};
+  EXPECT_EQ(Reduce(MacMode::kFp16, Generation::kM1, a, w, 6).acc, 0x447FC000u);  // 1023.0f
+  EXPECT_EQ(Reduce(MacMode::kFp16, Generation::kM5, a, w, 6).acc, 0x447FC004u);  // exact
+}
+
 TEST(OracleQuad, N2_4_IncompleteFinalQuadIsPaddedWithZero) {
   // K = 5: the fifth product forms its own quad [1, 0, 0, 0].
   EXPECT_EQ(SumViaMatmul({H(4096.0), H(1.0), H(1.0), H(1.0), H(1.0)}), H(4096.0));
@@ -211,8 +225,15 @@ TEST(OracleMacRules, N2_3_M1FlushesDenormalOperandsAndResults) {
   const uint16_t a = H(0.0078125), w = H(0.0009765625);  // 2^-7 * 2^-10 = 2^-17
   EXPECT_EQ(Reduce(MacMode::kFp16, Generation::kM1, &a, &w, 1).fp16, 0);
   EXPECT_EQ(Reduce(MacMode::kFp16, Generation::kM5, &a, &w, 1).fp16, 0x0080);
-  // A result that rounds up to 2^-14 survives on m1.
-  EXPECT_EQ(SumViaMatmul({H(6.103515625e-05)}, Generation::kM1), H(6.103515625e-05));
+  // The flush looks at the result after RNE to fp16: 2^-14 - 2^-25 rounds up to 2^-14 and
+  // survives on m1 (a flush decided before rounding would return +0).
+  const uint16_t da[2] = {0x0400, 0x0800};                 // 2^-14, 2^-13
+  const uint16_t dw[2] = {H(1.0), H(-0.000244140625)};     // 1, -2^-12
+  EXPECT_EQ(Reduce(MacMode::kFp16, Generation::kM1, da, dw, 2).fp16, 0x0400);
+  // ... while 2^-14 - 2^-13 * 2^-11 = 2^-14 - 2^-24 rounds to the denormal 0x03FF: +0 on m1.
+  const uint16_t dw2[2] = {H(1.0), H(-0.00048828125)};     // 1, -2^-11
+  EXPECT_EQ(Reduce(MacMode::kFp16, Generation::kM1, da, dw2, 2).fp16, 0);
+  EXPECT_EQ(Reduce(MacMode::kFp16, Generation::kM5, da, dw2, 2).fp16, 0x03FF);
 }
 
 TEST(OracleMacRules, N2_3_M5ProductOfTwoDenormalsSurvivesInTheAccumulator) {
@@ -230,7 +251,7 @@ TEST(OracleMacRules, N2_5_LoadedSlotContinuesAPartialSumAcrossPasses) {
   const MacResult first = Reduce(MacMode::kFp16, Generation::kM1, v.data(), ones.data(), 24);
   const MacResult second =
       Reduce(MacMode::kFp16, Generation::kM1, v.data() + 24, ones.data(), 24, first.acc);
-  EXPECT_EQ(second.fp16, SumViaMatmul(v));
+  EXPECT_EQ(second.fp16, H(4.0));  // Table 3.1: 4 survivors, split or not
   // A loaded slot counts as K >= 2 for the ceiling: one more product of 1 on 32767.5 is inf.
   const uint16_t one = H(1.0);
   EXPECT_EQ(Reduce(MacMode::kFp16, Generation::kM1, &one, &one, 1, 0x46FFFE00u).fp16,
@@ -279,6 +300,12 @@ TEST(OracleMacModes, N2_8_Int32AccumulatorSaturatesWithAStickyFlag) {
   lane.Step(MacMode::kInt8, neg, w, 0, true);
   EXPECT_EQ(lane.ReadInt32(0), INT32_MAX - 16129);
   EXPECT_TRUE(lane.Saturated(0));
+  // Saturation is checked once per quad (docs/numerics.md, interpretation 3): +16129 and
+  // -16129 in one quad cancel before they reach the accumulator, so nothing saturates...
+  const uint16_t pair_a[2] = {0x7F, 0x81}, pair_w[2] = {0x7F, 0x7F};
+  r = Reduce(MacMode::kInt8, Generation::kM1, pair_a, pair_w, 2, 0x7FFFFF00u);
+  EXPECT_EQ(r.int32, 0x7FFFFF00);
+  EXPECT_FALSE(r.saturated);
   // 140000 products of 127 * 127 overflow int32 from a cleared slot.
   std::vector<uint16_t> big(140000, 0x7F);
   r = Reduce(MacMode::kInt8, Generation::kM1, big.data(), big.data(), big.size());
