@@ -152,7 +152,7 @@ run_top() {
   fi
 
   # 5. iCE40
-  local ice40_skip="" io_bits
+  local ice40_skip="" io_bits luts=0
   io_bits=$(python3 -c "import json,sys; p=json.load(open(sys.argv[1])); print(p['input_bits']+p['output_bits'])" "$dir/ports.json") \
     || { fail "$label" "cannot read $dir/ports.json"; return 1; }
   if [ $smoke -eq 1 ]; then
@@ -166,6 +166,12 @@ run_top() {
       grep -m5 -A3 'ERROR' "$dir/yosys_ice40.log" | sed 's/^/    /'
       return 1
     fi
+    luts=$(awk '/SB_LUT4/ {print $2}' "$dir/stat_ice40.txt" | tail -n 1)
+    luts=${luts:-0}
+  fi
+  if [ -z "$ice40_skip" ] && [ "$luts" -gt "$ICE40_MAX_LCS" ]; then
+    ice40_skip="n/a (does not fit: $luts LUT4 > $ICE40_MAX_LCS LCs of $ICE40_DEVICE)"
+  elif [ -z "$ice40_skip" ]; then
     if ! nextpnr-ice40 "--$ICE40_DEVICE" --package "$ICE40_PACKAGE" --json "$dir/ice40.json" \
          --asc "$dir/ice40.asc" --pcf-allow-unconstrained --freq "$ICE40_FREQ_MHZ" --seed "$ICE40_SEED" \
          --timing-allow-fail --report "$dir/nextpnr.json" -q -l "$dir/nextpnr.log" > /dev/null 2>&1; then
