@@ -23,8 +23,8 @@ module ane_mac_acc_add (
   function automatic logic [6:0] msb_index(logic [Win-1:0] v);
     logic [6:0] idx;
     idx = 7'd0;
-    for (int i = 0; i < Win; i++) begin
-      if (v[i]) idx = 7'(i);
+    for (int win_bit = 0; win_bit < Win; win_bit++) begin
+      if (v[win_bit]) idx = 7'(win_bit);
     end
     msb_index = idx;
   endfunction

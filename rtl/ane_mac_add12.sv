@@ -19,8 +19,8 @@ module ane_mac_add12 #(
   function automatic logic [6:0] msb_index(logic [82:0] v);
     logic [6:0] idx;
     idx = 7'd0;
-    for (int i = 0; i < 83; i++) begin
-      if (v[i]) idx = 7'(i);
+    for (int add_bit = 0; add_bit < 83; add_bit++) begin
+      if (v[add_bit]) idx = 7'(add_bit);
     end
     msb_index = idx;
   endfunction

@@ -400,6 +400,8 @@ module ane_mac_lane #(
   logic [2:0] out_slot_q;
   logic [31:0] out_acc_q;
   logic out_sat_q;
+  logic result_valid;  // a CmdMac with last leaves S3 this cycle
+  assign result_valid = s2_valid_q && (s2_cmd_q == ane_pkg::CmdMac) && s2_last_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -414,10 +416,12 @@ module ane_mac_lane #(
       acc_q       <= acc_d;
       sat_q       <= sat_d;
       hv_q        <= hv_d;
-      out_valid_q <= s2_valid_q && (s2_cmd_q == ane_pkg::CmdMac) && s2_last_q;
-      out_slot_q  <= s2_slot_q;
-      out_acc_q   <= acc_d[32*s2_slot_q +: 32];
-      out_sat_q   <= sat_d[s2_slot_q];
+      out_valid_q <= result_valid;
+      if (result_valid) begin  // the result registers hold the last result, never X
+        out_slot_q <= s2_slot_q;
+        out_acc_q  <= acc_d[32*s2_slot_q +: 32];
+        out_sat_q  <= sat_d[s2_slot_q];
+      end
     end
   end
 

@@ -1,0 +1,121 @@
+// ane_mac_array: NumLanes MAC lanes in lockstep (ARCHITECTURE: MAC array; NUMERICS N-2).
+//
+// One operation stream drives every lane: the command, mode, slot, first/last flags are shared,
+// the data differ per lane, and the kernel is broadcast:
+//   broadcast mode       lane i gets data value i and kernel A;
+//   two-kernel mode      (fp16 only) data value i feeds lanes 2i and 2i+1, kernel A goes to the
+//                        even lanes and kernel B to the odd lanes: NumLanes/2 data values
+//                        against two output channels at once.
+// CmdLoad loads {aux value i, data value i} into lane i's slot (two-kernel mode does not apply).
+// Results and the read port return all lanes at once. The lanes share one advance condition,
+// so they stay in lockstep; timing is the lane's (initiation interval 1, latency 4).
+`default_nettype none
+
+module ane_mac_array #(
+  // N-0.2 generation: ane_pkg::GenM1 (0) or ane_pkg::GenM5 (1).
+  parameter logic        Gen      = ane_pkg::GenM1,
+  parameter int unsigned NumLanes = 256
+) (
+  input  wire logic                  clk_i,
+  input  wire logic                  rst_ni,
+  // operation stream
+  input  wire logic                  in_valid_i,
+  output      logic                  in_ready_o,
+  input  wire ane_pkg::mac_cmd_e     in_cmd_i,
+  input  wire ane_pkg::mac_mode_e    in_mode_i,
+  input  wire logic [2:0]            in_slot_i,
+  input  wire logic                  in_first_i,
+  input  wire logic                  in_last_i,
+  input  wire logic                  in_two_kernel_i,
+  input  wire logic [NumLanes*16-1:0] in_data_i,
+  input  wire logic [NumLanes*16-1:0] in_aux_i,
+  input  wire logic [15:0]           in_kernel_a_i,
+  input  wire logic [15:0]           in_kernel_b_i,
+  // result stream
+  output      logic                  out_valid_o,
+  input  wire logic                  out_ready_i,
+  output      logic [2:0]            out_slot_o,
+  output      logic [NumLanes*32-1:0] out_acc_o,
+  output      logic [NumLanes*16-1:0] out_fp16_o,
+  output      logic [NumLanes-1:0]   out_sat_o,
+  // read port
+  input  wire logic                  rd_en_i,
+  input  wire logic [2:0]            rd_slot_i,
+  output      logic                  rd_valid_o,
+  output      logic [NumLanes*32-1:0] rd_acc_o,
+  output      logic [NumLanes*16-1:0] rd_fp16_o,
+  output      logic [NumLanes-1:0]   rd_sat_o
+);
+
+  logic [NumLanes-1:0] lane_in_ready, lane_out_valid, lane_rd_valid;
+  logic [NumLanes*3-1:0] lane_out_slot;
+
+  for (genvar i = 0; i < NumLanes; i++) begin : g_lane
+    logic [15:0] data, kernel;
+    logic        two_kernel;
+    always_comb begin
+      two_kernel = in_two_kernel_i && (in_cmd_i == ane_pkg::CmdMac);
+      data       = two_kernel ? in_data_i[16*(i/2) +: 16] : in_data_i[16*i +: 16];
+      if (in_cmd_i == ane_pkg::CmdLoad) begin
+        kernel = in_aux_i[16*i +: 16];
+      end else if (two_kernel && (i % 2 == 1)) begin
+        kernel = in_kernel_b_i;
+      end else begin
+        kernel = in_kernel_a_i;
+      end
+    end
+
+    ane_mac_lane #(.Gen(Gen)) u_lane (
+      .clk_i       (clk_i),
+      .rst_ni      (rst_ni),
+      .in_valid_i  (in_valid_i),
+      .in_ready_o  (lane_in_ready[i]),
+      .in_cmd_i    (in_cmd_i),
+      .in_mode_i   (in_mode_i),
+      .in_slot_i   (in_slot_i),
+      .in_first_i  (in_first_i),
+      .in_last_i   (in_last_i),
+      .in_data_i   (data),
+      .in_kernel_i (kernel),
+      .out_valid_o (lane_out_valid[i]),
+      .out_ready_i (out_ready_i),
+      .out_slot_o  (lane_out_slot[3*i +: 3]),
+      .out_acc_o   (out_acc_o[32*i +: 32]),
+      .out_fp16_o  (out_fp16_o[16*i +: 16]),
+      .out_sat_o   (out_sat_o[i]),
+      .rd_en_i     (rd_en_i),
+      .rd_slot_i   (rd_slot_i),
+      .rd_valid_o  (lane_rd_valid[i]),
+      .rd_acc_o    (rd_acc_o[32*i +: 32]),
+      .rd_fp16_o   (rd_fp16_o[16*i +: 16]),
+      .rd_sat_o    (rd_sat_o[i])
+    );
+  end
+
+  // The lanes are in lockstep: lane 0 speaks for all of them.
+  assign in_ready_o  = lane_in_ready[0];
+  assign out_valid_o = lane_out_valid[0];
+  assign out_slot_o  = lane_out_slot[2:0];
+  assign rd_valid_o  = lane_rd_valid[0];
+
+`ifndef SYNTHESIS
+  // Elaboration-time parameter check and run-time lockstep / mode checks.
+  initial begin
+    assert(NumLanes >= 2 && NumLanes % 2 == 0);
+  end
+  always_comb begin
+    if (rst_ni) begin  // out of reset the lanes are in lockstep
+      assert(lane_in_ready == {NumLanes{lane_in_ready[0]}});
+      assert(lane_out_valid == {NumLanes{lane_out_valid[0]}});
+      assert(lane_out_slot == {NumLanes{lane_out_slot[2:0]}});
+      assert(lane_rd_valid == {NumLanes{lane_rd_valid[0]}});
+    end
+    if (rst_ni && in_valid_i && in_two_kernel_i && (in_cmd_i == ane_pkg::CmdMac)) begin
+      assert(in_mode_i == ane_pkg::ModeFp16);  // the two-kernel mode is an fp16 mode
+    end
+  end
+`endif
+
+endmodule
+
+`default_nettype wire
