@@ -244,14 +244,9 @@ bool Exact::IsMultipleOf(int quantum_exp) const {
 }
 
 uint64_t Exact::ScaledMagnitude(int quantum_exp) const {
-  if (inf_ || !IsMultipleOf(quantum_exp)) throw std::logic_error("ScaledMagnitude: not a multiple");
-  const int pos = quantum_exp + kFracBits;
-  if (TopBit() - pos >= 64) RangeError("ScaledMagnitude");
-  uint64_t v = 0;
-  for (int i = std::max(pos, 0); i <= TopBit(); ++i) {
-    if (Bit(i)) v |= uint64_t{1} << (i - pos);
-  }
-  return v;
+  const unsigned __int128 v = ScaledMagnitude128(quantum_exp);
+  if ((v >> 64) != 0) RangeError("ScaledMagnitude");
+  return uint64_t(v);
 }
 
 unsigned __int128 Exact::ScaledMagnitude128(int quantum_exp) const {
