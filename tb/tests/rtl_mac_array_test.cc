@@ -9,6 +9,8 @@
 
 #include "Vane_mac_array16_m1.h"
 #include "Vane_mac_array16_m5.h"
+#include "Vane_mac_array256_m1.h"
+#include "Vane_mac_array256_m5.h"
 #include "tb/harness/sim.h"
 #include "tb/oracle/mac.h"
 #include "tb/tests/mac_stream.h"
@@ -206,6 +208,19 @@ INSTANTIATE_TEST_SUITE_P(Traffic, MacArray16,
                          ::testing::Values(ArrayCase{"FullRate", 100, 100, 1},
                                            ArrayCase{"GapsAndBackPressure", 70, 60, 2}),
                          [](const auto& info) { return std::string(info.param.name); });
+
+// The full-width default configuration (NumLanes = 256), Verilated hierarchically.
+TEST(MacArray256, N2_M1FullWidthBroadcastAndTwoKernelMatchOracle) {
+  const uint64_t seed = test::TestSeed(8201);
+  SCOPED_TRACE(test::SeedNote(seed));
+  RunArray<Vane_mac_array256_m1, 256>(Generation::kM1, seed, 3'000 * test::SoakFactor(), 80, 70, 3);
+}
+
+TEST(MacArray256, N2_M5FullWidthBroadcastAndTwoKernelMatchOracle) {
+  const uint64_t seed = test::TestSeed(8301);
+  SCOPED_TRACE(test::SeedNote(seed));
+  RunArray<Vane_mac_array256_m5, 256>(Generation::kM5, seed, 3'000 * test::SoakFactor(), 80, 70, 4);
+}
 
 }  // namespace
 }  // namespace ane
