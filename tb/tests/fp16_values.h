@@ -8,6 +8,7 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace ane::test {
 
@@ -32,6 +33,15 @@ inline uint16_t HostBits(_Float16 h) {
   uint16_t bits;
   std::memcpy(&bits, &h, sizeof(bits));
   return bits;
+}
+
+// `pattern` (exact fp16 values) repeated `times` times, as fp16 codes.
+inline std::vector<uint16_t> Repeat(const std::vector<double>& pattern, int times) {
+  std::vector<uint16_t> v;
+  for (int t = 0; t < times; ++t) {
+    for (double x : pattern) v.push_back(H(x));
+  }
+  return v;
 }
 
 }  // namespace ane::test

@@ -1,9 +1,11 @@
 // A seeded random stream of MAC-lane operations shared by the lane and array tests:
 // interleaved reductions over the 8 slots in every mode (fp16, int8, int8 x fp16, fp16 x int8,
-// int4 packed, compare max/min), K from 1 to 400, started by first, a load or a clear.
+// int4 packed, compare max/min), K from 1 to 4096 (mostly short, so that many reductions
+// finish), started by first, a load or a clear.
 #ifndef TB_TESTS_MAC_STREAM_H_
 #define TB_TESTS_MAC_STREAM_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <vector>
@@ -33,6 +35,9 @@ class StreamGen {
  public:
   explicit StreamGen(uint64_t seed) : rng_(seed) {}
 
+  // The longest reduction finished so far (products per slot).
+  int max_k() const { return max_k_; }
+
   Op Next() {
     // Start new reductions on idle slots now and then, else continue an active one.
     if (active_.empty() || (active_.size() < 4 && rng_.Below(4) == 0)) Start();
@@ -52,6 +57,7 @@ class StreamGen {
     op.last = --r.remaining == 0;
     Operands(r, &op);
     if (op.last) {
+      max_k_ = std::max(max_k_, r.k);
       for (int s = r.slot; s < r.slot + Width(r.mode); ++s) busy_[size_t(s)] = false;
       active_.erase(active_.begin() + long(pick));
     }
@@ -63,6 +69,7 @@ class StreamGen {
     MacMode mode;
     int slot;
     int remaining;
+    int k;
     bool first_pending;
     uint16_t anchor;
     std::deque<Op> prefix;  // a load or clear before the first product
@@ -86,8 +93,10 @@ class StreamGen {
     Reduction r;
     r.mode = mode;
     r.slot = free_bases[rng_.Below(uint32_t(free_bases.size()))];
-    const uint32_t len_kind = rng_.Below(8);
-    r.remaining = 1 + int(len_kind == 0 ? rng_.Below(400) : rng_.Below(12));
+    // K: 1 in 64 up to 4096, 7 in 64 up to 400, the rest up to 12 (quad boundaries crossed).
+    const uint32_t len_kind = rng_.Below(64);
+    r.remaining = 1 + int(len_kind == 0 ? rng_.Below(4096) : len_kind < 8 ? rng_.Below(400) : rng_.Below(12));
+    r.k = r.remaining;
     r.anchor = uint16_t(rng_.Code() & 0xFBFF);
     // How the reduction starts: first on its first product, or a preceding load or clear.
     const uint32_t start = rng_.Below(6);
@@ -149,6 +158,7 @@ class StreamGen {
   Rng rng_;
   std::vector<Reduction> active_;
   bool busy_[8] = {};
+  int max_k_ = 0;
 };
 
 }  // namespace ane::test

@@ -15,6 +15,7 @@ namespace ane::oracle {
 namespace {
 
 using test::H;
+using test::Repeat;
 
 // Dot product of `data` against a ones vector (the chapter's reduce_via_matmul).
 uint16_t SumViaMatmul(const std::vector<uint16_t>& data, Generation gen = Generation::kM1) {
@@ -22,13 +23,6 @@ uint16_t SumViaMatmul(const std::vector<uint16_t>& data, Generation gen = Genera
   return Reduce(MacMode::kFp16, gen, data.data(), ones.data(), data.size()).fp16;
 }
 
-std::vector<uint16_t> Repeat(std::vector<double> pattern, int times) {
-  std::vector<uint16_t> v;
-  for (int t = 0; t < times; ++t) {
-    for (double x : pattern) v.push_back(H(x));
-  }
-  return v;
-}
 
 // ---- N-2 reference table ----
 

@@ -48,6 +48,7 @@ struct LaneRun {
   std::vector<uint32_t> raw;  // every result's raw slot value, in order
   int min_latency = 1 << 30;
   int max_latency = 0;
+  int max_k = 0;              // the longest reduction in the stream
 };
 
 // Drives `n_ops` operations; in_valid_pct / out_ready_pct set the gaps and back-pressure.
@@ -143,6 +144,7 @@ LaneRun RunLane(Generation gen, uint64_t seed, uint64_t n_ops, int in_valid_pct,
     ++run.cycles;
   }
 
+  run.max_k = gen_ops.max_k();
   // Drained: read every slot through the read port.
   dut.in_valid_i = 0;
   for (int s = 0; s < 8; ++s) {
@@ -178,6 +180,7 @@ void CheckStream(Generation gen, const LaneCase& c, uint64_t default_seed) {
   EXPECT_EQ(run.accepted, n);
   EXPECT_GT(run.results, n / 100);
   EXPECT_GT(run.products, n);  // int4 operations count four products
+  EXPECT_GT(run.max_k, 3500);  // K up to 4096 reached (N-2.4 quads, N-2.5 long accumulation)
   ::testing::Test::RecordProperty("products", std::to_string(run.products));
   if (c.out_ready_pct == 100) {
     // Initiation interval 1 (never a stall) and a fixed latency when the output never blocks.
