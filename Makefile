@@ -4,6 +4,7 @@
 BUILD    ?= build
 JOBS     ?= $(shell nproc)
 SUITE    ?= sim/regress/default.yaml
+ENGINE   ?= both
 CTEST_ARGS ?=
 
 .PHONY: help deps configure build run test lint synth synth-smoke wave results soak clean
@@ -23,8 +24,8 @@ configure: deps ## configure the CMake build in $(BUILD)/
 build: configure ## build the oracle, the Verilated models, the tests and build/ane
 	@cmake --build $(BUILD) -j $(JOBS)
 
-run: build ## the main job: run the default regression suite (SUITE=sim/regress/default.yaml)
-	@$(BUILD)/ane regress $(SUITE)
+run: build ## the main job: the default regression on the RTL and the oracle, compared bit for bit (SUITE=..., ENGINE=oracle|rtl|both)
+	@$(BUILD)/ane regress $(SUITE) --engine $(ENGINE)
 
 test: build ## the whole test suite (oracle, RTL, CLI, lint and synth smoke) through ctest
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS) $(CTEST_ARGS)

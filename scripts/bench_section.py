@@ -33,16 +33,27 @@ def describe(name):
     return ""
 
 
+def cycle_figures(b):
+    """The simulated cycle counters of an RTL benchmark, or '' for a speed-only one."""
+    if "latency" in b:
+        return (f"{b['cycles']:.0f} cycles from the first operation to the result; "
+                f"latency {b['latency']:.0f}, II {b['II']:.2f}")
+    if "utilization" in b:
+        return (f"{b['operations']:.0f} operations in {b['cycles']:.0f} cycles, "
+                f"utilization {100 * b['utilization']:.1f}%")
+    return ""
+
+
 def section(reports):
     out = [BEGIN, "## Simulation and oracle speed", ""]
-    out.append("Produced by `make results` (`scripts/results.sh`, Google Benchmark); do not edit "
-               "between the markers.")
+    out.append("Produced by `make results` (`scripts/results.sh`; `scripts/results.sh --bench-only` "
+               "refreshes this section alone), Google Benchmark; do not edit between the markers.")
     ctx = reports[0].get("context", {}) if reports else {}
     out.append(f"Machine: {ctx.get('num_cpus', '?')} CPUs at {ctx.get('mhz_per_cpu', '?')} MHz, "
                f"{platform.system()} {platform.machine()}, build type Release (-O2), one thread.")
     out.append("")
-    out.append("| Benchmark | What | Rate | CPU time per iteration |")
-    out.append("|---|---|---:|---:|")
+    out.append("| Benchmark | What | Rate | CPU time per iteration | Simulated cycles |")
+    out.append("|---|---|---:|---:|---|")
     for rep in reports:
         for b in rep.get("benchmarks", []):
             if b.get("run_type") == "aggregate":
@@ -50,11 +61,21 @@ def section(reports):
             rate_key = next((k for k in ("MACs/s", "ops/s") if k in b), None)
             rate = f"{si(b[rate_key])} {rate_key}" if rate_key else "n/a"
             what = b.get("label") or describe(b["name"])
-            out.append(f"| `{b['name']}` | {what} | {rate} | {b['cpu_time']:.0f} {b['time_unit']} |")
+            out.append(f"| `{b['name']}` | {what} | {rate} | {b['cpu_time']:.0f} {b['time_unit']} "
+                       f"| {cycle_figures(b)} |")
     out.append("")
     out.append("`BM_OracleDotFp16/K/G`: one K-long fp16 dot product through every N-2 stage "
                "(G = 0 for m1, 1 for m5); `BM_OracleDotInt8/K`: the int8 path; "
                "`BM_OracleElementwise/i`: one fp16 elementwise operation (label names it).")
+    out.append("")
+    out.append("`BM_ArrayMatmul/K/G`: a [256, K] x [K, 8] fp16 matmul on the Verilated 256-lane MAC "
+               "array (`build/rtl_bench`), rate in simulated MACs per second, checked bit for bit "
+               "against the oracle; `BM_OracleMatmul/K/G`: the same matmul on the oracle, in the "
+               "same run. `BM_LaneReduction/K`: one K-long fp16 reduction through one lane at full "
+               "rate; the cycle counts are exact counts from the simulation (II: cycles per "
+               "accepted operation; latency: from the last operation accepted to its result on "
+               "the output port). A K-long reduction takes K + 3 cycles from its first operation "
+               "to its result; 8 interleaved slots give 8 results every 8K cycles.")
     out.append("")
     out.append(END)
     return "\n".join(out) + "\n"

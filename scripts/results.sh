@@ -1,16 +1,31 @@
 #!/usr/bin/env bash
 # make results: regenerate docs/results.md. Every figure there comes from a command run here:
-#   the oracle benchmark (Google Benchmark)   -> section "bench"
-#   make synth (Yosys, OpenSTA, nextpnr)      -> section "synth"
+#   the oracle and RTL benchmarks (Google Benchmark)   -> section "bench"
+#   make synth (Yosys, OpenSTA, nextpnr)                -> section "synth"
+# scripts/results.sh [BUILD_DIR] [--bench-only] skips the synthesis (about 25 minutes).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-build=${1:-build}
+build=build
+bench_only=0
+for arg in "$@"; do
+  case "$arg" in
+    --bench-only) bench_only=1 ;;
+    *) build=$arg ;;
+  esac
+done
 out=out/results
 mkdir -p "$out"
 echo "results: oracle benchmark"
 "$build/oracle_bench" --benchmark_min_time=0.5 --benchmark_format=json --benchmark_out="$out/oracle_bench.json" \
   --benchmark_out_format=json > /dev/null
-python3 scripts/bench_section.py --update docs/results.md "$out/oracle_bench.json"
+echo "results: RTL benchmark (256-lane MAC array, lane cycle figures)"
+"$build/rtl_bench" --benchmark_min_time=0.5 --benchmark_format=json --benchmark_out="$out/rtl_bench.json" \
+  --benchmark_out_format=json > /dev/null
+python3 scripts/bench_section.py --update docs/results.md "$out/oracle_bench.json" "$out/rtl_bench.json"
+if [ "$bench_only" = 1 ]; then
+  echo "results: docs/results.md bench section updated (synthesis skipped)"
+  exit 0
+fi
 echo "results: synthesis (make synth)"
 scripts/synth.sh
 echo "results: docs/results.md updated"

@@ -60,10 +60,12 @@ class CliTest : public ::testing::Test {
     return tmpl;
   }
 
-  // Runs `ane args...` with the working folder `cwd` (default: the test's folder).
-  Result Ane(const std::vector<std::string>& args, const fs::path& cwd = {}) const {
-    std::string cmd =
-        "cd " + Quote((cwd.empty() ? work_ : cwd).string()) + " && " + Quote(ANE_BINARY);
+  // Runs `ane args...` with the working folder `cwd` (default: the test's folder) and the
+  // environment assignments `env` ("NAME=value ...").
+  Result Ane(const std::vector<std::string>& args, const fs::path& cwd = {},
+             const std::string& env = "") const {
+    std::string cmd = "cd " + Quote((cwd.empty() ? work_ : cwd).string()) + " && " + env + " " +
+                      Quote(ANE_BINARY);
     for (const std::string& a : args) cmd += " " + Quote(a);
     cmd += " > " + Quote((logs_ / "out").string()) + " 2> " + Quote((logs_ / "err").string());
     const int status = std::system(cmd.c_str());
@@ -246,19 +248,58 @@ TEST_F(CliTest, MissingYamlFileIsRejected) {
 
 // ---- usage ----
 
-TEST_F(CliTest, RtlAndBothEnginesAreRejectedUntilTheRtlExists) {
+// N-2 through the 256-lane MAC array RTL: the same exact product as the oracle.
+TEST_F(CliTest, RtlEngineWritesTheExactProduct) {
   WriteFp16Inputs();
   Write("op.yaml", kMinimal);
-  for (const char* engine : {"rtl", "both"}) {
-    const Result r = Ane({"run", "op.yaml", "--engine", engine});
-    EXPECT_EQ(r.exit_code, 2) << engine;
-    EXPECT_EQ(r.err,
-              std::string("ane: error: --engine ") + engine +
-                  ": the RTL engine for matmul is not built yet (the MAC array RTL comes in a "
-                  "later issue); use --engine oracle\n");
-    EXPECT_FALSE(fs::exists(work_ / "y.npy"));
-  }
-  EXPECT_EQ(Ane({"run", "op.yaml", "--engine", "oracle"}).exit_code, 0);
+  const Result r = Ane({"run", "op.yaml", "--engine", "rtl"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(ReadNpy(work_ / "y.npy").bits, (std::vector<uint32_t>{0x4CC0, 0x4D80, 0x5160, 0x5240}));
+  EXPECT_NE(r.out.find("rtl         256 lanes, two-kernel mapping: 2 operations, 6 cycles"),
+            std::string::npos) << r.out;
+}
+
+TEST_F(CliTest, BothEnginesAgreeBitForBit) {
+  WriteNpy("a.npy", Tensor{DType::kInt8, {1, 2}, {0x80, 0x80}});  // -128, -128
+  WriteNpy("b.npy", Tensor{DType::kInt8, {2, 1}, {0x80, 0x7F}});  // -128, 127
+  Write("op.yaml", kMinimal);
+  const Result r = Ane({"run", "op.yaml", "--engine", "both"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(ReadNpy(work_ / "y.npy").bits, (std::vector<uint32_t>{uint32_t(16384 - 16256)}));
+  EXPECT_NE(r.out.find("rtl vs oracle: bit-identical (1 outputs)"), std::string::npos) << r.out;
+}
+
+// A deliberate fault (ANE_FAULT) makes `both` fail, naming the element and its stage.
+TEST_F(CliTest, BothEnginesReportTheFirstMismatchAndItsStage) {
+  // a = [[0, 0, 0, 0, 0, 1]] x b = ones: the fault flips a[0, 5] to 1 + 2^-10.
+  WriteNpy("a.npy", Tensor{DType::kFp16, {1, 6}, {0, 0, 0, 0, 0, 0x3C00}});
+  WriteNpy("b.npy", Tensor{DType::kFp16, {6, 2}, std::vector<uint32_t>(12, 0x3C00)});
+  Write("op.yaml", kMinimal);
+  const Result r = Ane({"run", "op.yaml", "--engine", "both"}, {}, "ANE_FAULT=0,5");
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.out.find("rtl vs oracle: MISMATCH at y[0, 0]: rtl 1.0009765625 (0x3c01), oracle 1 (0x3c00) "
+                       "(2 of 2 outputs differ)"),
+            std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("stage       quad and accumulate (N-2.4, N-2.5): the accumulator first "
+                       "differs after the quad of products k = 4..5"),
+            std::string::npos) << r.out;
+  const Result bad = Ane({"run", "op.yaml", "--engine", "both"}, {}, "ANE_FAULT=1");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_EQ(bad.err, "ane: error: ANE_FAULT=1: expected ROW,K (two non-negative integers)\n");
+}
+
+TEST_F(CliTest, RegressOnBothEnginesComparesEveryCase) {
+  WriteFp16Inputs();
+  Write("suite.yaml",
+        "cases:\n"
+        "  - {name: small, op: matmul, inputs: {a: a.npy, b: b.npy}, expect: {y: {reference: fp64, max_ulp: 0}}}\n");
+  const Result r = Ane({"regress", "suite.yaml", "--engine", "both"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("rtl = oracle"), std::string::npos) << r.out;
+  const Result f = Ane({"regress", "suite.yaml", "--engine", "both"}, {}, "ANE_FAULT=1,1");  // a[1, 1] = 4 -> 4.00390625
+  EXPECT_EQ(f.exit_code, 1) << f.out;
+  EXPECT_NE(f.out.find("FAIL small"), std::string::npos) << f.out;
+  EXPECT_NE(f.out.find("rtl vs oracle at y[1, 0]"), std::string::npos) << f.out;
 }
 
 TEST_F(CliTest, UnknownCommandsAndFlagsGiveOneLineAndExitTwo) {
@@ -379,12 +420,15 @@ TEST_F(CliTest, RegressSeedFlagShiftsSeedsAndPrintsThem) {
   EXPECT_NE(r.out.find("seeds 41, 42"), std::string::npos) << r.out;
 }
 
+// What `make run` runs: the default suite on the RTL and the oracle, compared bit for bit.
 TEST_F(CliTest, DefaultSuitePasses) {
-  const Result r = Ane({"regress", std::string(ANE_SOURCE_DIR) + "/sim/regress/default.yaml"});
+  const Result r = Ane({"regress", std::string(ANE_SOURCE_DIR) + "/sim/regress/default.yaml",
+                        "--engine", "both"});
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   const std::vector<std::string> lines = Lines(r.out);
   ASSERT_FALSE(lines.empty());
   EXPECT_NE(lines.back().find(" passed, 0 failed"), std::string::npos) << lines.back();
+  EXPECT_NE(r.out.find("rtl = oracle"), std::string::npos);
 }
 
 }  // namespace

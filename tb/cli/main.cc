@@ -1,9 +1,9 @@
 // `ane`: the command-line front door of the ANE bit-exact model (docs/cli.md).
 //
-//   ane run OP.yaml [--engine oracle] [--out-dir DIR] [--seed S]
-//   ane regress SUITE.yaml [--engine oracle] [--filter TEXT] [--seed S]
+//   ane run OP.yaml [--engine E] [--out-dir DIR] [--seed S]
+//   ane regress SUITE.yaml [--engine E] [--filter TEXT] [--seed S]
 //
-// Exit codes: 0 success, 1 a regress case failed, 2 bad input or usage (one line on stderr:
+// Exit codes: 0 success, 1 a regress case failed or `--engine both` found a difference, 2 bad input or usage (one line on stderr:
 // "ane: error: <file>: <field>: <what>", nothing written), 3 internal error.
 #include <fmt/format.h>
 
@@ -23,45 +23,51 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr char kVersion[] = "ane 0.1.0 (engines: oracle; numerics: NUMERICS.md N-0..N-7)";
+constexpr char kVersion[] = "ane 0.2.0 (engines: oracle, rtl (256-lane MAC array), both; numerics: NUMERICS.md N-0..N-7)";
 
 constexpr char kHelp[] = R"TEXT(ane -- the Apple Neural Engine bit-exact model
 
 usage:
-  ane run OP.yaml [--engine oracle] [--out-dir DIR] [--seed S]
+  ane run OP.yaml [--engine E] [--out-dir DIR] [--seed S]
       Evaluate one operation, write its outputs (.npy) and print a summary: shape,
       min/max, infinities, and the difference from an fp64 reference in ulps.
-  ane regress SUITE.yaml [--engine oracle] [--filter TEXT] [--seed S]
+  ane regress SUITE.yaml [--engine E] [--filter TEXT] [--seed S]
       Run a suite of cases: one PASS/FAIL line per case, then "N passed, N failed".
   ane help [run|regress]     this text, or one command's
   ane --version
 
-exit codes: 0 success, 1 a regress case failed, 2 bad input or usage (one line on
+engines (--engine E): oracle (default), rtl (the 256-lane MAC array RTL, Verilated),
+both (both, compared bit for bit; the first differing element and its stage are reported).
+
+exit codes: 0 success, 1 a regress case failed or rtl and oracle differ, 2 bad input or usage (one line on
 stderr, "ane: error: <file>: <field>: <what>", and no output written), 3 internal error.
 The YAML schema, the tensor generators and examples: docs/cli.md.
 )TEXT";
 
 constexpr char kRunHelp[] =
-    R"TEXT(usage: ane run OP.yaml [--engine oracle] [--out-dir DIR] [--seed S]
+    R"TEXT(usage: ane run OP.yaml [--engine E] [--out-dir DIR] [--seed S]
 
 Evaluates the operation of OP.yaml, e.g.
   {op: matmul, generation: m1, inputs: {a: a.npy, b: b.npy}, outputs: {y: y.npy}}
 Relative paths are relative to OP.yaml. Every input is read and checked and the result is
 computed before any output is written; outputs are written whole or not at all.
 
-  --engine oracle   the engine (oracle; rtl and both are not built yet)
+  --engine E        oracle (default), rtl (the 256-lane MAC array RTL), or both: run
+                    both, compare every output bit for bit, report the first differing
+                    element and the stage it comes from (exit code 1); the RTL's
+                    outputs are written
   --out-dir DIR     write relative output paths under DIR (an existing directory)
   --seed S          a tensor generated with seed s uses seed s + S
 )TEXT";
 
 constexpr char kRegressHelp[] =
-    R"TEXT(usage: ane regress SUITE.yaml [--engine oracle] [--filter TEXT] [--seed S]
+    R"TEXT(usage: ane regress SUITE.yaml [--engine E] [--filter TEXT] [--seed S]
 
 Runs the cases of SUITE.yaml (operations with expectations, and dot products) and prints
 "PASS name  (details)" or "FAIL name  (details)" per case, then "N passed, N failed".
 Exit code 0 when all pass, 1 when any fails, 2 when the suite is bad (nothing runs then).
 
-  --engine oracle   the engine (oracle; rtl and both are not built yet)
+  --engine E        oracle (default), rtl, or both (a case fails when rtl and oracle differ)
   --filter TEXT     run only the cases whose name contains TEXT
   --seed S          a tensor generated with seed s uses seed s + S
 )TEXT";
@@ -172,11 +178,12 @@ int Run(const Args& args) {
   const Operation op = ReadOperation(fields, TensorOptions{SeedFlag(args)});
   fields.Finish();
   CheckEngine(engine, op.op);
+  const harness::DataFault fault = FaultFromEnvironment();
   std::vector<std::pair<fs::path, Tensor>> writes;
   std::map<std::string, fs::path> paths;
   for (const auto& [name, f] : op.output_fields) paths.emplace(name, OutputPath(f, out_dir));
 
-  const Evaluation result = Evaluate(op);
+  const Evaluation result = Evaluate(op, engine, fault);
   const TensorMap reference = Reference(op);
   for (const auto& [name, path] : paths) writes.emplace_back(path, result.outputs.at(name));
   try {
@@ -209,10 +216,30 @@ int Run(const Args& args) {
                fp ? "ulp" : "(integer)", d.count, y.bits.size());
     if (paths.count(name)) fmt::print("wrote       {}: {}\n", name, paths.at(name).string());
   }
+  if (result.rtl) {
+    const harness::RtlMatmulStats& s = result.rtl->stats;
+    fmt::print("rtl         {} lanes, {} mapping: {} operations, {} cycles, utilization {:.1f}%\n",
+               harness::kArrayLanes, s.two_kernel ? "two-kernel" : "broadcast", s.operations,
+               s.cycles, 100.0 * s.utilization);
+    fmt::print("rtl speed   {:.0f} simulated cycles/s, {:.2f} M MACs/s ({:.2f} s)\n",
+               double(s.cycles) / s.seconds, double(s.macs) / s.seconds / 1e6, s.seconds);
+  }
   fmt::print(
       "note: the fp64 reference rounds the fp64 dot product of the inputs once; the engine's\n"
       "quad stage (N-2.4) and port ceiling (N-2.6) are not IEEE, so differences are expected.\n"
       "They are information, not a failure.\n");
+  if (engine == Engine::kBoth) {
+    if (!result.mismatch) {
+      fmt::print("rtl vs oracle: bit-identical ({} outputs)\n",
+                 result.outputs.begin()->second.bits.size());
+      return 0;
+    }
+    const EngineMismatch& m = *result.mismatch;
+    fmt::print("rtl vs oracle: MISMATCH at {}: rtl {}, oracle {} ({} of {} outputs differ)\n",
+               m.element, m.rtl, m.oracle, m.count, m.total);
+    fmt::print("stage       {}: {}\n", m.stage.stage, m.stage.detail);
+    return 1;
+  }
   return 0;
 }
 
@@ -257,6 +284,7 @@ int Main(const std::vector<std::string>& argv) {
     options.engine = EngineFlag(args);
     if (auto it = args.flags.find("filter"); it != args.flags.end()) options.filter = it->second;
     options.seed_offset = SeedFlag(args);
+    options.fault = FaultFromEnvironment();
     return RunSuite(args.file, options, std::cout);
   }
   throw CliError(fmt::format("unknown command '{}' (see ane --help)", command));

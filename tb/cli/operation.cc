@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 #include "tb/oracle/mac.h"
 
@@ -82,11 +83,33 @@ const char* EngineName(Engine e) {
 }
 
 void CheckEngine(Engine engine, const std::string& op) {
-  if (engine == Engine::kOracle) return;
-  throw CliError(
-      fmt::format("--engine {}: the RTL engine for {} is not built yet (the MAC array "
-                  "RTL comes in a later issue); use --engine oracle",
-                  EngineName(engine), op));
+  if (engine == Engine::kOracle || op == "matmul") return;
+  throw CliError(fmt::format("--engine {}: there is no RTL engine for {} yet; use --engine oracle",
+                             EngineName(engine), op));
+}
+
+harness::DataFault FaultFromEnvironment() {
+  const char* env = std::getenv("ANE_FAULT");
+  if (env == nullptr) return {};
+  const std::string text(env);
+  const size_t comma = text.find(',');
+  const auto number = [](const std::string& s) {
+    return !s.empty() && s.size() < 12 && s.find_first_not_of("0123456789") == std::string::npos;
+  };
+  if (comma == std::string::npos || !number(text.substr(0, comma)) ||
+      !number(text.substr(comma + 1))) {
+    throw CliError(fmt::format("ANE_FAULT={}: expected ROW,K (two non-negative integers)", text));
+  }
+  return {std::stoll(text.substr(0, comma)), std::stoll(text.substr(comma + 1))};
+}
+
+std::string ValueText(uint32_t bits, DType dtype) {
+  return dtype == DType::kFp16 ? fmt::format("{} (0x{:04x})", FormatValue(bits, dtype), bits)
+                               : FormatValue(bits, dtype);
+}
+
+std::string ElementName(const std::string& output, int64_t index, const Tensor& t) {
+  return t.bits.size() == 1 ? output : output + IndexString(index, t.shape);
 }
 
 oracle::Generation ReadGeneration(const Field& f) {
@@ -164,12 +187,9 @@ void InferOutputs(Operation* op, const std::map<std::string, Field>& where) {
   op->outputs = {{"y", y}};
 }
 
-Evaluation Evaluate(const Operation& op) {
-  const Tensor& a = op.inputs.at("a").tensor;
-  const Tensor& b = op.inputs.at("b").tensor;
-  const oracle::MatmulResult r =
-      oracle::Matmul(ToOracle(a, false), ToOracle(b, true), op.generation);
-  Evaluation e;
+namespace {
+
+Tensor OutputTensor(const Operation& op, const oracle::MatmulResult& r) {
   Tensor y;
   y.dtype = op.outputs.at("y").dtype;
   y.shape = op.outputs.at("y").shape;
@@ -178,7 +198,50 @@ Evaluation Evaluate(const Operation& op) {
   } else {
     y.bits.assign(r.fp16.begin(), r.fp16.end());
   }
-  e.saturated = r.saturated_count;
+  return y;
+}
+
+}  // namespace
+
+Evaluation Evaluate(const Operation& op, Engine engine, const harness::DataFault& fault) {
+  const oracle::Matrix a = ToOracle(op.inputs.at("a").tensor, false);
+  const oracle::Matrix b = ToOracle(op.inputs.at("b").tensor, true);
+  Evaluation e;
+  std::optional<oracle::MatmulResult> want;
+  if (engine != Engine::kRtl) want = oracle::Matmul(a, b, op.generation);
+  if (engine == Engine::kOracle) {
+    e.saturated = want->saturated_count;
+    e.outputs.emplace("y", OutputTensor(op, *want));
+    return e;
+  }
+  harness::RtlMatmulOptions options;
+  options.fault = fault;
+  const harness::RtlMatmulResult got = harness::RtlMatmul(a, b, op.generation, options);
+  e.saturated = got.y.saturated_count;
+  e.rtl = RtlRun{got.stats};
+  Tensor y = OutputTensor(op, got.y);
+  if (want) {
+    const Tensor ref = OutputTensor(op, *want);
+    for (size_t i = 0; i < y.bits.size(); ++i) {
+      if (y.bits[i] == ref.bits[i]) continue;
+      if (!e.mismatch) {
+        EngineMismatch m;
+        m.element = ElementName("y", int64_t(i), y);
+        m.rtl = ValueText(y.bits[i], y.dtype);
+        m.oracle = ValueText(ref.bits[i], ref.dtype);
+        m.total = int64_t(y.bits.size());
+        m.stage = harness::LocateMismatch(a, b, op.generation, int64_t(i) / b.cols,
+                                          int64_t(i) % b.cols, fault);
+        e.mismatch = m;
+      }
+      ++e.mismatch->count;
+    }
+    if (!e.mismatch && got.y.saturated_count != want->saturated_count) {
+      e.mismatch = EngineMismatch{"y (saturation count)", std::to_string(got.y.saturated_count),
+                                  std::to_string(want->saturated_count), 1, 1,
+                                  {"accumulate (N-2.8)", "the int32 saturation flags differ"}};
+    }
+  }
   e.outputs.emplace("y", std::move(y));
   return e;
 }

@@ -1,6 +1,7 @@
 // One operation of an op file (docs/cli.md "Operation files"): reading and checking it,
 // evaluating it on an engine, and the fp64 reference its outputs are compared with.
-// Only `matmul` exists so far: a [M, K] x b [K, N] -> y [M, N] through ane::oracle::Matmul.
+// Only `matmul` exists so far: a [M, K] x b [K, N] -> y [M, N] through ane::oracle::Matmul
+// (engine oracle), through the 256-lane MAC array RTL (engine rtl), or both compared bit for bit.
 #ifndef TB_CLI_OPERATION_H_
 #define TB_CLI_OPERATION_H_
 
@@ -13,6 +14,7 @@
 #include "tb/cli/npy.h"
 #include "tb/cli/schema.h"
 #include "tb/cli/tensors.h"
+#include "tb/harness/mac_array_matmul.h"
 #include "tb/oracle/formats.h"
 
 namespace ane::cli {
@@ -20,9 +22,13 @@ namespace ane::cli {
 enum class Engine { kOracle, kRtl, kBoth };
 std::optional<Engine> ParseEngine(const std::string& text);
 const char* EngineName(Engine e);
-// Fails with a CliError naming --engine unless `engine` can evaluate `op` (only the oracle can
-// so far: the MAC array RTL comes in a later issue).
+// Fails with a CliError naming --engine unless `engine` can evaluate `op`.
 void CheckEngine(Engine engine, const std::string& op);
+
+// ANE_FAULT=ROW,K (a testing aid, docs/cli.md): the RTL engine is fed a[ROW, K] with its
+// lowest bit flipped, so that `--engine both` can be seen to fail. Unset: no fault.
+// Throws CliError when the variable is malformed.
+harness::DataFault FaultFromEnvironment();
 
 // `generation: m1 | m5`.
 oracle::Generation ReadGeneration(const Field& f);
@@ -54,11 +60,33 @@ Operation ReadOperation(Fields& fields, const TensorOptions& options);
 // it came from, for error messages.
 void InferOutputs(Operation* op, const std::map<std::string, Field>& where);
 
-struct Evaluation {
-  TensorMap outputs;
-  int64_t saturated = 0;  // int32 outputs whose accumulation saturated (N-2.8)
+// What the RTL engine did.
+struct RtlRun {
+  harness::RtlMatmulStats stats;
 };
-Evaluation Evaluate(const Operation& op);
+// The first output element where the RTL and the oracle differ (engine both).
+struct EngineMismatch {
+  std::string element;  // "y[3, 1]"
+  std::string rtl;      // ValueText of each side
+  std::string oracle;
+  int64_t count = 0;    // elements that differ
+  int64_t total = 0;
+  harness::StageReport stage;
+};
+
+struct Evaluation {
+  TensorMap outputs;      // the oracle's (engine oracle) or the RTL's (engines rtl and both)
+  int64_t saturated = 0;  // int32 outputs whose accumulation saturated (N-2.8)
+  std::optional<RtlRun> rtl;
+  std::optional<EngineMismatch> mismatch;  // engine both only
+};
+Evaluation Evaluate(const Operation& op, Engine engine = Engine::kOracle,
+                    const harness::DataFault& fault = {});
+
+// "1.5 (0x3e00)" for fp16, the integer for int types.
+std::string ValueText(uint32_t bits, DType dtype);
+// "y[1, 0]" for a multi-element output, "y" for a single element.
+std::string ElementName(const std::string& output, int64_t index, const Tensor& t);
 
 // The fp64 reference: each output is the fp64 dot product of the decoded inputs (after the
 // N-1 input boundary; 0 x inf = 0 and inf - inf = +0 as in the engine), summed in index

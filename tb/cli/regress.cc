@@ -43,16 +43,6 @@ BitDiff CompareBits(const Tensor& got, const Tensor& want) {
 }
 
 // "16" or "16 (0x4c00)" for fp16, where the code says more than the decimal.
-std::string ValueText(uint32_t bits, DType dtype) {
-  return dtype == DType::kFp16 ? fmt::format("{} (0x{:04x})", FormatValue(bits, dtype), bits)
-                               : FormatValue(bits, dtype);
-}
-
-// "y[1, 0]" for a multi-element output, "y" for a single element.
-std::string ElementName(const std::string& output, int64_t index, const Tensor& t) {
-  return t.bits.size() == 1 ? output : output + IndexString(index, t.shape);
-}
-
 std::vector<Check> ReadExpect(const Field& expect, const Operation& op) {
   Fields outputs(expect);
   std::vector<Check> checks;
@@ -246,12 +236,24 @@ void RunChecks(const Case& c, const Evaluation& result, Outcome* o) {
   }
 }
 
-Outcome RunCase(const Case& c) {
+Outcome RunCase(const Case& c, const RegressOptions& options) {
   Outcome o;
   try {
-    const Evaluation first = Evaluate(c.op);
+    const Evaluation first = Evaluate(c.op, options.engine, options.fault);
+    if (first.mismatch) {
+      const EngineMismatch& m = *first.mismatch;
+      o.failures.push_back(fmt::format("rtl vs oracle at {}: rtl {}, oracle {} ({} of {} differ); {}: {}",
+                                       m.element, m.rtl, m.oracle, m.count, m.total,
+                                       m.stage.stage, m.stage.detail));
+    } else if (options.engine == Engine::kBoth) {
+      o.notes.push_back("rtl = oracle");
+    }
+    if (first.rtl) {
+      o.notes.push_back(fmt::format("rtl {} cycles, utilization {:.1f}%", first.rtl->stats.cycles,
+                                    100.0 * first.rtl->stats.utilization));
+    }
     for (int64_t run = 2; run <= c.runs; ++run) {
-      const Evaluation again = Evaluate(c.op);
+      const Evaluation again = Evaluate(c.op, options.engine, options.fault);
       for (const auto& [name, t] : first.outputs) {
         const BitDiff d = CompareBits(again.outputs.at(name), t);
         if (d.count != 0) {
@@ -304,7 +306,7 @@ int RunSuite(const std::string& path, const RegressOptions& options, std::ostrea
   int passed = 0;
   int failed = 0;
   for (const Case& c : cases) {
-    const Outcome o = RunCase(c);
+    const Outcome o = RunCase(c, options);
     (o.pass ? passed : failed)++;
     out << fmt::format("{} {}  ({}: {})\n", o.pass ? "PASS" : "FAIL", c.name, c.label,
                        fmt::join(o.pass ? o.notes : o.failures, "; "))

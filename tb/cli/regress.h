@@ -17,6 +17,7 @@ struct RegressOptions {
   Engine engine = Engine::kOracle;
   std::optional<std::string> filter;  // run only the cases whose name contains it
   std::optional<uint64_t> seed_offset;
+  harness::DataFault fault;  // ANE_FAULT (FaultFromEnvironment)
 };
 
 // Prints one line per case ("PASS name  (details)" / "FAIL name  (details)") and a last line

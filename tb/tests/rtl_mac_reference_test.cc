@@ -8,6 +8,7 @@
 #include "Vane_mac_array16_m1.h"
 #include "Vane_mac_lane_m1.h"
 #include "Vane_mac_lane_m5.h"
+#include "tb/harness/mac_stream_start.h"
 #include "tb/harness/sim.h"
 #include "tb/oracle/formats.h"
 #include "tb/tests/fp16_values.h"
@@ -21,22 +22,12 @@ using test::Repeat;
 constexpr uint8_t kModeFp16 = 0;
 constexpr uint8_t kCmdMac = 0;
 
-// Idle inputs, result port always ready, then reset (lane and array share these port names).
-template <class Model>
-void Start(harness::Sim<Model>& sim) {
-  sim.dut().clk_i = 0;
-  sim.dut().in_valid_i = 0;
-  sim.dut().out_ready_i = 1;
-  sim.dut().rd_en_i = 0;
-  sim.Reset();
-}
-
 // One reduction of `data` against `kernel` through a lane at full rate; returns the fp16 result.
 template <class Model>
 uint16_t LaneDot(const std::vector<uint16_t>& data, const std::vector<uint16_t>& kernel, int slot = 3) {
   harness::Sim<Model> sim("ane_mac_lane", harness::CurrentTestStem());
   auto& dut = sim.dut();
-  Start(sim);
+  harness::StartMacStream(sim);
   int results = 0;
   uint16_t out = 0;
   size_t i = 0;
@@ -109,7 +100,7 @@ TEST(RtlMacReference, N2_4_SurvivorSweepOverEveryFp16MagnitudeOnTheArray) {
   constexpr int kLanes = 16;
   harness::Sim<Vane_mac_array16_m1> sim("ane_mac_array", harness::CurrentTestStem());
   auto& dut = sim.dut();
-  Start(sim);
+  harness::StartMacStream(sim);
   const uint16_t last_b = H(32000.0);
   int checked = 0;
   for (int layout = 0; layout < 2; ++layout) {

@@ -1,0 +1,120 @@
+// RTL benchmarks (Google Benchmark) for docs/results.md: the 256-lane MAC array's simulation
+// speed against the oracle's in the same run, and its cycle figures (initiation interval,
+// latency, cycles of a K-long reduction, utilization), counted by the simulation itself.
+//
+//   BM_ArrayMatmul/K/G    a [256, K] x b [K, 8] fp16 matmul on the 256-lane array (G: 0 m1,
+//                         1 m5): counters MACs/s (simulated), cycles, II, utilization
+//   BM_OracleMatmul/K/G   the same matmul on the oracle: MACs/s
+//   BM_LaneReduction/K    one K-long fp16 reduction through one lane: cycles from the first
+//                         operation accepted to the result on the output port, and latency
+#include <benchmark/benchmark.h>
+
+#include <vector>
+
+#include "Vane_mac_lane_m1.h"
+#include "tb/harness/mac_array_matmul.h"
+#include "tb/harness/mac_stream_start.h"
+#include "tb/harness/sim.h"
+#include "tb/oracle/mac.h"
+
+namespace ane {
+namespace {
+
+using oracle::Generation;
+
+// Deterministic fp16 operands in [0.5, 2) with both signs (no overflow at any K here).
+oracle::Matrix Operands(int64_t rows, int64_t cols, uint32_t seed) {
+  oracle::Matrix m;
+  m.rows = rows;
+  m.cols = cols;
+  uint32_t x = seed;
+  for (int64_t i = 0; i < rows * cols; ++i) {
+    x = x * 1664525u + 1013904223u;
+    m.codes.push_back(uint16_t(0x3800 + ((x >> 8) & 0x7FF)) | uint16_t((x >> 31) << 15));
+  }
+  return m;
+}
+
+Generation Gen(int64_t g) { return g == 0 ? Generation::kM1 : Generation::kM5; }
+
+void BM_ArrayMatmul(benchmark::State& state) {
+  const int64_t k = state.range(0);
+  const oracle::Matrix a = Operands(harness::kArrayLanes, k, 1);
+  const oracle::Matrix b = Operands(k, harness::kArraySlots, 2);
+  harness::RtlMatmulResult r;
+  for (auto _ : state) {
+    r = harness::RtlMatmul(a, b, Gen(state.range(1)), {});
+    benchmark::DoNotOptimize(r.y.fp16.data());
+  }
+  const oracle::MatmulResult want = oracle::Matmul(a, b, Gen(state.range(1)));
+  if (r.y.fp16 != want.fp16) state.SkipWithError("RTL and oracle differ");
+  state.counters["MACs/s"] =
+      benchmark::Counter(double(r.stats.macs), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["cycles"] = double(r.stats.cycles);
+  state.counters["operations"] = double(r.stats.operations);
+  state.counters["utilization"] = r.stats.utilization;
+  state.SetLabel("256-lane array, fp16, M = 256, N = 8");
+}
+BENCHMARK(BM_ArrayMatmul)->Args({64, 0})->Args({512, 0})->Args({512, 1})->Unit(benchmark::kMillisecond);
+
+void BM_OracleMatmul(benchmark::State& state) {
+  const int64_t k = state.range(0);
+  const oracle::Matrix a = Operands(harness::kArrayLanes, k, 1);
+  const oracle::Matrix b = Operands(k, harness::kArraySlots, 2);
+  for (auto _ : state) {
+    const oracle::MatmulResult y = oracle::Matmul(a, b, Gen(state.range(1)));
+    benchmark::DoNotOptimize(y.fp16.data());
+  }
+  state.counters["MACs/s"] = benchmark::Counter(double(a.rows * k * b.cols),
+                                                benchmark::Counter::kIsIterationInvariantRate);
+  state.SetLabel("oracle, the same matmul");
+}
+BENCHMARK(BM_OracleMatmul)->Args({64, 0})->Args({512, 0})->Args({512, 1})->Unit(benchmark::kMillisecond);
+
+void BM_LaneReduction(benchmark::State& state) {
+  const int64_t k = state.range(0);
+  int64_t cycles = 0;
+  int64_t latency = -1;
+  int64_t last_ii_cycles = 0;
+  for (auto _ : state) {
+    harness::Sim<Vane_mac_lane_m1> sim("ane_mac_lane", "bench");
+    auto& dut = sim.dut();
+    harness::StartMacStream(sim);
+    int64_t cycle = 0;
+    int64_t last_accept = -1;
+    int64_t accepted = 0;
+    for (bool done = false; !done; ++cycle) {
+      const bool valid = accepted < k;
+      dut.in_valid_i = valid;
+      dut.in_cmd_i = 0;
+      dut.in_mode_i = 0;
+      dut.in_slot_i = 2;
+      dut.in_first_i = accepted == 0;
+      dut.in_last_i = accepted == k - 1;
+      dut.in_data_i = 0x3C00;
+      dut.in_kernel_i = 0x3C00;
+      sim.Eval();
+      // in_valid_i stays high until all K are accepted; count the cycles that takes.
+      if (accepted < k && dut.in_ready_o && ++accepted == k) last_accept = cycle;
+      if (dut.out_valid_o) {
+        cycles = cycle;
+        latency = cycle - last_accept;
+        last_ii_cycles = last_accept + 1;
+        done = true;
+      }
+      sim.Tick();
+      if (cycle > k + 64) state.SkipWithError("no result");
+    }
+  }
+  state.counters["cycles"] = double(cycles);
+  state.counters["latency"] = double(latency);
+  // Initiation interval: cycles per accepted operation while the reduction streams in.
+  state.counters["II"] = double(last_ii_cycles) / double(k);
+  state.SetLabel("one lane, one slot, fp16");
+}
+BENCHMARK(BM_LaneReduction)->Arg(1)->Arg(4)->Arg(64)->Arg(4096)->Unit(benchmark::kMicrosecond);
+
+}  // namespace
+}  // namespace ane
+
+BENCHMARK_MAIN();
