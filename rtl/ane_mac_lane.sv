@@ -154,23 +154,24 @@ module ane_mac_lane #(
     s1_fp   = s1_mac && !s1_int8 && !s1_int4 && !s1_cmp;
   end
 
-  // The fp quad datapath is shared: it works on the selected slot only.
+  // The per-slot quad control (g_quad below): for slot j, with first applied, the position in
+  // the quad, the product count (0, 1, 2+), the continuation flag, whether the quad starts a
+  // reduction (clears the slot), whether this product completes the quad, the next count.
+  logic [NumSlots*2-1:0] bpos_all, ncnt_all;
+  logic [NumSlots-1:0]   bcont_all, qclr_all, done_all;
+
+  // The fp quad datapath is shared: it works on the selected slot only, with that slot's control.
   ane_pkg::mac_exact_t sel_t, sum12, t_new, t_pad, zero_exact;
-  logic [1:0]          sel_pos, sel_cnt, base_pos, base_cnt, cnt_new;
-  logic                sel_cont, sel_clr, base_cont, quad_clr, complete;
+  logic [1:0]          base_pos, cnt_new;
+  logic                base_cont, quad_clr, complete;
 
   always_comb begin
     sel_t      = qt_q[EW*s1_slot_q +: EW];
-    sel_pos    = qpos_q[2*s1_slot_q +: 2];
-    sel_cnt    = qcnt_q[2*s1_slot_q +: 2];
-    sel_cont   = qcont_q[s1_slot_q];
-    sel_clr    = qclr_q[s1_slot_q];
-    base_pos   = s1_first_q ? 2'd0 : sel_pos;
-    base_cnt   = s1_first_q ? 2'd0 : sel_cnt;
-    base_cont  = s1_first_q ? 1'b0 : sel_cont;
-    quad_clr   = s1_first_q || ((sel_pos != 2'd0) && sel_clr);
-    cnt_new    = (base_cnt == 2'd2) ? 2'd2 : base_cnt + 2'd1;
-    complete   = s1_last_q || (base_pos == 2'd3);
+    base_pos   = bpos_all[2*s1_slot_q +: 2];
+    cnt_new    = ncnt_all[2*s1_slot_q +: 2];
+    base_cont  = bcont_all[s1_slot_q];
+    quad_clr   = qclr_all[s1_slot_q];
+    complete   = done_all[s1_slot_q];
     zero_exact = '0;
   end
 
@@ -195,12 +196,8 @@ module ane_mac_lane #(
     logic [1:0]        pos_j, cnt_j, bpos_j, bcnt_j, ncnt_j;
     logic              cont_j, clr_j, bcont_j, qclr_j, done_j;
 
+    // The slot's quad control (its own block: the shared fp path reads it through *_all).
     always_comb begin
-      hit_slot = (s1_slot_q == 3'(j));
-      rel      = 4'(j) - {1'b0, s1_slot_q};
-      hit_int  = (s1_int8 && hit_slot) || (s1_int4 && (rel < 4'd4));
-      p_int    = s1_int8 ? IW'(s1_int_prod_q) : IW'($signed(s1_int4_prod_q[8*rel[1:0] +: 8]));
-
       pos_j    = qpos_q[2*j +: 2];
       cnt_j    = qcnt_q[2*j +: 2];
       cont_j   = qcont_q[j];
@@ -211,6 +208,19 @@ module ane_mac_lane #(
       qclr_j   = s1_first_q || ((pos_j != 2'd0) && clr_j);
       ncnt_j   = (bcnt_j == 2'd2) ? 2'd2 : bcnt_j + 2'd1;
       done_j   = s1_last_q || (bpos_j == 2'd3);
+      bpos_all[2*j +: 2] = bpos_j;
+      ncnt_all[2*j +: 2] = ncnt_j;
+      bcont_all[j]       = bcont_j;
+      qclr_all[j]        = qclr_j;
+      done_all[j]        = done_j;
+    end
+
+    always_comb begin
+      hit_slot = (s1_slot_q == 3'(j));
+      rel      = 4'(j) - {1'b0, s1_slot_q};
+      hit_int  = (s1_int8 && hit_slot) || (s1_int4 && (rel < 4'd4));
+      p_int    = s1_int8 ? IW'(s1_int_prod_q) : IW'($signed(s1_int4_prod_q[8*rel[1:0] +: 8]));
+
       base_int = $signed(qint_q[IW*j +: IW]);
       t_int    = (bpos_j == 2'd0) ? p_int : base_int + p_int;
 
@@ -234,10 +244,10 @@ module ane_mac_lane #(
         qclr_d[j]        = 1'b0;
       end else if (s1_fp && hit_slot) begin
         qt_d[EW*j +: EW] = t_new;
-        qpos_d[2*j +: 2] = complete ? 2'd0 : base_pos + 2'd1;
-        qcnt_d[2*j +: 2] = cnt_new;
-        qcont_d[j]       = s1_last_q || base_cont;
-        qclr_d[j]        = complete ? 1'b0 : quad_clr;
+        qpos_d[2*j +: 2] = done_j ? 2'd0 : bpos_j + 2'd1;
+        qcnt_d[2*j +: 2] = ncnt_j;
+        qcont_d[j]       = s1_last_q || bcont_j;
+        qclr_d[j]        = done_j ? 1'b0 : qclr_j;
       end else if (hit_int) begin
         qint_d[IW*j +: IW] = t_int;
         qpos_d[2*j +: 2]   = done_j ? 2'd0 : bpos_j + 2'd1;

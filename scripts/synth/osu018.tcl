@@ -39,7 +39,7 @@ yosys rename -top $top
 
 # OSU 0.18um mapping
 yosys dfflibmap -liberty $lib
-yosys abc -liberty $lib
+yosys abc -D 5000 -liberty $lib -script {+strash;&get,-n;&fraig,-x;&put;scorr;dc2;dretime;strash;&get,-n;&dch,-f;&nf,-D,5000;&put;buffer,-p;upsize,-D,5000;dnsize,-D,5000}
 yosys opt_clean -purge
 yosys setundef -zero
 yosys tee -q -o $out/stat_osu018.txt stat -liberty $lib
