@@ -200,6 +200,10 @@ echo "synth: $mode mode, ${#TOP_MODULES[@]} top(s) from ${tops_file#$root/}, out
 failed=() summaries=()
 for i in "${!TOP_MODULES[@]}"; do
   [ -z "$only" ] || [ "$only" = "${TOP_LABELS[$i]}" ] || continue
+  if [ "${TOP_LINTONLY[$i]}" = 1 ]; then
+    echo "synth skip ${TOP_LABELS[$i]}: lint-only (too big to synthesize; make lint covers it)"
+    continue
+  fi
   if [ $smoke -eq 1 ] && [ -z "$only" ] && [ "${TOP_FULLONLY[$i]}" = 1 ]; then
     echo "synth skip ${TOP_LABELS[$i]}: full-only (make synth covers it)"
     continue

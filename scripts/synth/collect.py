@@ -14,6 +14,19 @@ import re
 import sys
 
 
+def register_name(d, point):
+    """A flop instance on the critical path (`_58904_`) named by the register its Q drives."""
+    if not re.fullmatch(r"_\d+_", point):
+        return point  # a port
+    try:
+        netlist = open(f"{d}/mapped.v").read()
+    except OSError:
+        return point
+    m = re.search(r"\n\s*DFF\w*\s+" + re.escape(point) + r"\s*\((.*?)\);", netlist, flags=re.S)
+    q = re.search(r"\.Q\(\s*\\?([^\s)]+(?:\s*\[\d+\])?)\s*\)", m.group(1)) if m else None
+    return q.group(1).replace(" ", "") if q else point
+
+
 def read(path):
     with open(path) as f:
         return f.read()
@@ -73,7 +86,8 @@ def main():
     s["osu_fmax_mhz"] = round(1000.0 / (period - slack), 1) if abs(slack) < 1e20 and period - slack > 0 else None
     s["osu_crit_path_ns"] = round(period - slack, 3) if abs(slack) < 1e20 else None
     m = re.search(r"Startpoint: (\S+).*?\nEndpoint: (\S+).*?Path Type: max", sta, flags=re.S)
-    s["critical_path"] = f"{m.group(1)} -> {m.group(2)}" if m else None
+    s["critical_path"] = (f"{register_name(d, m.group(1))} -> {register_name(d, m.group(2))}"
+                          if m else None)
     hold = float(kv.get("worst_hold_slack_ns", "nan"))
     s["osu_worst_hold_slack_ns"] = round(hold, 3) if abs(hold) < 1e20 else None
 

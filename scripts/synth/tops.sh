@@ -7,12 +7,14 @@
 #   TOP_PARAMS[i]   space-separated NAME=VALUE overrides (may be empty)
 #   TOP_FULLONLY[i] 1 when the line carries the word full-only: synth.sh --smoke skips the top
 #                   (too slow for make test); make synth and make lint still cover it
+#   TOP_LINTONLY[i] 1 when the line carries the word lint-only: make lint covers the top and
+#                   synth.sh skips it (too big to synthesize and check in make synth)
 # and stops with a message naming the line on anything it cannot parse.
 
 ane_read_tops() {
   local file="$1" rtl="$2" line lineno=0 word top label srcs params
-  TOP_MODULES=() TOP_LABELS=() TOP_SRCS=() TOP_PARAMS=() TOP_FULLONLY=()
-  local fullonly
+  TOP_MODULES=() TOP_LABELS=() TOP_SRCS=() TOP_PARAMS=() TOP_FULLONLY=() TOP_LINTONLY=()
+  local fullonly lintonly
   [ -f "$file" ] || { echo "tops: no list at $file" >&2; return 1; }
   rtl="$(cd "$rtl" && pwd)"
   while IFS= read -r line || [ -n "$line" ]; do
@@ -20,7 +22,7 @@ ane_read_tops() {
     line="${line%%#*}"
     read -r -a words <<< "$line" || true
     [ ${#words[@]} -gt 0 ] || continue
-    top="${words[0]}" label="${words[0]}" srcs="" params="" fullonly=0
+    top="${words[0]}" label="${words[0]}" srcs="" params="" fullonly=0 lintonly=0
     if ! [[ "$top" =~ ^[A-Za-z_][A-Za-z0-9_]*$ ]]; then
       echo "tops: $file:$lineno: '$top' is not a module name" >&2; return 1
     fi
@@ -31,6 +33,7 @@ ane_read_tops() {
           label="${label}__$(printf '%s' "$word" | tr -c 'A-Za-z0-9_' '_')"
           ;;
         full-only) fullonly=1 ;;
+        lint-only) lintonly=1 ;;
         *.sv|*.v)
           [ -f "$rtl/$word" ] || { echo "tops: $file:$lineno: no source $rtl/$word" >&2; return 1; }
           srcs="${srcs:+$srcs }$rtl/$word"
@@ -44,7 +47,7 @@ ane_read_tops() {
       [ "$l" != "$label" ] || { echo "tops: $file:$lineno: $label is listed twice" >&2; return 1; }
     done
     TOP_MODULES+=("$top") TOP_LABELS+=("$label") TOP_SRCS+=("$srcs") TOP_PARAMS+=("$params")
-    TOP_FULLONLY+=("$fullonly")
+    TOP_FULLONLY+=("$fullonly") TOP_LINTONLY+=("$lintonly")
   done < "$file"
   [ ${#TOP_MODULES[@]} -gt 0 ] || { echo "tops: $file lists no tops" >&2; return 1; }
 }
