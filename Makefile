@@ -7,7 +7,7 @@ SUITE    ?= sim/regress/default.yaml
 ENGINE   ?= both
 CTEST_ARGS ?=
 
-.PHONY: help deps configure build run test lint synth synth-smoke wave results soak clean
+.PHONY: help deps configure build run test lint synth synth-smoke wave results tables soak clean
 
 help: ## list every target
 	@echo "ANE bit-exact model -- make targets"
@@ -44,6 +44,10 @@ wave: build ## rerun one test with FST tracing and open GTKWave: make wave TEST=
 
 results: build ## regenerate docs/results.md (benchmarks and synthesis figures)
 	@scripts/results.sh $(BUILD)
+
+tables: configure ## regenerate the activation tables (tb/oracle/act_tables.inc) with the table generator
+	@cmake --build $(BUILD) -j $(JOBS) --target ane_tablegen
+	@$(BUILD)/ane_tablegen tb/oracle/act_tables.inc
 
 soak: build ## the randomized unit tests with 20x the iterations (ANE_SOAK=1); CI does not run it
 	@cd $(BUILD) && ANE_SOAK=1 ctest --output-on-failure -j $(JOBS) -L unit
