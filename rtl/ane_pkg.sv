@@ -65,6 +65,62 @@ package ane_pkg;
     fp16_is_nan = (h[14:10] == 5'h1F) && (h[9:0] != 10'h000);
   endfunction
 
+  // ---- N-3 post-processor configuration (docs/postproc.md) ----
+  typedef enum logic [1:0] {
+    PpActNone  = 2'd0,
+    PpActRelu  = 2'd1,
+    PpActTable = 2'd2
+  } pp_act_e;
+
+  // CTRL register (address 0x00).
+  typedef struct packed {
+    logic [1:0] act;         // pp_act_e
+    logic       bias_en;
+    logic       scale_en;
+    logic [3:0] sr_width;    // 1 .. 13
+    logic       sr;
+    logic       store_int8;
+    logic [4:0] shift;       // integer accumulators: value = acc / 2^shift
+    logic       int_acc;
+  } pp_ctrl_t;                // bits [15:0] of the register
+  localparam int unsigned PpCtrlBits = 16;
+
+  // ---- N-5 activation table descriptor (tb/oracle/activation.h ActTable, without segments) ----
+  typedef enum logic [2:0] {
+    ActDirect = 3'd0,
+    ActExp2   = 3'd1,
+    ActTrig   = 3'd2,
+    ActLog    = 3'd3,
+    ActPow    = 3'd4
+  } act_mode_e;
+  typedef enum logic [1:0] {
+    ActSymNone = 2'd0,
+    ActSymOdd  = 2'd1,
+    ActSymEven = 2'd2
+  } act_sym_e;
+
+  typedef struct packed {
+    logic [15:0]       at_neg;
+    logic [15:0]       at_zero;
+    logic [15:0]       at_ninf;
+    logic [15:0]       at_pinf;
+    logic [15:0]       right;
+    logic [15:0]       left;
+    logic [15:0]       k;
+    logic [15:0]       lo;
+    logic signed [3:0] step_log2;
+    logic              neg_en;
+    logic              zero_en;
+    logic              right_identity;
+    logic              pow_negate;
+    logic              pow_split;
+    logic              cos_phase;
+    logic [1:0]        sym;    // act_sym_e
+    logic [2:0]        mode;   // act_mode_e
+  } act_desc_t;
+  localparam int unsigned ActDescBits = 8 * 16 + 4 + 6 + 2 + 3;
+  localparam int unsigned ActSegments = 32;
+
 endpackage
 
 `default_nettype wire

@@ -1,0 +1,130 @@
+// ane_fp16_add: the elementwise fp16 add and subtract (NUMERICS N-1, N-4.1, N-4.2).
+// Combinational. sub_i = 0: y = a + b; sub_i = 1: y = a - b.
+//   N-1    each operand: any NaN becomes +inf, -0 becomes +0 (denormals pass)
+//   N-4.1  y = RNE_fp16 of the exact sum: denormal results kept, overflow to inf at the true
+//          fp16 limit (|sum| >= 65520); every zero result is +0 (an exact cancellation, and
+//          0 + 0 after N-1.2), as tb/oracle Fp16Add / Fp16Sub give
+//   N-4.2  inf - inf = +0 (inf + (-inf), either order)
+//
+// Datapath (single path): the operand with the larger magnitude code is the big one (the
+// result takes its sign); the small significand, extended by guard, round and sticky bits, is
+// shifted right by the exponent difference; add or subtract; normalize by one bit right on a
+// carry, or left by the leading-zero count but never below exponent 1 (gradual underflow);
+// RNE on the guard/round/sticky bits; pack as {exponent - 1, 10'b0} + significand so that a
+// rounding carry moves into the exponent and a denormal needs no special case.
+`default_nettype none
+
+module ane_fp16_add (
+  input  wire logic [15:0] a_i,
+  input  wire logic [15:0] b_i,
+  input  wire logic        sub_i,
+  output      logic [15:0] y_o
+);
+
+  // Leading zeros of a 14-bit value (14 for zero).
+  function automatic logic [3:0] lead_zeros14(logic [13:0] v);
+    logic [3:0] n;
+    n = 4'd14;
+    for (int sum_bit = 0; sum_bit < 14; sum_bit++) begin
+      if (v[sum_bit]) n = 4'(13 - sum_bit);
+    end
+    lead_zeros14 = n;
+  endfunction
+
+  // Operand decode (N-1). The sign of a zero never reaches the result: zero sums are +0.
+  logic        a_nan, a_inf, a_sign;
+  logic        b_nan, b_inf, b_sign;  // b_sign includes the subtraction
+
+  always_comb begin
+    a_nan  = ane_pkg::fp16_is_nan(a_i[14:0]);
+    a_inf  = (a_i[14:10] == 5'h1F);  // a NaN is +inf from here on
+    a_sign = a_i[15] && !a_nan;
+    b_nan  = ane_pkg::fp16_is_nan(b_i[14:0]);
+    b_inf  = (b_i[14:10] == 5'h1F);
+    b_sign = (b_i[15] && !b_nan) ^ sub_i;
+  end
+
+  // Finite operands: value = sig * 2^(e - 25), e = max(biased exponent, 1).
+  logic        swap;
+  logic [14:0] big_code, small_code;
+  logic        big_sign, eff_sub;
+  logic [4:0]  big_e, small_e, diff;
+  logic [10:0] big_sig, small_sig;
+  logic [13:0] small_ext, small_mask, small_al;
+  logic        small_sticky;
+  logic [14:0] sum;        // (big_sig << 3) +- aligned small: value sum * 2^(big_e - 28)
+  logic [3:0]  lz;
+  logic [4:0]  norm_shift;
+  logic [13:0] norm;       // significand in [13:3], guard [2], round and sticky [1:0]
+  logic [4:0]  e_res;      // biased exponent of norm[13], 1 .. 31
+  logic        round_up;
+  logic [11:0] sig_r;      // rounded significand; bit 11 is a carry into the exponent
+  logic [15:0] enc;        // {e_res - 1, 10'b0} + sig_r: the magnitude's code
+  logic [15:0] finite_y;
+
+  always_comb begin
+    // Magnitude order of finite codes is the order of their low 15 bits.
+    swap       = (b_i[14:0] > a_i[14:0]);
+    big_code   = swap ? b_i[14:0] : a_i[14:0];
+    small_code = swap ? a_i[14:0] : b_i[14:0];
+    big_sign   = swap ? b_sign : a_sign;
+    eff_sub    = a_sign ^ b_sign;
+    big_e      = (big_code[14:10] == 5'd0) ? 5'd1 : big_code[14:10];
+    small_e    = (small_code[14:10] == 5'd0) ? 5'd1 : small_code[14:10];
+    big_sig    = {(big_code[14:10] != 5'd0), big_code[9:0]};
+    small_sig  = {(small_code[14:10] != 5'd0), small_code[9:0]};
+    diff       = big_e - small_e;  // 0 .. 29
+
+    // Align: bits shifted out below the round bit are kept only as a sticky bit.
+    small_ext    = {small_sig, 3'b000};
+    small_mask   = ~({14{1'b1}} << diff);
+    small_sticky = (small_ext & small_mask) != 14'd0;
+    small_al     = (small_ext >> diff) | {13'd0, small_sticky};
+
+    // big >= small, so the difference is never negative.
+    if (eff_sub) begin
+      sum = {1'b0, big_sig, 3'b000} - {1'b0, small_al};
+    end else begin
+      sum = {1'b0, big_sig, 3'b000} + {1'b0, small_al};
+    end
+
+    // Normalize.
+    lz = lead_zeros14(sum[13:0]);
+    if (sum[14]) begin
+      norm_shift = 5'd0;
+      norm       = {sum[14:2], (sum[1] || sum[0])};
+      e_res      = big_e + 5'd1;
+    end else begin
+      // Left by the leading zeros, but not below exponent 1 (the denormal range).
+      norm_shift = ({1'b0, lz} < (big_e - 5'd1)) ? {1'b0, lz} : (big_e - 5'd1);
+      norm       = sum[13:0] << norm_shift;
+      e_res      = big_e - norm_shift;
+    end
+
+    // RNE (N-0.3) and packing; overflow when the code reaches the inf exponent.
+    round_up = norm[2] && (norm[1] || norm[0] || norm[3]);
+    sig_r    = {1'b0, norm[13:3]} + {11'd0, round_up};
+    enc      = {1'b0, e_res - 5'd1, 10'd0} + {4'd0, sig_r};
+    if (sum == 15'd0) begin
+      finite_y = 16'h0000;  // exact cancellation, or 0 + 0: +0
+    end else if (enc[15:10] >= 6'd31) begin
+      finite_y = {big_sign, 15'h7C00};
+    end else begin
+      finite_y = {big_sign, enc[14:0]};
+    end
+
+    // Infinities (N-4.2: inf - inf = +0).
+    if (a_inf && b_inf) begin
+      y_o = (a_sign != b_sign) ? 16'h0000 : {a_sign, 15'h7C00};
+    end else if (a_inf) begin
+      y_o = {a_sign, 15'h7C00};
+    end else if (b_inf) begin
+      y_o = {b_sign, 15'h7C00};
+    end else begin
+      y_o = finite_y;
+    end
+  end
+
+endmodule
+
+`default_nettype wire

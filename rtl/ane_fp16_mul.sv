@@ -1,0 +1,114 @@
+// ane_fp16_mul: the elementwise fp16 multiply (NUMERICS N-1, N-4.1, N-4.2). Combinational.
+//   N-1    each operand: any NaN becomes +inf, -0 becomes +0 (denormals pass)
+//   N-4.1  y = RNE_fp16(a * b): denormal results kept (gradual underflow), overflow to inf when
+//          the exact product is >= 65520; a zero result, from a zero factor or from underflow,
+//          carries the IEEE sign of the product (-1 * +0 = -0), as tb/oracle Fp16Mul does
+//   N-4.2  0 * inf = +0 (either order, either sign)
+//
+// Datapath: a denormal operand is normalized first (its significand shifted up to bit 10, its
+// exponent going below 1), so the one 11 x 11 significand product always has its top bit at
+// bit 20 or 21. The rounding position then follows from the exponents alone (plus prod[21]):
+// one right shift with round and sticky bits, an RNE increment, and the packing
+// {exp_base, 10'b0} + sig where a carry out of the significand moves into the exponent.
+`default_nettype none
+
+module ane_fp16_mul (
+  input  wire logic [15:0] a_i,
+  input  wire logic [15:0] b_i,
+  output      logic [15:0] y_o
+);
+
+  // Left shift that brings a nonzero denormal fraction's top bit to significand bit 10: 1 .. 10.
+  function automatic logic [3:0] denorm_shift(logic [9:0] frac);
+    logic [3:0] n;
+    n = 4'd0;
+    for (int frac_bit = 0; frac_bit < 10; frac_bit++) begin
+      if (frac[frac_bit]) n = 4'(10 - frac_bit);
+    end
+    denorm_shift = n;
+  endfunction
+
+  // Operand decode (N-1). A normalized operand is sig * 2^(exp - 25) with sig[10] set.
+  logic              a_nan, a_inf, a_zero, a_den, a_sign;
+  logic              b_nan, b_inf, b_zero, b_den, b_sign;
+  logic [3:0]        a_lz, b_lz;
+  logic [10:0]       a_sig, b_sig;
+  logic signed [7:0] a_exp, b_exp;  // -9 .. 30
+
+  always_comb begin
+    a_nan  = ane_pkg::fp16_is_nan(a_i[14:0]);
+    a_inf  = (a_i[14:10] == 5'h1F);  // a NaN is +inf from here on
+    a_zero = (a_i[14:0] == 15'd0);
+    a_den  = (a_i[14:10] == 5'h00) && !a_zero;
+    a_sign = a_i[15] && !a_nan && !a_zero;  // N-1.1, N-1.2
+    a_lz   = denorm_shift(a_i[9:0]);
+    a_sig  = a_den ? ({1'b0, a_i[9:0]} << a_lz) : {1'b1, a_i[9:0]};
+    a_exp  = a_den ? (8'sd1 - $signed({4'd0, a_lz})) : $signed({3'd0, a_i[14:10]});
+
+    b_nan  = ane_pkg::fp16_is_nan(b_i[14:0]);
+    b_inf  = (b_i[14:10] == 5'h1F);
+    b_zero = (b_i[14:0] == 15'd0);
+    b_den  = (b_i[14:10] == 5'h00) && !b_zero;
+    b_sign = b_i[15] && !b_nan && !b_zero;
+    b_lz   = denorm_shift(b_i[9:0]);
+    b_sig  = b_den ? ({1'b0, b_i[9:0]} << b_lz) : {1'b1, b_i[9:0]};
+    b_exp  = b_den ? (8'sd1 - $signed({4'd0, b_lz})) : $signed({3'd0, b_i[14:10]});
+  end
+
+  // Exact product prod * 2^(a_exp + b_exp - 50), prod in [2^20, 2^22) for finite nonzero operands.
+  logic [21:0]       prod;
+  logic              y_sign;
+  logic signed [7:0] es;        // a_exp + b_exp - 30: the product's exponent when prod[21] == 0
+  logic              tiny;      // es < -14: the result's quantum is the denormal one, 2^-24
+  logic signed [7:0] tiny_shift;
+  logic [4:0]        shift;     // prod bit worth one result ulp: 10 .. 23
+  logic [11:0]       kept;      // {prod, round bit} >> shift: significand and round bit
+  logic [21:0]       low_mask;  // the prod bits below the round bit
+  logic              sticky, round_up;
+  logic [11:0]       sig_r;     // rounded significand; bit 11 is a carry into the exponent
+  logic [5:0]        exp_base;  // biased exponent - 1 (0 for the denormal range), 0 .. 45
+  logic [15:0]       enc;       // {exp_base, 10'b0} + sig_r: the magnitude's code
+  logic              overflow;
+
+  always_comb begin
+    prod   = 22'(a_sig) * 22'(b_sig);
+    y_sign = a_sign ^ b_sign;
+    es     = a_exp + b_exp - 8'sd30;
+    tiny   = (es < -8'sd14);
+    // Denormal range: ulp exponent -24, prod lsb exponent es - 20, so shift = -4 - es (>= 11).
+    // At 23 or more every prod bit lies below half an ulp: the result rounds to zero.
+    tiny_shift = -8'sd4 - es;
+    if (!tiny) begin
+      shift = prod[21] ? 5'd11 : 5'd10;
+    end else if (tiny_shift > 8'sd23) begin
+      shift = 5'd23;
+    end else begin
+      shift = tiny_shift[4:0];
+    end
+    kept     = 12'({prod, 1'b0} >> shift);
+    low_mask = ~({22{1'b1}} << (shift - 5'd1));
+    sticky   = (prod & low_mask) != 22'd0;
+    round_up = kept[0] && (sticky || kept[1]);  // RNE (N-0.3)
+    sig_r    = {1'b0, kept[11:1]} + {11'd0, round_up};
+    // A normal result has sig_r[10] set, so biased exponent - 1 in exp_base packs correctly;
+    // a denormal one (exp_base 0) that rounds up to 2^-14 becomes the smallest normal.
+    exp_base = tiny ? 6'd0 : 6'(es + 8'sd14 + $signed({7'd0, prod[21]}));
+    enc      = {exp_base, 10'd0} + {4'd0, sig_r};
+    overflow = (enc[15:10] >= 6'd31);
+
+    if ((a_inf && b_zero) || (a_zero && b_inf)) begin
+      y_o = 16'h0000;  // N-4.2: 0 * inf = +0
+    end else if (a_inf || b_inf) begin
+      y_o = {y_sign, 15'h7C00};
+    end else if (a_zero || b_zero) begin
+      y_o = {y_sign, 15'h0000};  // IEEE signed zero
+    end else if (overflow) begin
+      y_o = {y_sign, 15'h7C00};
+    end else begin
+      y_o = {y_sign, enc[14:0]};  // includes a signed zero from underflow
+    end
+  end
+
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,182 @@
+// ane_postproc: the post-processor of a lane group (NUMERICS N-3, N-5; docs/postproc.md).
+// One lane vector (NumLanes accumulator values of one output channel, with the channel's scale
+// and bias) per cycle in, one vector of fp16 codes (or sign-extended int8) per cycle out,
+// valid/ready on both sides, latency 9 cycles. The pipeline advances as a whole: it stalls only
+// while a finished vector waits at the output.
+//
+// Configuration port (write-only registers, written while busy_o is low):
+//   0x00 CTRL    ane_pkg::pp_ctrl_t in [15:0]
+//   0x01 SEED    stochastic-rounding LFSR state (nonzero)
+//   0x02 TBL0    [2:0] mode, [4:3] sym, [5] cos_phase, [6] pow_split, [7] pow_negate,
+//                [8] right_identity, [9] zero_en, [10] neg_en, [15:12] step_log2, [31:16] lo
+//   0x03 TBL1    [15:0] k, [31:16] left
+//   0x04 TBL2    [15:0] right, [31:16] at_pinf
+//   0x05 TBL3    [15:0] at_ninf, [31:16] at_zero
+//   0x06 TBL4    [15:0] at_neg
+//   0x20 + i     segment i: [15:0] m, [31:16] c   (i = 0 .. 31)
+// Stochastic rounding (N-3.4): a 32-bit Fibonacci LFSR, x^32 + x^22 + x^2 + x + 1; lane i of an
+// accepted vector gets the low bits of the state after 16 (i + 1) steps, and the state moves on
+// by 16 * NumLanes steps per vector while CTRL.sr is set.
+`default_nettype none
+
+module ane_postproc #(
+  parameter int unsigned NumLanes = 16,
+  parameter logic        Gen      = ane_pkg::GenM1
+) (
+  input  wire logic                     clk_i,
+  input  wire logic                     rst_ni,
+  // configuration
+  input  wire logic                     cfg_we_i,
+  input  wire logic [5:0]               cfg_addr_i,
+  input  wire logic [31:0]              cfg_wdata_i,
+  output      logic                     busy_o,
+  // input: accumulator values of one output channel
+  input  wire logic                     in_valid_i,
+  output      logic                     in_ready_o,
+  input  wire logic [NumLanes*32-1:0]   in_acc_i,
+  input  wire logic [15:0]              in_scale_i,   // fp16 channel scale
+  input  wire logic [31:0]              in_bias_i,    // fp32 channel bias
+  // output
+  output      logic                     out_valid_o,
+  input  wire logic                     out_ready_i,
+  output      logic [NumLanes*16-1:0]   out_data_o
+);
+
+  localparam int unsigned Depth = 9;
+
+  // ---------------- configuration registers ----------------
+  ane_pkg::pp_ctrl_t  ctrl_q;
+  ane_pkg::act_desc_t desc_q;
+  logic [32*ane_pkg::ActSegments-1:0] seg_q;
+  logic [31:0] lfsr_q, lfsr_next;
+  logic [NumLanes*13-1:0] rand_all;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      ctrl_q <= '0;
+      desc_q <= '0;
+    end else if (cfg_we_i) begin
+      unique case (cfg_addr_i)
+        6'h00: ctrl_q <= cfg_wdata_i[ane_pkg::PpCtrlBits-1:0];
+        6'h02: begin
+          desc_q.mode           <= cfg_wdata_i[2:0];
+          desc_q.sym            <= cfg_wdata_i[4:3];
+          desc_q.cos_phase      <= cfg_wdata_i[5];
+          desc_q.pow_split      <= cfg_wdata_i[6];
+          desc_q.pow_negate     <= cfg_wdata_i[7];
+          desc_q.right_identity <= cfg_wdata_i[8];
+          desc_q.zero_en        <= cfg_wdata_i[9];
+          desc_q.neg_en         <= cfg_wdata_i[10];
+          desc_q.step_log2      <= cfg_wdata_i[15:12];
+          desc_q.lo             <= cfg_wdata_i[31:16];
+        end
+        6'h03: begin
+          desc_q.k    <= cfg_wdata_i[15:0];
+          desc_q.left <= cfg_wdata_i[31:16];
+        end
+        6'h04: begin
+          desc_q.right   <= cfg_wdata_i[15:0];
+          desc_q.at_pinf <= cfg_wdata_i[31:16];
+        end
+        6'h05: begin
+          desc_q.at_ninf <= cfg_wdata_i[15:0];
+          desc_q.at_zero <= cfg_wdata_i[31:16];
+        end
+        6'h06: desc_q.at_neg <= cfg_wdata_i[15:0];
+        default: ;
+      endcase
+    end
+  end
+
+  // Segment registers: no reset (only a configured table reads them).
+  always_ff @(posedge clk_i) begin
+    if (cfg_we_i && cfg_addr_i[5]) seg_q[{cfg_addr_i[4:0], 5'd0} +: 32] <= cfg_wdata_i;
+  end
+
+  // ---------------- pipeline control ----------------
+  logic [Depth-1:0] valid_q;
+  logic             en, accept;
+
+  assign en          = !valid_q[Depth-1] || out_ready_i;
+  assign in_ready_o  = en;
+  assign accept      = in_valid_i && en;
+  assign out_valid_o = valid_q[Depth-1];
+  assign busy_o      = (|valid_q) || in_valid_i;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) valid_q <= '0;
+    else if (en) valid_q <= {valid_q[Depth-2:0], in_valid_i};
+  end
+
+  // ---------------- stochastic-rounding LFSR ----------------
+  function automatic logic [31:0] lfsr_step(logic [31:0] s);
+    lfsr_step = {s[30:0], s[31] ^ s[21] ^ s[1] ^ s[0]};
+  endfunction
+
+  logic [31:0] st;
+  always_comb begin
+    st = lfsr_q;
+    rand_all = '0;
+    for (int lane = 0; lane < int'(NumLanes); lane++) begin
+      for (int s = 0; s < 16; s++) st = lfsr_step(st);
+      rand_all[lane*13 +: 13] = st[12:0];
+    end
+    lfsr_next = st;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni)                        lfsr_q <= 32'd1;
+    else if (cfg_we_i && cfg_addr_i == 6'h01) lfsr_q <= cfg_wdata_i;
+    else if (accept && ctrl_q.sr)       lfsr_q <= lfsr_next;
+  end
+
+  // ---------------- per-vector channel parameters ----------------
+  logic [15:0] bias16, s1_scale, s1_bias16, s2_bias16;
+  ane_mac_out #(.Gen(ane_pkg::GenM5)) u_bias_round (.acc_i(in_bias_i), .fp16_o(bias16));
+  always_ff @(posedge clk_i) begin
+    if (en) begin
+      s1_scale  <= in_scale_i;
+      s1_bias16 <= bias16;
+      s2_bias16 <= s1_bias16;
+    end
+  end
+
+  // ---------------- lanes ----------------
+  for (genvar lane = 0; lane < int'(NumLanes); lane++) begin : g_lane
+    ane_pp_lane #(.Gen(Gen)) u_lane (
+      .clk_i     (clk_i),
+      .en_i      (en),
+      .ctrl_i    (ctrl_q),
+      .desc_i    (desc_q),
+      .seg_i     (seg_q),
+      .acc_i     (in_acc_i[lane*32 +: 32]),
+      .rand_i    (rand_all[lane*13 +: 13]),
+      .scale_s1_i(s1_scale),
+      .bias_s2_i (s2_bias16),
+      .y_o       (out_data_o[lane*16 +: 16])
+    );
+  end
+
+`ifndef SYNTHESIS
+  // Protocol: the configuration changes only while nothing is in flight.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+    end else if (cfg_we_i) begin
+      assert (!busy_o);
+    end
+  end
+  // An offered vector stays offered, unchanged, until it is taken.
+  logic                   held_q;
+  logic [NumLanes*32-1:0] held_acc_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      held_q <= 1'b0;
+    end else begin
+      if (held_q) assert (in_valid_i && in_acc_i == held_acc_q);
+      held_q     <= in_valid_i && !in_ready_o;
+      held_acc_q <= in_acc_i;
+    end
+  end
+`endif
+
+endmodule

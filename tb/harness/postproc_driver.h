@@ -1,0 +1,137 @@
+// Drives an ane_postproc model (any NumLanes, any generation): loads an oracle PostConfig through
+// the configuration port (the register map of rtl/ane_postproc.sv and docs/postproc.md) and
+// streams lane vectors through it with optional random input gaps and output back-pressure.
+#ifndef TB_HARNESS_POSTPROC_DRIVER_H_
+#define TB_HARNESS_POSTPROC_DRIVER_H_
+
+#include <cstdint>
+#include <functional>
+#include <stdexcept>
+#include <vector>
+
+#include "tb/harness/sim.h"
+#include "tb/oracle/postproc.h"
+
+namespace ane::harness {
+
+// The CTRL register (ane_pkg::pp_ctrl_t).
+inline uint32_t PostCtrlWord(const oracle::PostConfig& c) {
+  uint32_t act = c.act == oracle::PostAct::kRelu ? 1 : (c.act == oracle::PostAct::kTable ? 2 : 0);
+  return (c.int_acc ? 1u : 0u) | (uint32_t(c.shift & 31) << 1) |
+         (c.store == oracle::PostStore::kInt8 ? 1u << 6 : 0u) | (c.sr ? 1u << 7 : 0u) |
+         (uint32_t(c.sr_width & 15) << 8) | (c.scale_en ? 1u << 12 : 0u) |
+         (c.bias_en ? 1u << 13 : 0u) | (act << 14);
+}
+
+// The table registers TBL0..TBL4 (addresses 2..6) and the segments (0x20 + i).
+inline std::vector<std::pair<uint32_t, uint32_t>> TableWrites(const oracle::ActTable& t) {
+  std::vector<std::pair<uint32_t, uint32_t>> w;
+  const uint32_t tbl0 = uint32_t(t.mode) | (uint32_t(t.sym) << 3) | (t.cos_phase ? 1u << 5 : 0u) |
+                        (t.pow_split ? 1u << 6 : 0u) | (t.pow_negate ? 1u << 7 : 0u) |
+                        (t.right_identity ? 1u << 8 : 0u) | (t.zero_en ? 1u << 9 : 0u) |
+                        (t.neg_en ? 1u << 10 : 0u) | (uint32_t(t.step_log2 & 15) << 12) |
+                        (uint32_t(t.lo) << 16);
+  w.push_back({0x02, tbl0});
+  w.push_back({0x03, t.k | (uint32_t(t.left) << 16)});
+  w.push_back({0x04, t.right | (uint32_t(t.at_pinf) << 16)});
+  w.push_back({0x05, t.at_ninf | (uint32_t(t.at_zero) << 16)});
+  w.push_back({0x06, t.at_neg});
+  for (uint32_t i = 0; i < 32; ++i) w.push_back({0x20 + i, t.m[i] | (uint32_t(t.c[i]) << 16)});
+  return w;
+}
+
+struct PostVector {
+  std::vector<uint32_t> acc;  // one per lane
+  oracle::ChannelParams ch;
+};
+
+struct PostRunStats {
+  uint64_t cycles = 0;          // from the first offered vector to the last result
+  uint64_t first_latency = 0;   // cycles from the first accept to the first result
+};
+
+template <class Model>
+class PostprocDriver {
+ public:
+  PostprocDriver(Sim<Model>& sim, int lanes) : sim_(sim), lanes_(lanes) {}
+
+  void Reset() {
+    Model& d = sim_.dut();
+    d.cfg_we_i = 0;
+    d.in_valid_i = 0;
+    d.out_ready_i = 1;
+    sim_.Reset();
+  }
+
+  void Write(uint32_t addr, uint32_t data) {
+    Model& d = sim_.dut();
+    d.cfg_we_i = 1;
+    d.cfg_addr_i = addr;
+    d.cfg_wdata_i = data;
+    sim_.Tick();
+    d.cfg_we_i = 0;
+  }
+
+  void Configure(const oracle::PostConfig& c) {
+    Write(0x00, PostCtrlWord(c));
+    Write(0x01, c.sr_seed);
+    if (c.act == oracle::PostAct::kTable) {
+      for (const auto& [a, v] : TableWrites(c.table)) Write(a, v);
+    }
+  }
+
+  // Streams the vectors; `gap()` true holds the input idle for a cycle, `stall()` true holds
+  // out_ready low for a cycle. Returns one output vector (lanes codes) per input vector.
+  std::vector<std::vector<uint16_t>> Run(const std::vector<PostVector>& in,
+                                         const std::function<bool()>& gap,
+                                         const std::function<bool()>& stall,
+                                         PostRunStats* stats = nullptr) {
+    Model& d = sim_.dut();
+    std::vector<std::vector<uint16_t>> out;
+    size_t next = 0;
+    const uint64_t start = sim_.cycles();
+    uint64_t first_accept = 0;
+    bool accepted_any = false;
+    bool pending = false;  // an offered vector stays offered until taken (valid/ready)
+    while (out.size() < in.size()) {
+      const bool offer = next < in.size() && (pending || !gap());
+      d.in_valid_i = offer;
+      if (offer) {
+        for (int l = 0; l < lanes_; ++l) d.in_acc_i[size_t(l)] = in[next].acc[size_t(l)];
+        d.in_scale_i = in[next].ch.scale;
+        d.in_bias_i = in[next].ch.bias;
+      }
+      d.out_ready_i = !stall();
+      d.eval();
+      const bool take_in = offer && d.in_ready_o;
+      pending = offer && !take_in;
+      const bool take_out = d.out_valid_o && d.out_ready_i;
+      if (take_out) {
+        std::vector<uint16_t> v(size_t(lanes_), 0);
+        for (int l = 0; l < lanes_; ++l) {
+          v[size_t(l)] = uint16_t(d.out_data_o[size_t(l / 2)] >> (16 * (l % 2)));
+        }
+        if (out.empty() && stats) stats->first_latency = sim_.cycles() - first_accept;
+        out.push_back(std::move(v));
+      }
+      if (take_in) {
+        if (!accepted_any) first_accept = sim_.cycles();
+        accepted_any = true;
+        ++next;
+      }
+      sim_.Tick();
+    }
+    d.in_valid_i = 0;
+    d.out_ready_i = 1;
+    if (stats) stats->cycles = sim_.cycles() - start;
+    return out;
+  }
+
+ private:
+  Sim<Model>& sim_;
+  int lanes_;
+};
+
+}  // namespace ane::harness
+
+#endif  // TB_HARNESS_POSTPROC_DRIVER_H_
