@@ -117,7 +117,7 @@ module ane_postproc #(
   always_comb begin
     st = lfsr_q;
     rand_all = '0;
-    for (int lane = 0; lane < int'(NumLanes); lane++) begin
+    for (int lane = 0; lane < NumLanes; lane++) begin
       for (int s = 0; s < 16; s++) st = lfsr_step(st);
       rand_all[lane*13 +: 13] = st[12:0];
     end
@@ -142,7 +142,7 @@ module ane_postproc #(
   end
 
   // ---------------- lanes ----------------
-  for (genvar lane = 0; lane < int'(NumLanes); lane++) begin : g_lane
+  for (genvar lane = 0; lane < NumLanes; lane++) begin : g_lane
     ane_pp_lane #(.Gen(Gen)) u_lane (
       .clk_i     (clk_i),
       .en_i      (en),

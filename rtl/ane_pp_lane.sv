@@ -51,7 +51,8 @@ module ane_pp_lane #(
     else small_int_fp16 = {v[7], 5'(5'd15 + {2'd0, p}), 10'((17'({m, 10'd0}) >> p))};
   endfunction
 
-  wire ane_pkg::act_mode_e mode = ane_pkg::act_mode_e'(desc_i.mode);
+  logic [2:0] mode;
+  assign mode = desc_i.mode;
 
   // ---------------- S1 round ----------------
   logic [15:0] r1, s1_r;
