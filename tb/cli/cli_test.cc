@@ -288,6 +288,56 @@ TEST_F(CliTest, BothEnginesReportTheFirstMismatchAndItsStage) {
   EXPECT_EQ(bad.err, "ane: error: ANE_FAULT=1: expected ROW,K (two non-negative integers)\n");
 }
 
+// N-5 through `ane run`: the minimal activation form on both engines. Expected values
+// are the chapter's facts: sigmoid clamps to 0 / 1 past its domain and maps NaN (= +inf,
+// N-1.1) to 1; sigmoid(0) = 0.5 is a knot with an exact sample.
+TEST_F(CliTest, ActivationMinimalFormOnBothEngines) {
+  // x = [-10, 0, 10, NaN, -inf]
+  WriteNpy("x.npy", Tensor{DType::kFp16, {5}, {0xC900, 0x0000, 0x4900, 0x7E00, 0xFC00}});
+  Write("act.yaml",
+        "{op: activation, function: sigmoid, generation: m1, inputs: {x: x.npy}, outputs: {y: y.npy}}\n");
+  for (const char* engine : {"oracle", "rtl", "both"}) {
+    const Result r = Ane({"run", "act.yaml", "--engine", engine});
+    ASSERT_EQ(r.exit_code, 0) << engine << r.err;
+    EXPECT_EQ(ReadNpy(work_ / "y.npy").bits,
+              (std::vector<uint32_t>{0x0000, 0x3800, 0x3C00, 0x3C00, 0x0000})) << engine;
+  }
+  const Result r = Ane({"run", "act.yaml", "--engine", "both"});
+  EXPECT_NE(r.out.find("rtl vs oracle: bit-identical (5 outputs)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("rtl         post-processor, 8 lanes: 1 vectors"), std::string::npos) << r.out;
+}
+
+// N-5.3 / N-5.4 facts through the CLI: exp first returns inf at 11.09375; log(+0) is the
+// -65504 sentinel; swish is silu.
+TEST_F(CliTest, ActivationFactsOnTheRtl) {
+  WriteNpy("x.npy", Tensor{DType::kFp16, {2}, {0x498C, 0x498B}});  // 11.09375, 11.0859375
+  Write("exp.yaml", "{op: activation, function: exp, inputs: {x: x.npy}, outputs: {y: y.npy}}\n");
+  const Result e = Ane({"run", "exp.yaml", "--engine", "both"});
+  ASSERT_EQ(e.exit_code, 0) << e.err;
+  const Tensor y = ReadNpy(work_ / "y.npy");
+  EXPECT_EQ(y.bits[0], 0x7C00u);
+  EXPECT_NE(y.bits[1], 0x7C00u);
+  WriteNpy("z.npy", Tensor{DType::kFp16, {1}, {0x0000}});
+  Write("log.yaml", "{op: activation, function: log, inputs: {x: z.npy}, outputs: {y: y.npy}}\n");
+  ASSERT_EQ(Ane({"run", "log.yaml", "--engine", "rtl"}).exit_code, 0);
+  EXPECT_EQ(ReadNpy(work_ / "y.npy").bits, std::vector<uint32_t>{0xFBFF});
+  Write("swish.yaml", "{op: activation, function: swish, inputs: {x: z.npy}, outputs: {y: y.npy}}\n");
+  const Result s = Ane({"run", "swish.yaml", "--engine", "both"});
+  EXPECT_EQ(s.exit_code, 0) << s.err;
+  EXPECT_NE(s.out.find("bit-identical"), std::string::npos) << s.out;
+}
+
+TEST_F(CliTest, ActivationBadInputsAreRejected) {
+  WriteNpy("x.npy", Tensor{DType::kFp16, {1}, {0x3C00}});
+  Write("op.yaml", "{op: activation, function: mish, inputs: {x: x.npy}, outputs: {y: y.npy}}\n");
+  ExpectInputError(Ane({"run", "op.yaml"}), "op.yaml", "function", "unknown function 'mish'");
+  Write("op.yaml", "{op: activation, inputs: {x: x.npy}, outputs: {y: y.npy}}\n");
+  ExpectInputError(Ane({"run", "op.yaml"}), "op.yaml", "function", "");
+  WriteNpy("i.npy", Tensor{DType::kInt8, {1}, {1}});
+  Write("op.yaml", "{op: activation, function: tanh, inputs: {x: i.npy}, outputs: {y: y.npy}}\n");
+  ExpectInputError(Ane({"run", "op.yaml"}), "op.yaml", "inputs.x", "wrong dtype: int8");
+}
+
 TEST_F(CliTest, RegressOnBothEnginesComparesEveryCase) {
   WriteFp16Inputs();
   Write("suite.yaml",

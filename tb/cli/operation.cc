@@ -83,7 +83,7 @@ const char* EngineName(Engine e) {
 }
 
 void CheckEngine(Engine engine, const std::string& op) {
-  if (engine == Engine::kOracle || op == "matmul") return;
+  if (engine == Engine::kOracle || op == "matmul" || op == "activation") return;
   throw CliError(fmt::format("--engine {}: there is no RTL engine for {} yet; use --engine oracle",
                              EngineName(engine), op));
 }
@@ -131,7 +131,8 @@ std::string Operation::Describe() const {
     out +=
         fmt::format("{}{} {}", out.empty() ? "" : ", ", DTypeName(t.dtype), ShapeString(t.shape));
   }
-  return fmt::format("{} {} -> {}, {}", op, in, out, oracle::GenerationName(generation));
+  const std::string fn = op == "activation" ? fmt::format(" {}", oracle::ActFnName(function)) : "";
+  return fmt::format("{}{} {} -> {}, {}", op, fn, in, out, oracle::GenerationName(generation));
 }
 
 Operation ReadOperation(Fields& fields, const TensorOptions& options) {
@@ -139,16 +140,28 @@ Operation ReadOperation(Fields& fields, const TensorOptions& options) {
   op.file = fields.map().file();
   const Field op_field = fields.Required("op");
   op.op = op_field.Scalar();
-  if (op.op != "matmul") {
-    op_field.Fail(fmt::format("unknown operation '{}' (supported: matmul)", op.op));
+  if (op.op != "matmul" && op.op != "activation") {
+    op_field.Fail(fmt::format("unknown operation '{}' (supported: matmul, activation)", op.op));
   }
   if (const std::optional<Field> g = fields.Optional("generation")) {
     op.generation = ReadGeneration(*g);
   }
+  if (op.op == "activation") {
+    const Field fn = fields.Required("function");
+    if (!oracle::ParseActFn(fn.Scalar(), &op.function)) {
+      std::string names;
+      for (oracle::ActFn f : oracle::kAllActFns) {
+        names += std::string(names.empty() ? "" : ", ") + oracle::ActFnName(f);
+      }
+      fn.Fail(fmt::format("unknown function '{}' (supported: {}, swish)", fn.Scalar(), names));
+    }
+  }
 
   Fields inputs(fields.Required("inputs"));
   std::map<std::string, Field> where;
-  for (const char* name : {"a", "b"}) {
+  const std::vector<const char*> names =
+      op.op == "activation" ? std::vector<const char*>{"x"} : std::vector<const char*>{"a", "b"};
+  for (const char* name : names) {
     const Field f = inputs.Required(name);
     where.emplace(name, f);
     op.inputs.emplace(name, LoadTensor(f, options));
@@ -170,6 +183,18 @@ Operation ReadOperation(Fields& fields, const TensorOptions& options) {
 }
 
 void InferOutputs(Operation* op, const std::map<std::string, Field>& where) {
+  if (op->op == "activation") {
+    const Tensor& x = op->inputs.at("x").tensor;
+    if (x.dtype != DType::kFp16) {
+      where.at("x").Fail(fmt::format("wrong dtype: {} ('{}'); activation inputs are fp16 ('<f2')",
+                                     DTypeName(x.dtype), NpyDescr(x.dtype)));
+    }
+    if (ElementCount(x.shape) == 0) {
+      where.at("x").Fail(fmt::format("empty tensor (shape {})", ShapeString(x.shape)));
+    }
+    op->outputs = {{"y", TensorType{DType::kFp16, x.shape}}};
+    return;
+  }
   const Tensor& a = op->inputs.at("a").tensor;
   const Tensor& b = op->inputs.at("b").tensor;
   CheckMatmulInput(a, where.at("a"));
@@ -203,7 +228,49 @@ Tensor OutputTensor(const Operation& op, const oracle::MatmulResult& r) {
 
 }  // namespace
 
+namespace {
+
+Evaluation EvaluateActivation(const Operation& op, Engine engine) {
+  const Tensor& x = op.inputs.at("x").tensor;
+  const oracle::ActTable& table = oracle::DefaultActTable(op.function);
+  std::vector<uint16_t> codes(x.bits.begin(), x.bits.end());
+  Tensor want{DType::kFp16, x.shape, {}};
+  if (engine != Engine::kRtl) {
+    for (uint16_t c : codes) want.bits.push_back(oracle::EvalActTable(table, c));
+  }
+  Evaluation e;
+  if (engine == Engine::kOracle) {
+    e.outputs.emplace("y", std::move(want));
+    return e;
+  }
+  harness::RtlPostStats stats;
+  const std::vector<uint16_t> got = harness::RtlActivation(table, codes, &stats);
+  e.rtl = RtlRun{{}, stats};
+  Tensor y{DType::kFp16, x.shape, std::vector<uint32_t>(got.begin(), got.end())};
+  if (engine == Engine::kBoth) {
+    for (size_t i = 0; i < y.bits.size(); ++i) {
+      if (y.bits[i] == want.bits[i]) continue;
+      if (!e.mismatch) {
+        EngineMismatch m;
+        m.element = ElementName("y", int64_t(i), y);
+        m.rtl = ValueText(y.bits[i], y.dtype);
+        m.oracle = ValueText(want.bits[i], want.dtype);
+        m.total = int64_t(y.bits.size());
+        m.stage = {"activation table (N-5.1)",
+                   fmt::format("input x = {}", ValueText(x.bits[i], DType::kFp16))};
+        e.mismatch = m;
+      }
+      ++e.mismatch->count;
+    }
+  }
+  e.outputs.emplace("y", std::move(y));
+  return e;
+}
+
+}  // namespace
+
 Evaluation Evaluate(const Operation& op, Engine engine, const harness::DataFault& fault) {
+  if (op.op == "activation") return EvaluateActivation(op, engine);
   const oracle::Matrix a = ToOracle(op.inputs.at("a").tensor, false);
   const oracle::Matrix b = ToOracle(op.inputs.at("b").tensor, true);
   Evaluation e;
@@ -218,7 +285,7 @@ Evaluation Evaluate(const Operation& op, Engine engine, const harness::DataFault
   options.fault = fault;
   const harness::RtlMatmulResult got = harness::RtlMatmul(a, b, op.generation, options);
   e.saturated = got.y.saturated_count;
-  e.rtl = RtlRun{got.stats};
+  e.rtl = RtlRun{got.stats, std::nullopt};
   Tensor y = OutputTensor(op, got.y);
   if (want) {
     const Tensor ref = OutputTensor(op, *want);
@@ -247,6 +314,15 @@ Evaluation Evaluate(const Operation& op, Engine engine, const harness::DataFault
 }
 
 TensorMap Reference(const Operation& op) {
+  if (op.op == "activation") {
+    const Tensor& x = op.inputs.at("x").tensor;
+    Tensor y{DType::kFp16, x.shape, {}};
+    for (uint32_t c : x.bits) {
+      const double v = oracle::ActReference(op.function, ReferenceValue(c, DType::kFp16));
+      y.bits.push_back(std::isnan(v) ? 0u : oracle::RoundToFp16(DoubleToExact(v)));
+    }
+    return {{"y", y}};
+  }
   const Tensor& a = op.inputs.at("a").tensor;
   const Tensor& b = op.inputs.at("b").tensor;
   const MatrixShape ma = AsMatrix(a, false);

@@ -1,7 +1,9 @@
 // One operation of an op file (docs/cli.md "Operation files"): reading and checking it,
 // evaluating it on an engine, and the fp64 reference its outputs are compared with.
-// Only `matmul` exists so far: a [M, K] x b [K, N] -> y [M, N] through ane::oracle::Matmul
-// (engine oracle), through the 256-lane MAC array RTL (engine rtl), or both compared bit for bit.
+// Operations: `matmul`, a [M, K] x b [K, N] -> y [M, N] through ane::oracle::Matmul (engine
+// oracle), through the 256-lane MAC array RTL (engine rtl), or both compared bit for bit; and
+// `activation`, y = table(x) elementwise through ane::oracle::EvalActTable or the
+// post-processor RTL (docs/postproc.md).
 #ifndef TB_CLI_OPERATION_H_
 #define TB_CLI_OPERATION_H_
 
@@ -15,6 +17,8 @@
 #include "tb/cli/schema.h"
 #include "tb/cli/tensors.h"
 #include "tb/harness/mac_array_matmul.h"
+#include "tb/harness/postproc_run.h"
+#include "tb/oracle/activation.h"
 #include "tb/oracle/formats.h"
 
 namespace ane::cli {
@@ -42,7 +46,8 @@ using TensorMap = std::map<std::string, Tensor>;
 
 struct Operation {
   std::string file;  // the YAML file the operation was read from
-  std::string op;    // "matmul"
+  std::string op;    // "matmul" or "activation"
+  oracle::ActFn function = oracle::ActFn::kSigmoid;  // activation
   oracle::Generation generation = oracle::Generation::kM1;
   std::map<std::string, LoadedTensor> inputs;
   std::map<std::string, TensorType> outputs;   // what Evaluate() returns
@@ -62,7 +67,8 @@ void InferOutputs(Operation* op, const std::map<std::string, Field>& where);
 
 // What the RTL engine did.
 struct RtlRun {
-  harness::RtlMatmulStats stats;
+  harness::RtlMatmulStats stats;             // matmul
+  std::optional<harness::RtlPostStats> post;  // activation
 };
 // The first output element where the RTL and the oracle differ (engine both).
 struct EngineMismatch {
@@ -88,7 +94,8 @@ std::string ValueText(uint32_t bits, DType dtype);
 // "y[1, 0]" for a multi-element output, "y" for a single element.
 std::string ElementName(const std::string& output, int64_t index, const Tensor& t);
 
-// The fp64 reference: each output is the fp64 dot product of the decoded inputs (after the
+// The fp64 reference. activation: RNE16 of the function in fp64 of each input (after N-1).
+// matmul: each output is the fp64 dot product of the decoded inputs (after the
 // N-1 input boundary; 0 x inf = 0 and inf - inf = +0 as in the engine), summed in index
 // order and rounded once to the output type (fp16 by the oracle's exact RNE, int32 clamped).
 TensorMap Reference(const Operation& op);

@@ -249,8 +249,13 @@ Outcome RunCase(const Case& c, const RegressOptions& options) {
       o.notes.push_back("rtl = oracle");
     }
     if (first.rtl) {
-      o.notes.push_back(fmt::format("rtl {} cycles, utilization {:.1f}%", first.rtl->stats.cycles,
-                                    100.0 * first.rtl->stats.utilization));
+      if (first.rtl->post) {
+        o.notes.push_back(fmt::format("rtl post-processor {} cycles", first.rtl->post->cycles));
+      } else {
+        o.notes.push_back(fmt::format("rtl {} cycles, utilization {:.1f}%",
+                                      first.rtl->stats.cycles,
+                                      100.0 * first.rtl->stats.utilization));
+      }
     }
     for (int64_t run = 2; run <= c.runs; ++run) {
       const Evaluation again = Evaluate(c.op, options.engine, options.fault);

@@ -1,0 +1,45 @@
+#include "tb/harness/postproc_run.h"
+
+#include <chrono>
+
+#include "Vane_postproc8_m5.h"
+#include "tb/harness/postproc_driver.h"
+#include "tb/harness/sim.h"
+#include "tb/oracle/formats.h"
+
+namespace ane::harness {
+
+std::vector<uint16_t> RtlActivation(const oracle::ActTable& table, const std::vector<uint16_t>& x,
+                                    RtlPostStats* stats) {
+  const auto start = std::chrono::steady_clock::now();
+  Sim<Vane_postproc8_m5> sim("ane_postproc", "ane_activation");
+  sim.set_timeout(uint64_t(1) << 40);
+  PostprocDriver<Vane_postproc8_m5> drv(sim, kPostprocLanes);
+  drv.Reset();
+  oracle::PostConfig cfg;
+  cfg.gen = oracle::Generation::kM5;
+  cfg.act = oracle::PostAct::kTable;
+  cfg.table = table;
+  drv.Configure(cfg);
+  std::vector<PostVector> in;
+  for (size_t i = 0; i < x.size(); i += kPostprocLanes) {
+    PostVector v;
+    for (size_t l = 0; l < size_t(kPostprocLanes); ++l) {
+      v.acc.push_back(i + l < x.size() ? oracle::Fp16ToFp32(x[i + l]) : 0u);
+    }
+    in.push_back(std::move(v));
+  }
+  PostRunStats run;
+  const auto out = drv.Run(in, [] { return false; }, [] { return false; }, &run);
+  std::vector<uint16_t> y;
+  for (size_t i = 0; i < x.size(); ++i) y.push_back(out[i / kPostprocLanes][i % kPostprocLanes]);
+  if (stats) {
+    stats->vectors = int64_t(in.size());
+    stats->cycles = run.cycles;
+    stats->seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+  return y;
+}
+
+}  // namespace ane::harness
