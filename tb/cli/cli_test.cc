@@ -338,6 +338,54 @@ TEST_F(CliTest, ActivationBadInputsAreRejected) {
   ExpectInputError(Ane({"run", "op.yaml"}), "op.yaml", "inputs.x", "wrong dtype: int8");
 }
 
+// N-3 through `ane run`: a matmul with per-column scale and bias and ReLU, and an int8 matmul
+// requantized to int8, on both engines. Expected values by hand.
+TEST_F(CliTest, MatmulPostProcessingOnBothEngines) {
+  Write("fp.yaml",
+        "op: matmul\nactivation: relu\n"
+        "inputs:\n"
+        "  a: {shape: [2, 2], values: [1, 2, 3, 4]}\n"
+        "  b: {shape: [2, 2], values: [1, 0, 0, 1]}\n"
+        "  scale: {values: [2, 0.5]}\n"
+        "  bias: {values: [-3, -1]}\n"
+        "outputs: {y: y.npy}\n");
+  // y = [[1, 2], [3, 4]]; column 0: 2y - 3, column 1: y/2 - 1; ReLU.
+  for (const char* engine : {"oracle", "both"}) {
+    const Result r = Ane({"run", "fp.yaml", "--engine", engine});
+    ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+    EXPECT_EQ(ReadNpy(work_ / "y.npy").bits, (std::vector<uint32_t>{0x0000, 0x0000, 0x4200, 0x3C00}))
+        << engine;
+  }
+  Write("int.yaml",
+        "op: matmul\nshift: 2\nactivation: relu\n"
+        "inputs:\n"
+        "  a: {dtype: int8, shape: [2, 3], values: [100, 2, 3, -100, 5, 6]}\n"
+        "  b: {dtype: int8, shape: [3, 2], values: [1, 0, 0, 1, 1, 1]}\n"
+        "outputs: {y: y.npy}\n");
+  // [[103, 5], [-94, 11]] / 4 = [[25.75, 1.25], [-23.5, 2.75]] -> RNE [[26, 1], [-24, 3]] -> ReLU.
+  const Result r = Ane({"run", "int.yaml", "--engine", "both"});
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  const Tensor y = ReadNpy(work_ / "y.npy");
+  EXPECT_EQ(y.dtype, DType::kInt8);
+  EXPECT_EQ(y.bits, (std::vector<uint32_t>{26, 1, 0, 3}));
+  EXPECT_NE(r.out.find("rtl vs oracle: bit-identical (4 outputs)"), std::string::npos) << r.out;
+}
+
+TEST_F(CliTest, MatmulPostProcessingBadOptionsAreRejected) {
+  WriteFp16Inputs();
+  Write("op.yaml", "{op: matmul, shift: 3, inputs: {a: a.npy, b: b.npy}, outputs: {y: y.npy}}\n");
+  ExpectInputError(Ane({"run", "op.yaml"}), "op.yaml", "shift", "this matmul gives fp16");
+  Write("op.yaml", "{op: matmul, activation: mish, inputs: {a: a.npy, b: b.npy}, outputs: {y: y.npy}}\n");
+  ExpectInputError(Ane({"run", "op.yaml"}), "op.yaml", "activation", "unknown activation 'mish'");
+  Write("op.yaml",
+        "{op: matmul, inputs: {a: a.npy, b: b.npy, scale: {values: [1, 2, 3]}}, outputs: {y: y.npy}}\n");
+  ExpectInputError(Ane({"run", "op.yaml"}), "op.yaml", "inputs.scale", "shape [2]");
+  WriteNpy("a.npy", Tensor{DType::kInt8, {1, 2}, {1, 2}});
+  WriteNpy("b.npy", Tensor{DType::kInt8, {2, 1}, {3, 4}});
+  Write("op.yaml", "{op: matmul, activation: relu, inputs: {a: a.npy, b: b.npy}, outputs: {y: y.npy}}\n");
+  ExpectInputError(Ane({"run", "op.yaml"}), "op.yaml", "activation", "needs `shift`");
+}
+
 TEST_F(CliTest, RegressOnBothEnginesComparesEveryCase) {
   WriteFp16Inputs();
   Write("suite.yaml",

@@ -220,7 +220,8 @@ int Run(const Args& args) {
     const harness::RtlPostStats& s = *result.rtl->post;
     fmt::print("rtl         post-processor, {} lanes: {} vectors, {} cycles ({:.2f} s)\n",
                harness::kPostprocLanes, s.vectors, s.cycles, s.seconds);
-  } else if (result.rtl) {
+  }
+  if (result.rtl && op.op == "matmul") {
     const harness::RtlMatmulStats& s = result.rtl->stats;
     fmt::print("rtl         {} lanes, {} mapping: {} operations, {} cycles, utilization {:.1f}%\n",
                harness::kArrayLanes, s.two_kernel ? "two-kernel" : "broadcast", s.operations,

@@ -135,6 +135,65 @@ std::string Operation::Describe() const {
   return fmt::format("{}{} {} -> {}, {}", op, fn, in, out, oracle::GenerationName(generation));
 }
 
+namespace {
+
+// The matmul post-processing options: checks them and sets op->post and op->outputs.
+void ReadMatmulPost(Operation* op, const std::map<std::string, Field>& where,
+                    const std::optional<Field>& activation, const std::optional<Field>& shift) {
+  const bool has_scale = op->inputs.count("scale") > 0, has_bias = op->inputs.count("bias") > 0;
+  if (!activation && !shift && !has_scale && !has_bias) return;
+  TensorType& y = op->outputs.at("y");
+  const int64_t n = y.shape.empty() ? 1 : (op->inputs.at("b").tensor.shape.size() == 2
+                                                ? op->inputs.at("b").tensor.shape[1]
+                                                : 1);
+  oracle::PostConfig cfg;
+  cfg.gen = op->generation;
+  for (const char* name : {"scale", "bias"}) {
+    if (!op->inputs.count(name)) continue;
+    const Tensor& t = op->inputs.at(name).tensor;
+    if (t.dtype != DType::kFp16 || t.shape.size() != 1 || t.shape[0] != n) {
+      where.at(name).Fail(fmt::format(
+          "{} must be fp16 with shape [{}] (one value per output column), got {} {}", name, n,
+          DTypeName(t.dtype), ShapeString(t.shape)));
+    }
+  }
+  cfg.scale_en = has_scale;
+  cfg.bias_en = has_bias;
+  if (activation) {
+    const std::string name = activation->Scalar();
+    oracle::ActFn fn;
+    if (name == "relu") {
+      cfg.act = oracle::PostAct::kRelu;
+    } else if (oracle::ParseActFn(name, &fn)) {
+      cfg.act = oracle::PostAct::kTable;
+      cfg.table = oracle::DefaultActTable(fn);
+    } else {
+      activation->Fail(fmt::format("unknown activation '{}' (relu or an activation function)", name));
+    }
+  }
+  if (y.dtype == DType::kInt32) {
+    if (!shift) {
+      (activation ? *activation : where.at(has_scale ? "scale" : "bias"))
+          .Fail("int8 x int8 post-processing needs `shift` (requantization to int8, N-3.3)");
+    }
+    cfg.int_acc = true;
+    cfg.shift = int(shift->Integer(0, 31));
+    cfg.store = oracle::PostStore::kInt8;
+    if (has_scale || has_bias || cfg.act == oracle::PostAct::kTable) {
+      (has_scale ? where.at("scale") : has_bias ? where.at("bias") : *activation)
+          .Fail("an int8 store takes only `shift` and `activation: relu` (N-3.3)");
+    }
+    y.dtype = DType::kInt8;
+  } else if (shift) {
+    shift->Fail("`shift` requantizes int8 x int8 results; this matmul gives fp16");
+  }
+  const std::string err = oracle::ValidatePostConfig(cfg);
+  if (!err.empty()) throw CliError(fmt::format("{}: post-processing: {}", op->file, err));
+  op->post = cfg;
+}
+
+}  // namespace
+
 Operation ReadOperation(Fields& fields, const TensorOptions& options) {
   Operation op;
   op.file = fields.map().file();
@@ -157,6 +216,12 @@ Operation ReadOperation(Fields& fields, const TensorOptions& options) {
     }
   }
 
+  std::optional<Field> activation, shift;
+  if (op.op == "matmul") {
+    activation = fields.Optional("activation");
+    shift = fields.Optional("shift");
+  }
+
   Fields inputs(fields.Required("inputs"));
   std::map<std::string, Field> where;
   const std::vector<const char*> names =
@@ -166,8 +231,17 @@ Operation ReadOperation(Fields& fields, const TensorOptions& options) {
     where.emplace(name, f);
     op.inputs.emplace(name, LoadTensor(f, options));
   }
+  if (op.op == "matmul") {
+    for (const char* name : {"scale", "bias"}) {
+      if (const std::optional<Field> f = inputs.Optional(name)) {
+        where.emplace(name, *f);
+        op.inputs.emplace(name, LoadTensor(*f, options));
+      }
+    }
+  }
   inputs.Finish();
   InferOutputs(&op, where);
+  if (op.op == "matmul") ReadMatmulPost(&op, where, activation, shift);
 
   if (const std::optional<Field> outputs_field = fields.Optional("outputs")) {
     Fields outputs(*outputs_field);
@@ -216,7 +290,7 @@ namespace {
 
 Tensor OutputTensor(const Operation& op, const oracle::MatmulResult& r) {
   Tensor y;
-  y.dtype = op.outputs.at("y").dtype;
+  y.dtype = r.is_int ? DType::kInt32 : DType::kFp16;  // before any post-processing
   y.shape = op.outputs.at("y").shape;
   if (r.is_int) {
     for (int32_t v : r.int32) y.bits.push_back(uint32_t(v));
@@ -267,6 +341,79 @@ Evaluation EvaluateActivation(const Operation& op, Engine engine) {
   return e;
 }
 
+// The function whose default table `t` is (for the fp64 reference).
+oracle::ActFn ActFnOf(const oracle::ActTable& t) {
+  for (oracle::ActFn fn : oracle::kAllActFns) {
+    const oracle::ActTable& d = oracle::DefaultActTable(fn);
+    if (d.m == t.m && d.c == t.c && d.mode == t.mode && d.sym == t.sym &&
+        d.cos_phase == t.cos_phase) {
+      return fn;
+    }
+  }
+  return oracle::ActFn::kSigmoid;
+}
+
+// Columns of a matmul output (the channels of the post-processing).
+int64_t OutputColumns(const Operation& op) {
+  const Tensor& b = op.inputs.at("b").tensor;
+  return b.shape.size() == 2 ? b.shape[1] : 1;
+}
+
+oracle::ChannelParams Channel(const Operation& op, int64_t col) {
+  oracle::ChannelParams ch;
+  if (op.inputs.count("scale")) ch.scale = uint16_t(op.inputs.at("scale").tensor.bits[size_t(col)]);
+  if (op.inputs.count("bias")) {
+    ch.bias = oracle::Fp16ToFp32(uint16_t(op.inputs.at("bias").tensor.bits[size_t(col)]));
+  }
+  return ch;
+}
+
+uint32_t PostBits(uint16_t v, DType dtype) { return dtype == DType::kInt8 ? (v & 0xFFu) : v; }
+
+uint32_t AccBits(uint32_t bits, DType dtype) {
+  return dtype == DType::kFp16 ? oracle::Fp16ToFp32(uint16_t(bits)) : bits;
+}
+
+// The post-processing of a matmul's outputs on the oracle: element by element, channel = column.
+Tensor PostOracle(const Operation& op, const Tensor& y) {
+  oracle::PostProcessor pp(*op.post);
+  const int64_t n = OutputColumns(op);
+  Tensor out{op.outputs.at("y").dtype, y.shape, {}};
+  for (size_t i = 0; i < y.bits.size(); ++i) {
+    const uint16_t v = pp.Process({AccBits(y.bits[i], y.dtype)}, Channel(op, int64_t(i) % n))[0];
+    out.bits.push_back(PostBits(v, out.dtype));
+  }
+  return out;
+}
+
+// The same on the post-processor RTL: each column's rows in vectors of 8 lanes.
+Tensor PostRtl(const Operation& op, const Tensor& y, harness::RtlPostStats* stats) {
+  const int64_t n = OutputColumns(op), rows = int64_t(y.bits.size()) / n;
+  const int64_t lanes = harness::kPostprocLanes;
+  std::vector<harness::PostVector> in;
+  for (int64_t c = 0; c < n; ++c) {
+    for (int64_t r0 = 0; r0 < rows; r0 += lanes) {
+      harness::PostVector v;
+      v.ch = Channel(op, c);
+      for (int64_t r = r0; r < r0 + lanes; ++r) {
+        v.acc.push_back(r < rows ? AccBits(y.bits[size_t(r * n + c)], y.dtype) : 0u);
+      }
+      in.push_back(std::move(v));
+    }
+  }
+  const auto got = harness::RtlPostprocess(*op.post, in, stats);
+  Tensor out{op.outputs.at("y").dtype, y.shape, std::vector<uint32_t>(y.bits.size(), 0)};
+  size_t k = 0;
+  for (int64_t c = 0; c < n; ++c) {
+    for (int64_t r0 = 0; r0 < rows; r0 += lanes, ++k) {
+      for (int64_t r = r0; r < std::min(rows, r0 + lanes); ++r) {
+        out.bits[size_t(r * n + c)] = PostBits(got[k][size_t(r - r0)], out.dtype);
+      }
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 Evaluation Evaluate(const Operation& op, Engine engine, const harness::DataFault& fault) {
@@ -278,7 +425,8 @@ Evaluation Evaluate(const Operation& op, Engine engine, const harness::DataFault
   if (engine != Engine::kRtl) want = oracle::Matmul(a, b, op.generation);
   if (engine == Engine::kOracle) {
     e.saturated = want->saturated_count;
-    e.outputs.emplace("y", OutputTensor(op, *want));
+    const Tensor y = OutputTensor(op, *want);
+    e.outputs.emplace("y", op.post ? PostOracle(op, y) : y);
     return e;
   }
   harness::RtlMatmulOptions options;
@@ -309,6 +457,30 @@ Evaluation Evaluate(const Operation& op, Engine engine, const harness::DataFault
                                   {"accumulate (N-2.8)", "the int32 saturation flags differ"}};
     }
   }
+  if (op.post) {
+    harness::RtlPostStats post_stats;
+    Tensor post_y = PostRtl(op, y, &post_stats);
+    e.rtl->post = post_stats;
+    if (want && !e.mismatch) {
+      const Tensor ref = PostOracle(op, OutputTensor(op, *want));
+      for (size_t i = 0; i < post_y.bits.size(); ++i) {
+        if (post_y.bits[i] == ref.bits[i]) continue;
+        if (!e.mismatch) {
+          e.mismatch = EngineMismatch{ElementName("y", int64_t(i), post_y),
+                                      ValueText(post_y.bits[i], post_y.dtype),
+                                      ValueText(ref.bits[i], ref.dtype),
+                                      0,
+                                      int64_t(post_y.bits.size()),
+                                      {"post-processor (N-3)",
+                                       fmt::format("the matmul outputs agree; the post-processed "
+                                                   "value of {} differs",
+                                                   ValueText(y.bits[i], y.dtype))}};
+        }
+        ++e.mismatch->count;
+      }
+    }
+    y = std::move(post_y);
+  }
   e.outputs.emplace("y", std::move(y));
   return e;
 }
@@ -338,6 +510,23 @@ TensorMap Reference(const Operation& op) {
         const double w = ReferenceValue(b.bits[size_t(k * mb.cols + c)], b.dtype);
         const double p = (x == 0 || w == 0) ? 0.0 : x * w;  // exact: 11 x 11 significand bits
         sum = (std::isinf(sum) && std::isinf(p) && sum != p) ? 0.0 : sum + p;
+      }
+      if (op.post) {
+        const oracle::PostConfig& p = *op.post;
+        const oracle::ChannelParams ch = Channel(op, c);
+        if (p.store == oracle::PostStore::kInt8) {
+          double q = std::clamp(std::nearbyint(std::ldexp(sum, -p.shift)), -128.0, 127.0);
+          if (p.act == oracle::PostAct::kRelu) q = std::max(q, 0.0);
+          y.bits.push_back(uint32_t(int32_t(q)) & 0xFFu);
+          continue;
+        }
+        double v = sum;
+        if (p.scale_en) v *= ReferenceValue(ch.scale, DType::kFp16);
+        if (p.bias_en) v += oracle::Fp16ToDouble(oracle::Fp32ToFp16(ch.bias));
+        if (p.act == oracle::PostAct::kRelu) v = std::max(v, 0.0);
+        if (p.act == oracle::PostAct::kTable) v = oracle::ActReference(ActFnOf(p.table), v);
+        y.bits.push_back(std::isnan(v) ? 0u : oracle::RoundToFp16(DoubleToExact(v)));
+        continue;
       }
       if (y.dtype == DType::kInt32) {
         y.bits.push_back(uint32_t(int32_t(std::clamp(sum, double(INT32_MIN), double(INT32_MAX)))));

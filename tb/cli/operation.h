@@ -48,6 +48,9 @@ struct Operation {
   std::string file;  // the YAML file the operation was read from
   std::string op;    // "matmul" or "activation"
   oracle::ActFn function = oracle::ActFn::kSigmoid;  // activation
+  // matmul post-processing (N-3, docs/cli.md): inputs `scale` / `bias` (fp16 [N], one per
+  // output column), `activation` (relu or a table), `shift` (int8 x int8: requantize to int8).
+  std::optional<oracle::PostConfig> post;
   oracle::Generation generation = oracle::Generation::kM1;
   std::map<std::string, LoadedTensor> inputs;
   std::map<std::string, TensorType> outputs;   // what Evaluate() returns

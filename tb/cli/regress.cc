@@ -251,7 +251,8 @@ Outcome RunCase(const Case& c, const RegressOptions& options) {
     if (first.rtl) {
       if (first.rtl->post) {
         o.notes.push_back(fmt::format("rtl post-processor {} cycles", first.rtl->post->cycles));
-      } else {
+      }
+      if (c.op.op == "matmul") {
         o.notes.push_back(fmt::format("rtl {} cycles, utilization {:.1f}%",
                                       first.rtl->stats.cycles,
                                       100.0 * first.rtl->stats.utilization));

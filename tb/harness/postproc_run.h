@@ -7,7 +7,9 @@
 #include <cstdint>
 #include <vector>
 
+#include "tb/harness/postproc_driver.h"
 #include "tb/oracle/activation.h"
+#include "tb/oracle/postproc.h"
 
 namespace ane::harness {
 
@@ -18,6 +20,12 @@ struct RtlPostStats {
   uint64_t cycles = 0;  // from the first vector in to the last result out
   double seconds = 0;
 };
+
+// Any post-processing configuration on the 8-lane model of cfg.gen: one output vector per input
+// vector, no gaps, no back-pressure.
+std::vector<std::vector<uint16_t>> RtlPostprocess(const oracle::PostConfig& cfg,
+                                                  const std::vector<PostVector>& in,
+                                                  RtlPostStats* stats = nullptr);
 
 std::vector<uint16_t> RtlActivation(const oracle::ActTable& table, const std::vector<uint16_t>& x,
                                     RtlPostStats* stats = nullptr);
