@@ -38,6 +38,9 @@ def cycle_figures(b):
     if "latency" in b:
         return (f"{b['cycles']:.0f} cycles from the first operation to the result; "
                 f"latency {b['latency']:.0f}, II {b['II']:.2f}")
+    if "utilization" in b and b["name"].startswith("BM_Postproc"):
+        return (f"{b['operations']:.0f} vectors in {b['cycles']:.0f} cycles: one vector per "
+                f"cycle plus {b['cycles'] - b['operations']:.0f} cycles of pipeline latency")
     if "utilization" in b:
         return (f"{b['operations']:.0f} operations in {b['cycles']:.0f} cycles, "
                 f"utilization {100 * b['utilization']:.1f}%")

@@ -7,6 +7,9 @@
 //   BM_OracleMatmul/K/G   the same matmul on the oracle: MACs/s
 //   BM_LaneReduction/K    one K-long fp16 reduction through one lane: cycles from the first
 //                         operation accepted to the result on the output port, and latency
+//   BM_Postproc/T         4096 vectors through the 8-lane post-processor RTL (scale, bias, and
+//                         T: 0 ReLU, 1 the gelu table): values/s (simulated), cycles, latency
+//   BM_OraclePostproc/T   the same values on the oracle's post-processor
 #include <benchmark/benchmark.h>
 
 #include <vector>
@@ -14,8 +17,10 @@
 #include "Vane_mac_lane_m1.h"
 #include "tb/harness/mac_array_matmul.h"
 #include "tb/harness/mac_stream_start.h"
+#include "tb/harness/postproc_run.h"
 #include "tb/harness/sim.h"
 #include "tb/oracle/mac.h"
+#include "tb/oracle/postproc.h"
 
 namespace ane {
 namespace {
@@ -113,6 +118,65 @@ void BM_LaneReduction(benchmark::State& state) {
   state.SetLabel("one lane, one slot, fp16");
 }
 BENCHMARK(BM_LaneReduction)->Arg(1)->Arg(4)->Arg(64)->Arg(4096)->Unit(benchmark::kMicrosecond);
+
+oracle::PostConfig PostBenchConfig(int64_t table) {
+  oracle::PostConfig cfg;
+  cfg.scale_en = cfg.bias_en = true;
+  cfg.act = table ? oracle::PostAct::kTable : oracle::PostAct::kRelu;
+  cfg.table = oracle::DefaultActTable(oracle::ActFn::kGelu);
+  return cfg;
+}
+
+std::vector<harness::PostVector> PostBenchVectors() {
+  std::vector<harness::PostVector> in(4096);
+  uint32_t x = 7;
+  for (auto& v : in) {
+    for (int l = 0; l < harness::kPostprocLanes; ++l) {
+      x = x * 1664525u + 1013904223u;
+      v.acc.push_back(oracle::Fp16ToFp32(uint16_t(0x3000 + ((x >> 8) & 0x1FFF)) |
+                                         uint16_t((x >> 31) << 15)));
+    }
+    v.ch.scale = 0x3C00 + uint16_t(x & 0xFF);
+    v.ch.bias = oracle::Fp16ToFp32(0x2E00);
+  }
+  return in;
+}
+
+void BM_Postproc(benchmark::State& state) {
+  const oracle::PostConfig cfg = PostBenchConfig(state.range(0));
+  const std::vector<harness::PostVector> in = PostBenchVectors();
+  harness::RtlPostStats stats;
+  std::vector<std::vector<uint16_t>> got;
+  for (auto _ : state) {
+    got = harness::RtlPostprocess(cfg, in, &stats);
+    benchmark::DoNotOptimize(got.data());
+  }
+  oracle::PostProcessor pp(cfg);
+  for (size_t v = 0; v < in.size(); ++v) {
+    if (got[v] != pp.Process(in[v].acc, in[v].ch)) state.SkipWithError("RTL and oracle differ");
+  }
+  state.counters["ops/s"] = benchmark::Counter(double(in.size()) * harness::kPostprocLanes,
+                                               benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["operations"] = double(in.size());
+  state.counters["cycles"] = double(stats.cycles);
+  state.counters["utilization"] = double(in.size()) / double(stats.cycles);
+  state.SetLabel(state.range(0) ? "8-lane post-processor: scale, bias, gelu table (values)"
+                                : "8-lane post-processor: scale, bias, ReLU (values)");
+}
+BENCHMARK(BM_Postproc)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
+void BM_OraclePostproc(benchmark::State& state) {
+  const oracle::PostConfig cfg = PostBenchConfig(state.range(0));
+  const std::vector<harness::PostVector> in = PostBenchVectors();
+  for (auto _ : state) {
+    oracle::PostProcessor pp(cfg);
+    for (const auto& v : in) benchmark::DoNotOptimize(pp.Process(v.acc, v.ch).data());
+  }
+  state.counters["ops/s"] = benchmark::Counter(double(in.size()) * harness::kPostprocLanes,
+                                               benchmark::Counter::kIsIterationInvariantRate);
+  state.SetLabel("oracle, the same values");
+}
+BENCHMARK(BM_OraclePostproc)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace ane
