@@ -1,0 +1,466 @@
+// ane_kernel_extract: the kernel extract of the neural-engine core (ARCHITECTURE: kernel
+// extract; NUMERICS N-6, N-2.4; docs/kernel_extract.md).
+//
+// Reads a stream of compressed kernel groups (64-bit beats, the format of
+// docs/kernel_extract.md and tb/oracle/kernel_codec.h) and hands out one operation per cycle:
+// the coefficient of kernel A (and B in the fp16 two-kernel mode) for one (step, slot) of the
+// schedule, with the step's input coordinates (c, ky, kx), the slot and first/last flags.
+// Each group's per-kernel post-processing parameters leave on their own port.
+//
+//   schedule   for quad g: for step s in 4g .. 4g+3: for slot j kept in quad g
+//   skip       a sparse group drops block (g, j) when every keep bit in it is 0 (A and B) and
+//              g is neither the first nor the last quad: such a quad adds +0 to the slot, so no
+//              result changes (N-6.3 with N-2.4); a quad with every block dropped costs one
+//              cycle without an operation
+//   decode     fp16 as is; int8sym RNE16(scale * q) (N-6.1, the elementwise fp16 multiply);
+//              palette table[index] (N-6.2); raw8 / raw4 sign-extended; a dropped coefficient
+//              is +0 (N-6.3)
+//
+// Configuration (written while busy_o is low): cfg_wdata_i = [9:0] C, [12:10] KH, [15:13] KW;
+// the reduction has K = C * KH * KW steps (N-2 order: for c: for ky: for kx).
+// Timing: one operation per cycle while the stream keeps up (64 bits per cycle in, at most 96
+// bits used in one cycle), header words one per cycle (parameters one kernel per cycle),
+// latency 2 from the cycle the bits are in the buffer.
+`default_nettype none
+
+module ane_kernel_extract (
+  input  wire logic        clk_i,
+  input  wire logic        rst_ni,
+  // configuration
+  input  wire logic        cfg_we_i,
+  input  wire logic [15:0] cfg_wdata_i,
+  output      logic        busy_o,
+  // compressed kernel stream
+  input  wire logic        kin_valid_i,
+  output      logic        kin_ready_o,
+  input  wire logic [63:0] kin_data_i,
+  // per-kernel post-processing parameters (N-3.1)
+  output      logic        pp_valid_o,
+  input  wire logic        pp_ready_i,
+  output      logic [3:0]  pp_kernel_o,
+  output      logic [15:0] pp_scale_o,
+  output      logic [31:0] pp_bias_o,
+  // operations
+  output      logic        op_valid_o,
+  input  wire logic        op_ready_i,
+  output      logic [15:0] op_coef_a_o,
+  output      logic [15:0] op_coef_b_o,
+  output      logic [9:0]  op_c_o,
+  output      logic [2:0]  op_ky_o,
+  output      logic [2:0]  op_kx_o,
+  output      logic [2:0]  op_slot_o,
+  output      logic        op_first_o,
+  output      logic        op_last_o,
+  output      logic        op_end_o     // the last operation of the group
+);
+
+  typedef enum logic [2:0] {
+    SHdr  = 3'd0,
+    SPal  = 3'd1,
+    SScl  = 3'd2,
+    SPar  = 3'd3,
+    SBody = 3'd4,
+    SPad  = 3'd5
+  } state_e;
+
+  localparam logic [2:0] FmtFp16 = 3'd0, FmtInt8 = 3'd1, FmtPal = 3'd2, FmtRaw8 = 3'd3;
+
+  // ---------------- configuration ----------------
+  logic [2:0]  kh_q, kw_q;
+  logic [15:0] k_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      kh_q <= 3'd1;
+      kw_q <= 3'd1;
+      k_q  <= 16'd1;
+    end else if (cfg_we_i) begin
+      kh_q <= cfg_wdata_i[12:10];
+      kw_q <= cfg_wdata_i[15:13];
+      k_q  <= 16'({6'd0, cfg_wdata_i[9:0]} * {13'd0, cfg_wdata_i[12:10]} * {13'd0, cfg_wdata_i[15:13]});
+    end
+  end
+
+  // ---------------- bit buffer ----------------
+  // bits_q holds cnt_q valid bits, oldest in bit 0; bits above cnt_q are zero.
+  logic [191:0] bits_q, bits_shift;
+  logic [7:0]   cnt_q, take;
+  logic [5:0]   pos_q;  // bits consumed in the group, modulo 64
+  logic         kin_take;
+
+  assign kin_ready_o = cnt_q <= 8'd128;
+  assign kin_take    = kin_valid_i && kin_ready_o;
+  assign bits_shift  = bits_q >> take;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      bits_q <= '0;
+      cnt_q  <= '0;
+      pos_q  <= '0;
+    end else begin
+      bits_q <= bits_shift | (kin_take ? ({128'd0, kin_data_i} << (cnt_q - take)) : 192'd0);
+      cnt_q  <= cnt_q - take + (kin_take ? 8'd64 : 8'd0);
+      pos_q  <= pos_q + take[5:0];
+    end
+  end
+
+  // ---------------- group header ----------------
+  state_e      state_q;
+  logic [2:0]  fmt_q;
+  logic        sparse_q, two_q, pcs_q, params_q;
+  logic [3:0]  pbits_q;
+  logic [2:0]  rm1_q;     // R - 1
+  logic [4:0]  nk;        // kernels in the group
+  logic [7:0]  hidx_q;    // palette entry / scale / parameter index
+  logic [4095:0] pal_q;   // palette, entry i at [16 i +: 16]
+  logic [255:0]  scl_q;   // int8sym scales, kernel n at [16 n +: 16]
+  logic [4:0]  vbits;     // bits of one stored value
+
+  assign nk = two_q ? {1'b0, rm1_q, 1'b1} + 5'd1 : {2'd0, rm1_q} + 5'd1;
+  always_comb begin
+    unique case (fmt_q)
+      FmtFp16: vbits = 5'd16;
+      FmtInt8: vbits = 5'd8;
+      FmtPal:  vbits = {1'b0, pbits_q};
+      FmtRaw8: vbits = 5'd8;
+      default: vbits = 5'd4;
+    endcase
+  end
+
+  // ---------------- body: the schedule ----------------
+  logic [15:0] qs_q;          // first step of the current quad (4g)
+  logic [1:0]  i_q;           // step within the quad
+  logic [2:0]  j_q;           // slot
+  logic        mload_q;       // the quad's keep masks are loaded (false at a quad start)
+  logic [63:0] mask_q;        // keep masks of the quad, kernel n at [4 n +: 4]
+  logic [9:0]  c_q;
+  logic [2:0]  ky_q, kx_q;
+
+  function automatic logic [15:0] step_inc(logic [15:0] v, logic [2:0] kh, logic [2:0] kw);
+    // v = {c[9:0], ky[2:0], kx[2:0]}: the next step in N-2 order.
+    step_inc = (v[2:0] + 3'd1 != kw) ? {v[15:3], v[2:0] + 3'd1} :
+               (v[5:3] + 3'd1 != kh) ? {v[15:6], v[5:3] + 3'd1, 3'd0} :
+                                       {v[15:6] + 10'd1, 6'd0};
+  endfunction
+
+  logic [63:0] masks;
+  logic [7:0]  kept, later;
+  logic        at_qstart, last_quad, interior, idle_quad;
+  logic [2:0]  qlen_m1;
+  logic [6:0]  mb;
+  logic [2:0]  j_first, j_cur, j_next;
+  logic        has_next;
+  logic [3:0]  na, nb;
+  logic        st_a, st_b;
+  logic [6:0]  off;
+  logic [7:0]  need;
+  logic [15:0] raw_a, raw_b;
+  logic [15:0] s_cur;
+  logic        en, p_valid_q, issue, body_go;
+
+  always_comb begin
+    at_qstart = !mload_q;
+    mb        = sparse_q ? {nk, 2'b00} : 7'd0;
+    last_quad = ({1'b0, qs_q} + 17'd4) >= {1'b0, k_q};
+    interior  = (qs_q != 16'd0) && !last_quad;
+    qlen_m1   = last_quad ? 3'(k_q - qs_q - 16'd1) : 3'd3;
+    if (!at_qstart) begin
+      masks = mask_q;
+    end else if (sparse_q) begin
+      masks = bits_q[63:0] & ~({64{1'b1}} << mb);
+    end else begin
+      masks = {64{1'b1}};
+    end
+    kept = '0;
+    for (int j = 0; j < 8; j++) begin
+      logic [3:0] ma, mbk;
+      ma  = two_q ? masks[8*j +: 4] : masks[4*j +: 4];
+      mbk = two_q ? masks[8*j+4 +: 4] : 4'd0;
+      kept[j] = (3'(j) <= rm1_q) && !(sparse_q && interior && ma == 4'd0 && mbk == 4'd0);
+    end
+    idle_quad = at_qstart && kept == 8'd0;
+    j_first = 3'd0;
+    for (int j = 7; j >= 0; j--) if (kept[j]) j_first = 3'(j);
+    j_cur = at_qstart ? j_first : j_q;
+    later = kept & ~((8'd2 << j_cur) - 8'd1);
+    has_next = later != 8'd0;
+    j_next = 3'd0;
+    for (int j = 7; j >= 0; j--) if (later[j]) j_next = 3'(j);
+    na   = two_q ? {j_cur, 1'b0} : {1'b0, j_cur};
+    nb   = {j_cur, 1'b1};
+    st_a = masks[{na, i_q}];
+    st_b = two_q && masks[{nb, i_q}];
+    off  = at_qstart ? mb : 7'd0;
+    need = idle_quad ? {1'b0, mb} :
+           {1'b0, off} + (st_a ? {3'd0, vbits} : 8'd0) + (st_b ? {3'd0, vbits} : 8'd0);
+    raw_a = 16'(bits_q >> off);
+    raw_b = 16'(bits_q >> (off + (st_a ? {2'd0, vbits} : 7'd0)));
+    s_cur = qs_q + {14'd0, i_q};
+  end
+
+  // The whole output pipeline (P: fields, O: decoded) advances together.
+  logic o_valid_q;
+  assign en = !o_valid_q || op_ready_i;
+  assign body_go = state_q == SBody && en && cnt_q >= need;
+  assign issue = body_go && !idle_quad;
+
+  // Header consumption and state.
+  logic hdr_go;
+  logic pp_valid_q;
+  always_comb begin
+    hdr_go = 1'b0;
+    take   = 8'd0;
+    unique case (state_q)
+      // A new header waits until the previous group's last operation has left stage P: its
+      // decode reads the format, palette and scales that the header overwrites.
+      SHdr: begin
+        hdr_go = cnt_q >= 8'd32 && !p_valid_q;
+        take   = hdr_go ? 8'd32 : 8'd0;
+      end
+      SPal, SScl: begin
+        hdr_go = cnt_q >= 8'd32;
+        take   = hdr_go ? 8'd32 : 8'd0;
+      end
+      SPar: begin
+        hdr_go = cnt_q >= 8'd64 && (!pp_valid_q || pp_ready_i);
+        take   = hdr_go ? 8'd64 : 8'd0;
+      end
+      SBody: take = body_go ? need : 8'd0;
+      SPad: begin
+        hdr_go = cnt_q >= {1'b0, 7'(7'd64 - {1'b0, pos_q})} || pos_q == 6'd0;
+        take   = (hdr_go && pos_q != 6'd0) ? {1'b0, 7'(7'd64 - {1'b0, pos_q})} : 8'd0;
+      end
+      default: ;
+    endcase
+  end
+
+  logic [15:0] step_vec, step_next, step_next4;
+  assign step_vec   = {c_q, ky_q, kx_q};
+  assign step_next  = step_inc(step_vec, kh_q, kw_q);
+  assign step_next4 = step_inc(step_inc(step_inc(step_next, kh_q, kw_q), kh_q, kw_q), kh_q, kw_q);
+
+  // Index of the last palette entry, scale or parameter record (palette entries and scales
+  // come two per word).
+  logic [7:0] hlast;
+  logic       words_done;
+  always_comb begin
+    unique case (state_q)
+      SPal:    hlast = 8'((9'd1 << pbits_q) - 9'd1);
+      SScl:    hlast = pcs_q ? {3'd0, nk} - 8'd1 : 8'd0;
+      default: hlast = {3'd0, nk} - 8'd1;
+    endcase
+    words_done = {1'b0, hidx_q} + 9'd1 >= {1'b0, hlast};
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      state_q  <= SHdr;
+      fmt_q    <= '0;
+      sparse_q <= 1'b0;
+      two_q    <= 1'b0;
+      pcs_q    <= 1'b0;
+      params_q <= 1'b0;
+      pbits_q  <= '0;
+      rm1_q    <= '0;
+      hidx_q   <= '0;
+      qs_q     <= '0;
+      i_q      <= '0;
+      j_q      <= '0;
+      mload_q  <= 1'b0;
+      c_q      <= '0;
+      ky_q     <= '0;
+      kx_q     <= '0;
+      pp_valid_q <= 1'b0;
+    end else begin
+      if (pp_valid_q && pp_ready_i) pp_valid_q <= 1'b0;
+      unique case (state_q)
+        SHdr: if (hdr_go) begin
+          fmt_q    <= bits_q[2:0];
+          sparse_q <= bits_q[3];
+          two_q    <= bits_q[4];
+          pcs_q    <= bits_q[5];
+          params_q <= bits_q[6];
+          pbits_q  <= bits_q[10:7];
+          rm1_q    <= bits_q[13:11];
+          hidx_q   <= '0;
+          qs_q     <= '0;
+          i_q      <= '0;
+          mload_q  <= 1'b0;
+          {c_q, ky_q, kx_q} <= '0;
+          if (bits_q[2:0] == FmtPal)       state_q <= SPal;
+          else if (bits_q[2:0] == FmtInt8) state_q <= SScl;
+          else if (bits_q[6])              state_q <= SPar;
+          else                             state_q <= SBody;
+        end
+        SPal, SScl: if (hdr_go) begin
+          hidx_q <= hidx_q + 8'd2;
+          if (words_done) begin
+            hidx_q  <= '0;
+            state_q <= params_q ? SPar : SBody;
+          end
+        end
+        SPar: if (hdr_go) begin
+          pp_valid_q <= 1'b1;
+          hidx_q <= hidx_q + 8'd1;
+          if (hidx_q == hlast) state_q <= SBody;
+        end
+        SBody: if (body_go) begin
+          if (idle_quad) begin
+            qs_q <= qs_q + 16'd4;
+            {c_q, ky_q, kx_q} <= step_next4;
+          end else begin
+            if (at_qstart) mask_q <= masks;
+            if (has_next) begin
+              j_q     <= j_next;
+              mload_q <= 1'b1;
+            end else if ({1'b0, i_q} != qlen_m1) begin
+              i_q     <= i_q + 2'd1;
+              j_q     <= j_first;
+              mload_q <= 1'b1;
+              {c_q, ky_q, kx_q} <= step_next;
+            end else begin
+              i_q     <= '0;
+              mload_q <= 1'b0;
+              qs_q    <= qs_q + 16'd4;
+              {c_q, ky_q, kx_q} <= step_next;
+              if (last_quad) state_q <= SPad;
+            end
+          end
+        end
+        SPad: if (hdr_go) state_q <= SHdr;
+        default: state_q <= SHdr;
+      endcase
+    end
+  end
+
+  // Palette, scales and parameter registers.
+  always_ff @(posedge clk_i) begin
+    if (state_q == SPal && hdr_go) pal_q[{hidx_q, 4'd0} +: 32] <= bits_q[31:0];
+    if (state_q == SScl && hdr_go) scl_q[{hidx_q[3:0], 4'd0} +: 32] <= bits_q[31:0];
+    if (state_q == SPar && hdr_go) begin
+      pp_kernel_o <= hidx_q[3:0];
+      pp_scale_o  <= bits_q[15:0];
+      pp_bias_o   <= bits_q[63:32];
+    end
+  end
+  assign pp_valid_o = pp_valid_q;
+
+  // ---------------- stage P: the operation's fields ----------------
+  logic [15:0] p_raw_a_q, p_raw_b_q;
+  logic        p_st_a_q, p_st_b_q, p_first_q, p_last_q, p_end_q;
+  logic [2:0]  p_slot_q;
+  logic [9:0]  p_c_q;
+  logic [2:0]  p_ky_q, p_kx_q;
+  always_ff @(posedge clk_i) begin
+    if (en) begin
+      p_raw_a_q <= raw_a;
+      p_raw_b_q <= raw_b;
+      p_st_a_q  <= st_a;
+      p_st_b_q  <= st_b;
+      p_slot_q  <= j_cur;
+      p_c_q     <= c_q;
+      p_ky_q    <= ky_q;
+      p_kx_q    <= kx_q;
+      p_first_q <= s_cur == 16'd0;
+      p_last_q  <= s_cur == k_q - 16'd1;
+      p_end_q   <= last_quad && !has_next && {1'b0, i_q} == qlen_m1;
+    end
+  end
+
+  // ---------------- stage P -> O: decode ----------------
+  function automatic logic [15:0] int8_to_fp16(logic [7:0] q);
+    logic [7:0]  mag;
+    logic [2:0]  msb;
+    logic [9:0]  mant;
+    mag = q[7] ? 8'(-q) : q;
+    msb = 3'd0;
+    for (int b = 0; b < 8; b++) if (mag[b]) msb = 3'(b);
+    mant = 10'({3'd0, mag} << (4'd10 - {1'b0, msb}));
+    int8_to_fp16 = (mag == 8'd0) ? 16'h0000 : {q[7], 5'(5'd15 + {2'd0, msb}), mant};
+  endfunction
+
+  function automatic logic [15:0] sext(logic [7:0] v, logic four);
+    sext = four ? {{12{v[3]}}, v[3:0]} : {{8{v[7]}}, v[7:0]};
+  endfunction
+
+  logic [15:0] scale_a, scale_b, int_a, int_b, mul_a, mul_b, dec_a, dec_b;
+  logic [3:0]  sna, snb;
+  logic [7:0]  pmask;
+  always_comb begin
+    sna     = two_q ? {p_slot_q, 1'b0} : {1'b0, p_slot_q};
+    snb     = {p_slot_q, 1'b1};
+    scale_a = pcs_q ? scl_q[{sna, 4'd0} +: 16] : scl_q[15:0];
+    scale_b = pcs_q ? scl_q[{snb, 4'd0} +: 16] : scl_q[15:0];
+    int_a   = int8_to_fp16(p_raw_a_q[7:0]);
+    int_b   = int8_to_fp16(p_raw_b_q[7:0]);
+    pmask   = 8'((9'd1 << pbits_q) - 9'd1);
+  end
+  ane_fp16_mul u_deq_a (.a_i(scale_a), .b_i(int_a), .y_o(mul_a));
+  ane_fp16_mul u_deq_b (.a_i(scale_b), .b_i(int_b), .y_o(mul_b));
+
+  always_comb begin
+    unique case (fmt_q)
+      FmtFp16: begin
+        dec_a = p_raw_a_q;
+        dec_b = p_raw_b_q;
+      end
+      FmtInt8: begin
+        dec_a = mul_a;
+        dec_b = mul_b;
+      end
+      FmtPal: begin
+        dec_a = pal_q[{p_raw_a_q[7:0] & pmask, 4'd0} +: 16];
+        dec_b = pal_q[{p_raw_b_q[7:0] & pmask, 4'd0} +: 16];
+      end
+      default: begin
+        dec_a = sext(p_raw_a_q[7:0], fmt_q != FmtRaw8);
+        dec_b = 16'h0000;
+      end
+    endcase
+    if (!p_st_a_q) dec_a = 16'h0000;
+    if (!p_st_b_q) dec_b = 16'h0000;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      p_valid_q <= 1'b0;
+      o_valid_q <= 1'b0;
+    end else if (en) begin
+      p_valid_q <= issue;
+      o_valid_q <= p_valid_q;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (en) begin
+      op_coef_a_o <= dec_a;
+      op_coef_b_o <= dec_b;
+      op_slot_o   <= p_slot_q;
+      op_c_o      <= p_c_q;
+      op_ky_o     <= p_ky_q;
+      op_kx_o     <= p_kx_q;
+      op_first_o  <= p_first_q;
+      op_last_o   <= p_last_q;
+      op_end_o    <= p_end_q;
+    end
+  end
+  assign op_valid_o = o_valid_q;
+
+  assign busy_o = state_q != SHdr || cnt_q != 8'd0 || p_valid_q || o_valid_q || pp_valid_q ||
+                  kin_valid_i;
+
+`ifndef SYNTHESIS
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+    end else begin
+      if (cfg_we_i) assert (!busy_o);
+      // Keep bits past K in the last quad must be 0 (the oracle decoder rejects them too).
+      if (state_q == SBody && body_go && at_qstart && sparse_q && last_quad) begin
+        for (int n = 0; n < 16; n++) begin
+          if (5'(n) < nk) assert ((masks[4*n +: 4] >> ({1'b0, qlen_m1} + 3'd1)) == 4'd0);
+        end
+      end
+    end
+  end
+`endif
+
+endmodule

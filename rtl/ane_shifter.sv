@@ -1,0 +1,395 @@
+// ane_shifter: the input buffer and shifter of the neural-engine core (ARCHITECTURE: input
+// buffer + shifter; NUMERICS N-2 order; docs/shifter.md).
+//
+// Input buffer: two banks of BankBytes bytes (a work unit: its data and its halo), loaded
+// through a valid/ready port of BeatBytes bytes per beat, double buffered: one bank is read
+// while the next work unit loads into the other.
+//
+// Shifter: for each request (c, ky, kx) of the current work unit it delivers one lane vector:
+// data value p (p < NumLanes, or NumLanes / 2 in the fp16 two-kernel mode) is the input element
+// that tile position p = (oy, ox) = (p / tile_w, p % tile_w) multiplies at that kernel step,
+//   y = oy*sy + ky*dy + off_y,   x = ox*sx + kx*dx + off_x     (work-unit patch coordinates)
+//   element address = c*ch_stride + y*row_stride + x*col_stride
+// or 0 when (y, x) falls outside the patch's valid rows and columns (zero padding at the edges
+// of the tensor) or the position is outside the work unit's outputs (oh x ow). Strides in
+// elements make any layout: planar (col 1, row PW, channel PH*PW) or channel-interleaved
+// (col C, row PW*C, channel 1). One request per cycle, latency 4, valid/ready; the pipeline
+// advances as a whole and stalls only while a vector waits at the output.
+//
+// Configuration (written while busy_o is low; a write to PREP builds the lane table, NumLanes
+// cycles with busy_o high, and must follow any change of GEOM or STRIDE):
+//   0 GEOM    [2:0] sy, [5:3] sx, [8:6] dy, [11:9] dx (1..4), [12] 16-bit elements,
+//             [13] two-kernel, [22:14] tile_w, [31:23] tile_h (tile_w*tile_h <= positions)
+//   1 STRIDE  [11:0] row stride, [23:12] column stride (elements)
+//   2 CHSTR   [11:0] channel stride (elements)
+//   3 PREP    build the lane table
+// Work-unit descriptor, sampled with the first beat of a load (ld_desc_i):
+//   [9:0] ph, [19:10] pw     valid patch rows / columns (rows and columns past them read 0)
+//   [31:20] off_y, [43:32] off_x   (signed) patch coordinates of tile position (0, 0) at ky = kx = 0
+//   [52:44] oh, [61:53] ow   the work unit's outputs: positions with oy >= oh or ox >= ow are idle
+// A request with rq_release_i is the work unit's last: after it the other bank becomes current
+// and this bank loads again once the request has read it. rq_nodata_i makes a request that
+// delivers no vector (it releases a work unit whose every step was skipped).
+`default_nettype none
+
+module ane_shifter #(
+  parameter int unsigned NumLanes  = 256,
+  parameter int unsigned BankBytes = 512,
+  parameter int unsigned BeatBytes = 16,
+  parameter int unsigned TagBits   = 8
+) (
+  input  wire logic                     clk_i,
+  input  wire logic                     rst_ni,
+  // configuration
+  input  wire logic                     cfg_we_i,
+  input  wire logic [1:0]               cfg_addr_i,
+  input  wire logic [31:0]              cfg_wdata_i,
+  output      logic                     busy_o,
+  // work-unit load port
+  input  wire logic                     ld_valid_i,
+  output      logic                     ld_ready_o,
+  input  wire logic [BeatBytes*8-1:0]   ld_data_i,
+  input  wire logic                     ld_last_i,
+  input  wire logic [61:0]              ld_desc_i,
+  // step requests
+  input  wire logic                     rq_valid_i,
+  output      logic                     rq_ready_o,
+  input  wire logic [9:0]               rq_c_i,
+  input  wire logic [2:0]               rq_ky_i,
+  input  wire logic [2:0]               rq_kx_i,
+  input  wire logic                     rq_release_i,
+  input  wire logic                     rq_nodata_i,
+  input  wire logic [TagBits-1:0]       rq_tag_i,
+  // lane vectors
+  output      logic                     out_valid_o,
+  input  wire logic                     out_ready_i,
+  output      logic [NumLanes*16-1:0]   out_data_o,
+  output      logic [NumLanes-1:0]      out_mask_o,   // lanes whose position is a real output
+  output      logic [TagBits-1:0]       out_tag_o
+);
+
+  localparam int unsigned BankBeats = BankBytes / BeatBytes;
+  localparam int unsigned BeatAw    = $clog2(BankBeats);
+  localparam int unsigned OffAw     = $clog2(BeatBytes);
+  localparam int unsigned ByteAw    = $clog2(BankBytes);  // byte address within a bank
+  localparam int unsigned LcntW     = $clog2(NumLanes + 1);
+
+  // ---------------- configuration ----------------
+  logic [2:0]  sy_q, sx_q, dy_q, dx_q;
+  logic        elem16_q, two_kernel_q;
+  logic [8:0]  tile_w_q, tile_h_q;
+  logic [11:0] row_stride_q, col_stride_q, ch_stride_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      sy_q <= 3'd1;
+      sx_q <= 3'd1;
+      dy_q <= 3'd1;
+      dx_q <= 3'd1;
+      elem16_q     <= 1'b1;
+      two_kernel_q <= 1'b0;
+      tile_w_q     <= 9'd1;
+      tile_h_q     <= 9'd1;
+      row_stride_q <= '0;
+      col_stride_q <= '0;
+      ch_stride_q  <= '0;
+    end else if (cfg_we_i) begin
+      unique case (cfg_addr_i)
+        2'd0: begin
+          sy_q <= cfg_wdata_i[2:0];
+          sx_q <= cfg_wdata_i[5:3];
+          dy_q <= cfg_wdata_i[8:6];
+          dx_q <= cfg_wdata_i[11:9];
+          elem16_q     <= cfg_wdata_i[12];
+          two_kernel_q <= cfg_wdata_i[13];
+          tile_w_q     <= cfg_wdata_i[22:14];
+          tile_h_q     <= cfg_wdata_i[31:23];
+        end
+        2'd1: begin
+          row_stride_q <= cfg_wdata_i[11:0];
+          col_stride_q <= cfg_wdata_i[23:12];
+        end
+        2'd2: ch_stride_q <= cfg_wdata_i[11:0];
+        default: ;
+      endcase
+    end
+  end
+
+  // ---------------- lane table ----------------
+  // Entry p: position valid, oy, ox, oy*sy, ox*sx, and the low address bits of
+  // oy*sy*row_stride + ox*sx*col_stride. Built one entry per cycle into a shift register (the
+  // entry made first ends at index 0).
+  localparam int unsigned EntryW = 1 + 8 + 8 + 10 + 10 + 16;
+  logic [NumLanes*EntryW-1:0] table_q;
+  logic             build_q;
+  logic [LcntW-1:0] bcnt_q;
+  logic [7:0]       boy_q, box_q;
+  logic [9:0]       brow_q, bcol_q;
+  logic [15:0]      brow_addr_q, bcol_addr_q;
+  logic [LcntW-1:0] positions;
+  logic             bvalid;
+  logic [EntryW-1:0] bentry;
+
+  assign positions = two_kernel_q ? LcntW'(NumLanes / 2) : LcntW'(NumLanes);
+  assign bvalid    = ({1'b0, boy_q} < tile_h_q) && (bcnt_q < positions);
+  assign bentry    = {bvalid, boy_q, box_q, brow_q, bcol_q, brow_addr_q + bcol_addr_q};
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      build_q <= 1'b0;
+      bcnt_q  <= '0;
+    end else if (cfg_we_i && cfg_addr_i == 2'd3) begin
+      build_q <= 1'b1;
+      bcnt_q  <= '0;
+    end else if (build_q) begin
+      bcnt_q  <= bcnt_q + 1'b1;
+      build_q <= bcnt_q != LcntW'(NumLanes - 1);
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (cfg_we_i && cfg_addr_i == 2'd3) begin
+      boy_q <= '0;
+      box_q <= '0;
+      brow_q <= '0;
+      bcol_q <= '0;
+      brow_addr_q <= '0;
+      bcol_addr_q <= '0;
+    end else if (build_q) begin
+      table_q <= {bentry, table_q[NumLanes*EntryW-1:EntryW]};
+      if ({1'b0, box_q} + 9'd1 == tile_w_q) begin
+        box_q       <= '0;
+        bcol_q      <= '0;
+        bcol_addr_q <= '0;
+        boy_q       <= boy_q + 8'd1;
+        brow_q      <= brow_q + {7'd0, sy_q};
+        brow_addr_q <= brow_addr_q + 16'({13'd0, sy_q} * {4'd0, row_stride_q});
+      end else begin
+        box_q       <= box_q + 8'd1;
+        bcol_q      <= bcol_q + {7'd0, sx_q};
+        bcol_addr_q <= bcol_addr_q + 16'({13'd0, sx_q} * {4'd0, col_stride_q});
+      end
+    end
+  end
+
+  // ---------------- input buffer: two banks ----------------
+  logic [BeatBytes*8-1:0] mem_q [2*BankBeats];
+  // The descriptor fields of each bank (bank b at [b*W +: W]).
+  logic [19:0]  bank_ph, bank_pw;
+  logic [23:0]  bank_off_y, bank_off_x;
+  logic [17:0]  bank_oh, bank_ow;
+  logic [1:0]   full_q;
+  logic         ld_bank_q;
+  logic [BeatAw-1:0] ld_beat_q;
+  logic         ld_take;
+
+  assign ld_ready_o = !full_q[ld_bank_q];
+  assign ld_take    = ld_valid_i && ld_ready_o;
+
+  always_ff @(posedge clk_i) begin
+    if (ld_take) begin
+      mem_q[{ld_bank_q, ld_beat_q}] <= ld_data_i;
+      if (ld_beat_q == '0) begin
+        bank_ph[ld_bank_q*10 +: 10]    <= ld_desc_i[9:0];
+        bank_pw[ld_bank_q*10 +: 10]    <= ld_desc_i[19:10];
+        bank_off_y[ld_bank_q*12 +: 12] <= ld_desc_i[31:20];
+        bank_off_x[ld_bank_q*12 +: 12] <= ld_desc_i[43:32];
+        bank_oh[ld_bank_q*9 +: 9]      <= ld_desc_i[52:44];
+        bank_ow[ld_bank_q*9 +: 9]      <= ld_desc_i[61:53];
+      end
+    end
+  end
+
+  // ---------------- request pipeline: A (request), B (step terms), C (lane addresses), D (out)
+  logic en, rq_take, release_done;
+  logic rd_bank_q;
+  logic va_q, vb_q, vc_q, vd_q;
+
+  assign en         = !vd_q || out_ready_i;
+  assign rq_ready_o = en && full_q[rd_bank_q] && !build_q;
+  assign rq_take    = rq_valid_i && rq_ready_o;
+  assign busy_o     = build_q || va_q || vb_q || vc_q || vd_q || rq_valid_i;
+
+  // Stage A: the request.
+  logic              a_bank_q, a_release_q, a_nodata_q;
+  logic [9:0]        a_c_q;
+  logic [2:0]        a_ky_q, a_kx_q;
+  logic [TagBits-1:0] a_tag_q;
+  always_ff @(posedge clk_i) begin
+    if (en) begin
+      a_bank_q    <= rd_bank_q;
+      a_release_q <= rq_release_i;
+      a_nodata_q  <= rq_nodata_i;
+      a_c_q       <= rq_c_i;
+      a_ky_q      <= rq_ky_i;
+      a_kx_q      <= rq_kx_i;
+      a_tag_q     <= rq_tag_i;
+    end
+  end
+
+  // Stage A -> B: the step's patch offsets and address, modulo 2^16 (a lane inside the patch has
+  // a true address below BankBytes, so the low bits are exact).
+  logic [11:0] a_off_y, a_off_x;
+  logic [13:0] a_ry, a_rx;
+  logic [15:0] a_step_addr;
+  always_comb begin
+    a_off_y = bank_off_y[a_bank_q*12 +: 12];
+    a_off_x = bank_off_x[a_bank_q*12 +: 12];
+    a_ry = {8'd0, {3'd0, a_ky_q} * {3'd0, dy_q}} + {{2{a_off_y[11]}}, a_off_y};
+    a_rx = {8'd0, {3'd0, a_kx_q} * {3'd0, dx_q}} + {{2{a_off_x[11]}}, a_off_x};
+    a_step_addr = 16'({6'd0, a_c_q} * {4'd0, ch_stride_q}) +
+                  16'({{2{a_ry[13]}}, a_ry} * {4'd0, row_stride_q}) +
+                  16'({{2{a_rx[13]}}, a_rx} * {4'd0, col_stride_q});
+  end
+
+  logic              b_bank_q, b_release_q, b_nodata_q;
+  logic [13:0]       b_ry_q, b_rx_q;
+  logic [15:0]       b_step_addr_q;
+  logic [TagBits-1:0] b_tag_q;
+  always_ff @(posedge clk_i) begin
+    if (en) begin
+      b_bank_q      <= a_bank_q;
+      b_release_q   <= a_release_q;
+      b_nodata_q    <= a_nodata_q;
+      b_ry_q        <= a_ry;
+      b_rx_q        <= a_rx;
+      b_step_addr_q <= a_step_addr;
+      b_tag_q       <= a_tag_q;
+    end
+  end
+
+  // Stage B -> C: per lane, inside the patch? and the element's byte address.
+  logic [9:0] b_ph, b_pw;
+  logic [8:0] b_oh, b_ow;
+  assign b_ph = bank_ph[b_bank_q*10 +: 10];
+  assign b_pw = bank_pw[b_bank_q*10 +: 10];
+  assign b_oh = bank_oh[b_bank_q*9 +: 9];
+  assign b_ow = bank_ow[b_bank_q*9 +: 9];
+  logic [NumLanes-1:0]        c_in_q, c_act_q;
+  logic [NumLanes*ByteAw-1:0] c_addr_q;
+  logic              c_bank_q, c_release_q, c_nodata_q;
+  logic [TagBits-1:0] c_tag_q;
+
+  for (genvar p = 0; p < NumLanes; p++) begin : g_lane
+    logic [EntryW-1:0] e;
+    logic        pos_ok, act, inb;
+    logic [7:0]  oy, ox;
+    logic [13:0] y, x;
+    logic [15:0] eaddr;
+    logic [ByteAw-1:0] baddr;
+    always_comb begin
+      e      = table_q[p*EntryW +: EntryW];
+      pos_ok = e[EntryW-1];
+      oy     = e[EntryW-2 -: 8];
+      ox     = e[EntryW-10 -: 8];
+      y      = {4'd0, e[35:26]} + b_ry_q;
+      x      = {4'd0, e[25:16]} + b_rx_q;
+      act    = pos_ok && ({1'b0, oy} < b_oh) && ({1'b0, ox} < b_ow);
+      inb    = act && !y[13] && (y[12:0] < {3'd0, b_ph}) &&
+               !x[13] && (x[12:0] < {3'd0, b_pw});
+      eaddr  = e[15:0] + b_step_addr_q;
+      baddr  = elem16_q ? {eaddr[ByteAw-2:0], 1'b0} : eaddr[ByteAw-1:0];
+    end
+    always_ff @(posedge clk_i) begin
+      if (en) begin
+        c_act_q[p] <= act;
+        c_in_q[p]  <= inb;
+        c_addr_q[p*ByteAw +: ByteAw] <= baddr;
+      end
+    end
+`ifndef SYNTHESIS
+    // A lane inside the patch reads inside the bank.
+    always_ff @(posedge clk_i) begin
+      if (en && vb_q && inb) assert (eaddr < (elem16_q ? 16'(BankBytes / 2) : 16'(BankBytes)));
+    end
+`endif
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (en) begin
+      c_bank_q    <= b_bank_q;
+      c_release_q <= b_release_q;
+      c_nodata_q  <= b_nodata_q;
+      c_tag_q     <= b_tag_q;
+    end
+  end
+
+  // Stage C -> D: the gather.
+  for (genvar p = 0; p < NumLanes; p++) begin : g_gather
+    logic [BeatBytes*8-1:0] beat;
+    logic [ByteAw-1:0]      a;
+    logic [15:0]            v;
+    always_comb begin
+      a    = c_addr_q[p*ByteAw +: ByteAw];
+      beat = mem_q[{c_bank_q, a[ByteAw-1:OffAw]}];
+      if (!c_in_q[p]) begin
+        v = 16'h0000;
+      end else if (elem16_q) begin
+        v = beat[{a[OffAw-1:0], 3'd0} +: 16];
+      end else begin
+        v = {{8{beat[{a[OffAw-1:0], 3'd0} + 7]}}, beat[{a[OffAw-1:0], 3'd0} +: 8]};
+      end
+    end
+    always_ff @(posedge clk_i) begin
+      if (en) out_data_o[p*16 +: 16] <= v;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (en) begin
+      out_mask_o <= c_act_q;
+      out_tag_o  <= c_tag_q;
+    end
+  end
+  assign out_valid_o = vd_q;
+
+  // ---------------- valid bits, banks ----------------
+  assign release_done = en && vc_q && c_release_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      va_q <= 1'b0;
+      vb_q <= 1'b0;
+      vc_q <= 1'b0;
+      vd_q <= 1'b0;
+      rd_bank_q <= 1'b0;
+      ld_bank_q <= 1'b0;
+      ld_beat_q <= '0;
+      full_q    <= 2'b00;
+    end else begin
+      if (en) begin
+        va_q <= rq_take;
+        vb_q <= va_q;
+        vc_q <= vb_q;
+        vd_q <= vc_q && !c_nodata_q;
+      end
+      if (rq_take && rq_release_i) rd_bank_q <= !rd_bank_q;
+      if (ld_take) begin
+        ld_beat_q <= ld_last_i ? '0 : ld_beat_q + 1'b1;
+        if (ld_last_i) ld_bank_q <= !ld_bank_q;
+      end
+      for (int b = 0; b < 2; b++) begin
+        if (ld_take && ld_last_i && ld_bank_q == b[0]) full_q[b] <= 1'b1;
+        else if (release_done && c_bank_q == b[0]) full_q[b] <= 1'b0;
+      end
+    end
+  end
+
+`ifndef SYNTHESIS
+  // Protocol and parameter checks.
+  initial begin
+    assert (BankBytes % BeatBytes == 0);
+    assert (BankBeats >= 2 && (1 << BeatAw) == BankBeats);
+    assert (NumLanes >= 2 && NumLanes <= 256);
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+    end else begin
+      if (cfg_we_i) assert (!busy_o);
+      if (ld_take && !ld_last_i) assert (ld_beat_q != BeatAw'(BankBeats - 1));
+      if (build_q) assert ({9'd0, tile_w_q} * {9'd0, tile_h_q} <= 18'(positions) && tile_w_q != 0);
+    end
+  end
+`endif
+
+endmodule

@@ -1,0 +1,119 @@
+// Drives an ane_kernel_extract model: configures the reduction (C, KH, KW), streams compressed
+// kernel groups (32-bit words, two per 64-bit beat) with random input gaps, and collects the
+// operations and post-processing parameters with random back-pressure on both.
+#ifndef TB_HARNESS_KERNEL_EXTRACT_DRIVER_H_
+#define TB_HARNESS_KERNEL_EXTRACT_DRIVER_H_
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "tb/harness/sim.h"
+#include "tb/oracle/kernel_codec.h"
+
+namespace ane::harness {
+
+struct ExtractOp {
+  uint16_t coef_a = 0, coef_b = 0;
+  int c = 0, ky = 0, kx = 0, slot = 0;
+  bool first = false, last = false, end = false;
+};
+struct ExtractParam {
+  int kernel = 0;
+  oracle::KernelParams p;
+};
+struct ExtractStats {
+  uint64_t cycles = 0;         // from the first offered beat to the last operation taken
+  uint64_t op_cycles = 0;      // cycles with an operation taken
+  uint64_t first_op_cycle = 0; // cycle (from the start) of the first operation
+};
+
+template <class Model>
+class KernelExtractDriver {
+ public:
+  explicit KernelExtractDriver(Sim<Model>& sim) : sim_(sim) {}
+
+  void Reset() {
+    Model& d = sim_.dut();
+    d.cfg_we_i = 0;
+    d.kin_valid_i = 0;
+    d.op_ready_i = 1;
+    d.pp_ready_i = 1;
+    sim_.Reset();
+  }
+
+  void Configure(int channels, int kh, int kw) {
+    Model& d = sim_.dut();
+    d.cfg_we_i = 1;
+    d.cfg_wdata_i = uint32_t(channels) | uint32_t(kh) << 10 | uint32_t(kw) << 13;
+    sim_.Tick();
+    d.cfg_we_i = 0;
+  }
+
+  // Streams `words` and runs until `ops` operations and `params` records came out and the
+  // extract is idle again.
+  void Run(const std::vector<uint32_t>& words, size_t ops, size_t params,
+           const std::function<bool()>& gap, const std::function<bool()>& op_stall,
+           const std::function<bool()>& pp_stall, std::vector<ExtractOp>* out_ops,
+           std::vector<ExtractParam>* out_params, ExtractStats* stats = nullptr) {
+    Model& d = sim_.dut();
+    size_t beat = 0;
+    const size_t beats = words.size() / 2;
+    bool pending = false;
+    const uint64_t start = sim_.cycles();
+    ExtractStats st;
+    uint64_t idle_after = 0;
+    while (out_ops->size() < ops || out_params->size() < params || beat < beats || idle_after < 4) {
+      const bool offer = beat < beats && (pending || !gap());
+      d.kin_valid_i = offer;
+      if (offer) d.kin_data_i = uint64_t(words[2 * beat]) | uint64_t(words[2 * beat + 1]) << 32;
+      d.op_ready_i = !op_stall();
+      d.pp_ready_i = !pp_stall();
+      d.eval();
+      const bool take = offer && d.kin_ready_o;
+      pending = offer && !take;
+      if (d.op_valid_o && d.op_ready_i) {
+        ExtractOp o;
+        o.coef_a = d.op_coef_a_o;
+        o.coef_b = d.op_coef_b_o;
+        o.c = d.op_c_o;
+        o.ky = d.op_ky_o;
+        o.kx = d.op_kx_o;
+        o.slot = d.op_slot_o;
+        o.first = d.op_first_o;
+        o.last = d.op_last_o;
+        o.end = d.op_end_o;
+        if (st.op_cycles == 0) st.first_op_cycle = sim_.cycles() - start;
+        ++st.op_cycles;
+        out_ops->push_back(o);
+        st.cycles = sim_.cycles() - start + 1;
+      }
+      if (d.pp_valid_o && d.pp_ready_i) {
+        ExtractParam p;
+        p.kernel = d.pp_kernel_o;
+        p.p.scale = d.pp_scale_o;
+        p.p.bias = d.pp_bias_o;
+        out_params->push_back(p);
+      }
+      if (take) ++beat;
+      idle_after = (out_ops->size() >= ops && out_params->size() >= params && beat >= beats && !d.busy_o)
+                       ? idle_after + 1 : 0;
+      sim_.Tick();
+      if (sim_.cycles() - start > 50 * (words.size() + ops + 100)) {
+        throw std::runtime_error("kernel extract: no progress (ops " + std::to_string(out_ops->size()) +
+                                 " of " + std::to_string(ops) + ")");
+      }
+    }
+    d.kin_valid_i = 0;
+    d.op_ready_i = 1;
+    d.pp_ready_i = 1;
+    if (stats) *stats = st;
+  }
+
+ private:
+  Sim<Model>& sim_;
+};
+
+}  // namespace ane::harness
+
+#endif  // TB_HARNESS_KERNEL_EXTRACT_DRIVER_H_

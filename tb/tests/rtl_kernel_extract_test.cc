@@ -1,0 +1,263 @@
+// The kernel extract RTL (rtl/ane_kernel_extract.sv) against the oracle's decoder and schedule
+// (tb/oracle/kernel_codec.h, NUMERICS N-6 with the N-2.4 skip rule): every operation (both
+// coefficients, the step's coordinates, the slot, first/last/end) and every post-processing
+// parameter record, for every format, dense and sparse (all-zero, 50 %, 90 %, all-nonzero),
+// one kernel per slot or two, with random input gaps and back-pressure on both outputs.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "Vane_kernel_extract.h"
+#include "tb/harness/kernel_extract_driver.h"
+#include "tb/harness/sim.h"
+#include "tb/oracle/conv_walk.h"
+#include "tb/oracle/kernel_codec.h"
+#include "tb/tests/test_seed.h"
+
+namespace ane {
+namespace {
+
+using harness::ExtractOp;
+using harness::ExtractParam;
+using harness::ExtractStats;
+using oracle::DecodedGroup;
+using oracle::KernelFormat;
+using oracle::KernelGroup;
+
+struct Bench {
+  explicit Bench(uint32_t x_seed = 1)
+      : sim("ane_kernel_extract", harness::CurrentTestStem(), x_seed), drv(sim) {
+    drv.Reset();
+  }
+  harness::Sim<Vane_kernel_extract> sim;
+  harness::KernelExtractDriver<Vane_kernel_extract> drv;
+};
+
+// A random group of the given shape; zero_pct of the weights are zero (100: all zero).
+KernelGroup RandomGroup(test::Rng& rng, int steps, KernelFormat f, bool sparse, bool two, int r,
+                        int zero_pct) {
+  KernelGroup g;
+  g.spec.format = f;
+  g.spec.sparse = sparse;
+  g.spec.two_kernel = two;
+  g.spec.per_channel_scale = f == KernelFormat::kInt8Sym && rng.Below(2);
+  const int bits[] = {1, 2, 4, 6, 8};
+  g.spec.palette_bits = bits[rng.Below(5)];
+  g.spec.params = rng.Below(2);
+  g.steps = steps;
+  const int nk = two ? 2 * r : r;
+  // Zero runs come in whole quads half of the time, so that blocks are skipped at 50 % too.
+  const bool quads = rng.Below(2);
+  g.weights.assign(size_t(nk), std::vector<uint16_t>(size_t(steps), 0));
+  for (int n = 0; n < nk; ++n) {
+    for (int s = 0; s < steps; ++s) {
+      const uint32_t roll = quads ? uint32_t((s / 4 * 2654435761u + uint32_t(n) * 40503u) >> 7) % 100
+                                  : rng.Below(100);
+      if (int(roll) < zero_pct) continue;
+      uint16_t c = rng.Code();
+      switch (f) {
+        case KernelFormat::kRaw8: c = uint16_t(int16_t(int8_t(uint8_t(c | 1)))); break;
+        case KernelFormat::kRaw4: {
+          const int v = int(c % 15) - 7;  // -7 .. 7
+          c = uint16_t(int16_t(v == 0 ? 1 : v));
+          break;
+        }
+        default: c = uint16_t((c & 0xBFFF) | 0x0400); break;  // finite, nonzero
+      }
+      if (c == 0) c = 1;
+      g.weights[size_t(n)][size_t(s)] = c;
+    }
+  }
+  for (int n = 0; n < (g.spec.params ? nk : 0); ++n) g.params.push_back({rng.Code(), uint32_t(rng.Next())});
+  return g;
+}
+
+struct Expect {
+  std::vector<uint32_t> words;
+  std::vector<ExtractOp> ops;
+  std::vector<ExtractParam> params;
+  uint64_t header_words = 0, header_cycles = 0, idle_quads = 0, skipped_blocks = 0, dense_ops = 0;
+};
+
+void AddGroup(Expect* e, KernelGroup g, const oracle::ConvGeometry& geom) {
+  const std::vector<uint32_t> w = oracle::EncodeKernelGroup(&g);
+  const DecodedGroup d = oracle::DecodeKernelGroup(w.data(), w.size(), geom.Steps());
+  e->words.insert(e->words.end(), w.begin(), w.end());
+  for (size_t i = 0; i < d.params.size(); ++i) e->params.push_back({int(i), d.params[i]});
+  for (size_t i = 0; i < d.ops.size(); ++i) {
+    const auto& op = d.ops[i];
+    const oracle::ConvStep st = oracle::StepAt(geom, op.step);
+    ExtractOp o;
+    o.coef_a = op.coef_a;
+    o.coef_b = op.coef_b;
+    o.c = st.c;
+    o.ky = st.ky;
+    o.kx = st.kx;
+    o.slot = op.slot;
+    o.first = op.first;
+    o.last = op.last;
+    o.end = i + 1 == d.ops.size();
+    e->ops.push_back(o);
+  }
+  e->header_words += uint64_t(d.header_words);
+  // Header cycles: one per word, a parameter record (two words) in one.
+  e->header_cycles += uint64_t(d.header_words) - uint64_t(d.params.size());
+  e->idle_quads += uint64_t(d.idle_quads);
+  e->skipped_blocks += uint64_t(d.skipped_blocks);
+  e->dense_ops += uint64_t(d.slots) * uint64_t(geom.Steps());
+}
+
+void Compare(const Expect& e, const std::vector<ExtractOp>& ops, const std::vector<ExtractParam>& params,
+             const std::string& what) {
+  ASSERT_EQ(ops.size(), e.ops.size()) << what;
+  for (size_t i = 0; i < ops.size(); ++i) {
+    const ExtractOp& a = ops[i];
+    const ExtractOp& b = e.ops[i];
+    ASSERT_TRUE(a.coef_a == b.coef_a && a.coef_b == b.coef_b && a.c == b.c && a.ky == b.ky &&
+                a.kx == b.kx && a.slot == b.slot && a.first == b.first && a.last == b.last &&
+                a.end == b.end)
+        << what << ": operation " << i << std::hex << "\n  rtl    a 0x" << a.coef_a << " b 0x" << a.coef_b
+        << std::dec << " c " << a.c << " ky " << a.ky << " kx " << a.kx << " slot " << a.slot
+        << " first " << a.first << " last " << a.last << " end " << a.end << std::hex
+        << "\n  oracle a 0x" << b.coef_a << " b 0x" << b.coef_b << std::dec << " c " << b.c << " ky "
+        << b.ky << " kx " << b.kx << " slot " << b.slot << " first " << b.first << " last " << b.last
+        << " end " << b.end;
+  }
+  ASSERT_EQ(params.size(), e.params.size()) << what;
+  for (size_t i = 0; i < params.size(); ++i) {
+    EXPECT_EQ(params[i].kernel, e.params[i].kernel) << what << " parameter " << i;
+    EXPECT_TRUE(params[i].p == e.params[i].p) << what << " parameter " << i;
+  }
+}
+
+oracle::ConvGeometry Shape(int c, int kh, int kw) {
+  oracle::ConvGeometry g;
+  g.channels = c;
+  g.kernel_h = kh;
+  g.kernel_w = kw;
+  g.height = kh;
+  g.width = kw;
+  return g;
+}
+
+TEST(RtlKernelExtract, N6_HandWrittenDenseStream) {
+  Bench b;
+  b.drv.Configure(1, 1, 3);
+  const std::vector<uint32_t> words = {0x00000000u, 0xC0003C00u, 0x00003800u, 0x00000000u};
+  std::vector<ExtractOp> ops;
+  std::vector<ExtractParam> params;
+  b.drv.Run(words, 3, 0, [] { return false; }, [] { return false; }, [] { return false; }, &ops, &params);
+  ASSERT_EQ(ops.size(), 3u);
+  EXPECT_EQ(ops[0].coef_a, 0x3C00);
+  EXPECT_EQ(ops[1].coef_a, 0xC000);
+  EXPECT_EQ(ops[2].coef_a, 0x3800);
+  EXPECT_TRUE(ops[0].first && !ops[0].last);
+  EXPECT_TRUE(ops[2].last && ops[2].end);
+  EXPECT_EQ(ops[2].kx, 2);
+}
+
+// Every format, dense and sparse at every density, one or two kernels per slot, many groups in
+// one stream, random gaps and back-pressure.
+TEST(RtlKernelExtract, N6_RandomGroupsEveryFormatAndDensity) {
+  const uint64_t seed = test::TestSeed(0xE47);
+  SCOPED_TRACE(test::SeedNote(seed));
+  test::Rng rng(seed);
+  Bench b;
+  const int zero_pcts[] = {0, 50, 90, 100};
+  uint64_t total_ops = 0, skipped = 0;
+  const int streams = int(400 * test::SoakFactor());
+  for (int it = 0; it < streams; ++it) {
+    const oracle::ConvGeometry geom = Shape(1 + int(rng.Below(6)), 1 + int(rng.Below(7)), 1 + int(rng.Below(7)));
+    b.drv.Configure(geom.channels, geom.kernel_h, geom.kernel_w);
+    Expect e;
+    const int groups = 1 + int(rng.Below(4));
+    for (int gi = 0; gi < groups; ++gi) {
+      const KernelFormat f = KernelFormat(rng.Below(5));
+      const bool two = int(f) <= 2 && rng.Below(2);
+      AddGroup(&e, RandomGroup(rng, geom.Steps(), f, rng.Below(3) != 0, two, 1 + int(rng.Below(8)),
+                               zero_pcts[rng.Below(4)]),
+               geom);
+    }
+    std::vector<ExtractOp> ops;
+    std::vector<ExtractParam> params;
+    const int gap = int(rng.Below(50)), stall = int(rng.Below(50));
+    auto chance = [&rng](int pct) { return [&rng, pct] { return int(rng.Below(100)) < pct; }; };
+    b.drv.Run(e.words, e.ops.size(), e.params.size(), chance(gap), chance(stall), chance(stall), &ops,
+              &params);
+    Compare(e, ops, params, "stream " + std::to_string(it));
+    if (HasFailure()) return;
+    total_ops += ops.size();
+    skipped += e.skipped_blocks;
+  }
+  EXPECT_GT(total_ops, 100000u);
+  EXPECT_GT(skipped, 100u);  // the skip path ran
+}
+
+TEST(RtlKernelExtract, XSeedsDoNotChangeAnyOperation) {
+  for (uint32_t x_seed : {1u, 99u, 0xC0FFEEu}) {
+    test::Rng rng(0x77);
+    const oracle::ConvGeometry geom = Shape(3, 3, 3);
+    Expect e;
+    for (KernelFormat f : {KernelFormat::kFp16, KernelFormat::kInt8Sym, KernelFormat::kPalette,
+                           KernelFormat::kRaw8, KernelFormat::kRaw4}) {
+      AddGroup(&e, RandomGroup(rng, geom.Steps(), f, true, false, 4, 90), geom);
+    }
+    Bench b(x_seed);
+    b.drv.Configure(3, 3, 3);
+    std::vector<ExtractOp> ops;
+    std::vector<ExtractParam> params;
+    auto chance = [&rng](int pct) { return [&rng, pct] { return int(rng.Below(100)) < pct; }; };
+    b.drv.Run(e.words, e.ops.size(), e.params.size(), chance(20), chance(20), chance(20), &ops, &params);
+    Compare(e, ops, params, "x seed " + std::to_string(x_seed));
+  }
+}
+
+// ---- cycle figures ----
+
+// Full rate (no gaps, no stalls): the header takes one cycle per word (a parameter record of two
+// words one cycle), then one operation per
+// cycle, a quad whose every block is skipped one cycle; the first operation appears two cycles
+// after its bits are in the buffer.
+uint64_t RunCycles(const Expect& e, ExtractStats* st, const oracle::ConvGeometry& geom) {
+  Bench b;
+  b.drv.Configure(geom.channels, geom.kernel_h, geom.kernel_w);
+  std::vector<ExtractOp> ops;
+  std::vector<ExtractParam> params;
+  auto never = [] { return false; };
+  b.drv.Run(e.words, e.ops.size(), e.params.size(), never, never, never, &ops, &params, st);
+  Compare(e, ops, params, "cycles");
+  return st->cycles;
+}
+
+TEST(RtlKernelExtract, CyclesOneOperationPerCycleAndSparseSkipsSaveCycles) {
+  test::Rng rng(0xC1C);
+  const oracle::ConvGeometry geom = Shape(16, 3, 3);  // K = 144, 36 quads
+  for (int r : {1, 8}) {
+    // Dense fp16: operations back to back after the one header word.
+    Expect dense;
+    AddGroup(&dense, RandomGroup(rng, geom.Steps(), KernelFormat::kFp16, false, false, r, 0), geom);
+    ExtractStats sd;
+    RunCycles(dense, &sd, geom);
+    EXPECT_EQ(sd.op_cycles, dense.ops.size());
+    // First beat accepted at cycle 0, header parsed at 1, first operation issued at 2, out at 4.
+    EXPECT_EQ(sd.cycles, dense.header_cycles + dense.ops.size() + 3) << "R " << r;
+    // Sparse (90 % zero, zero runs in whole quads): fewer cycles by the skipped operations.
+    Expect sparse;
+    KernelGroup g;
+    do {
+      sparse = Expect();
+      g = RandomGroup(rng, geom.Steps(), KernelFormat::kFp16, true, false, r, 90);
+      AddGroup(&sparse, g, geom);
+    } while (sparse.skipped_blocks == 0);
+    ExtractStats ss;
+    RunCycles(sparse, &ss, geom);
+    EXPECT_EQ(ss.cycles, sparse.header_cycles + sparse.ops.size() + sparse.idle_quads + 3) << "R " << r;
+    EXPECT_LT(ss.cycles, sd.cycles);
+    RecordProperty("dense_cycles_r" + std::to_string(r), int(sd.cycles));
+    RecordProperty("sparse_cycles_r" + std::to_string(r), int(ss.cycles));
+  }
+}
+
+}  // namespace
+}  // namespace ane
