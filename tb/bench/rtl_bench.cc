@@ -10,15 +10,29 @@
 //   BM_Postproc/T         4096 vectors through the 8-lane post-processor RTL (scale, bias, and
 //                         T: 0 ReLU, 1 the gelu table): values/s (simulated), cycles, latency
 //   BM_OraclePostproc/T   the same values on the oracle's post-processor
+//   BM_Shifter/L          a 3x3 layer through the L-lane input buffer and shifter, 8 requests per
+//                         step (the kernels of a slot group): lane values/s, vectors, cycles
+//   BM_KernelExtract/Z/R/Q  a 64-channel 3x3 group (K = 576) of R fp16 kernels with Z % zeros
+//                         (Q = 1: zeros in whole quads) through the kernel extract: operations,
+//                         cycles, and the cycles of the same group stored dense
 #include <benchmark/benchmark.h>
 
+#include <string>
 #include <vector>
 
+#include "Vane_kernel_extract.h"
 #include "Vane_mac_lane_m1.h"
+#include "Vane_shifter16.h"
+#include "Vane_shifter256.h"
+#include "tb/harness/kernel_extract_driver.h"
+#include "tb/harness/shifter_driver.h"
+#include "tb/harness/work_unit.h"
 #include "tb/harness/mac_array_matmul.h"
 #include "tb/harness/mac_stream_start.h"
 #include "tb/harness/postproc_run.h"
 #include "tb/harness/sim.h"
+#include "tb/oracle/conv_walk.h"
+#include "tb/oracle/kernel_codec.h"
 #include "tb/oracle/mac.h"
 #include "tb/oracle/postproc.h"
 
@@ -177,6 +191,125 @@ void BM_OraclePostproc(benchmark::State& state) {
   state.SetLabel("oracle, the same values");
 }
 BENCHMARK(BM_OraclePostproc)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
+// ---- input buffer and shifter ----
+
+template <class Model>
+void ShifterBench(benchmark::State& state, int lanes) {
+  harness::ShifterLayer l;
+  oracle::ConvGeometry& g = l.geom;
+  g.channels = 4;
+  g.height = g.width = lanes == 256 ? 32 : 16;
+  g.kernel_h = g.kernel_w = 3;
+  g.pad_top = g.pad_bottom = g.pad_left = g.pad_right = 1;
+  l.tile_h = l.tile_w = lanes == 256 ? 16 : 4;
+  l.elem16 = lanes != 256;  // the 256-lane tile holds int8 (a 16x16 fp16 tile needs 648 bytes)
+  if (!harness::PlanShifterLayer(&l, lanes, 512).empty()) {
+    state.SkipWithError("layer does not fit");
+    return;
+  }
+  oracle::Tensor3 x{g.channels, g.height, g.width, {}};
+  uint32_t r = 3;
+  for (int i = 0; i < g.channels * g.height * g.width; ++i) {
+    r = r * 1664525u + 1013904223u;
+    x.codes.push_back(l.elem16 ? uint16_t(r >> 16) : uint16_t(int16_t(int8_t(uint8_t(r >> 16)))));
+  }
+  const auto wus = harness::PlanWorkUnits(l, x, 16);
+  const auto reqs = harness::DenseRequests(l, wus, 8);
+  harness::ShifterStats st;
+  std::vector<harness::ShifterOutput> out;
+  for (auto _ : state) {
+    harness::Sim<Model> sim("ane_shifter", "bench_shifter");
+    harness::ShifterDriver<Model> drv(sim, lanes, 16);
+    drv.Reset();
+    drv.Configure(l);
+    auto never = [] { return false; };
+    out = drv.Run(wus, reqs, never, never, never, &st);
+    benchmark::DoNotOptimize(out.data());
+  }
+  // Spot check against the oracle: the last request's vector.
+  const auto& last = reqs.back();
+  const auto want = oracle::ShifterVector(x, g, wus.back().tile, lanes,
+                                          oracle::ConvStep{wus.back().c0 + last.c, last.ky, last.kx});
+  if (out.back().data != want) state.SkipWithError("RTL and oracle differ");
+  state.counters["ops/s"] = benchmark::Counter(double(reqs.size()) * lanes,
+                                               benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["operations"] = double(reqs.size());
+  state.counters["cycles"] = double(st.cycles);
+  state.counters["utilization"] = double(reqs.size()) / double(st.cycles);
+  state.SetLabel(std::to_string(lanes) + "-lane shifter, 3x3 same padding, " +
+                 std::to_string(wus.size()) + " work units, 8 requests per step (lane values)");
+}
+void BM_Shifter(benchmark::State& state) {
+  if (state.range(0) == 256) {
+    ShifterBench<Vane_shifter256>(state, 256);
+  } else {
+    ShifterBench<Vane_shifter16>(state, 16);
+  }
+}
+BENCHMARK(BM_Shifter)->Arg(16)->Arg(256)->Unit(benchmark::kMillisecond);
+
+// ---- kernel extract: the cycles sparse skipping saves ----
+
+oracle::KernelGroup ExtractBenchGroup(int zero_pct, int r, bool quads, bool sparse) {
+  oracle::KernelGroup g;
+  g.spec.sparse = sparse;
+  g.steps = 576;
+  uint32_t x = 11u + uint32_t(zero_pct) * 7u + uint32_t(r);
+  g.weights.assign(size_t(r), std::vector<uint16_t>(576, 0));
+  for (int n = 0; n < r; ++n) {
+    for (int s = 0; s < 576; ++s) {
+      if (!quads || s % 4 == 0) x = x * 1664525u + 1013904223u;
+      if (int((x >> 8) % 100) < zero_pct) continue;
+      g.weights[size_t(n)][size_t(s)] = uint16_t(0x3800 + ((x >> 12) & 0x3FF));
+    }
+  }
+  return g;
+}
+
+uint64_t ExtractCycles(const std::vector<uint32_t>& words, const oracle::DecodedGroup& d,
+                       harness::ExtractStats* st) {
+  harness::Sim<Vane_kernel_extract> sim("ane_kernel_extract", "bench_extract");
+  harness::KernelExtractDriver<Vane_kernel_extract> drv(sim);
+  drv.Reset();
+  drv.Configure(64, 3, 3);
+  std::vector<harness::ExtractOp> ops;
+  std::vector<harness::ExtractParam> params;
+  auto never = [] { return false; };
+  drv.Run(words, d.ops.size(), d.params.size(), never, never, never, &ops, &params, st);
+  return ops.size() == d.ops.size() ? st->cycles : 0;
+}
+
+void BM_KernelExtract(benchmark::State& state) {
+  const int zero_pct = int(state.range(0)), r = int(state.range(1));
+  const bool quads = state.range(2) != 0;
+  oracle::KernelGroup dense_g = ExtractBenchGroup(zero_pct, r, quads, false);
+  oracle::KernelGroup sparse_g = ExtractBenchGroup(zero_pct, r, quads, true);
+  const auto dense_w = oracle::EncodeKernelGroup(&dense_g);
+  const auto sparse_w = oracle::EncodeKernelGroup(&sparse_g);
+  const auto dense_d = oracle::DecodeKernelGroup(dense_w.data(), dense_w.size(), 576);
+  const auto sparse_d = oracle::DecodeKernelGroup(sparse_w.data(), sparse_w.size(), 576);
+  harness::ExtractStats ds, ss;
+  uint64_t dense_cycles = 0, sparse_cycles = 0;
+  for (auto _ : state) {
+    dense_cycles = ExtractCycles(dense_w, dense_d, &ds);
+    sparse_cycles = ExtractCycles(sparse_w, sparse_d, &ss);
+  }
+  if (!dense_cycles || !sparse_cycles) state.SkipWithError("operation count differs from the oracle");
+  state.counters["ops/s"] = benchmark::Counter(double(sparse_d.ops.size() + dense_d.ops.size()),
+                                               benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["operations"] = double(sparse_d.ops.size());
+  state.counters["cycles"] = double(sparse_cycles);
+  state.counters["dense_cycles"] = double(dense_cycles);
+  state.counters["skipped_blocks"] = double(sparse_d.skipped_blocks);
+  state.counters["idle_quads"] = double(sparse_d.idle_quads);
+  state.SetLabel(std::to_string(r) + " kernel(s), K = 576, " + std::to_string(zero_pct) + "% zeros" +
+                 (quads ? " in whole quads" : " scattered") + ", sparse stream (operations)");
+}
+BENCHMARK(BM_KernelExtract)
+    ->Args({0, 1, 0})->Args({50, 1, 0})->Args({90, 1, 0})->Args({50, 1, 1})->Args({90, 1, 1})
+    ->Args({0, 8, 0})->Args({50, 8, 0})->Args({90, 8, 0})->Args({50, 8, 1})->Args({90, 8, 1})
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace ane
