@@ -49,8 +49,13 @@ class Sim {
     }
   }
   ~Sim() {
+    // Verilator 5.006 erases a model's scopes through the thread's current context: make it
+    // this one, or a model destroyed after another Sim's (several alive at once) locks a freed
+    // context's mutex and hangs.
+    Verilated::threadContextp(context_.get());
     if (trace_) trace_->close();
     model_->final();
+    model_.reset();
   }
   Sim(const Sim&) = delete;
   Sim& operator=(const Sim&) = delete;
@@ -61,12 +66,14 @@ class Sim {
 
   // Combinational top: settle the inputs and record one time step.
   void Eval() {
+    Verilated::threadContextp(context_.get());
     model_->eval();
     Dump();
   }
 
   // Clocked top: one full clk_i period. Throws when the timeout is exceeded.
   void Tick() {
+    Verilated::threadContextp(context_.get());
     model_->clk_i = 0;
     model_->eval();
     Dump();
