@@ -325,7 +325,9 @@ module ane_shifter #(
       if (!c_in_q[p]) begin
         v = 16'h0000;
       end else if (elem16_q) begin
-        v = beat[{a[OffAw-1:0], 3'd0} +: 16];
+        // Even byte offset by construction: no select past the beat, so no X (a reconfigured
+        // element size cannot reach a half-element).
+        v = beat[{a[OffAw-1:1], 4'd0} +: 16];
       end else begin
         v = {{8{beat[{a[OffAw-1:0], 3'd0} + 7]}}, beat[{a[OffAw-1:0], 3'd0} +: 8]};
       end
