@@ -1,0 +1,246 @@
+// The planar engine's RTL against the oracle (tb/oracle/planar.h, NUMERICS N-4):
+//   - ane_fp32_add (a sum node of the reduction tree) on corner sets and 10^7 random pairs;
+//   - ane_pe_reduce (the 32-16-8-4-2-1 tree and its running register, N-4.4): random patches,
+//     masks, operators and reduction lengths with random gaps and back-pressure, every result
+//     (fp32 register and fp16 store) exact; X seeds; one patch per cycle and the latency.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <deque>
+#include <vector>
+
+#include "Vane_fp32_add.h"
+#include "Vane_pe_reduce.h"
+#include "tb/harness/shifter_driver.h"
+#include "tb/harness/sim.h"
+#include "tb/oracle/planar.h"
+#include "tb/tests/test_seed.h"
+
+namespace ane {
+namespace {
+
+using oracle::ReduceOp;
+
+// fp32 operands that exercise the adder: zeros, denormals, the extremes, infinities, NaNs, and
+// values near each other (cancellation) or far apart (alignment past the guard bits).
+std::vector<uint32_t> CornerFp32() {
+  std::vector<uint32_t> v = {0x00000000u, 0x80000000u, 0x00000001u, 0x80000001u, 0x007FFFFFu, 0x00800000u,
+                             0x3F800000u, 0xBF800000u, 0x3F800001u, 0xBF7FFFFFu, 0x7F7FFFFFu, 0xFF7FFFFFu,
+                             0x7F800000u, 0xFF800000u, 0x7FC00000u, 0x4B800000u, 0x33800000u, 0x34000000u,
+                             0x477FE000u, 0x477FF000u, 0xC77FE000u, 0x3F800002u, 0x3F7FFFFEu};
+  for (int e = 100; e < 160; e += 7) {
+    for (uint32_t m : {0u, 1u, 0x400000u, 0x7FFFFFu}) v.push_back((uint32_t(e) << 23) | m);
+  }
+  return v;
+}
+
+TEST(RtlFp32Add, N4_4_CornerPairsAndRandomPairs) {
+  harness::Sim<Vane_fp32_add> sim("ane_fp32_add", harness::CurrentTestStem());
+  auto& d = sim.dut();
+  const auto corners = CornerFp32();
+  uint64_t n = 0;
+  auto check = [&](uint32_t a, uint32_t b) {
+    d.a_i = a;
+    d.b_i = b;
+    d.eval();
+    // The engine never forms an fp32 NaN; the node counts one as +inf (N-1.1).
+    auto boundary = [](uint32_t f) { return oracle::Fp32IsNan(f) ? 0x7F800000u : f; };
+    const uint32_t want = oracle::ReduceNode(ReduceOp::kSum, boundary(a), boundary(b));
+    ++n;
+    return d.y_o == want ? testing::AssertionSuccess()
+                         : testing::AssertionFailure() << std::hex << "0x" << a << " + 0x" << b << ": rtl 0x"
+                                                       << d.y_o << ", oracle 0x" << want;
+  };
+  for (uint32_t a : corners) {
+    for (uint32_t b : corners) ASSERT_TRUE(check(a, b));
+  }
+  const uint64_t seed = test::TestSeed(0xF32);
+  SCOPED_TRACE(test::SeedNote(seed));
+  test::Rng rng(seed);
+  const uint64_t pairs = 10'000'000ull * test::SoakFactor();
+  for (uint64_t i = 0; i < pairs; ++i) {
+    uint32_t a = uint32_t(rng.Next()), b;
+    switch (rng.Below(4)) {
+      case 0: b = uint32_t(rng.Next()); break;                                    // anything
+      case 1: b = (a ^ 0x80000000u) + uint32_t(rng.Below(64)) - 32u; break;       // cancellation
+      case 2: b = (a & 0xFF800000u) ^ (uint32_t(rng.Next()) & 0x807FFFFFu); break; // same exponent
+      default: b = a + (uint32_t(rng.Below(60)) << 23); break;                     // far apart
+    }
+    ASSERT_TRUE(check(a, b)) << "pair " << i;
+  }
+  EXPECT_GE(n, pairs);
+}
+
+// ---- the reduction tree ----
+
+struct Patch {
+  std::array<uint16_t, 64> v{};
+  uint64_t mask = 0;
+  ReduceOp op = ReduceOp::kSum;
+  bool first = false, last = false;
+};
+
+// Random reductions of 1..5 patches, values of mixed magnitude with some zeros, infinities and
+// NaNs.
+std::vector<Patch> RandomPatches(test::Rng& rng, int reductions) {
+  std::vector<Patch> out;
+  for (int r = 0; r < reductions; ++r) {
+    const ReduceOp op = ReduceOp(rng.Below(3));
+    const int n = 1 + int(rng.Below(5));
+    const uint32_t scale = rng.Below(3);
+    for (int p = 0; p < n; ++p) {
+      Patch q;
+      q.op = op;
+      q.first = p == 0;
+      q.last = p == n - 1;
+      q.mask = rng.Below(3) ? ~uint64_t(0) : rng.Next();
+      for (auto& c : q.v) {
+        const uint32_t k = rng.Below(64);
+        if (k == 0) c = uint16_t(0x7C00 | (rng.Below(2) << 15));
+        else if (k == 1) c = 0x7E01;
+        else if (k == 2) c = 0x8000;
+        else c = uint16_t((rng.Code() & 0x83FF) | ((4 + rng.Below(8) + 8 * scale) << 10));
+      }
+      out.push_back(q);
+    }
+  }
+  return out;
+}
+
+struct ReduceResult {
+  uint32_t fp32;
+  uint16_t fp16;
+};
+
+std::vector<ReduceResult> OracleResults(const std::vector<Patch>& in) {
+  std::vector<ReduceResult> r;
+  uint32_t acc = 0;
+  for (const Patch& p : in) {
+    const uint32_t t = oracle::ReduceTree(p.op, p.v, p.mask);
+    acc = p.first ? t : oracle::ReduceAccumulate(p.op, acc, t);
+    if (p.last) r.push_back({acc, oracle::ReduceFinish(acc)});
+  }
+  return r;
+}
+
+struct RunStats {
+  uint64_t cycles = 0;
+  uint64_t first_result = 0;
+};
+
+std::vector<ReduceResult> RunReduce(harness::Sim<Vane_pe_reduce>& sim, const std::vector<Patch>& in,
+                                    test::Rng& rng, int gap_pct, int stall_pct, RunStats* st) {
+  auto& d = sim.dut();
+  std::vector<ReduceResult> out;
+  size_t expect = 0;
+  for (const Patch& p : in) expect += p.last;
+  size_t next = 0;
+  bool pending = false;
+  const uint64_t start = sim.cycles();
+  while (out.size() < expect) {
+    const bool offer = next < in.size() && (pending || int(rng.Below(100)) >= gap_pct);
+    d.in_valid_i = offer;
+    if (offer) {
+      const Patch& p = in[next];
+      d.in_op_i = uint8_t(p.op);
+      d.in_first_i = p.first;
+      d.in_last_i = p.last;
+      d.in_mask_i = p.mask;
+      for (int w = 0; w < 32; ++w) d.in_data_i[size_t(w)] = uint32_t(p.v[size_t(2 * w)]) | uint32_t(p.v[size_t(2 * w + 1)]) << 16;
+    }
+    d.out_ready_i = int(rng.Below(100)) >= stall_pct;
+    sim.Eval();
+    if (d.out_valid_o && d.out_ready_i) {
+      if (out.empty() && st) st->first_result = sim.cycles() - start;
+      out.push_back({d.out_fp32_o, d.out_fp16_o});
+    }
+    const bool take = offer && d.in_ready_o;
+    pending = offer && !take;
+    if (take) ++next;
+    sim.Tick();
+  }
+  d.in_valid_i = 0;
+  if (st) st->cycles = sim.cycles() - start;
+  return out;
+}
+
+void Compare(const std::vector<ReduceResult>& got, const std::vector<ReduceResult>& want) {
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    ASSERT_EQ(got[i].fp32, want[i].fp32) << std::hex << "result " << i;
+    ASSERT_EQ(got[i].fp16, want[i].fp16) << std::hex << "result " << i;
+  }
+}
+
+TEST(RtlPeReduce, N4_4_RandomReductionsUnderGapsAndBackPressure) {
+  const uint64_t seed = test::TestSeed(0x7EE);
+  SCOPED_TRACE(test::SeedNote(seed));
+  test::Rng rng(seed);
+  harness::Sim<Vane_pe_reduce> sim("ane_pe_reduce", harness::CurrentTestStem());
+  sim.dut().in_valid_i = 0;
+  sim.dut().out_ready_i = 1;
+  sim.Reset();
+  const auto in = RandomPatches(rng, int(20000 * test::SoakFactor()));
+  const auto got = RunReduce(sim, in, rng, 30, 30, nullptr);
+  Compare(got, OracleResults(in));
+  EXPECT_GT(in.size(), 50000u);
+}
+
+TEST(RtlPeReduce, N4_4_DirectedSumsAtTheTopOfTheRange) {
+  harness::Sim<Vane_pe_reduce> sim("ane_pe_reduce", harness::CurrentTestStem());
+  sim.dut().in_valid_i = 0;
+  sim.Reset();
+  test::Rng rng(1);
+  std::vector<Patch> in(3);
+  // 4 x 16376 = 65504; + 8 = 65512 -> 65504; + 16 -> 65520 -> inf.
+  for (int k = 0; k < 3; ++k) {
+    in[size_t(k)].first = in[size_t(k)].last = true;
+    in[size_t(k)].mask = 0x3F;
+    for (int i = 0; i < 4; ++i) in[size_t(k)].v[size_t(i)] = 0x7BFF & 0x77FF;  // 16376
+    in[size_t(k)].v[4] = k >= 1 ? 0x4800 : 0;  // 8
+    in[size_t(k)].v[5] = k == 2 ? 0x4800 : 0;
+  }
+  const auto got = RunReduce(sim, in, rng, 0, 0, nullptr);
+  Compare(got, OracleResults(in));
+  ASSERT_EQ(got.size(), 3u);
+  EXPECT_EQ(got[0].fp16, 0x7BFF);
+  EXPECT_EQ(got[1].fp16, 0x7BFF);
+  EXPECT_EQ(got[2].fp16, 0x7C00);
+}
+
+TEST(RtlPeReduce, XSeedsDoNotChangeAnyResult) {
+  std::vector<std::vector<ReduceResult>> runs;
+  for (uint32_t x_seed : {1u, 5u, 0xFACEu}) {
+    test::Rng rng(0x55);
+    harness::Sim<Vane_pe_reduce> sim("ane_pe_reduce", harness::CurrentTestStem(), x_seed);
+    sim.dut().in_valid_i = 0;
+    sim.Reset();
+    const auto in = RandomPatches(rng, 500);
+    runs.push_back(RunReduce(sim, in, rng, 20, 20, nullptr));
+    Compare(runs.back(), OracleResults(in));
+  }
+  for (size_t r = 1; r < runs.size(); ++r) {
+    ASSERT_EQ(runs[r].size(), runs[0].size());
+    for (size_t i = 0; i < runs[r].size(); ++i) ASSERT_EQ(runs[r][i].fp32, runs[0][i].fp32);
+  }
+}
+
+// One patch per cycle at full rate, latency 7: P single-patch reductions take P + 7 cycles.
+TEST(RtlPeReduce, CyclesOnePatchPerCycleLatencySeven) {
+  test::Rng rng(9);
+  harness::Sim<Vane_pe_reduce> sim("ane_pe_reduce", harness::CurrentTestStem());
+  sim.dut().in_valid_i = 0;
+  sim.Reset();
+  std::vector<Patch> in = RandomPatches(rng, 1000);
+  for (auto& p : in) p.first = p.last = true;
+  RunStats st;
+  const auto got = RunReduce(sim, in, rng, 0, 0, &st);
+  Compare(got, OracleResults(in));
+  EXPECT_EQ(st.first_result, 7u);
+  EXPECT_EQ(st.cycles, in.size() + 7);
+  RecordProperty("patches", int(in.size()));
+  RecordProperty("cycles", int(st.cycles));
+}
+
+}  // namespace
+}  // namespace ane
