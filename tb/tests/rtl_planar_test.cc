@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "Vane_fp32_add.h"
+#include "Vane_pe_mean.h"
 #include "Vane_pe_reduce.h"
 #include "tb/harness/shifter_driver.h"
 #include "tb/harness/sim.h"
@@ -69,6 +70,36 @@ TEST(RtlFp32Add, N4_4_CornerPairsAndRandomPairs) {
     ASSERT_TRUE(check(a, b)) << "pair " << i;
   }
   EXPECT_GE(n, pairs);
+}
+
+// ---- the mean of a pooling window (N-4.5) ----
+
+// Sums as the tree makes them (sums of fp16 values: zero, inf, or normal fp32 of at least
+// 2^-24), every count 1..64.
+TEST(RtlPeMean, N4_5_EveryCountOnTreeSums) {
+  harness::Sim<Vane_pe_mean> sim("ane_pe_mean", harness::CurrentTestStem());
+  auto& d = sim.dut();
+  const uint64_t seed = test::TestSeed(0x3EA);
+  SCOPED_TRACE(test::SeedNote(seed));
+  test::Rng rng(seed);
+  std::vector<uint32_t> sums = {0x00000000u, 0x7F800000u, 0xFF800000u, 0x33800000u, 0xB3800000u,
+                                0x477FE000u, 0x4B7FE000u, 0x3F800000u, 0x40400000u};
+  for (int i = 0; i < 30000; ++i) {
+    // A tree sum: a fp16 value times up to 64, plus a small fp16 value, in fp32.
+    std::array<uint16_t, 64> v{};
+    const int k = 1 + int(rng.Below(64));
+    const uint32_t scale = rng.Below(30);
+    for (int j = 0; j < k; ++j) v[size_t(j)] = uint16_t((rng.Code() & 0x83FF) | ((1 + scale) << 10));
+    sums.push_back(oracle::ReduceTree(ReduceOp::kSum, v, k == 64 ? ~uint64_t(0) : (uint64_t(1) << k) - 1));
+  }
+  for (uint32_t s : sums) {
+    for (int n = 1; n <= 64; ++n) {
+      d.sum_i = s;
+      d.n_i = uint8_t(n);
+      sim.Eval();
+      ASSERT_EQ(d.y_o, oracle::MeanFinish(s, n)) << std::hex << "sum 0x" << s << std::dec << " / " << n;
+    }
+  }
 }
 
 // ---- the reduction tree ----
