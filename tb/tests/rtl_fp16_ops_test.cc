@@ -89,33 +89,6 @@ std::string Hex(uint16_t h) {
 
 // ---- Stimulus ----
 
-// About 2100 codes: every code whose low 6 significand bits are all 0 or all 1 (every sign and
-// exponent, with exact, tie and carry patterns), plus the special codes by name.
-std::vector<uint16_t> DenseSubset() {
-  std::vector<uint16_t> s;
-  for (uint32_t c = 0; c < 0x10000; ++c) {
-    if ((c & 0x3F) == 0x00 || (c & 0x3F) == 0x3F) s.push_back(uint16_t(c));
-  }
-  const uint16_t specials[] = {
-      0x0000,                          // +0 (and -0 with the sign below)
-      0x0001, 0x0002, 0x0003, 0x0155,  // smallest denormals, a mid one
-      0x03FE, 0x03FF,                  // largest denormals
-      0x0400, 0x0401, 0x07FF,          // smallest normals
-      0x3BFF, 0x3C00, 0x3C01,          // around 1
-      0x4BFF, 0x4C00,                  // 15.99, 16: 65504 + 16 = 65520 is the overflow tie
-      0x5BFE, 0x5BFF, 0x5C00,          // around 256: squares around 65520
-      0x7BFD, 0x7BFE, 0x7BFF,          // largest normals, 65504
-      0x7C00, 0x7C01, 0x7E00, 0x7FFF,  // inf, NaNs
-  };
-  for (uint16_t c : specials) {
-    s.push_back(c);
-    s.push_back(uint16_t(c | 0x8000));
-  }
-  std::sort(s.begin(), s.end());
-  s.erase(std::unique(s.begin(), s.end()), s.end());
-  return s;
-}
-
 // A code with a random sign and fraction and the biased exponent `exp` (clamped to 0 .. 31).
 uint16_t CodeWithExponent(Rng& rng, int exp) {
   exp = std::clamp(exp, 0, 31);
@@ -165,7 +138,7 @@ std::vector<uint16_t> SweepSubset(Op op, const std::vector<uint16_t>& subset, ui
 }
 
 void CheckDenseSubset(Op op) {
-  const std::vector<uint16_t> subset = DenseSubset();
+  const std::vector<uint16_t> subset = test::DenseFp16Subset();
   ASSERT_GT(subset.size(), 2000u);
   const std::vector<uint16_t> out = SweepSubset(op, subset, 1, harness::CurrentTestStem());
   size_t i = 0;
@@ -180,7 +153,7 @@ void CheckDenseSubset(Op op) {
 }
 
 void CheckXSeeds(Op op) {
-  const std::vector<uint16_t> subset = DenseSubset();
+  const std::vector<uint16_t> subset = test::DenseFp16Subset();
   std::vector<uint16_t> first;
   for (uint32_t x_seed : {1u, 2u, 3u}) {
     const std::vector<uint16_t> out = SweepSubset(

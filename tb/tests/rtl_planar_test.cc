@@ -1,4 +1,7 @@
 // The planar engine's RTL against the oracle (tb/oracle/planar.h, NUMERICS N-4):
+//   - ane_pe_ew (the elementwise unit, N-4.1..N-4.3): every binary operation on all pairs of a
+//     dense subset, and 10^7 random (a, b, c) through every operation, with gaps and
+//     back-pressure;
 //   - ane_fp32_add (a sum node of the reduction tree) on corner sets and 10^7 random pairs;
 //   - ane_pe_reduce (the 32-16-8-4-2-1 tree and its running register, N-4.4): random patches,
 //     masks, operators and reduction lengths with random gaps and back-pressure, every result
@@ -7,20 +10,173 @@
 
 #include <array>
 #include <deque>
+#include <memory>
 #include <vector>
 
 #include "Vane_fp32_add.h"
+#include "Vane_pe_ew16.h"
 #include "Vane_pe_mean.h"
 #include "Vane_pe_reduce.h"
 #include "tb/harness/shifter_driver.h"
 #include "tb/harness/sim.h"
+#include "tb/oracle/elementwise.h"
 #include "tb/oracle/planar.h"
+#include "tb/tests/fp16_values.h"
 #include "tb/tests/test_seed.h"
 
 namespace ane {
 namespace {
 
 using oracle::ReduceOp;
+
+// ---- the elementwise unit ----
+
+constexpr int kEwLanes = 16;
+constexpr int kEwOps = 12;
+const char* const kEwNames[kEwOps] = {"add", "sub", "mul", "max", "min", "compare",
+                                      "abs", "neg", "relu", "square", "a+b*c", "(a+b)*c"};
+
+uint16_t EwOracle(int op, uint16_t a, uint16_t b, uint16_t c) {
+  switch (op) {
+    case 0: return oracle::Fp16Add(a, b);
+    case 1: return oracle::Fp16Sub(a, b);
+    case 2: return oracle::Fp16Mul(a, b);
+    case 3: return oracle::Fp16Max(a, b);
+    case 4: return oracle::Fp16Min(a, b);
+    case 5: return oracle::Compare(a, b);
+    case 6: return oracle::Fp16Abs(a);
+    case 7: return oracle::Fp16Neg(a);
+    case 8: return oracle::Fp16Max(a, 0x0000);
+    case 9: return oracle::Fp16Square(a);
+    case 10: return oracle::Ternary(oracle::TernaryOp::kAddMul, a, b, c);
+    default: return oracle::Ternary(oracle::TernaryOp::kMulAfterAdd, a, b, c);
+  }
+}
+
+struct EwVec {
+  int op = 0;
+  std::array<uint16_t, kEwLanes> a{}, b{}, c{};
+};
+
+// Streams vectors through the unit with gaps and back-pressure; checks every lane of every
+// result in order. Returns the number of lane results compared.
+uint64_t RunEw(harness::Sim<Vane_pe_ew16>& sim, const std::vector<EwVec>& in, test::Rng& rng,
+               int gap_pct, int stall_pct) {
+  auto& d = sim.dut();
+  size_t next = 0, done = 0;
+  bool pending = false;
+  uint64_t compared = 0;
+  while (done < in.size()) {
+    const bool offer = next < in.size() && (pending || int(rng.Below(100)) >= gap_pct);
+    d.in_valid_i = offer;
+    if (offer) {
+      const EwVec& v = in[next];
+      d.in_op_i = uint8_t(v.op);
+      for (int w = 0; w < kEwLanes / 2; ++w) {
+        d.in_a_i[size_t(w)] = uint32_t(v.a[size_t(2 * w)]) | uint32_t(v.a[size_t(2 * w + 1)]) << 16;
+        d.in_b_i[size_t(w)] = uint32_t(v.b[size_t(2 * w)]) | uint32_t(v.b[size_t(2 * w + 1)]) << 16;
+        d.in_c_i[size_t(w)] = uint32_t(v.c[size_t(2 * w)]) | uint32_t(v.c[size_t(2 * w + 1)]) << 16;
+      }
+    }
+    d.out_ready_i = int(rng.Below(100)) >= stall_pct;
+    sim.Eval();
+    if (d.out_valid_o && d.out_ready_i) {
+      const EwVec& v = in[done++];
+      for (int l = 0; l < kEwLanes; ++l) {
+        const uint16_t got = uint16_t(d.out_y_o[size_t(l / 2)] >> (16 * (l % 2)));
+        const uint16_t want = EwOracle(v.op, v.a[size_t(l)], v.b[size_t(l)], v.c[size_t(l)]);
+        if (got != want) {
+          ADD_FAILURE() << kEwNames[v.op] << std::hex << " a 0x" << v.a[size_t(l)] << " b 0x" << v.b[size_t(l)]
+                        << " c 0x" << v.c[size_t(l)] << ": rtl 0x" << got << ", oracle 0x" << want;
+          return compared;
+        }
+        ++compared;
+      }
+    }
+    const bool take = offer && d.in_ready_o;
+    pending = offer && !take;
+    if (take) ++next;
+    sim.Tick();
+  }
+  d.in_valid_i = 0;
+  return compared;
+}
+
+harness::Sim<Vane_pe_ew16>* NewEwSim(uint32_t x_seed = 1) {
+  auto* sim = new harness::Sim<Vane_pe_ew16>("ane_pe_ew", harness::CurrentTestStem(), x_seed);
+  sim->dut().in_valid_i = 0;
+  sim->dut().out_ready_i = 1;
+  sim->Reset();
+  return sim;
+}
+
+// Every binary operation (and the unary ones on a) over all pairs of the dense subset.
+TEST(RtlPeEw, N4_1_EveryBinaryOperationOnAllPairsOfADenseSubset) {
+  const std::vector<uint16_t> sub = test::DenseFp16Subset();
+  std::unique_ptr<harness::Sim<Vane_pe_ew16>> sim(NewEwSim());
+  test::Rng rng(0xDE5);
+  uint64_t compared = 0;
+  for (int op : {0, 1, 2, 3, 4, 5}) {
+    std::vector<EwVec> in;
+    EwVec v;
+    v.op = op;
+    int k = 0;
+    for (uint16_t a : sub) {
+      for (uint16_t b : sub) {
+        v.a[size_t(k)] = a;
+        v.b[size_t(k)] = b;
+        if (++k == kEwLanes) {
+          in.push_back(v);
+          k = 0;
+        }
+      }
+    }
+    compared += RunEw(*sim, in, rng, 0, 0);
+    if (HasFailure()) return;
+  }
+  EXPECT_GT(compared, 6 * 4000000ull);
+}
+
+TEST(RtlPeEw, N4_1_N4_3_RandomOperandsThroughEveryOperation) {
+  const uint64_t seed = test::TestSeed(0xE3E3);
+  SCOPED_TRACE(test::SeedNote(seed));
+  test::Rng rng(seed);
+  std::unique_ptr<harness::Sim<Vane_pe_ew16>> sim(NewEwSim());
+  std::vector<EwVec> in;
+  const uint64_t values = 10'000'000ull * test::SoakFactor();
+  for (uint64_t i = 0; i < values / kEwLanes; ++i) {
+    EwVec v;
+    v.op = int(rng.Below(kEwOps));
+    for (int l = 0; l < kEwLanes; ++l) {
+      v.a[size_t(l)] = rng.Code();
+      v.b[size_t(l)] = rng.Code();
+      v.c[size_t(l)] = rng.Code();
+      if (rng.Below(4) == 0) v.b[size_t(l)] = v.a[size_t(l)] ^ uint16_t(rng.Below(2) << 15);  // cancellations, ties
+    }
+    in.push_back(v);
+  }
+  EXPECT_EQ(RunEw(*sim, in, rng, 25, 25), in.size() * kEwLanes);
+}
+
+TEST(RtlPeEw, XSeedsAndFullRate) {
+  for (uint32_t x_seed : {3u, 333u}) {
+    test::Rng rng(0x42);
+    std::unique_ptr<harness::Sim<Vane_pe_ew16>> sim(NewEwSim(x_seed));
+    std::vector<EwVec> in(2000);
+    for (auto& v : in) {
+      v.op = int(rng.Below(kEwOps));
+      for (int l = 0; l < kEwLanes; ++l) {
+        v.a[size_t(l)] = rng.Code();
+        v.b[size_t(l)] = rng.Code();
+        v.c[size_t(l)] = rng.Code();
+      }
+    }
+    const uint64_t start = sim->cycles();
+    EXPECT_EQ(RunEw(*sim, in, rng, 0, 0), in.size() * kEwLanes);
+    // One vector per cycle, latency 2.
+    EXPECT_EQ(sim->cycles() - start, in.size() + 2);
+  }
+}
 
 // fp32 operands that exercise the adder: zeros, denormals, the extremes, infinities, NaNs, and
 // values near each other (cancellation) or far apart (alignment past the guard bits).
