@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -336,6 +337,78 @@ TEST_F(CliTest, ActivationBadInputsAreRejected) {
   WriteNpy("i.npy", Tensor{DType::kInt8, {1}, {1}});
   Write("op.yaml", "{op: activation, function: tanh, inputs: {x: i.npy}, outputs: {y: y.npy}}\n");
   ExpectInputError(Ane({"run", "op.yaml"}), "op.yaml", "inputs.x", "wrong dtype: int8");
+}
+
+// N-4.1 / N-4.3 through `ane run`: the minimal elementwise form for every binary
+// function on both engines, with expected values by hand (NaN enters as +inf, N-1.1; -0 as +0,
+// N-1.2; inf - inf = +0, N-4.2).
+TEST_F(CliTest, ElementwiseMinimalFormOnBothEngines) {
+  // a = [1.5, -2, NaN, inf, -0], b = [2, 0.25, 1, inf, 0]
+  WriteNpy("a.npy", Tensor{DType::kFp16, {5}, {0x3E00, 0xC000, 0x7E00, 0x7C00, 0x8000}});
+  WriteNpy("b.npy", Tensor{DType::kFp16, {5}, {0x4000, 0x3400, 0x3C00, 0x7C00, 0x0000}});
+  const std::map<std::string, std::vector<uint32_t>> want = {
+      {"add", {0x4300, 0xBF00, 0x7C00, 0x7C00, 0x0000}},   // 3.5, -1.75, inf, inf, +0
+      {"sub", {0xB800, 0xC080, 0x7C00, 0x0000, 0x0000}},   // -0.5, -2.25, inf, +0, +0
+      {"mul", {0x4200, 0xB800, 0x7C00, 0x7C00, 0x0000}},   // 3, -0.5, inf, inf, +0
+      {"max", {0x4000, 0x3400, 0x7C00, 0x7C00, 0x0000}},
+      {"min", {0x3E00, 0xC000, 0x3C00, 0x7C00, 0x0000}},
+      {"compare", {0xBC00, 0xBC00, 0x3C00, 0x0000, 0x0000}},
+  };
+  for (const auto& [fn, y] : want) {
+    Write("ew.yaml", "{op: elementwise, function: " + fn +
+                         ", generation: m1, inputs: {a: a.npy, b: b.npy}, outputs: {y: y.npy}}\n");
+    for (const char* engine : {"oracle", "rtl", "both"}) {
+      const Result r = Ane({"run", "ew.yaml", "--engine", engine});
+      ASSERT_EQ(r.exit_code, 0) << fn << " " << engine << r.err;
+      EXPECT_EQ(ReadNpy(work_ / "y.npy").bits, y) << fn << " " << engine;
+    }
+  }
+  const Result r = Ane({"run", "ew.yaml", "--engine", "both"});
+  EXPECT_NE(r.out.find("rtl vs oracle: bit-identical (5 outputs)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("planar elementwise unit, 16 lanes: 1 vectors"), std::string::npos) << r.out;
+}
+
+// Unary and ternary functions: abs(-0) = +0, neg(+0) = -0 (IEEE), relu, square overflows at
+// 256 (N-5.3's fact), and a + b*c rounds the product first (N-4.3).
+TEST_F(CliTest, ElementwiseUnaryAndTernaryFunctions) {
+  WriteNpy("x.npy", Tensor{DType::kFp16, {4}, {0x8000, 0x0000, 0xC000, 0x5C00}});  // -0, +0, -2, 256
+  const std::map<std::string, std::vector<uint32_t>> want = {
+      {"abs", {0x0000, 0x0000, 0x4000, 0x5C00}},
+      {"neg", {0x8000, 0x8000, 0x4000, 0xDC00}},
+      {"relu", {0x0000, 0x0000, 0x0000, 0x5C00}},
+      {"square", {0x0000, 0x0000, 0x4400, 0x7C00}},
+  };
+  for (const auto& [fn, y] : want) {
+    Write("u.yaml", "{op: elementwise, function: " + fn + ", inputs: {x: x.npy}, outputs: {y: y.npy}}\n");
+    const Result r = Ane({"run", "u.yaml", "--engine", "both"});
+    ASSERT_EQ(r.exit_code, 0) << fn << r.err;
+    EXPECT_EQ(ReadNpy(work_ / "y.npy").bits, y) << fn;
+  }
+  // 1 + 683 * 3: the product 2049 is not an fp16 value and rounds to 2048 (a tie, to even)
+  // before the add; 1 + 2048 = 2049 ties to 2048 again. Rounded once, 1 + 2049 = 2050.
+  WriteNpy("a.npy", Tensor{DType::kFp16, {1}, {0x3C00}});
+  WriteNpy("b.npy", Tensor{DType::kFp16, {1}, {0x6156}});  // 683
+  WriteNpy("c.npy", Tensor{DType::kFp16, {1}, {0x4200}});  // 3
+  Write("t.yaml", "{op: elementwise, function: multiply_add, inputs: {a: a.npy, b: b.npy, c: c.npy}, "
+                  "outputs: {y: y.npy}}\n");
+  const Result t = Ane({"run", "t.yaml", "--engine", "both"});
+  ASSERT_EQ(t.exit_code, 0) << t.err;
+  EXPECT_EQ(ReadNpy(work_ / "y.npy").bits, std::vector<uint32_t>{0x6800});  // 2048
+  EXPECT_NE(t.out.find("vs fp64     y: max 1 ulp"), std::string::npos) << t.out;
+}
+
+TEST_F(CliTest, ElementwiseBadInputsAreRejected) {
+  WriteNpy("a.npy", Tensor{DType::kFp16, {2}, {0x3C00, 0x3C00}});
+  WriteNpy("b3.npy", Tensor{DType::kFp16, {3}, {0x3C00, 0x3C00, 0x3C00}});
+  WriteNpy("i.npy", Tensor{DType::kInt8, {2}, {1, 2}});
+  Write("op.yaml", "{op: elementwise, function: div, inputs: {a: a.npy, b: a.npy}}\n");
+  ExpectInputError(Ane({"run", "op.yaml"}), "op.yaml", "function", "unknown function 'div'");
+  Write("op.yaml", "{op: elementwise, function: add, inputs: {a: a.npy, b: b3.npy}}\n");
+  ExpectInputError(Ane({"run", "op.yaml"}), "op.yaml", "inputs.b", "shape mismatch");
+  Write("op.yaml", "{op: elementwise, function: mul, inputs: {a: a.npy, b: i.npy}}\n");
+  ExpectInputError(Ane({"run", "op.yaml"}), "op.yaml", "inputs.b", "wrong dtype: int8");
+  Write("op.yaml", "{op: elementwise, function: abs, inputs: {a: a.npy}}\n");  // unary: x
+  ExpectInputError(Ane({"run", "op.yaml"}), "op.yaml", "inputs.a", "unknown field (did you mean 'x'?)");
 }
 
 // N-3 through `ane run`: a matmul with per-column scale and bias and ReLU, and an int8 matmul

@@ -221,6 +221,11 @@ int Run(const Args& args) {
     fmt::print("rtl         post-processor, {} lanes: {} vectors, {} cycles ({:.2f} s)\n",
                harness::kPostprocLanes, s.vectors, s.cycles, s.seconds);
   }
+  if (result.rtl && result.rtl->planar) {
+    const harness::RtlPlanarStats& s = *result.rtl->planar;
+    fmt::print("rtl         planar elementwise unit, {} lanes: {} vectors, {} cycles\n",
+               harness::kPlanarLanes, s.vectors, s.cycles);
+  }
   if (result.rtl && op.op == "matmul") {
     const harness::RtlMatmulStats& s = result.rtl->stats;
     fmt::print("rtl         {} lanes, {} mapping: {} operations, {} cycles, utilization {:.1f}%\n",
@@ -229,11 +234,17 @@ int Run(const Args& args) {
     fmt::print("rtl speed   {:.0f} simulated cycles/s, {:.2f} M MACs/s ({:.2f} s)\n",
                double(s.cycles) / s.seconds, double(s.macs) / s.seconds / 1e6, s.seconds);
   }
+  if (op.op == "elementwise" && (op.ew == harness::PeEwOp::kMultiplyAdd ||
+                                  op.ew == harness::PeEwOp::kAddMultiply)) {
+    fmt::print(
+        "note: the fp64 reference rounds a + b*c or (a + b)*c once; the engine rounds after each of\n"
+        "the two operations (N-4.3), so a difference of an ulp or so is expected.\n");
+  }
   if (op.op == "activation") {
     fmt::print(
         "note: the fp64 reference rounds the exact function once; the engine evaluates a 33-knot\n"
         "table (N-5), so differences are expected. They are information, not a failure.\n");
-  } else {
+  } else if (op.op == "matmul") {
     fmt::print(
         "note: the fp64 reference rounds the fp64 dot product of the inputs once; the engine's\n"
         "quad stage (N-2.4) and port ceiling (N-2.6) are not IEEE, so differences are expected.\n"

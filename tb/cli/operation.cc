@@ -6,7 +6,9 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "tb/oracle/elementwise.h"
 #include "tb/oracle/mac.h"
+#include "tb/oracle/planar.h"
 
 namespace ane::cli {
 
@@ -83,7 +85,7 @@ const char* EngineName(Engine e) {
 }
 
 void CheckEngine(Engine engine, const std::string& op) {
-  if (engine == Engine::kOracle || op == "matmul" || op == "activation") return;
+  if (engine == Engine::kOracle || op == "matmul" || op == "activation" || op == "elementwise") return;
   throw CliError(fmt::format("--engine {}: there is no RTL engine for {} yet; use --engine oracle",
                              EngineName(engine), op));
 }
@@ -131,7 +133,13 @@ std::string Operation::Describe() const {
     out +=
         fmt::format("{}{} {}", out.empty() ? "" : ", ", DTypeName(t.dtype), ShapeString(t.shape));
   }
-  const std::string fn = op == "activation" ? fmt::format(" {}", oracle::ActFnName(function)) : "";
+  std::string fn;
+  if (op == "activation") fn = fmt::format(" {}", oracle::ActFnName(function));
+  if (op == "elementwise") {
+    for (const EwFunction& f : EwFunctions()) {
+      if (f.op == ew) fn = fmt::format(" {}", f.name);
+    }
+  }
   return fmt::format("{}{} {} -> {}, {}", op, fn, in, out, oracle::GenerationName(generation));
 }
 
@@ -199,8 +207,9 @@ Operation ReadOperation(Fields& fields, const TensorOptions& options) {
   op.file = fields.map().file();
   const Field op_field = fields.Required("op");
   op.op = op_field.Scalar();
-  if (op.op != "matmul" && op.op != "activation") {
-    op_field.Fail(fmt::format("unknown operation '{}' (supported: matmul, activation)", op.op));
+  if (op.op != "matmul" && op.op != "activation" && op.op != "elementwise") {
+    op_field.Fail(fmt::format("unknown operation '{}' (supported: matmul, activation, elementwise)",
+                              op.op));
   }
   if (const std::optional<Field> g = fields.Optional("generation")) {
     op.generation = ReadGeneration(*g);
@@ -216,6 +225,20 @@ Operation ReadOperation(Fields& fields, const TensorOptions& options) {
     }
   }
 
+  int ew_arity = 0;
+  if (op.op == "elementwise") {
+    const Field fn = fields.Required("function");
+    std::string names;
+    for (const EwFunction& f : EwFunctions()) {
+      names += std::string(names.empty() ? "" : ", ") + f.name;
+      if (fn.Scalar() == f.name) {
+        op.ew = f.op;
+        ew_arity = f.arity;
+      }
+    }
+    if (ew_arity == 0) fn.Fail(fmt::format("unknown function '{}' (supported: {})", fn.Scalar(), names));
+  }
+
   std::optional<Field> activation, shift;
   if (op.op == "matmul") {
     activation = fields.Optional("activation");
@@ -224,8 +247,13 @@ Operation ReadOperation(Fields& fields, const TensorOptions& options) {
 
   Fields inputs(fields.Required("inputs"));
   std::map<std::string, Field> where;
-  const std::vector<const char*> names =
+  std::vector<const char*> names =
       op.op == "activation" ? std::vector<const char*>{"x"} : std::vector<const char*>{"a", "b"};
+  if (op.op == "elementwise") {
+    names = ew_arity == 1 ? std::vector<const char*>{"x"}
+            : ew_arity == 2 ? std::vector<const char*>{"a", "b"}
+                            : std::vector<const char*>{"a", "b", "c"};
+  }
   for (const char* name : names) {
     const Field f = inputs.Required(name);
     where.emplace(name, f);
@@ -257,6 +285,26 @@ Operation ReadOperation(Fields& fields, const TensorOptions& options) {
 }
 
 void InferOutputs(Operation* op, const std::map<std::string, Field>& where) {
+  if (op->op == "elementwise") {
+    const std::string first = where.count("x") ? "x" : "a";
+    const Tensor& x0 = op->inputs.at(first).tensor;
+    for (const auto& [name, f] : where) {
+      const Tensor& t = op->inputs.at(name).tensor;
+      if (t.dtype != DType::kFp16) {
+        f.Fail(fmt::format("wrong dtype: {} ('{}'); elementwise inputs are fp16 ('<f2')",
+                           DTypeName(t.dtype), NpyDescr(t.dtype)));
+      }
+      if (t.shape != x0.shape) {
+        f.Fail(fmt::format("shape mismatch: {} is {} but {} is {} (elementwise inputs have one shape)",
+                           name, ShapeString(t.shape), first, ShapeString(x0.shape)));
+      }
+    }
+    if (ElementCount(x0.shape) == 0) {
+      where.at(first).Fail(fmt::format("empty tensor (shape {})", ShapeString(x0.shape)));
+    }
+    op->outputs = {{"y", TensorType{DType::kFp16, x0.shape}}};
+    return;
+  }
   if (op->op == "activation") {
     const Tensor& x = op->inputs.at("x").tensor;
     if (x.dtype != DType::kFp16) {
@@ -319,7 +367,7 @@ Evaluation EvaluateActivation(const Operation& op, Engine engine) {
   }
   harness::RtlPostStats stats;
   const std::vector<uint16_t> got = harness::RtlActivation(table, codes, &stats);
-  e.rtl = RtlRun{{}, stats};
+  e.rtl = RtlRun{{}, stats, std::nullopt};
   Tensor y{DType::kFp16, x.shape, std::vector<uint32_t>(got.begin(), got.end())};
   if (engine == Engine::kBoth) {
     for (size_t i = 0; i < y.bits.size(); ++i) {
@@ -414,10 +462,90 @@ Tensor PostRtl(const Operation& op, const Tensor& y, harness::RtlPostStats* stat
   return out;
 }
 
+// The oracle of one elementwise function (NUMERICS N-4.1 .. N-4.3).
+uint16_t EwOracle(harness::PeEwOp op, uint16_t a, uint16_t b, uint16_t c) {
+  using harness::PeEwOp;
+  switch (op) {
+    case PeEwOp::kAdd: return oracle::Fp16Add(a, b);
+    case PeEwOp::kSub: return oracle::Fp16Sub(a, b);
+    case PeEwOp::kMul: return oracle::Fp16Mul(a, b);
+    case PeEwOp::kMax: return oracle::Fp16Max(a, b);
+    case PeEwOp::kMin: return oracle::Fp16Min(a, b);
+    case PeEwOp::kCompare: return oracle::Compare(a, b);
+    case PeEwOp::kAbs: return oracle::Fp16Abs(a);
+    case PeEwOp::kNeg: return oracle::Fp16Neg(a);
+    case PeEwOp::kRelu: return oracle::Fp16Max(a, 0);
+    case PeEwOp::kSquare: return oracle::Fp16Square(a);
+    case PeEwOp::kMultiplyAdd: return oracle::Ternary(oracle::TernaryOp::kAddMul, a, b, c);
+    case PeEwOp::kAddMultiply: return oracle::Ternary(oracle::TernaryOp::kMulAfterAdd, a, b, c);
+  }
+  return 0;
+}
+
+std::vector<uint16_t> Codes(const Operation& op, const char* name) {
+  if (!op.inputs.count(name)) return {};
+  const Tensor& t = op.inputs.at(name).tensor;
+  return std::vector<uint16_t>(t.bits.begin(), t.bits.end());
+}
+
+Evaluation EvaluateElementwise(const Operation& op, Engine engine) {
+  const bool unary = op.inputs.count("x") > 0;
+  const std::vector<uint16_t> a = Codes(op, unary ? "x" : "a"), b = Codes(op, "b"), c = Codes(op, "c");
+  const std::vector<int64_t>& shape = op.outputs.at("y").shape;
+  Tensor want{DType::kFp16, shape, {}};
+  if (engine != Engine::kRtl) {
+    for (size_t i = 0; i < a.size(); ++i) {
+      want.bits.push_back(EwOracle(op.ew, a[i], b.empty() ? 0 : b[i], c.empty() ? 0 : c[i]));
+    }
+  }
+  Evaluation e;
+  if (engine == Engine::kOracle) {
+    e.outputs.emplace("y", std::move(want));
+    return e;
+  }
+  harness::RtlPlanarStats stats;
+  const std::vector<uint16_t> got = harness::RtlElementwise(op.ew, a, b, c, &stats);
+  e.rtl = RtlRun{};
+  e.rtl->planar = stats;
+  Tensor y{DType::kFp16, shape, std::vector<uint32_t>(got.begin(), got.end())};
+  if (engine == Engine::kBoth) {
+    for (size_t i = 0; i < y.bits.size(); ++i) {
+      if (y.bits[i] == want.bits[i]) continue;
+      if (!e.mismatch) {
+        EngineMismatch m;
+        m.element = ElementName("y", int64_t(i), y);
+        m.rtl = ValueText(y.bits[i], y.dtype);
+        m.oracle = ValueText(want.bits[i], want.dtype);
+        m.total = int64_t(y.bits.size());
+        m.stage = {"planar elementwise unit (N-4.1)",
+                   fmt::format("inputs {}", ValueText(a[i], DType::kFp16))};
+        e.mismatch = m;
+      }
+      ++e.mismatch->count;
+    }
+  }
+  e.outputs.emplace("y", std::move(y));
+  return e;
+}
+
 }  // namespace
+
+const std::vector<EwFunction>& EwFunctions() {
+  using harness::PeEwOp;
+  static const std::vector<EwFunction> f = {
+      {"add", PeEwOp::kAdd, 2},          {"sub", PeEwOp::kSub, 2},
+      {"mul", PeEwOp::kMul, 2},          {"max", PeEwOp::kMax, 2},
+      {"min", PeEwOp::kMin, 2},          {"compare", PeEwOp::kCompare, 2},
+      {"abs", PeEwOp::kAbs, 1},          {"neg", PeEwOp::kNeg, 1},
+      {"relu", PeEwOp::kRelu, 1},        {"square", PeEwOp::kSquare, 1},
+      {"multiply_add", PeEwOp::kMultiplyAdd, 3}, {"add_multiply", PeEwOp::kAddMultiply, 3},
+  };
+  return f;
+}
 
 Evaluation Evaluate(const Operation& op, Engine engine, const harness::DataFault& fault) {
   if (op.op == "activation") return EvaluateActivation(op, engine);
+  if (op.op == "elementwise") return EvaluateElementwise(op, engine);
   const oracle::Matrix a = ToOracle(op.inputs.at("a").tensor, false);
   const oracle::Matrix b = ToOracle(op.inputs.at("b").tensor, true);
   Evaluation e;
@@ -433,7 +561,7 @@ Evaluation Evaluate(const Operation& op, Engine engine, const harness::DataFault
   options.fault = fault;
   const harness::RtlMatmulResult got = harness::RtlMatmul(a, b, op.generation, options);
   e.saturated = got.y.saturated_count;
-  e.rtl = RtlRun{got.stats, std::nullopt};
+  e.rtl = RtlRun{got.stats, std::nullopt, std::nullopt};
   Tensor y = OutputTensor(op, got.y);
   if (want) {
     const Tensor ref = OutputTensor(op, *want);
@@ -486,6 +614,37 @@ Evaluation Evaluate(const Operation& op, Engine engine, const harness::DataFault
 }
 
 TensorMap Reference(const Operation& op) {
+  if (op.op == "elementwise") {
+    // fp64: every function in one step, rounded once to fp16 (the ternaries therefore round
+    // once where the engine rounds twice); indeterminate forms give +0 (N-4.2).
+    using harness::PeEwOp;
+    const bool unary = op.inputs.count("x") > 0;
+    const Tensor& ta = op.inputs.at(unary ? "x" : "a").tensor;
+    Tensor y{DType::kFp16, ta.shape, {}};
+    for (size_t i = 0; i < ta.bits.size(); ++i) {
+      auto val = [&](const char* n) {
+        return op.inputs.count(n) ? ReferenceValue(op.inputs.at(n).tensor.bits[i], DType::kFp16) : 0.0;
+      };
+      const double a = ReferenceValue(ta.bits[i], DType::kFp16), b = val("b"), c = val("c");
+      double v = 0;
+      switch (op.ew) {
+        case PeEwOp::kAdd: v = a + b; break;
+        case PeEwOp::kSub: v = a - b; break;
+        case PeEwOp::kMul: v = a * b; break;
+        case PeEwOp::kMax: v = std::max(a, b); break;
+        case PeEwOp::kMin: v = std::min(a, b); break;
+        case PeEwOp::kCompare: v = a > b ? 1.0 : a < b ? -1.0 : 0.0; break;
+        case PeEwOp::kAbs: v = std::fabs(a); break;
+        case PeEwOp::kNeg: v = -a; break;
+        case PeEwOp::kRelu: v = std::max(a, 0.0); break;
+        case PeEwOp::kSquare: v = a * a; break;
+        case PeEwOp::kMultiplyAdd: v = a + b * c; break;
+        case PeEwOp::kAddMultiply: v = (a + b) * c; break;
+      }
+      y.bits.push_back(std::isnan(v) ? 0u : oracle::RoundToFp16(DoubleToExact(v)));
+    }
+    return {{"y", y}};
+  }
   if (op.op == "activation") {
     const Tensor& x = op.inputs.at("x").tensor;
     Tensor y{DType::kFp16, x.shape, {}};

@@ -17,6 +17,7 @@
 #include "tb/cli/schema.h"
 #include "tb/cli/tensors.h"
 #include "tb/harness/mac_array_matmul.h"
+#include "tb/harness/planar_run.h"
 #include "tb/harness/postproc_run.h"
 #include "tb/oracle/activation.h"
 #include "tb/oracle/formats.h"
@@ -46,8 +47,9 @@ using TensorMap = std::map<std::string, Tensor>;
 
 struct Operation {
   std::string file;  // the YAML file the operation was read from
-  std::string op;    // "matmul" or "activation"
+  std::string op;    // "matmul", "activation" or "elementwise"
   oracle::ActFn function = oracle::ActFn::kSigmoid;  // activation
+  harness::PeEwOp ew = harness::PeEwOp::kAdd;         // elementwise
   // matmul post-processing (N-3, docs/cli.md): inputs `scale` / `bias` (fp16 [N], one per
   // output column), `activation` (relu or a table), `shift` (int8 x int8: requantize to int8).
   std::optional<oracle::PostConfig> post;
@@ -70,9 +72,19 @@ void InferOutputs(Operation* op, const std::map<std::string, Field>& where);
 
 // What the RTL engine did.
 struct RtlRun {
-  harness::RtlMatmulStats stats;             // matmul
-  std::optional<harness::RtlPostStats> post;  // activation
+  harness::RtlMatmulStats stats;                  // matmul
+  std::optional<harness::RtlPostStats> post;      // activation
+  std::optional<harness::RtlPlanarStats> planar;  // elementwise
 };
+
+// The elementwise functions (docs/cli.md): name, operation, inputs ("x"; "a", "b"; or "a", "b",
+// "c").
+struct EwFunction {
+  const char* name;
+  harness::PeEwOp op;
+  int arity;
+};
+const std::vector<EwFunction>& EwFunctions();
 // The first output element where the RTL and the oracle differ (engine both).
 struct EngineMismatch {
   std::string element;  // "y[3, 1]"

@@ -252,6 +252,9 @@ Outcome RunCase(const Case& c, const RegressOptions& options) {
       if (first.rtl->post) {
         o.notes.push_back(fmt::format("rtl post-processor {} cycles", first.rtl->post->cycles));
       }
+      if (first.rtl->planar) {
+        o.notes.push_back(fmt::format("rtl planar unit {} cycles", first.rtl->planar->cycles));
+      }
       if (c.op.op == "matmul") {
         o.notes.push_back(fmt::format("rtl {} cycles, utilization {:.1f}%",
                                       first.rtl->stats.cycles,
