@@ -411,6 +411,48 @@ TEST_F(CliTest, ElementwiseBadInputsAreRejected) {
   ExpectInputError(Ane({"run", "op.yaml"}), "op.yaml", "inputs.a", "unknown field (did you mean 'x'?)");
 }
 
+// N-4.4 / N-4.5 through `ane run` on both engines, expected values by hand.
+TEST_F(CliTest, ReduceAndPoolOnBothEngines) {
+  // x [2, 2, 3]: channel 0 = [[1, 2, 3], [4, 5, 6]], channel 1 = [[-1, 0.5, 8], [NaN, 0, 0]].
+  WriteNpy("x.npy", Tensor{DType::kFp16, {2, 2, 3},
+                           {0x3C00, 0x4000, 0x4200, 0x4400, 0x4500, 0x4600,
+                            0xBC00, 0x3800, 0x4800, 0x7E00, 0x0000, 0x0000}});
+  struct Case {
+    std::string fn, axis;
+    std::vector<uint32_t> y;
+  };
+  const std::vector<Case> cases = {
+      {"sum", "rows", {0x4600, 0x4B80, 0x4780, 0x7C00}},       // 6, 15, 7.5, inf (NaN = +inf)
+      {"sum", "columns", {0x4500, 0x4700, 0x4880, 0x7C00, 0x3800, 0x4800}},  // 5, 7, 9, inf, 0.5, 8
+      {"max", "planes", {0x4600, 0x7C00}},                     // 6, inf
+      {"min", "channels", {0xBC00, 0x3800, 0x4200, 0x4400, 0x0000, 0x0000}},  // -1, 0.5, 3, 4, 0, 0
+  };
+  for (const Case& c : cases) {
+    Write("r.yaml", "{op: reduce, function: " + c.fn + ", axis: " + c.axis +
+                        ", inputs: {x: x.npy}, outputs: {y: y.npy}}\n");
+    for (const char* engine : {"oracle", "both"}) {
+      const Result r = Ane({"run", "r.yaml", "--engine", engine});
+      ASSERT_EQ(r.exit_code, 0) << c.fn << " " << c.axis << r.err;
+      EXPECT_EQ(ReadNpy(work_ / "y.npy").bits, c.y) << c.fn << " " << c.axis << " " << engine;
+    }
+  }
+  // Edge-correct mean: 2x2 windows, stride 2, padding 1 over channel 0 ([[1, 2, 3], [4, 5, 6]]):
+  // windows hold {1}, {2, 3}, {4}, {5, 6}: means 1, 2.5, 4, 5.5.
+  WriteNpy("p.npy", Tensor{DType::kFp16, {2, 3}, {0x3C00, 0x4000, 0x4200, 0x4400, 0x4500, 0x4600}});
+  Write("p.yaml", "{op: pool, function: mean, kernel: [2, 2], stride: [2, 2], padding: [1, 1], "
+                  "inputs: {x: p.npy}, outputs: {y: y.npy}}\n");
+  const Result p = Ane({"run", "p.yaml", "--engine", "both"});
+  ASSERT_EQ(p.exit_code, 0) << p.err;
+  EXPECT_EQ(ReadNpy(work_ / "y.npy").bits, (std::vector<uint32_t>{0x3C00, 0x4100, 0x4400, 0x4580}));
+  EXPECT_NE(p.out.find("rtl vs oracle: bit-identical (4 outputs)"), std::string::npos) << p.out;
+  // Bad geometry: a padding as large as the window.
+  fs::remove(work_ / "y.npy");
+  Write("p.yaml", "{op: pool, function: max, kernel: [2, 2], padding: [2, 0], inputs: {x: p.npy}}\n");
+  ExpectInputError(Ane({"run", "p.yaml"}), "p.yaml", "inputs.x", "padding must be smaller than the window");
+  Write("r.yaml", "{op: reduce, function: mean, axis: rows, inputs: {x: x.npy}}\n");
+  ExpectInputError(Ane({"run", "r.yaml"}), "r.yaml", "function", "unknown function 'mean'");
+}
+
 // N-3 through `ane run`: a matmul with per-column scale and bias and ReLU, and an int8 matmul
 // requantized to int8, on both engines. Expected values by hand.
 TEST_F(CliTest, MatmulPostProcessingOnBothEngines) {

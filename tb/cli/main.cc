@@ -223,8 +223,13 @@ int Run(const Args& args) {
   }
   if (result.rtl && result.rtl->planar) {
     const harness::RtlPlanarStats& s = *result.rtl->planar;
-    fmt::print("rtl         planar elementwise unit, {} lanes: {} vectors, {} cycles\n",
-               harness::kPlanarLanes, s.vectors, s.cycles);
+    if (op.op == "elementwise") {
+      fmt::print("rtl         planar elementwise unit, {} lanes: {} vectors, {} cycles\n",
+                 harness::kPlanarLanes, s.vectors, s.cycles);
+    } else {
+      fmt::print("rtl         planar reduction tree, 64 inputs: {} patches, {} cycles\n", s.vectors,
+                 s.cycles);
+    }
   }
   if (result.rtl && op.op == "matmul") {
     const harness::RtlMatmulStats& s = result.rtl->stats;

@@ -85,7 +85,10 @@ const char* EngineName(Engine e) {
 }
 
 void CheckEngine(Engine engine, const std::string& op) {
-  if (engine == Engine::kOracle || op == "matmul" || op == "activation" || op == "elementwise") return;
+  if (engine == Engine::kOracle || op == "matmul" || op == "activation" || op == "elementwise" ||
+      op == "reduce" || op == "pool") {
+    return;
+  }
   throw CliError(fmt::format("--engine {}: there is no RTL engine for {} yet; use --engine oracle",
                              EngineName(engine), op));
 }
@@ -135,6 +138,12 @@ std::string Operation::Describe() const {
   }
   std::string fn;
   if (op == "activation") fn = fmt::format(" {}", oracle::ActFnName(function));
+  if (op == "reduce") fn = fmt::format(" {} over {}", oracle::ReduceOpName(reduce), oracle::ReduceAxisName(axis));
+  if (op == "pool") {
+    fn = fmt::format(" {} {}x{} stride [{}, {}] padding [{}, {}, {}, {}]", oracle::PoolOpName(pool),
+                     window.kernel_h, window.kernel_w, window.stride_y, window.stride_x, window.pad_top,
+                     window.pad_bottom, window.pad_left, window.pad_right);
+  }
   if (op == "elementwise") {
     for (const EwFunction& f : EwFunctions()) {
       if (f.op == ew) fn = fmt::format(" {}", f.name);
@@ -200,6 +209,18 @@ void ReadMatmulPost(Operation* op, const std::map<std::string, Field>& where,
   op->post = cfg;
 }
 
+
+// A rank-1..3 fp16 tensor as [C][H][W].
+oracle::Tensor3 As3(const Tensor& x) {
+  oracle::Tensor3 t;
+  const size_t r = x.shape.size();
+  t.w = int(x.shape[r - 1]);
+  t.h = r >= 2 ? int(x.shape[r - 2]) : 1;
+  t.c = r >= 3 ? int(x.shape[0]) : 1;
+  t.codes.assign(x.bits.begin(), x.bits.end());
+  return t;
+}
+
 }  // namespace
 
 Operation ReadOperation(Fields& fields, const TensorOptions& options) {
@@ -207,9 +228,10 @@ Operation ReadOperation(Fields& fields, const TensorOptions& options) {
   op.file = fields.map().file();
   const Field op_field = fields.Required("op");
   op.op = op_field.Scalar();
-  if (op.op != "matmul" && op.op != "activation" && op.op != "elementwise") {
-    op_field.Fail(fmt::format("unknown operation '{}' (supported: matmul, activation, elementwise)",
-                              op.op));
+  if (op.op != "matmul" && op.op != "activation" && op.op != "elementwise" && op.op != "reduce" &&
+      op.op != "pool") {
+    op_field.Fail(fmt::format(
+        "unknown operation '{}' (supported: matmul, activation, elementwise, reduce, pool)", op.op));
   }
   if (const std::optional<Field> g = fields.Optional("generation")) {
     op.generation = ReadGeneration(*g);
@@ -239,6 +261,49 @@ Operation ReadOperation(Fields& fields, const TensorOptions& options) {
     if (ew_arity == 0) fn.Fail(fmt::format("unknown function '{}' (supported: {})", fn.Scalar(), names));
   }
 
+  if (op.op == "reduce") {
+    const Field fn = fields.Required("function");
+    if (!oracle::ParseReduceOp(fn.Scalar(), &op.reduce)) {
+      fn.Fail(fmt::format("unknown function '{}' (supported: sum, max, min)", fn.Scalar()));
+    }
+    const Field ax = fields.Required("axis");
+    if (!oracle::ParseReduceAxis(ax.Scalar(), &op.axis)) {
+      ax.Fail(fmt::format("unknown axis '{}' (supported: rows, columns, planes, channels)", ax.Scalar()));
+    }
+  }
+  if (op.op == "pool") {
+    const Field fn = fields.Required("function");
+    if (!oracle::ParsePoolOp(fn.Scalar(), &op.pool)) {
+      fn.Fail(fmt::format("unknown function '{}' (supported: max, min, mean)", fn.Scalar()));
+    }
+    auto pair = [](const Field& f, int64_t lo, int64_t hi) {
+      const std::vector<Field> items = f.Items();
+      if (items.size() != 2) f.Fail("expected a list of two integers [rows, columns]");
+      return std::pair<int, int>(int(items[0].Integer(lo, hi)), int(items[1].Integer(lo, hi)));
+    };
+    const Field k = fields.Required("kernel");
+    std::tie(op.window.kernel_h, op.window.kernel_w) = pair(k, 1, 8);
+    op.window.stride_y = op.window.kernel_h;
+    op.window.stride_x = op.window.kernel_w;
+    if (const std::optional<Field> st = fields.Optional("stride")) {
+      std::tie(op.window.stride_y, op.window.stride_x) = pair(*st, 1, 8);
+    }
+    if (const std::optional<Field> pd = fields.Optional("padding")) {
+      const std::vector<Field> items = pd->Items();
+      if (items.size() == 2) {
+        op.window.pad_top = op.window.pad_bottom = int(items[0].Integer(0, 7));
+        op.window.pad_left = op.window.pad_right = int(items[1].Integer(0, 7));
+      } else if (items.size() == 4) {
+        op.window.pad_top = int(items[0].Integer(0, 7));
+        op.window.pad_bottom = int(items[1].Integer(0, 7));
+        op.window.pad_left = int(items[2].Integer(0, 7));
+        op.window.pad_right = int(items[3].Integer(0, 7));
+      } else {
+        pd->Fail("expected [rows, columns] or [top, bottom, left, right]");
+      }
+    }
+  }
+
   std::optional<Field> activation, shift;
   if (op.op == "matmul") {
     activation = fields.Optional("activation");
@@ -248,7 +313,8 @@ Operation ReadOperation(Fields& fields, const TensorOptions& options) {
   Fields inputs(fields.Required("inputs"));
   std::map<std::string, Field> where;
   std::vector<const char*> names =
-      op.op == "activation" ? std::vector<const char*>{"x"} : std::vector<const char*>{"a", "b"};
+      (op.op == "activation" || op.op == "reduce" || op.op == "pool") ? std::vector<const char*>{"x"}
+                                                                      : std::vector<const char*>{"a", "b"};
   if (op.op == "elementwise") {
     names = ew_arity == 1 ? std::vector<const char*>{"x"}
             : ew_arity == 2 ? std::vector<const char*>{"a", "b"}
@@ -285,6 +351,43 @@ Operation ReadOperation(Fields& fields, const TensorOptions& options) {
 }
 
 void InferOutputs(Operation* op, const std::map<std::string, Field>& where) {
+  if (op->op == "reduce" || op->op == "pool") {
+    const Tensor& x = op->inputs.at("x").tensor;
+    const Field& f = where.at("x");
+    if (x.dtype != DType::kFp16) {
+      f.Fail(fmt::format("wrong dtype: {} ('{}'); {} inputs are fp16 ('<f2')", DTypeName(x.dtype),
+                         NpyDescr(x.dtype), op->op));
+    }
+    const size_t rank = x.shape.size();
+    if (rank < (op->op == "pool" ? 2u : 1u) || rank > 3 || ElementCount(x.shape) == 0) {
+      f.Fail(fmt::format("shape {}: {} takes {} with no empty dimension", ShapeString(x.shape), op->op,
+                         op->op == "pool" ? "[H, W] or [C, H, W]" : "[W], [H, W] or [C, H, W]"));
+    }
+    const oracle::Tensor3 v = As3(x);
+    std::vector<int64_t> y;
+    if (op->op == "pool") {
+      op->window.channels = v.c;
+      op->window.height = v.h;
+      op->window.width = v.w;
+      const std::string bad = oracle::CheckPoolGeometry(op->window);
+      if (!bad.empty()) f.Fail(bad);
+      if (rank == 3) y.push_back(v.c);
+      y.push_back(op->window.OutHeight());
+      y.push_back(op->window.OutWidth());
+    } else {
+      // rank 3 [C, H, W]: rows [C, H], columns [C, W], planes [C], channels [H, W];
+      // rank 2 [H, W]: [H], [W], [], [H, W]; rank 1 [W]: [], [W], [], [W].
+      const int64_t c = v.c, h = v.h, w = v.w;
+      switch (op->axis) {
+        case oracle::ReduceAxis::kRows: y = rank == 3 ? std::vector<int64_t>{c, h} : rank == 2 ? std::vector<int64_t>{h} : std::vector<int64_t>{}; break;
+        case oracle::ReduceAxis::kColumns: y = rank == 3 ? std::vector<int64_t>{c, w} : std::vector<int64_t>{w}; break;
+        case oracle::ReduceAxis::kPlanes: y = rank == 3 ? std::vector<int64_t>{c} : std::vector<int64_t>{}; break;
+        case oracle::ReduceAxis::kChannels: y = rank == 1 ? std::vector<int64_t>{w} : std::vector<int64_t>{h, w}; break;
+      }
+    }
+    op->outputs = {{"y", TensorType{DType::kFp16, y}}};
+    return;
+  }
   if (op->op == "elementwise") {
     const std::string first = where.count("x") ? "x" : "a";
     const Tensor& x0 = op->inputs.at(first).tensor;
@@ -528,6 +631,142 @@ Evaluation EvaluateElementwise(const Operation& op, Engine engine) {
   return e;
 }
 
+
+// The lists a tensor reduction reduces, in the order of oracle::ReduceTensor's outputs.
+std::vector<std::vector<uint16_t>> ReduceLists(oracle::ReduceAxis axis, const oracle::Tensor3& x) {
+  std::vector<std::vector<uint16_t>> lists;
+  switch (axis) {
+    case oracle::ReduceAxis::kRows:
+      for (int c = 0; c < x.c; ++c) {
+        for (int r = 0; r < x.h; ++r) {
+          lists.emplace_back();
+          for (int q = 0; q < x.w; ++q) lists.back().push_back(x.at(c, r, q));
+        }
+      }
+      break;
+    case oracle::ReduceAxis::kColumns:
+      for (int c = 0; c < x.c; ++c) {
+        for (int q = 0; q < x.w; ++q) {
+          lists.emplace_back();
+          for (int r = 0; r < x.h; ++r) lists.back().push_back(x.at(c, r, q));
+        }
+      }
+      break;
+    case oracle::ReduceAxis::kPlanes:
+      for (int c = 0; c < x.c; ++c) {
+        lists.emplace_back(x.codes.begin() + long(c) * x.h * x.w, x.codes.begin() + long(c + 1) * x.h * x.w);
+      }
+      break;
+    case oracle::ReduceAxis::kChannels:
+      for (int r = 0; r < x.h; ++r) {
+        for (int q = 0; q < x.w; ++q) {
+          lists.emplace_back();
+          for (int c = 0; c < x.c; ++c) lists.back().push_back(x.at(c, r, q));
+        }
+      }
+      break;
+  }
+  return lists;
+}
+
+// The windows of a pooling, in output order: tree patches (element (ky, kx) at 8 ky + kx) and
+// the number of real elements.
+std::vector<harness::TreePatch> PoolPatches(const Operation& op, const oracle::Tensor3& x,
+                                            std::vector<int>* counts) {
+  const oracle::ConvGeometry& g = op.window;
+  std::vector<harness::TreePatch> patches;
+  for (int c = 0; c < x.c; ++c) {
+    for (int oy = 0; oy < g.OutHeight(); ++oy) {
+      for (int ox = 0; ox < g.OutWidth(); ++ox) {
+        harness::TreePatch p;
+        p.op = op.pool == oracle::PoolOp::kMax ? 1 : op.pool == oracle::PoolOp::kMin ? 2 : 0;
+        p.first = p.last = true;
+        int n = 0;
+        for (int ky = 0; ky < g.kernel_h; ++ky) {
+          for (int kx = 0; kx < g.kernel_w; ++kx) {
+            const int iy = oy * g.stride_y - g.pad_top + ky, ix = ox * g.stride_x - g.pad_left + kx;
+            if (iy < 0 || iy >= x.h || ix < 0 || ix >= x.w) continue;
+            p.v[size_t(8 * ky + kx)] = x.at(c, iy, ix);
+            p.mask |= uint64_t(1) << (8 * ky + kx);
+            ++n;
+          }
+        }
+        patches.push_back(p);
+        counts->push_back(n);
+      }
+    }
+  }
+  return patches;
+}
+
+Evaluation EvaluatePlanar(const Operation& op, Engine engine) {
+  const Tensor& x = op.inputs.at("x").tensor;
+  const oracle::Tensor3 v = As3(x);
+  const std::vector<int64_t>& shape = op.outputs.at("y").shape;
+  Tensor want{DType::kFp16, shape, {}};
+  if (engine != Engine::kRtl) {
+    const oracle::Tensor3 r = op.op == "reduce" ? oracle::ReduceTensor(op.reduce, op.axis, v)
+                                                : oracle::Pool(op.pool, op.window, v);
+    want.bits.assign(r.codes.begin(), r.codes.end());
+  }
+  Evaluation e;
+  if (engine == Engine::kOracle) {
+    e.outputs.emplace("y", std::move(want));
+    return e;
+  }
+  harness::RtlPlanarStats stats;
+  std::vector<uint16_t> got;
+  std::string stage;
+  if (op.op == "reduce") {
+    std::vector<harness::TreePatch> patches;
+    for (const auto& list : ReduceLists(op.axis, v)) {
+      for (size_t p = 0; p < list.size(); p += 64) {
+        harness::TreePatch t;
+        t.op = int(op.reduce);
+        t.first = p == 0;
+        t.last = p + 64 >= list.size();
+        for (size_t i = 0; i < 64 && p + i < list.size(); ++i) {
+          t.v[i] = list[p + i];
+          t.mask |= uint64_t(1) << i;
+        }
+        patches.push_back(t);
+      }
+    }
+    for (const auto& r : harness::RtlReduceTree(patches, &stats)) got.push_back(r.fp16);
+    stage = "planar reduction tree (N-4.4)";
+  } else {
+    std::vector<int> counts;
+    const auto results = harness::RtlReduceTree(PoolPatches(op, v, &counts), &stats);
+    std::vector<uint32_t> sums;
+    for (const auto& r : results) {
+      got.push_back(r.fp16);
+      sums.push_back(r.fp32);
+    }
+    if (op.pool == oracle::PoolOp::kMean) got = harness::RtlMean(sums, counts);
+    stage = op.pool == oracle::PoolOp::kMean ? "pooling tree and mean (N-4.5)" : "pooling tree (N-4.5)";
+  }
+  e.rtl = RtlRun{};
+  e.rtl->planar = stats;
+  Tensor y{DType::kFp16, shape, std::vector<uint32_t>(got.begin(), got.end())};
+  if (engine == Engine::kBoth) {
+    for (size_t i = 0; i < y.bits.size(); ++i) {
+      if (y.bits[i] == want.bits[i]) continue;
+      if (!e.mismatch) {
+        EngineMismatch m;
+        m.element = ElementName("y", int64_t(i), y);
+        m.rtl = ValueText(y.bits[i], y.dtype);
+        m.oracle = ValueText(want.bits[i], want.dtype);
+        m.total = int64_t(y.bits.size());
+        m.stage = {stage, "the output's tree result differs"};
+        e.mismatch = m;
+      }
+      ++e.mismatch->count;
+    }
+  }
+  e.outputs.emplace("y", std::move(y));
+  return e;
+}
+
 }  // namespace
 
 const std::vector<EwFunction>& EwFunctions() {
@@ -546,6 +785,7 @@ const std::vector<EwFunction>& EwFunctions() {
 Evaluation Evaluate(const Operation& op, Engine engine, const harness::DataFault& fault) {
   if (op.op == "activation") return EvaluateActivation(op, engine);
   if (op.op == "elementwise") return EvaluateElementwise(op, engine);
+  if (op.op == "reduce" || op.op == "pool") return EvaluatePlanar(op, engine);
   const oracle::Matrix a = ToOracle(op.inputs.at("a").tensor, false);
   const oracle::Matrix b = ToOracle(op.inputs.at("b").tensor, true);
   Evaluation e;
@@ -614,6 +854,41 @@ Evaluation Evaluate(const Operation& op, Engine engine, const harness::DataFault
 }
 
 TensorMap Reference(const Operation& op) {
+  if (op.op == "reduce" || op.op == "pool") {
+    // fp64: the sum of the reduced values in order (exact for these sizes), or the exact
+    // max / min, or the sum divided by the number of real elements; rounded once to fp16.
+    const oracle::Tensor3 v = As3(op.inputs.at("x").tensor);
+    std::vector<std::vector<uint16_t>> lists;
+    std::vector<int> counts;
+    int which = 0;  // 0 sum, 1 max, 2 min
+    if (op.op == "reduce") {
+      lists = ReduceLists(op.axis, v);
+      which = int(op.reduce);
+    } else {
+      for (const harness::TreePatch& p : PoolPatches(op, v, &counts)) {
+        lists.emplace_back();
+        for (int i = 0; i < 64; ++i) {
+          if ((p.mask >> i) & 1) lists.back().push_back(p.v[size_t(i)]);
+        }
+      }
+      which = op.pool == oracle::PoolOp::kMax ? 1 : op.pool == oracle::PoolOp::kMin ? 2 : 0;
+    }
+    Tensor y{DType::kFp16, op.outputs.at("y").shape, {}};
+    for (size_t k = 0; k < lists.size(); ++k) {
+      double acc = which == 0 ? 0.0 : which == 1 ? -INFINITY : INFINITY;
+      for (uint16_t c : lists[k]) {
+        const double x = ReferenceValue(c, DType::kFp16);
+        if (which == 0) {
+          acc = (std::isinf(acc) && std::isinf(x) && acc != x) ? 0.0 : acc + x;
+        } else {
+          acc = which == 1 ? std::max(acc, x) : std::min(acc, x);
+        }
+      }
+      if (op.op == "pool" && op.pool == oracle::PoolOp::kMean) acc /= counts[k];
+      y.bits.push_back(std::isnan(acc) ? 0u : oracle::RoundToFp16(DoubleToExact(acc)));
+    }
+    return {{"y", y}};
+  }
   if (op.op == "elementwise") {
     // fp64: every function in one step, rounded once to fp16 (the ternaries therefore round
     // once where the engine rounds twice); indeterminate forms give +0 (N-4.2).

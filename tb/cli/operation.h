@@ -21,6 +21,7 @@
 #include "tb/harness/postproc_run.h"
 #include "tb/oracle/activation.h"
 #include "tb/oracle/formats.h"
+#include "tb/oracle/planar.h"
 
 namespace ane::cli {
 
@@ -50,6 +51,10 @@ struct Operation {
   std::string op;    // "matmul", "activation" or "elementwise"
   oracle::ActFn function = oracle::ActFn::kSigmoid;  // activation
   harness::PeEwOp ew = harness::PeEwOp::kAdd;         // elementwise
+  oracle::ReduceOp reduce = oracle::ReduceOp::kSum;   // reduce
+  oracle::ReduceAxis axis = oracle::ReduceAxis::kRows;
+  oracle::PoolOp pool = oracle::PoolOp::kMax;         // pool
+  oracle::ConvGeometry window;                        // pool: kernel, stride, padding
   // matmul post-processing (N-3, docs/cli.md): inputs `scale` / `bias` (fp16 [N], one per
   // output column), `activation` (relu or a table), `shift` (int8 x int8: requantize to int8).
   std::optional<oracle::PostConfig> post;

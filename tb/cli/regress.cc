@@ -253,7 +253,7 @@ Outcome RunCase(const Case& c, const RegressOptions& options) {
         o.notes.push_back(fmt::format("rtl post-processor {} cycles", first.rtl->post->cycles));
       }
       if (first.rtl->planar) {
-        o.notes.push_back(fmt::format("rtl planar unit {} cycles", first.rtl->planar->cycles));
+        o.notes.push_back(fmt::format("rtl planar {} cycles", first.rtl->planar->cycles));
       }
       if (c.op.op == "matmul") {
         o.notes.push_back(fmt::format("rtl {} cycles, utilization {:.1f}%",

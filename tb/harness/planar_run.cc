@@ -1,6 +1,8 @@
 #include "tb/harness/planar_run.h"
 
 #include "Vane_pe_ew16.h"
+#include "Vane_pe_mean.h"
+#include "Vane_pe_reduce.h"
 #include "tb/harness/sim.h"
 
 namespace ane::harness {
@@ -41,6 +43,54 @@ std::vector<uint16_t> RtlElementwise(PeEwOp op, const std::vector<uint16_t>& a,
   if (stats) {
     stats->vectors = int64_t(vectors);
     stats->cycles = sim.cycles() - start;
+  }
+  return y;
+}
+
+std::vector<TreeResult> RtlReduceTree(const std::vector<TreePatch>& patches, RtlPlanarStats* stats) {
+  Sim<Vane_pe_reduce> sim("ane_pe_reduce", "ane_reduce");
+  auto& d = sim.dut();
+  d.in_valid_i = 0;
+  d.out_ready_i = 1;
+  sim.Reset();
+  size_t expect = 0;
+  for (const TreePatch& p : patches) expect += p.last;
+  std::vector<TreeResult> out;
+  size_t next = 0;
+  const uint64_t start = sim.cycles();
+  while (out.size() < expect) {
+    d.in_valid_i = next < patches.size();
+    if (next < patches.size()) {
+      const TreePatch& p = patches[next];
+      d.in_op_i = uint8_t(p.op);
+      d.in_first_i = p.first;
+      d.in_last_i = p.last;
+      d.in_mask_i = p.mask;
+      for (int w = 0; w < 32; ++w) {
+        d.in_data_i[size_t(w)] = uint32_t(p.v[size_t(2 * w)]) | uint32_t(p.v[size_t(2 * w + 1)]) << 16;
+      }
+    }
+    sim.Eval();
+    if (d.out_valid_o) out.push_back({d.out_fp32_o, d.out_fp16_o});
+    if (next < patches.size() && d.in_ready_o) ++next;
+    sim.Tick();
+  }
+  if (stats) {
+    stats->vectors = int64_t(patches.size());
+    stats->cycles = sim.cycles() - start;
+  }
+  return out;
+}
+
+std::vector<uint16_t> RtlMean(const std::vector<uint32_t>& sums, const std::vector<int>& counts) {
+  Sim<Vane_pe_mean> sim("ane_pe_mean", "ane_mean");
+  auto& d = sim.dut();
+  std::vector<uint16_t> y;
+  for (size_t i = 0; i < sums.size(); ++i) {
+    d.sum_i = sums[i];
+    d.n_i = uint8_t(counts[i]);
+    sim.Eval();
+    y.push_back(d.y_o);
   }
   return y;
 }

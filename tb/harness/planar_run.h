@@ -1,8 +1,10 @@
-// The planar engine's RTL for `ane --engine rtl|both`: elementwise operations through a 16-lane
-// ane_pe_ew (docs/planar.md), 16 values per vector at full rate.
+// The planar engine's RTL for `ane --engine rtl|both` (docs/planar.md): elementwise operations
+// through a 16-lane ane_pe_ew, reductions through ane_pe_reduce, pooling means through
+// ane_pe_mean; full rate, no gaps.
 #ifndef TB_HARNESS_PLANAR_RUN_H_
 #define TB_HARNESS_PLANAR_RUN_H_
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -20,6 +22,24 @@ struct RtlPlanarStats {
   int64_t vectors = 0;
   uint64_t cycles = 0;  // from the first vector in to the last result out
 };
+
+// One patch of the reduction tree (ane_pe_reduce): 64 fp16 values, the valid mask, the
+// operator (0 sum, 1 max, 2 min), and whether it starts / ends a reduction.
+struct TreePatch {
+  std::array<uint16_t, 64> v{};
+  uint64_t mask = 0;
+  int op = 0;
+  bool first = false;
+  bool last = false;
+};
+struct TreeResult {
+  uint32_t fp32 = 0;
+  uint16_t fp16 = 0;
+};
+// Every patch through the tree at full rate; one result per patch marked last.
+std::vector<TreeResult> RtlReduceTree(const std::vector<TreePatch>& patches, RtlPlanarStats* stats = nullptr);
+// ane_pe_mean: RNE16(sum / n) for each (sum, n).
+std::vector<uint16_t> RtlMean(const std::vector<uint32_t>& sums, const std::vector<int>& counts);
 
 // y[i] = op(a[i], b[i], c[i]); b and c may be empty for operations that do not read them.
 std::vector<uint16_t> RtlElementwise(PeEwOp op, const std::vector<uint16_t>& a,
