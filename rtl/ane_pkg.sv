@@ -65,6 +65,23 @@ package ane_pkg;
     fp16_is_nan = (h[14:10] == 5'h1F) && (h[9:0] != 10'h000);
   endfunction
 
+  // N-1 on an fp16 code: a NaN becomes +inf, -0 becomes +0, anything else passes.
+  function automatic logic [15:0] fp16_boundary(logic [15:0] h);
+    fp16_boundary = fp16_is_nan(h[14:0]) ? 16'h7C00 : (h == 16'h8000) ? 16'h0000 : h;
+  endfunction
+
+  // A finite nonzero fp16 value as m * 2^e with m an 11-bit integer whose bit 10 is set
+  // (denormals normalized): {e[9:0] (two's complement), m[10:0]}.
+  function automatic logic [20:0] fp16_normalize(logic [15:0] h);
+    logic [3:0] msb;
+    logic [10:0] m;
+    msb = 4'd0;
+    for (int i = 0; i < 10; i++) if (h[i]) msb = 4'(i);
+    m = {1'b0, h[9:0]} << (4'd10 - msb);
+    fp16_normalize = (h[14:10] != 5'd0) ? {10'({5'd0, h[14:10]} - 10'd25), 1'b1, h[9:0]}
+                                        : {10'(10'd0 - 10'd34 + {6'd0, msb}), m};
+  endfunction
+
   // ---- N-3 post-processor configuration (docs/postproc.md) ----
   typedef enum logic [1:0] {
     PpActNone  = 2'd0,

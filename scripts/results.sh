@@ -2,7 +2,8 @@
 # make results: regenerate docs/results.md. Every figure there comes from a command run here:
 #   the oracle and RTL benchmarks (Google Benchmark)   -> section "bench"
 #   make synth (Yosys, OpenSTA, nextpnr)                -> section "synth"
-# scripts/results.sh [BUILD_DIR] [--bench-only] skips the synthesis (about 25 minutes).
+# scripts/results.sh [BUILD_DIR] [--bench-only] skips the synthesis (about 60 minutes from scratch;
+# tops whose inputs did not change since the last run in out/synth are reused: synth.sh --reuse).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=build
@@ -27,5 +28,5 @@ if [ "$bench_only" = 1 ]; then
   exit 0
 fi
 echo "results: synthesis (make synth)"
-scripts/synth.sh
+scripts/synth.sh --reuse
 echo "results: docs/results.md updated"

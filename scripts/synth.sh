@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Synthesis flow for every RTL top in constraints/tops.txt (docs/flow.md explains it).
 #
-#   scripts/synth.sh [--smoke] [--out DIR] [--seed N] [--only LABEL]
+#   scripts/synth.sh [--smoke] [--out DIR] [--seed N] [--only LABEL] [--reuse]
 #
 # Per top, in DIR/<label>/ (default DIR: out/synth):
 #   1. Verilator elaborates the RTL (ports and parameter values for the steps below)
@@ -18,6 +18,10 @@
 # --smoke: 2000 check cycles instead of 20000, no iCE40 step, runs scripts/synth/selftest.sh,
 #          never touches docs/. Without --smoke, docs/results.md's synth section is rewritten.
 # --seed N: stimulus seed of the gate-level check (default 1). --only LABEL: one top, no docs.
+# --reuse: keep a top's previous run (out DIR/<label>/) when its fingerprint matches: the sha256
+#          of the mode, seed, cycle count, the top's line, every source file, every script of
+#          scripts/synth/, the constraints and the tool versions. Same inputs, same tools, same
+#          figures (every step is deterministic: fixed seeds, no wall-clock inputs).
 # Internal (used by the self-test): --tops FILE --rtl DIR --no-selftest --no-docs.
 set -euo pipefail
 orig="$(pwd)"
@@ -26,7 +30,7 @@ root="$(pwd)"
 abs() { case "$1" in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$orig/$1" ;; esac; }
 
 smoke=0 out="$root/out/synth" tops_file="$root/constraints/tops.txt" rtl_dir="$root/rtl"
-seed=1 only="" selftest=1 docs=1
+seed=1 only="" selftest=1 docs=1 reuse=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --smoke) smoke=1; shift ;;
@@ -37,6 +41,7 @@ while [ $# -gt 0 ]; do
     --rtl) rtl_dir="$(abs "$2")"; shift 2 ;;
     --no-selftest) selftest=0; shift ;;
     --no-docs) docs=0; shift ;;
+    --reuse) reuse=1; shift ;;
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "synth.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
@@ -73,6 +78,19 @@ EOF
 # fail LABEL REASON [detail file/lines on stdin]
 fail() { echo "synth FAIL $1: $2"; }
 
+# fingerprint I: what a top's figures depend on (see --reuse)
+fingerprint() {
+  local i="$1" f
+  {
+    printf 'mode %s seed %s cycles %s\n' "$mode" "$seed" "$cycles"
+    printf 'top %s srcs %s params %s\n' "${TOP_MODULES[$i]}" "${TOP_SRCS[$i]}" "${TOP_PARAMS[$i]}"
+    for f in ${TOP_SRCS[$i]}; do sha256sum "$f"; done
+    find "$S" -type f ! -path '*/selftest/*' -print0 | sort -z | xargs -0 sha256sum
+    sha256sum "$root"/constraints/*.sdc "$root/constraints/ice40.conf"
+    cat "$out/versions.json"
+  } | sha256sum | cut -d' ' -f1
+}
+
 run_top() {
   local i="$1" top label dir chparams rc
   top="${TOP_MODULES[$i]}" label="${TOP_LABELS[$i]}"
@@ -81,6 +99,13 @@ run_top() {
   read -r -a params <<< "${TOP_PARAMS[$i]}" || true
   for p in "${params[@]+"${params[@]}"}"; do pargs+=(--param "$p"); done
   dir="$out/$label"
+  local fp
+  fp="$(fingerprint "$i")" || { fail "$label" "cannot compute the fingerprint"; return 1; }
+  if [ $reuse -eq 1 ] && [ -f "$dir/fingerprint" ] && [ -f "$dir/summary.json" ] && [ -f "$dir/summary.line" ] \
+     && [ "$(cat "$dir/fingerprint")" = "$fp" ]; then
+    echo "synth ok   $label (reused: inputs unchanged): $(cat "$dir/summary.line")"
+    return 0
+  fi
   rm -rf "$dir"
   mkdir -p "$dir/glcheck"
   printf '%s\n' "${TOP_SRCS[$i]}" > "$dir/srcs.txt"
@@ -189,6 +214,8 @@ run_top() {
     fail "$label" "cannot collect the reports"
     return 1
   fi
+  printf '%s\n' "$line" > "$dir/summary.line"
+  printf '%s\n' "$fp" > "$dir/fingerprint"
   echo "synth ok   $label: $line"
   if [ -s "$dir/yosys_warnings.txt" ]; then
     echo "    note: $(wc -l < "$dir/yosys_warnings.txt") other yosys warning(s), see $dir/yosys_warnings.txt"

@@ -3,7 +3,7 @@
 
   sta_warnings.py STA_LOG MAPPED_NETLIST
 
-Every Error/Warning line of the log counts, with one exception: "There are N unconstrained
+Every Error/Warning line of the log counts, with one exception: "There is/are N unconstrained
 endpoints." is accepted when every endpoint it lists is an output bit that the mapped netlist
 ties to a constant (`assign port[hi:lo] = N'b...;`): such a bit has no timing path at all.
 """
@@ -37,7 +37,7 @@ def main():
     while i < len(log):
         line = log[i]
         if re.match(r"^(Error|Warning)", line):
-            m = re.match(r"^Warning: There are? \d+ unconstrained endpoints?\.", line)
+            m = re.match(r"^Warning: There (?:is|are) \d+ unconstrained endpoints?\.", line)
             if m:
                 endpoints = []
                 j = i + 1

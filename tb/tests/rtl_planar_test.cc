@@ -13,6 +13,9 @@
 #include <memory>
 #include <vector>
 
+#include "Vane_fp16_recip.h"
+#include "Vane_fp16_rsqrt.h"
+#include "Vane_fp16_sqrt.h"
 #include "Vane_fp32_add.h"
 #include "Vane_pe_ew16.h"
 #include "Vane_pe_mean.h"
@@ -28,6 +31,23 @@ namespace ane {
 namespace {
 
 using oracle::ReduceOp;
+
+// ---- the planar post-processor's exact units (N-4.1, N-4.2) ----
+
+template <class Model>
+void CheckEveryInput(const char* top, uint16_t (*oracle_fn)(uint16_t)) {
+  harness::Sim<Model> sim(top, harness::CurrentTestStem());
+  auto& d = sim.dut();
+  for (uint32_t x = 0; x < 0x10000; ++x) {
+    d.x_i = uint16_t(x);
+    sim.Eval();
+    ASSERT_EQ(d.y_o, oracle_fn(uint16_t(x))) << top << std::hex << " x 0x" << x;
+  }
+}
+
+TEST(RtlPlanarUnits, N4_1_SqrtOnEveryFp16Input) { CheckEveryInput<Vane_fp16_sqrt>("ane_fp16_sqrt", oracle::Fp16Sqrt); }
+TEST(RtlPlanarUnits, N4_1_RecipOnEveryFp16Input) { CheckEveryInput<Vane_fp16_recip>("ane_fp16_recip", oracle::Fp16Recip); }
+TEST(RtlPlanarUnits, N4_1_RsqrtOnEveryFp16Input) { CheckEveryInput<Vane_fp16_rsqrt>("ane_fp16_rsqrt", oracle::Fp16Rsqrt); }
 
 // ---- the elementwise unit ----
 
