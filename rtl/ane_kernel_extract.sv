@@ -367,17 +367,6 @@ module ane_kernel_extract (
   end
 
   // ---------------- stage P -> O: decode ----------------
-  function automatic logic [15:0] int8_to_fp16(logic [7:0] q);
-    logic [7:0]  mag;
-    logic [2:0]  msb;
-    logic [9:0]  mant;
-    mag = q[7] ? 8'(-q) : q;
-    msb = 3'd0;
-    for (int b = 0; b < 8; b++) if (mag[b]) msb = 3'(b);
-    mant = 10'({3'd0, mag} << (4'd10 - {1'b0, msb}));
-    int8_to_fp16 = (mag == 8'd0) ? 16'h0000 : {q[7], 5'(5'd15 + {2'd0, msb}), mant};
-  endfunction
-
   function automatic logic [15:0] sext(logic [7:0] v, logic four);
     sext = four ? {{12{v[3]}}, v[3:0]} : {{8{v[7]}}, v[7:0]};
   endfunction
@@ -390,8 +379,8 @@ module ane_kernel_extract (
     snb     = {p_slot_q, 1'b1};
     scale_a = pcs_q ? scl_q[{sna, 4'd0} +: 16] : scl_q[15:0];
     scale_b = pcs_q ? scl_q[{snb, 4'd0} +: 16] : scl_q[15:0];
-    int_a   = int8_to_fp16(p_raw_a_q[7:0]);
-    int_b   = int8_to_fp16(p_raw_b_q[7:0]);
+    int_a   = ane_pkg::int8_to_fp16(p_raw_a_q[7:0]);
+    int_b   = ane_pkg::int8_to_fp16(p_raw_b_q[7:0]);
     pmask   = 8'((9'd1 << pbits_q) - 9'd1);
   end
   ane_fp16_mul u_deq_a (.a_i(scale_a), .b_i(int_a), .y_o(mul_a));

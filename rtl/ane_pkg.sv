@@ -82,6 +82,38 @@ package ane_pkg;
                                         : {10'(10'd0 - 10'd34 + {6'd0, msb}), m};
   endfunction
 
+  // An int8 value as fp16 (exact: |q| <= 128 needs at most 8 significant bits).
+  function automatic logic [15:0] int8_to_fp16(logic [7:0] q);
+    logic [7:0] mag;
+    logic [2:0] msb;
+    logic [9:0] mant;
+    mag = q[7] ? 8'(-q) : q;
+    msb = 3'd0;
+    for (int b = 0; b < 8; b++) if (mag[b]) msb = 3'(b);
+    mant = 10'({3'd0, mag} << (4'd10 - {1'b0, msb}));
+    int8_to_fp16 = (mag == 8'd0) ? 16'h0000 : {q[7], 5'(5'd15 + {2'd0, msb}), mant};
+  endfunction
+
+  // An fp16 value as int8 (N-4.1): N-1 first (NaN -> +inf, -0 -> +0), RNE to an integer,
+  // clamped to [-128, 127] (so +-inf give 127 and -128).
+  function automatic logic [7:0] fp16_to_int8(logic [15:0] h);
+    logic [15:0] b;
+    logic [4:0]  be;
+    logic [34:0] wide;
+    logic [11:0] q;
+    b    = fp16_boundary(h);
+    be   = (b[14:10] == 5'd0) ? 5'd1 : b[14:10];
+    // |b| = m * 2^(be - 25); below be = 25 the value is under 1024: m * 2^24 >> (25 - be)
+    wide = {(b[14:10] != 5'd0), b[9:0], 24'd0} >> (5'd25 - be);
+    q    = {1'b0, wide[34:24]} + {11'd0, wide[23] && ((wide[22:0] != 23'd0) || wide[24])};
+    if (b[14:10] >= 5'd22)  // |b| >= 128: saturate (only -128 itself is in range)
+      fp16_to_int8 = b[15] ? 8'h80 : 8'h7F;
+    else if (b[15])
+      fp16_to_int8 = (q >= 12'd128) ? 8'h80 : 8'(-q[7:0]);
+    else
+      fp16_to_int8 = (q >= 12'd128) ? 8'h7F : q[7:0];
+  endfunction
+
   // ---- N-3 post-processor configuration (docs/postproc.md) ----
   typedef enum logic [1:0] {
     PpActNone  = 2'd0,

@@ -267,6 +267,47 @@ uint16_t WidthSliceStore(uint16_t x, bool width_axis, int begin, Generation gen)
   return x;
 }
 
+const char* FcUnaryName(FcUnary u) {
+  switch (u) {
+    case FcUnary::kNone: return "none";
+    case FcUnary::kAbs: return "abs";
+    case FcUnary::kNeg: return "neg";
+    case FcUnary::kRelu: return "relu";
+  }
+  return "?";
+}
+
+bool ParseFcUnary(const std::string& name, FcUnary* out) {
+  for (FcUnary u : {FcUnary::kNone, FcUnary::kAbs, FcUnary::kNeg, FcUnary::kRelu}) {
+    if (name == FcUnaryName(u)) {
+      *out = u;
+      return true;
+    }
+  }
+  return false;
+}
+
+uint16_t FormatConvert(const FcConfig& c, uint16_t lane) {
+  const uint16_t x = c.in_int8 ? Int8ToFp16(int8_t(lane & 0xFF)) : lane;
+  const uint16_t s = Fp16Add(Fp16Mul(x, c.scale), c.bias);
+  uint16_t u = s;
+  switch (c.unary) {
+    case FcUnary::kNone: break;
+    case FcUnary::kAbs: u = Fp16Abs(s); break;
+    case FcUnary::kNeg: u = Fp16Neg(s); break;
+    case FcUnary::kRelu: u = Fp16Max(s, 0x0000); break;
+  }
+  const uint16_t g = c.gain ? WidthSliceStore(u, true, 1, Generation::kM1) : u;
+  return c.out_int8 ? uint16_t(int16_t(Fp16ToInt8(g))) : g;
+}
+
+std::vector<uint16_t> TransposePatch(const std::vector<uint16_t>& patch, int n) {
+  std::vector<uint16_t> t(patch.size());
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) t[size_t(j) * n + i] = patch[size_t(i) * n + j];
+  return t;
+}
+
 std::vector<uint16_t> Softmax(const std::vector<uint16_t>& x) {
   const uint16_t m = ReduceList(ReduceOp::kMax, x);
   const ActTable& exp_table = DefaultActTable(ActFn::kExp);

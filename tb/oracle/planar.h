@@ -86,6 +86,30 @@ uint16_t Ternary(TernaryOp op, uint16_t a, uint16_t b, uint16_t c);
 uint16_t Int8ToFp16(int8_t q);
 int8_t Fp16ToInt8(uint16_t h);
 
+// ---- N-4.1 / N-4.6 the format converter (first and second) ----
+// y = out(gain(unary(bias + scale * x))), each operation one elementwise fp16 operation:
+//   x     the lane's fp16 code, or (in_int8) the int8 in its low byte, exactly as fp16
+//   p     Fp16Mul(x, scale); s = Fp16Add(p, bias)
+//   u     none, Fp16Abs, Fp16Neg or relu = Fp16Max(s, +0)
+//   g     gain ? WidthSliceStore(u) with the gain (Fp16Mul(u, 16)) : u
+//   y     out_int8 ? Fp16ToInt8(g) as a 16-bit lane (sign-extended) : g
+// Scale 1.0 and bias +0 make the affine step the identity after N-1.
+enum class FcUnary { kNone, kAbs, kNeg, kRelu };
+const char* FcUnaryName(FcUnary u);
+bool ParseFcUnary(const std::string& name, FcUnary* out);
+struct FcConfig {
+  bool in_int8 = false;
+  uint16_t scale = 0x3C00;
+  uint16_t bias = 0x0000;
+  FcUnary unary = FcUnary::kNone;
+  bool gain = false;
+  bool out_int8 = false;
+};
+uint16_t FormatConvert(const FcConfig& c, uint16_t lane);
+
+// The patch transpose: out[j][i] = in[i][j] of an n x n row-major patch.
+std::vector<uint16_t> TransposePatch(const std::vector<uint16_t>& patch, int n);
+
 // ---- N-4.6 width-slice gain ----
 // The fp16 store of a width slice with a nonzero begin offset (m1 and A14): RNE16(16 * x) with
 // overflow to inf, x an fp16 value after N-1. Any other slice, or m5: x unchanged.

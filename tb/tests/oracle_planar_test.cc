@@ -4,12 +4,13 @@
 //     re-implementation;
 //   - N-4.5 pooling: max / min against a host scan, the edge-correct mean against exact
 //     rationals (GMP);
-//   - N-4.1 / N-4.3 compare, ternary and int8 conversion against the host;
+//   - N-4.1 / N-4.3 compare, ternary, int8 conversion and the format converter against the host;
 //   - N-4.6 the width-slice figures (4094 -> 65504, 4095 -> inf) and the zero-offset control;
 //   - N-4.7 the three softmax facts.
 #include <gmpxx.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <vector>
@@ -353,6 +354,90 @@ TEST(OraclePlanar, N4_1_Int8ConversionsOverEveryCode) {
     const double r = std::nearbyint(v);  // RNE, the host's default rounding mode
     const int want = std::isinf(v) ? (v > 0 ? 127 : -128) : int(std::clamp(r, -128.0, 127.0));
     ASSERT_EQ(int(oracle::Fp16ToInt8(uint16_t(h))), want) << std::hex << h;
+  }
+}
+
+// ---- N-4.1 / N-4.6 the format converter ----
+
+TEST(OraclePlanar, N4_1_FormatConverterHandWorkedValues) {
+  using oracle::FcConfig;
+  using oracle::FcUnary;
+  FcConfig c;
+  c.in_int8 = true;
+  c.scale = H(0.5);
+  c.bias = H(0.25);
+  EXPECT_EQ(oracle::FormatConvert(c, 0xFD), H(-1.25));  // int8 -3: -3 * 0.5 + 0.25
+  c.unary = FcUnary::kRelu;
+  EXPECT_EQ(oracle::FormatConvert(c, 0xFD), 0);
+  c.unary = FcUnary::kAbs;
+  EXPECT_EQ(oracle::FormatConvert(c, 0xFD), H(1.25));
+  c.out_int8 = true;
+  EXPECT_EQ(oracle::FormatConvert(c, 0xFD), 1);          // 1.25 -> 1
+  c.unary = FcUnary::kNeg;
+  c.bias = H(-1.0);
+  EXPECT_EQ(oracle::FormatConvert(c, 0x03), 0x0000);     // -(3 * 0.5 - 1) = -0.5 -> RNE: 0
+  c = FcConfig{};
+  c.out_int8 = true;
+  EXPECT_EQ(oracle::FormatConvert(c, H(-2.5)), 0xFFFE);  // RNE: -2
+  EXPECT_EQ(oracle::FormatConvert(c, H(200.0)), 0x007F);  // clamped
+  EXPECT_EQ(oracle::FormatConvert(c, 0x7E00), 0x007F);   // NaN -> +inf -> 127
+  // N-4.6 through the converter: 4094 -> 65504, 4095 (enters as 4096) -> inf; no gain: as is.
+  c = FcConfig{};
+  c.gain = true;
+  EXPECT_EQ(oracle::FormatConvert(c, H(4094.0)), H(65504.0));
+  EXPECT_EQ(oracle::FormatConvert(c, H(4096.0)), 0x7C00);
+  c.gain = false;
+  EXPECT_EQ(oracle::FormatConvert(c, H(4094.0)), H(4094.0));
+  // The identity configuration applies N-1 only.
+  EXPECT_EQ(oracle::FormatConvert(FcConfig{}, 0x8000), 0);
+  EXPECT_EQ(oracle::FormatConvert(FcConfig{}, 0xFE01), 0x7C00);
+  EXPECT_EQ(oracle::FormatConvert(FcConfig{}, 0x0001), 0x0001);
+}
+
+// Random finite operands against the host: _Float16 values, each step rounded once from an
+// exact double.
+TEST(OraclePlanar, N4_1_FormatConverterMatchesTheHost) {
+  using oracle::FcConfig;
+  using oracle::FcUnary;
+  const uint64_t seed = test::TestSeed(0x41FC);
+  SCOPED_TRACE(test::SeedNote(seed));
+  test::Rng rng(seed);
+  auto finite = [&] {
+    for (;;) {
+      const uint16_t h = rng.Code();
+      if ((h & 0x7C00) != 0x7C00 && h != 0x8000) return h;
+    }
+  };
+  for (int i = 0; i < 200000; ++i) {
+    FcConfig c;
+    c.in_int8 = rng.Below(4) == 0;
+    c.scale = rng.Below(4) == 0 ? uint16_t(0x3C00) : finite();
+    c.bias = rng.Below(4) == 0 ? uint16_t(0) : finite();
+    c.unary = FcUnary(rng.Below(4));
+    c.gain = rng.Below(4) == 0;
+    c.out_int8 = rng.Below(3) == 0;
+    const uint16_t lane = c.in_int8 ? uint16_t(rng.Below(256)) : finite();
+    const double x = c.in_int8 ? double(int8_t(lane)) : double(HostHalf(lane));
+    _Float16 p = _Float16(x * double(HostHalf(c.scale)));
+    if (HostBits(p) == 0x8000) p = _Float16(0.0);  // a -0 product enters the adder as +0
+    _Float16 s = _Float16(double(p) + double(HostHalf(c.bias)));
+    if (HostBits(s) == 0x8000) s = _Float16(0.0);  // the elementwise add gives +0 for zero
+    const double sd = double(s);
+    double u = sd;
+    if (c.unary == FcUnary::kAbs) u = std::fabs(u);
+    if (c.unary == FcUnary::kNeg) u = -u;
+    if (c.unary == FcUnary::kRelu) u = u > 0 ? u : 0.0;
+    _Float16 g = _Float16(u);
+    if (c.gain) g = _Float16(std::signbit(u) && u == 0 ? 0.0 : u * 16.0);
+    uint16_t want = HostBits(g);
+    if (c.out_int8) {
+      const double v = double(g);
+      const double r = std::isinf(v) ? v : std::nearbyint(v);
+      want = uint16_t(int16_t(int(std::clamp(r, -128.0, 127.0))));
+    }
+    ASSERT_EQ(oracle::FormatConvert(c, lane), want)
+        << std::hex << "lane " << lane << " scale " << c.scale << " bias " << c.bias << " unary "
+        << int(c.unary) << " gain " << c.gain << " out_int8 " << c.out_int8;
   }
 }
 
