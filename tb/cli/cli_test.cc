@@ -453,6 +453,39 @@ TEST_F(CliTest, ReduceAndPoolOnBothEngines) {
   ExpectInputError(Ane({"run", "r.yaml"}), "r.yaml", "function", "unknown function 'mean'");
 }
 
+// N-4.7 through `ane run`: the three softmax facts on both engines, expected values by hand,
+// and bad inputs.
+TEST_F(CliTest, SoftmaxFactsOnBothEngines) {
+  // Row 0: four equal values -> four quarters; row 1: a NaN lane (+inf) takes all the mass;
+  // row 2: a huge input does not overflow (exp(1 - 60000) and exp(-3 - 60000) are 0).
+  WriteNpy("s.npy", Tensor{DType::kFp16, {3, 4},
+                           {0x4200, 0x4200, 0x4200, 0x4200,     // 3, 3, 3, 3
+                            0x4000, 0x7E00, 0x4500, 0xBC00,     // 2, NaN, 5, -1
+                            0x7B53, 0x3C00, 0xC200, 0x0000}});  // 60000, 1, -3, 0
+  Write("s.yaml", "{op: softmax, inputs: {x: s.npy}, outputs: {y: y.npy}}\n");
+  for (const char* engine : {"oracle", "both"}) {
+    const Result r = Ane({"run", "s.yaml", "--engine", engine});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(ReadNpy(work_ / "y.npy").bits,
+              (std::vector<uint32_t>{0x3400, 0x3400, 0x3400, 0x3400, 0, 0x3C00, 0, 0, 0x3C00, 0, 0, 0}))
+        << engine;
+  }
+  // Over channels: each position's values across C.
+  WriteNpy("c.npy", Tensor{DType::kFp16, {2, 1, 2}, {0x3C00, 0x4000, 0x3C00, 0x7C00}});  // [1, 2], [1, inf]
+  Write("c.yaml", "{op: softmax, axis: channels, inputs: {x: c.npy}, outputs: {y: y.npy}}\n");
+  const Result c = Ane({"run", "c.yaml", "--engine", "both"});
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  EXPECT_EQ(ReadNpy(work_ / "y.npy").bits, (std::vector<uint32_t>{0x3800, 0, 0x3800, 0x3C00}));
+  EXPECT_NE(c.out.find("rtl vs oracle: bit-identical (4 outputs)"), std::string::npos) << c.out;
+  fs::remove(work_ / "y.npy");
+  Write("c.yaml", "{op: softmax, axis: depth, inputs: {x: c.npy}, outputs: {y: y.npy}}\n");
+  ExpectInputError(Ane({"run", "c.yaml"}), "c.yaml", "axis", "unknown axis 'depth'");
+  WriteNpy("i.npy", Tensor{DType::kInt8, {4}, {1, 2, 3, 4}});
+  Write("i.yaml", "{op: softmax, inputs: {x: i.npy}, outputs: {y: y.npy}}\n");
+  ExpectInputError(Ane({"run", "i.yaml"}), "i.yaml", "inputs.x", "softmax inputs are fp16");
+  EXPECT_FALSE(fs::exists(work_ / "y.npy"));
+}
+
 // N-3 through `ane run`: a matmul with per-column scale and bias and ReLU, and an int8 matmul
 // requantized to int8, on both engines. Expected values by hand.
 TEST_F(CliTest, MatmulPostProcessingOnBothEngines) {

@@ -226,6 +226,9 @@ int Run(const Args& args) {
     if (op.op == "elementwise") {
       fmt::print("rtl         planar elementwise unit, {} lanes: {} vectors, {} cycles\n",
                  harness::kPlanarLanes, s.vectors, s.cycles);
+    } else if (op.op == "softmax") {
+      fmt::print("rtl         planar passes max, sub, exp, sum, recip x mul: {} patches and vectors, {} cycles\n",
+                 s.vectors, s.cycles);
     } else {
       fmt::print("rtl         planar reduction tree, 64 inputs: {} patches, {} cycles\n", s.vectors,
                  s.cycles);

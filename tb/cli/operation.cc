@@ -86,7 +86,7 @@ const char* EngineName(Engine e) {
 
 void CheckEngine(Engine engine, const std::string& op) {
   if (engine == Engine::kOracle || op == "matmul" || op == "activation" || op == "elementwise" ||
-      op == "reduce" || op == "pool") {
+      op == "reduce" || op == "pool" || op == "softmax") {
     return;
   }
   throw CliError(fmt::format("--engine {}: there is no RTL engine for {} yet; use --engine oracle",
@@ -117,6 +117,25 @@ std::string ElementName(const std::string& output, int64_t index, const Tensor& 
   return t.bits.size() == 1 ? output : output + IndexString(index, t.shape);
 }
 
+// Compares every element of the RTL's y with the oracle's want: the first difference, with the
+// stage locate(i) names, becomes e->mismatch, and every difference counts.
+template <class Locate>
+void CompareWithOracle(Evaluation* e, const Tensor& y, const Tensor& want, Locate locate) {
+  for (size_t i = 0; i < y.bits.size(); ++i) {
+    if (y.bits[i] == want.bits[i]) continue;
+    if (!e->mismatch) {
+      EngineMismatch m;
+      m.element = ElementName("y", int64_t(i), y);
+      m.rtl = ValueText(y.bits[i], y.dtype);
+      m.oracle = ValueText(want.bits[i], want.dtype);
+      m.total = int64_t(y.bits.size());
+      m.stage = locate(i);
+      e->mismatch = m;
+    }
+    ++e->mismatch->count;
+  }
+}
+
 oracle::Generation ReadGeneration(const Field& f) {
   oracle::Generation g;
   if (!oracle::ParseGeneration(f.Scalar(), &g)) {
@@ -139,6 +158,7 @@ std::string Operation::Describe() const {
   std::string fn;
   if (op == "activation") fn = fmt::format(" {}", oracle::ActFnName(function));
   if (op == "reduce") fn = fmt::format(" {} over {}", oracle::ReduceOpName(reduce), oracle::ReduceAxisName(axis));
+  if (op == "softmax") fn = fmt::format(" over {}", oracle::ReduceAxisName(axis));
   if (op == "pool") {
     fn = fmt::format(" {} {}x{} stride [{}, {}] padding [{}, {}, {}, {}]", oracle::PoolOpName(pool),
                      window.kernel_h, window.kernel_w, window.stride_y, window.stride_x, window.pad_top,
@@ -229,9 +249,9 @@ Operation ReadOperation(Fields& fields, const TensorOptions& options) {
   const Field op_field = fields.Required("op");
   op.op = op_field.Scalar();
   if (op.op != "matmul" && op.op != "activation" && op.op != "elementwise" && op.op != "reduce" &&
-      op.op != "pool") {
+      op.op != "pool" && op.op != "softmax") {
     op_field.Fail(fmt::format(
-        "unknown operation '{}' (supported: matmul, activation, elementwise, reduce, pool)", op.op));
+        "unknown operation '{}' (supported: matmul, activation, elementwise, reduce, pool, softmax)", op.op));
   }
   if (const std::optional<Field> g = fields.Optional("generation")) {
     op.generation = ReadGeneration(*g);
@@ -269,6 +289,14 @@ Operation ReadOperation(Fields& fields, const TensorOptions& options) {
     const Field ax = fields.Required("axis");
     if (!oracle::ParseReduceAxis(ax.Scalar(), &op.axis)) {
       ax.Fail(fmt::format("unknown axis '{}' (supported: rows, columns, planes, channels)", ax.Scalar()));
+    }
+  }
+  if (op.op == "softmax") {
+    op.axis = oracle::ReduceAxis::kRows;  // the last axis, W
+    if (const std::optional<Field> ax = fields.Optional("axis")) {
+      if (!oracle::ParseReduceAxis(ax->Scalar(), &op.axis)) {
+        ax->Fail(fmt::format("unknown axis '{}' (supported: rows, columns, planes, channels)", ax->Scalar()));
+      }
     }
   }
   if (op.op == "pool") {
@@ -313,7 +341,8 @@ Operation ReadOperation(Fields& fields, const TensorOptions& options) {
   Fields inputs(fields.Required("inputs"));
   std::map<std::string, Field> where;
   std::vector<const char*> names =
-      (op.op == "activation" || op.op == "reduce" || op.op == "pool") ? std::vector<const char*>{"x"}
+      (op.op == "activation" || op.op == "reduce" || op.op == "pool" || op.op == "softmax")
+          ? std::vector<const char*>{"x"}
                                                                       : std::vector<const char*>{"a", "b"};
   if (op.op == "elementwise") {
     names = ew_arity == 1 ? std::vector<const char*>{"x"}
@@ -386,6 +415,20 @@ void InferOutputs(Operation* op, const std::map<std::string, Field>& where) {
       }
     }
     op->outputs = {{"y", TensorType{DType::kFp16, y}}};
+    return;
+  }
+  if (op->op == "softmax") {
+    const Tensor& x = op->inputs.at("x").tensor;
+    const Field& f = where.at("x");
+    if (x.dtype != DType::kFp16) {
+      f.Fail(fmt::format("wrong dtype: {} ('{}'); softmax inputs are fp16 ('<f2')", DTypeName(x.dtype),
+                         NpyDescr(x.dtype)));
+    }
+    if (x.shape.empty() || x.shape.size() > 3 || ElementCount(x.shape) == 0) {
+      f.Fail(fmt::format("shape {}: softmax takes [W], [H, W] or [C, H, W] with no empty dimension",
+                         ShapeString(x.shape)));
+    }
+    op->outputs = {{"y", TensorType{DType::kFp16, x.shape}}};
     return;
   }
   if (op->op == "elementwise") {
@@ -473,20 +516,9 @@ Evaluation EvaluateActivation(const Operation& op, Engine engine) {
   e.rtl = RtlRun{{}, stats, std::nullopt};
   Tensor y{DType::kFp16, x.shape, std::vector<uint32_t>(got.begin(), got.end())};
   if (engine == Engine::kBoth) {
-    for (size_t i = 0; i < y.bits.size(); ++i) {
-      if (y.bits[i] == want.bits[i]) continue;
-      if (!e.mismatch) {
-        EngineMismatch m;
-        m.element = ElementName("y", int64_t(i), y);
-        m.rtl = ValueText(y.bits[i], y.dtype);
-        m.oracle = ValueText(want.bits[i], want.dtype);
-        m.total = int64_t(y.bits.size());
-        m.stage = {"activation table (N-5.1)",
-                   fmt::format("input x = {}", ValueText(x.bits[i], DType::kFp16))};
-        e.mismatch = m;
-      }
-      ++e.mismatch->count;
-    }
+    CompareWithOracle(&e, y, want, [&](size_t i) -> decltype(EngineMismatch::stage) {
+      return {"activation table (N-5.1)", fmt::format("input x = {}", ValueText(x.bits[i], DType::kFp16))};
+    });
   }
   e.outputs.emplace("y", std::move(y));
   return e;
@@ -612,35 +644,26 @@ Evaluation EvaluateElementwise(const Operation& op, Engine engine) {
   e.rtl->planar = stats;
   Tensor y{DType::kFp16, shape, std::vector<uint32_t>(got.begin(), got.end())};
   if (engine == Engine::kBoth) {
-    for (size_t i = 0; i < y.bits.size(); ++i) {
-      if (y.bits[i] == want.bits[i]) continue;
-      if (!e.mismatch) {
-        EngineMismatch m;
-        m.element = ElementName("y", int64_t(i), y);
-        m.rtl = ValueText(y.bits[i], y.dtype);
-        m.oracle = ValueText(want.bits[i], want.dtype);
-        m.total = int64_t(y.bits.size());
-        m.stage = {"planar elementwise unit (N-4.1)",
-                   fmt::format("inputs {}", ValueText(a[i], DType::kFp16))};
-        e.mismatch = m;
-      }
-      ++e.mismatch->count;
-    }
+    CompareWithOracle(&e, y, want, [&](size_t i) -> decltype(EngineMismatch::stage) {
+      return {"planar elementwise unit (N-4.1)", fmt::format("inputs {}", ValueText(a[i], DType::kFp16))};
+    });
   }
   e.outputs.emplace("y", std::move(y));
   return e;
 }
 
 
-// The lists a tensor reduction reduces, in the order of oracle::ReduceTensor's outputs.
-std::vector<std::vector<uint16_t>> ReduceLists(oracle::ReduceAxis axis, const oracle::Tensor3& x) {
-  std::vector<std::vector<uint16_t>> lists;
+// The element indices (into x.codes) of the lists a tensor reduction reduces, in the order of
+// oracle::ReduceTensor's outputs; each list in reduction order.
+std::vector<std::vector<size_t>> ListIndices(oracle::ReduceAxis axis, const oracle::Tensor3& x) {
+  std::vector<std::vector<size_t>> lists;
+  auto at = [&](int c, int r, int q) { return (size_t(c) * size_t(x.h) + size_t(r)) * size_t(x.w) + size_t(q); };
   switch (axis) {
     case oracle::ReduceAxis::kRows:
       for (int c = 0; c < x.c; ++c) {
         for (int r = 0; r < x.h; ++r) {
           lists.emplace_back();
-          for (int q = 0; q < x.w; ++q) lists.back().push_back(x.at(c, r, q));
+          for (int q = 0; q < x.w; ++q) lists.back().push_back(at(c, r, q));
         }
       }
       break;
@@ -648,25 +671,56 @@ std::vector<std::vector<uint16_t>> ReduceLists(oracle::ReduceAxis axis, const or
       for (int c = 0; c < x.c; ++c) {
         for (int q = 0; q < x.w; ++q) {
           lists.emplace_back();
-          for (int r = 0; r < x.h; ++r) lists.back().push_back(x.at(c, r, q));
+          for (int r = 0; r < x.h; ++r) lists.back().push_back(at(c, r, q));
         }
       }
       break;
     case oracle::ReduceAxis::kPlanes:
       for (int c = 0; c < x.c; ++c) {
-        lists.emplace_back(x.codes.begin() + long(c) * x.h * x.w, x.codes.begin() + long(c + 1) * x.h * x.w);
+        lists.emplace_back();
+        for (int r = 0; r < x.h; ++r)
+          for (int q = 0; q < x.w; ++q) lists.back().push_back(at(c, r, q));
       }
       break;
     case oracle::ReduceAxis::kChannels:
       for (int r = 0; r < x.h; ++r) {
         for (int q = 0; q < x.w; ++q) {
           lists.emplace_back();
-          for (int c = 0; c < x.c; ++c) lists.back().push_back(x.at(c, r, q));
+          for (int c = 0; c < x.c; ++c) lists.back().push_back(at(c, r, q));
         }
       }
       break;
   }
   return lists;
+}
+
+// The values of those lists.
+std::vector<std::vector<uint16_t>> ReduceLists(oracle::ReduceAxis axis, const oracle::Tensor3& x) {
+  std::vector<std::vector<uint16_t>> lists;
+  for (const auto& idx : ListIndices(axis, x)) {
+    lists.emplace_back();
+    for (size_t i : idx) lists.back().push_back(x.codes[i]);
+  }
+  return lists;
+}
+
+// Tree patches that reduce each list with `op` (0 sum, 1 max, 2 min): 64 elements per patch.
+std::vector<harness::TreePatch> ListPatches(const std::vector<std::vector<uint16_t>>& lists, int op) {
+  std::vector<harness::TreePatch> patches;
+  for (const auto& list : lists) {
+    for (size_t p = 0; p < list.size(); p += 64) {
+      harness::TreePatch t;
+      t.op = op;
+      t.first = p == 0;
+      t.last = p + 64 >= list.size();
+      for (size_t i = 0; i < 64 && p + i < list.size(); ++i) {
+        t.v[i] = list[p + i];
+        t.mask |= uint64_t(1) << i;
+      }
+      patches.push_back(t);
+    }
+  }
+  return patches;
 }
 
 // The windows of a pooling, in output order: tree patches (element (ky, kx) at 8 ky + kx) and
@@ -718,21 +772,9 @@ Evaluation EvaluatePlanar(const Operation& op, Engine engine) {
   std::vector<uint16_t> got;
   std::string stage;
   if (op.op == "reduce") {
-    std::vector<harness::TreePatch> patches;
-    for (const auto& list : ReduceLists(op.axis, v)) {
-      for (size_t p = 0; p < list.size(); p += 64) {
-        harness::TreePatch t;
-        t.op = int(op.reduce);
-        t.first = p == 0;
-        t.last = p + 64 >= list.size();
-        for (size_t i = 0; i < 64 && p + i < list.size(); ++i) {
-          t.v[i] = list[p + i];
-          t.mask |= uint64_t(1) << i;
-        }
-        patches.push_back(t);
-      }
+    for (const auto& r : harness::RtlReduceTree(ListPatches(ReduceLists(op.axis, v), int(op.reduce)), &stats)) {
+      got.push_back(r.fp16);
     }
-    for (const auto& r : harness::RtlReduceTree(patches, &stats)) got.push_back(r.fp16);
     stage = "planar reduction tree (N-4.4)";
   } else {
     std::vector<int> counts;
@@ -749,21 +791,84 @@ Evaluation EvaluatePlanar(const Operation& op, Engine engine) {
   e.rtl->planar = stats;
   Tensor y{DType::kFp16, shape, std::vector<uint32_t>(got.begin(), got.end())};
   if (engine == Engine::kBoth) {
-    for (size_t i = 0; i < y.bits.size(); ++i) {
-      if (y.bits[i] == want.bits[i]) continue;
-      if (!e.mismatch) {
-        EngineMismatch m;
-        m.element = ElementName("y", int64_t(i), y);
-        m.rtl = ValueText(y.bits[i], y.dtype);
-        m.oracle = ValueText(want.bits[i], want.dtype);
-        m.total = int64_t(y.bits.size());
-        m.stage = {stage, "the output's tree result differs"};
-        e.mismatch = m;
-      }
-      ++e.mismatch->count;
-    }
+    CompareWithOracle(&e, y, want, [&](size_t) -> decltype(EngineMismatch::stage) {
+      return {stage, "the output's tree result differs"};
+    });
   }
   e.outputs.emplace("y", std::move(y));
+  return e;
+}
+
+// Softmax (N-4.7) over each list of the axis, as the planar engine runs it: five passes.
+//   1 max     reduction tree (max) of each list
+//   2 d       elementwise unit: x - max of its list
+//   3 e       post-processor: the exp table (N-5) at d
+//   4 s       reduction tree (sum) of each list of e
+//   5 y       exact reciprocal of s, then elementwise unit: e * recip(s)
+Evaluation EvaluateSoftmax(const Operation& op, Engine engine) {
+  const Tensor& x = op.inputs.at("x").tensor;
+  const oracle::Tensor3 v = As3(x);
+  const auto idx = ListIndices(op.axis, v);
+  Tensor want{DType::kFp16, x.shape, std::vector<uint32_t>(x.bits.size())};
+  if (engine != Engine::kRtl) {
+    for (const auto& list : idx) {
+      std::vector<uint16_t> vals;
+      for (size_t i : list) vals.push_back(v.codes[i]);
+      const std::vector<uint16_t> y = oracle::Softmax(vals);
+      for (size_t k = 0; k < list.size(); ++k) want.bits[list[k]] = y[k];
+    }
+  }
+  Evaluation e;
+  if (engine == Engine::kOracle) {
+    e.outputs.emplace("y", std::move(want));
+    return e;
+  }
+  harness::RtlPlanarStats total, stats;
+  auto add = [&] {
+    total.vectors += stats.vectors;
+    total.cycles += stats.cycles;
+  };
+  std::vector<std::vector<uint16_t>> lists = ReduceLists(op.axis, v);
+  std::vector<uint16_t> flat, maxes;  // the list elements in list order, each list's max per element
+  for (const auto& r : harness::RtlReduceTree(ListPatches(lists, 1), &stats)) maxes.push_back(r.fp16);
+  add();
+  std::vector<uint16_t> mb;
+  for (size_t k = 0; k < lists.size(); ++k) {
+    flat.insert(flat.end(), lists[k].begin(), lists[k].end());
+    mb.insert(mb.end(), lists[k].size(), maxes[k]);
+  }
+  const std::vector<uint16_t> d = harness::RtlElementwise(harness::PeEwOp::kSub, flat, mb, {}, &stats);
+  add();
+  harness::RtlPostStats post;
+  const std::vector<uint16_t> ex = harness::RtlActivation(oracle::DefaultActTable(oracle::ActFn::kExp), d, &post);
+  total.cycles += post.cycles;
+  std::vector<std::vector<uint16_t>> elists;
+  size_t at = 0;
+  for (const auto& list : lists) {
+    elists.emplace_back(ex.begin() + long(at), ex.begin() + long(at + list.size()));
+    at += list.size();
+  }
+  std::vector<uint16_t> sums;
+  for (const auto& r : harness::RtlReduceTree(ListPatches(elists, 0), &stats)) sums.push_back(r.fp16);
+  add();
+  const std::vector<uint16_t> recips = harness::RtlRecip(sums);
+  std::vector<uint16_t> rb;
+  for (size_t k = 0; k < lists.size(); ++k) rb.insert(rb.end(), lists[k].size(), recips[k]);
+  const std::vector<uint16_t> y = harness::RtlElementwise(harness::PeEwOp::kMul, ex, rb, {}, &stats);
+  add();
+  Tensor got{DType::kFp16, x.shape, std::vector<uint32_t>(x.bits.size())};
+  at = 0;
+  for (const auto& list : idx) {
+    for (size_t i : list) got.bits[i] = y[at++];
+  }
+  e.rtl = RtlRun{};
+  e.rtl->planar = total;
+  if (engine == Engine::kBoth) {
+    CompareWithOracle(&e, got, want, [&](size_t i) -> decltype(EngineMismatch::stage) {
+      return {"softmax passes (N-4.7)", fmt::format("input {}", ValueText(x.bits[i], DType::kFp16))};
+    });
+  }
+  e.outputs.emplace("y", std::move(got));
   return e;
 }
 
@@ -786,6 +891,7 @@ Evaluation Evaluate(const Operation& op, Engine engine, const harness::DataFault
   if (op.op == "activation") return EvaluateActivation(op, engine);
   if (op.op == "elementwise") return EvaluateElementwise(op, engine);
   if (op.op == "reduce" || op.op == "pool") return EvaluatePlanar(op, engine);
+  if (op.op == "softmax") return EvaluateSoftmax(op, engine);
   const oracle::Matrix a = ToOracle(op.inputs.at("a").tensor, false);
   const oracle::Matrix b = ToOracle(op.inputs.at("b").tensor, true);
   Evaluation e;
@@ -854,6 +960,29 @@ Evaluation Evaluate(const Operation& op, Engine engine, const harness::DataFault
 }
 
 TensorMap Reference(const Operation& op) {
+  if (op.op == "softmax") {
+    // fp64: NaN enters as +inf (N-1); m = max; e_i = exp(x_i - m) with inf - inf = 0;
+    // y_i = e_i / sum(e), rounded once to fp16.
+    const Tensor& x = op.inputs.at("x").tensor;
+    Tensor y{DType::kFp16, x.shape, std::vector<uint32_t>(x.bits.size())};
+    for (const auto& list : ListIndices(op.axis, As3(x))) {
+      std::vector<double> val;
+      double m = -INFINITY;
+      for (size_t i : list) {
+        double t = ReferenceValue(x.bits[i], DType::kFp16);
+        if (std::isnan(t)) t = INFINITY;
+        val.push_back(t);
+        m = std::max(m, t);
+      }
+      double sum = 0;
+      for (double& t : val) {
+        t = (std::isinf(t) && t == m) ? 1.0 : std::exp(t - m);
+        sum += t;
+      }
+      for (size_t k = 0; k < list.size(); ++k) y.bits[list[k]] = oracle::RoundToFp16(DoubleToExact(val[k] / sum));
+    }
+    return {{"y", y}};
+  }
   if (op.op == "reduce" || op.op == "pool") {
     // fp64: the sum of the reduced values in order (exact for these sizes), or the exact
     // max / min, or the sum divided by the number of real elements; rounded once to fp16.

@@ -1,5 +1,6 @@
 #include "tb/harness/planar_run.h"
 
+#include "Vane_fp16_recip.h"
 #include "Vane_pe_ew16.h"
 #include "Vane_pe_mean.h"
 #include "Vane_pe_reduce.h"
@@ -89,6 +90,18 @@ std::vector<uint16_t> RtlMean(const std::vector<uint32_t>& sums, const std::vect
   for (size_t i = 0; i < sums.size(); ++i) {
     d.sum_i = sums[i];
     d.n_i = uint8_t(counts[i]);
+    sim.Eval();
+    y.push_back(d.y_o);
+  }
+  return y;
+}
+
+std::vector<uint16_t> RtlRecip(const std::vector<uint16_t>& x) {
+  Sim<Vane_fp16_recip> sim("ane_fp16_recip", "ane_recip");
+  auto& d = sim.dut();
+  std::vector<uint16_t> y;
+  for (uint16_t v : x) {
+    d.x_i = v;
     sim.Eval();
     y.push_back(d.y_o);
   }

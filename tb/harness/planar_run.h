@@ -1,6 +1,6 @@
 // The planar engine's RTL for `ane --engine rtl|both` (docs/planar.md): elementwise operations
 // through a 16-lane ane_pe_ew, reductions through ane_pe_reduce, pooling means through
-// ane_pe_mean; full rate, no gaps.
+// ane_pe_mean, reciprocals through ane_fp16_recip; full rate, no gaps.
 #ifndef TB_HARNESS_PLANAR_RUN_H_
 #define TB_HARNESS_PLANAR_RUN_H_
 
@@ -40,6 +40,9 @@ struct TreeResult {
 std::vector<TreeResult> RtlReduceTree(const std::vector<TreePatch>& patches, RtlPlanarStats* stats = nullptr);
 // ane_pe_mean: RNE16(sum / n) for each (sum, n).
 std::vector<uint16_t> RtlMean(const std::vector<uint32_t>& sums, const std::vector<int>& counts);
+
+// The planar post-processor's exact reciprocal (ane_fp16_recip), one value at a time.
+std::vector<uint16_t> RtlRecip(const std::vector<uint16_t>& x);
 
 // y[i] = op(a[i], b[i], c[i]); b and c may be empty for operations that do not read them.
 std::vector<uint16_t> RtlElementwise(PeEwOp op, const std::vector<uint16_t>& a,
