@@ -98,6 +98,11 @@ def section(reports):
                "coefficients are all zero are skipped (docs/kernel_extract.md), so scattered "
                "zeros save little until they are dense enough to empty whole quads.")
     out.append("")
+    out.append("`BM_PlanarReduce/P`: 4096 patches of 64 fp16 values through the planar reduction tree "
+               "(`ane_pe_reduce`) at full rate, in sums of P patches, every result checked against "
+               "the oracle: one patch per cycle plus the tree's 7 cycles of latency. "
+               "`BM_PlanarElementwise`: 4096 vectors of 16 products through `ane_pe_ew` (latency 2).")
+    out.append("")
     out.append(END)
     return "\n".join(out) + "\n"
 

@@ -15,6 +15,9 @@
 //   BM_KernelExtract/Z/R/Q  a 64-channel 3x3 group (K = 576) of R fp16 kernels with Z % zeros
 //                         (Q = 1: zeros in whole quads) through the kernel extract: operations,
 //                         cycles, and the cycles of the same group stored dense
+//   BM_PlanarReduce/P     4096 patches of 64 fp16 values through the planar reduction tree, in
+//                         reductions of P patches (sum): patches, cycles, utilization
+//   BM_PlanarElementwise  4096 vectors of 16 fp16 products through the elementwise unit
 #include <benchmark/benchmark.h>
 
 #include <string>
@@ -28,6 +31,9 @@
 #include "tb/harness/shifter_driver.h"
 #include "tb/harness/work_unit.h"
 #include "tb/harness/mac_array_matmul.h"
+#include "tb/harness/planar_run.h"
+#include "tb/oracle/elementwise.h"
+#include "tb/oracle/planar.h"
 #include "tb/harness/mac_stream_start.h"
 #include "tb/harness/postproc_run.h"
 #include "tb/harness/sim.h"
@@ -310,6 +316,70 @@ BENCHMARK(BM_KernelExtract)
     ->Args({0, 1, 0})->Args({50, 1, 0})->Args({90, 1, 0})->Args({50, 1, 1})->Args({90, 1, 1})
     ->Args({0, 8, 0})->Args({50, 8, 0})->Args({90, 8, 0})->Args({50, 8, 1})->Args({90, 8, 1})
     ->Unit(benchmark::kMillisecond);
+
+// ---- the planar engine: one patch, one vector per cycle ----
+
+void BM_PlanarReduce(benchmark::State& state) {
+  const int per = int(state.range(0));
+  std::vector<harness::TreePatch> patches(4096);
+  uint32_t r = 5;
+  for (size_t i = 0; i < patches.size(); ++i) {
+    harness::TreePatch& p = patches[i];
+    p.op = 0;
+    p.first = i % size_t(per) == 0;
+    p.last = i % size_t(per) == size_t(per) - 1;
+    p.mask = ~uint64_t(0);
+    for (auto& v : p.v) {
+      r = r * 1664525u + 1013904223u;
+      v = uint16_t(0x2000 + ((r >> 12) & 0x3FFF)) | uint16_t((r >> 31) << 15);
+    }
+  }
+  harness::RtlPlanarStats st;
+  std::vector<harness::TreeResult> got;
+  for (auto _ : state) {
+    got = harness::RtlReduceTree(patches, &st);
+    benchmark::DoNotOptimize(got.data());
+  }
+  for (size_t k = 0; k < got.size(); ++k) {
+    uint32_t acc = oracle::ReduceIdentity(oracle::ReduceOp::kSum);
+    for (int j = 0; j < per; ++j) {
+      const auto& p = patches[k * size_t(per) + size_t(j)];
+      acc = oracle::ReduceAccumulate(oracle::ReduceOp::kSum, acc, oracle::ReduceTree(oracle::ReduceOp::kSum, p.v, p.mask));
+    }
+    if (got[k].fp32 != acc) state.SkipWithError("RTL and oracle differ");
+  }
+  state.counters["ops/s"] = benchmark::Counter(double(patches.size()) * 64, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["operations"] = double(patches.size());
+  state.counters["cycles"] = double(st.cycles);
+  state.counters["utilization"] = double(patches.size()) / double(st.cycles);
+  state.SetLabel("planar reduction tree, 64 inputs, sums of " + std::to_string(per) + " patch(es) (values)");
+}
+BENCHMARK(BM_PlanarReduce)->Arg(1)->Arg(16)->Unit(benchmark::kMillisecond);
+
+void BM_PlanarElementwise(benchmark::State& state) {
+  std::vector<uint16_t> a(4096 * harness::kPlanarLanes), b(a.size());
+  uint32_t r = 9;
+  for (size_t i = 0; i < a.size(); ++i) {
+    r = r * 1664525u + 1013904223u;
+    a[i] = uint16_t(r >> 16);
+    b[i] = uint16_t(r);
+  }
+  harness::RtlPlanarStats st;
+  std::vector<uint16_t> y;
+  for (auto _ : state) {
+    y = harness::RtlElementwise(harness::PeEwOp::kMul, a, b, {}, &st);
+    benchmark::DoNotOptimize(y.data());
+  }
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (y[i] != oracle::Fp16Mul(a[i], b[i])) state.SkipWithError("RTL and oracle differ");
+  }
+  state.counters["ops/s"] = benchmark::Counter(double(a.size()), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["operations"] = double(st.vectors);
+  state.counters["cycles"] = double(st.cycles);
+  state.counters["utilization"] = double(st.vectors) / double(st.cycles);
+  state.SetLabel("planar elementwise unit, 16 lanes, mul (values)");
+}
+BENCHMARK(BM_PlanarElementwise)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace ane
