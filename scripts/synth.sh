@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Synthesis flow for every RTL top in constraints/tops.txt (docs/flow.md explains it).
 #
-#   scripts/synth.sh [--smoke] [--out DIR] [--seed N] [--only LABEL] [--reuse]
+#   scripts/synth.sh [--smoke] [--out DIR] [--seed N] [--only LABEL] [--reuse] [--skip LABEL]...
 #
 # Per top, in DIR/<label>/ (default DIR: out/synth):
 #   1. Verilator elaborates the RTL (ports and parameter values for the steps below)
@@ -18,6 +18,7 @@
 # --smoke: 2000 check cycles instead of 20000, no iCE40 step, runs scripts/synth/selftest.sh,
 #          never touches docs/. Without --smoke, docs/results.md's synth section is rewritten.
 # --seed N: stimulus seed of the gate-level check (default 1). --only LABEL: one top, no docs.
+# --skip LABEL: leave one top out (repeatable); docs/results.md names the tops left out.
 # --reuse: keep a top's previous run (out DIR/<label>/) when its fingerprint matches: the sha256
 #          of the mode, seed, cycle count, the top's line, every source file, every script of
 #          scripts/synth/, the constraints and the tool versions. Same inputs, same tools, same
@@ -31,6 +32,7 @@ abs() { case "$1" in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$orig/$1" ;; es
 
 smoke=0 out="$root/out/synth" tops_file="$root/constraints/tops.txt" rtl_dir="$root/rtl"
 seed=1 only="" selftest=1 docs=1 reuse=0
+skips=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --smoke) smoke=1; shift ;;
@@ -42,6 +44,7 @@ while [ $# -gt 0 ]; do
     --no-selftest) selftest=0; shift ;;
     --no-docs) docs=0; shift ;;
     --reuse) reuse=1; shift ;;
+    --skip) skips+=("$2"); shift 2 ;;
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "synth.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
@@ -224,9 +227,16 @@ run_top() {
 
 start=$SECONDS
 echo "synth: $mode mode, ${#TOP_MODULES[@]} top(s) from ${tops_file#$root/}, out $out, gate-level seed $seed, $cycles cycles"
-failed=() summaries=()
+failed=() summaries=() skipped=()
 for i in "${!TOP_MODULES[@]}"; do
   [ -z "$only" ] || [ "$only" = "${TOP_LABELS[$i]}" ] || continue
+  skip_this=0
+  for k in "${skips[@]+"${skips[@]}"}"; do [ "$k" = "${TOP_LABELS[$i]}" ] && skip_this=1; done
+  if [ $skip_this -eq 1 ]; then
+    echo "synth skip ${TOP_LABELS[$i]}: --skip"
+    skipped+=("${TOP_LABELS[$i]}")
+    continue
+  fi
   if [ "${TOP_LINTONLY[$i]}" = 1 ]; then
     echo "synth skip ${TOP_LABELS[$i]}: lint-only (too big to synthesize; make lint covers it)"
     continue
@@ -255,6 +265,21 @@ fi
 python3 "$S/results_section.py" "${summaries[@]}" > "$out/results_section.md"
 if [ $smoke -eq 0 ] && [ $docs -eq 1 ]; then
   python3 "$S/results_section.py" --update "$root/docs/results.md" "${summaries[@]}"
+  if [ ${#skipped[@]} -gt 0 ]; then
+    # name the tops left out under the table (results_section.py is part of every top's
+    # fingerprint, so the note is added here)
+    python3 - "$root/docs/results.md" "${skipped[@]}" <<'PYEOF'
+import sys
+path, labels = sys.argv[1], sys.argv[2:]
+text = open(path).read()
+note = ("Not in this run (`scripts/synth.sh --skip`; a later `make synth` covers them): "
+        + ", ".join(f"`{t}`" for t in labels) + ".\n\n")
+end = text.index("<!-- synth:end -->")
+tools = text.rfind("Tools: ", 0, end)
+at = tools if tools >= 0 else end
+open(path, "w").write(text[:at] + note + text[at:])
+PYEOF
+  fi
   echo "synth: rewrote the synth section of docs/results.md"
 fi
 echo "synth: all ${#summaries[@]} top(s) passed ($((SECONDS - start)) s)"
