@@ -32,13 +32,6 @@ module ane_pe_ew #(
                          OpCmp = 4'd5, OpAbs = 4'd6, OpNeg = 4'd7, OpRelu = 4'd8, OpSquare = 4'd9,
                          OpAddMul = 4'd10, OpMulAfterAdd = 4'd11;
 
-  // N-1: NaN -> +inf, -0 -> +0.
-  function automatic logic [15:0] boundary(logic [15:0] h);
-    if (h[14:10] == 5'h1F && h[9:0] != 10'd0) boundary = 16'h7C00;
-    else if (h == 16'h8000)                    boundary = 16'h0000;
-    else                                       boundary = h;
-  endfunction
-
   // Order of two boundary values: 1 when a > b, -1 (2'b11) when a < b, 0 when equal.
   function automatic logic [1:0] order(logic [15:0] a, logic [15:0] b);
     logic gt, lt;
@@ -83,8 +76,8 @@ module ane_pe_ew #(
       a  = in_a_i[16*l +: 16];
       b  = in_b_i[16*l +: 16];
       c  = in_c_i[16*l +: 16];
-      ab = boundary(a);
-      bb = boundary(b);
+      ab = ane_pkg::fp16_boundary(a);  // N-1: NaN -> +inf, -0 -> +0
+      bb = ane_pkg::fp16_boundary(b);
       mul_x = (in_op_i == OpAddMul) ? b : a;
       mul_y = (in_op_i == OpAddMul) ? c : (in_op_i == OpSquare) ? a : b;
       ord   = order(ab, (in_op_i == OpRelu) ? 16'h0000 : bb);

@@ -694,14 +694,18 @@ std::vector<std::vector<size_t>> ListIndices(oracle::ReduceAxis axis, const orac
   return lists;
 }
 
-// The values of those lists.
-std::vector<std::vector<uint16_t>> ReduceLists(oracle::ReduceAxis axis, const oracle::Tensor3& x) {
+// The values at those indices.
+std::vector<std::vector<uint16_t>> ListValues(const std::vector<std::vector<size_t>>& idx, const oracle::Tensor3& x) {
   std::vector<std::vector<uint16_t>> lists;
-  for (const auto& idx : ListIndices(axis, x)) {
+  for (const auto& list : idx) {
     lists.emplace_back();
-    for (size_t i : idx) lists.back().push_back(x.codes[i]);
+    for (size_t i : list) lists.back().push_back(x.codes[i]);
   }
   return lists;
+}
+
+std::vector<std::vector<uint16_t>> ReduceLists(oracle::ReduceAxis axis, const oracle::Tensor3& x) {
+  return ListValues(ListIndices(axis, x), x);
 }
 
 // Tree patches that reduce each list with `op` (0 sum, 1 max, 2 min): 64 elements per patch.
@@ -810,12 +814,11 @@ Evaluation EvaluateSoftmax(const Operation& op, Engine engine) {
   const oracle::Tensor3 v = As3(x);
   const auto idx = ListIndices(op.axis, v);
   Tensor want{DType::kFp16, x.shape, std::vector<uint32_t>(x.bits.size())};
+  const std::vector<std::vector<uint16_t>> lists = ListValues(idx, v);
   if (engine != Engine::kRtl) {
-    for (const auto& list : idx) {
-      std::vector<uint16_t> vals;
-      for (size_t i : list) vals.push_back(v.codes[i]);
-      const std::vector<uint16_t> y = oracle::Softmax(vals);
-      for (size_t k = 0; k < list.size(); ++k) want.bits[list[k]] = y[k];
+    for (size_t k = 0; k < idx.size(); ++k) {
+      const std::vector<uint16_t> y = oracle::Softmax(lists[k]);
+      for (size_t j = 0; j < idx[k].size(); ++j) want.bits[idx[k][j]] = y[j];
     }
   }
   Evaluation e;
@@ -828,7 +831,6 @@ Evaluation EvaluateSoftmax(const Operation& op, Engine engine) {
     total.vectors += stats.vectors;
     total.cycles += stats.cycles;
   };
-  std::vector<std::vector<uint16_t>> lists = ReduceLists(op.axis, v);
   std::vector<uint16_t> flat, maxes;  // the list elements in list order, each list's max per element
   for (const auto& r : harness::RtlReduceTree(ListPatches(lists, 1), &stats)) maxes.push_back(r.fp16);
   add();
