@@ -18,6 +18,9 @@
 //   BM_PlanarReduce/P     4096 patches of 64 fp16 values through the planar reduction tree, in
 //                         reductions of P patches (sum): patches, cycles, utilization
 //   BM_PlanarElementwise  4096 vectors of 16 fp16 products through the elementwise unit
+//   BM_PlanarPool/K/S/P   KxK pooling (max), stride S, padding P, of 8 channels of 64 x 64 through
+//                         ane_pe_pool (4 channels per beat, strips of 16 output columns): input
+//                         beats, cycles, beats per cycle
 #include <benchmark/benchmark.h>
 
 #include <string>
@@ -380,6 +383,39 @@ void BM_PlanarElementwise(benchmark::State& state) {
   state.SetLabel("planar elementwise unit, 16 lanes, mul (values)");
 }
 BENCHMARK(BM_PlanarElementwise)->Unit(benchmark::kMillisecond);
+
+void BM_PlanarPool(benchmark::State& state) {
+  oracle::ConvGeometry g;
+  g.channels = 8;
+  g.height = g.width = 64;
+  g.kernel_h = g.kernel_w = int(state.range(0));
+  g.stride_y = g.stride_x = int(state.range(1));
+  g.pad_top = g.pad_bottom = g.pad_left = g.pad_right = int(state.range(2));
+  oracle::Tensor3 x{g.channels, g.height, g.width, {}};
+  uint32_t r = 11;
+  for (int i = 0; i < g.channels * g.height * g.width; ++i) {
+    r = r * 1664525u + 1013904223u;
+    x.codes.push_back(uint16_t(r >> 16));
+  }
+  harness::PoolStats st;
+  std::vector<uint16_t> y;
+  for (auto _ : state) {
+    y = harness::RtlPool(harness::ToPoolGeometry(oracle::PoolOp::kMax, g), x.codes, {}, &st);
+    benchmark::DoNotOptimize(y.data());
+  }
+  if (y != oracle::Pool(oracle::PoolOp::kMax, g, x).codes) state.SkipWithError("RTL and oracle differ");
+  // The input a single pass would read: every position of every channel group once.
+  const double plane_beats = double((g.channels + harness::kPoolLanes - 1) / harness::kPoolLanes) * g.height * g.width;
+  state.counters["ops/s"] = benchmark::Counter(double(x.codes.size()), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["operations"] = double(st.beats);
+  state.counters["cycles"] = double(st.cycles);
+  state.counters["utilization"] = double(st.beats) / double(st.cycles);
+  state.SetLabel("planar pooling " + std::to_string(g.kernel_h) + "x" + std::to_string(g.kernel_w) + " stride " +
+                 std::to_string(g.stride_y) + " padding " + std::to_string(g.pad_top) + ", 8 x 64 x 64, " +
+                 std::to_string(st.passes) + " passes; " + std::to_string(int64_t(plane_beats)) +
+                 " beats without strips (input beats)");
+}
+BENCHMARK(BM_PlanarPool)->Args({2, 2, 0})->Args({3, 1, 1})->Args({3, 2, 1})->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace ane

@@ -3,8 +3,13 @@
 #include "Vane_fp16_recip.h"
 #include "Vane_pe_ew16.h"
 #include "Vane_pe_mean.h"
+#include "Vane_pe_pool4.h"
 #include "Vane_pe_reduce.h"
 #include "tb/harness/sim.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
 
 namespace ane::harness {
 
@@ -104,6 +109,152 @@ std::vector<uint16_t> RtlRecip(const std::vector<uint16_t>& x) {
     d.x_i = v;
     sim.Eval();
     y.push_back(d.y_o);
+  }
+  return y;
+}
+
+
+
+namespace {
+
+// splitmix64, for the gaps and stalls.
+struct GapRng {
+  uint64_t state;
+  bool Percent(int pct) {
+    uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return int((z ^ (z >> 31)) % 100) < pct;
+  }
+};
+
+// One configuration of ane_pe_pool: a channel group, a strip of output columns.
+struct PoolPass {
+  int c0 = 0;            // first channel
+  int ox0 = 0, ow = 0;   // output columns [ox0, ox0 + ow)
+  int xa = 0, w = 0;     // input columns [xa, xa + w)
+  int pad_left = 0;
+};
+
+}  // namespace
+
+PoolGeometry ToPoolGeometry(oracle::PoolOp op, const oracle::ConvGeometry& g) {
+  PoolGeometry p;
+  p.op = op == oracle::PoolOp::kMean ? 0 : op == oracle::PoolOp::kMax ? 1 : 2;
+  p.channels = g.channels;
+  p.height = g.height;
+  p.width = g.width;
+  p.out_h = g.OutHeight();
+  p.out_w = g.OutWidth();
+  p.kernel_h = g.kernel_h;
+  p.kernel_w = g.kernel_w;
+  p.stride_y = g.stride_y;
+  p.stride_x = g.stride_x;
+  p.pad_top = g.pad_top;
+  p.pad_left = g.pad_left;
+  return p;
+}
+
+std::vector<uint16_t> RtlPool(const PoolGeometry& g, const std::vector<uint16_t>& x,
+                              const PoolRunOptions& opt, PoolStats* stats) {
+  if (size_t(g.channels) * size_t(g.height) * size_t(g.width) != x.size()) {
+    throw std::invalid_argument("RtlPool: input size does not match the geometry");
+  }
+  std::vector<PoolPass> passes;
+  for (int c0 = 0; c0 < g.channels; c0 += kPoolLanes) {
+    for (int ox0 = 0; ox0 < g.out_w; ox0 += kPoolMaxOutW) {
+      PoolPass p;
+      p.c0 = c0;
+      p.ox0 = ox0;
+      p.ow = std::min(kPoolMaxOutW, g.out_w - ox0);
+      const int xs = ox0 * g.stride_x - g.pad_left;  // the strip's first window column
+      const int xe = std::min(g.width - 1, (ox0 + p.ow - 1) * g.stride_x - g.pad_left + g.kernel_w - 1);
+      p.xa = std::max(xs, 0);
+      p.pad_left = p.xa - xs;
+      p.w = xe - p.xa + 1;
+      passes.push_back(p);
+    }
+  }
+  Sim<Vane_pe_pool4> sim("ane_pe_pool", "ane_pool", opt.x_seed);
+  auto& d = sim.dut();
+  d.cfg_valid_i = 0;
+  d.in_valid_i = 0;
+  d.out_ready_i = 1;
+  sim.Reset();
+  GapRng rng{opt.seed};
+  std::vector<uint16_t> y(size_t(g.channels) * size_t(g.out_h) * size_t(g.out_w), 0);
+  // The input beats and output positions in stream order.
+  size_t cfg_next = 0, in_pass = 0, out_pass = 0;
+  int in_y = 0, in_x = 0, out_y = 0, out_x = 0;
+  int64_t beats = 0, results = 0, expect = 0;
+  bool offered = false;  // a beat offered stays offered until taken
+  for (const PoolPass& p : passes) expect += int64_t(g.out_h) * p.ow;
+  const uint64_t start = sim.cycles();
+  sim.set_timeout(start + 1000 + 40 * uint64_t(expect + int64_t(x.size())));
+  while (results < expect) {
+    d.cfg_valid_i = cfg_next < passes.size() && !rng.Percent(opt.cfg_gap_pct);
+    if (d.cfg_valid_i) {
+      const PoolPass& p = passes[cfg_next];
+      d.cfg_op_i = uint8_t(g.op);
+      d.cfg_h_i = uint16_t(g.height);
+      d.cfg_w_i = uint16_t(p.w);
+      d.cfg_oh_i = uint16_t(g.out_h);
+      d.cfg_ow_i = uint16_t(p.ow);
+      d.cfg_kh_i = uint8_t(g.kernel_h);
+      d.cfg_kw_i = uint8_t(g.kernel_w);
+      d.cfg_sy_i = uint8_t(g.stride_y);
+      d.cfg_sx_i = uint8_t(g.stride_x);
+      d.cfg_pt_i = uint8_t(g.pad_top);
+      d.cfg_pl_i = uint8_t(p.pad_left);
+    }
+    // The gap decision is made between beats.
+    if (!offered) offered = in_pass < passes.size() && !rng.Percent(opt.gap_pct);
+    d.in_valid_i = offered;
+    if (d.in_valid_i) {
+      const PoolPass& p = passes[in_pass];
+      uint64_t beat = 0;
+      for (int l = 0; l < kPoolLanes; ++l) {
+        const int c = p.c0 + l;
+        if (c < g.channels) {
+          beat |= uint64_t(x[(size_t(c) * size_t(g.height) + size_t(in_y)) * size_t(g.width) + size_t(p.xa + in_x)])
+                  << (16 * l);
+        }
+      }
+      d.in_data_i = beat;
+    }
+    d.out_ready_i = !rng.Percent(opt.stall_pct);
+    sim.Eval();
+    if (d.cfg_valid_i && d.cfg_ready_o) ++cfg_next;
+    if (d.in_valid_i && d.in_ready_o) {
+      ++beats;
+      offered = false;
+      if (++in_x == passes[in_pass].w) {
+        in_x = 0;
+        if (++in_y == g.height) in_y = 0, ++in_pass;
+      }
+    }
+    if (d.out_valid_o && d.out_ready_i) {
+      const PoolPass& p = passes[out_pass];
+      for (int l = 0; l < kPoolLanes; ++l) {
+        const int c = p.c0 + l;
+        if (c < g.channels) {
+          y[(size_t(c) * size_t(g.out_h) + size_t(out_y)) * size_t(g.out_w) + size_t(p.ox0 + out_x)] =
+              uint16_t(d.out_data_o >> (16 * l));
+        }
+      }
+      ++results;
+      if (++out_x == p.ow) {
+        out_x = 0;
+        if (++out_y == g.out_h) out_y = 0, ++out_pass;
+      }
+    }
+    sim.Tick();
+  }
+  if (stats) {
+    stats->beats = beats;
+    stats->results = results;
+    stats->passes = int64_t(passes.size());
+    stats->cycles = sim.cycles() - start;
   }
   return y;
 }

@@ -8,6 +8,9 @@
 #include <cstdint>
 #include <vector>
 
+#include "tb/oracle/conv_walk.h"
+#include "tb/oracle/planar.h"
+
 namespace ane::harness {
 
 inline constexpr int kPlanarLanes = 16;
@@ -40,6 +43,38 @@ struct TreeResult {
 std::vector<TreeResult> RtlReduceTree(const std::vector<TreePatch>& patches, RtlPlanarStats* stats = nullptr);
 // ane_pe_mean: RNE16(sum / n) for each (sum, n).
 std::vector<uint16_t> RtlMean(const std::vector<uint32_t>& sums, const std::vector<int>& counts);
+
+// Pooling through ane_pe_pool (the first filter, the line buffer and the second filter):
+// kPoolLanes channels in parallel, output rows of at most kPoolMaxOutW per pass. A plane whose
+// output is wider is cut into strips of kPoolMaxOutW output columns, each fed the input
+// columns its windows cover (with the strip's own left padding); channels go in groups of
+// kPoolLanes (the last group's spare lanes carry zeros). Every (group, strip) is one
+// configuration, offered as soon as the unit takes it.
+inline constexpr int kPoolLanes = 4;
+inline constexpr int kPoolMaxOutW = 16;
+struct PoolGeometry {
+  int op = 0;  // 0 mean, 1 max, 2 min
+  int channels = 1, height = 1, width = 1, out_h = 1, out_w = 1;
+  int kernel_h = 1, kernel_w = 1, stride_y = 1, stride_x = 1, pad_top = 0, pad_left = 0;
+};
+struct PoolRunOptions {
+  int gap_pct = 0;      // input beats withheld at random
+  int stall_pct = 0;    // output back-pressure at random
+  int cfg_gap_pct = 0;  // configurations withheld at random
+  uint64_t seed = 1;    // of the gaps and stalls
+  uint32_t x_seed = 1;  // Verilator's X seed
+};
+struct PoolStats {
+  int64_t beats = 0;    // input beats (one position of kPoolLanes channels)
+  int64_t results = 0;  // output beats
+  int64_t passes = 0;   // configurations: channel groups x strips
+  uint64_t cycles = 0;  // from reset release to the last result
+};
+// The configuration of an oracle pooling (op, window geometry).
+PoolGeometry ToPoolGeometry(oracle::PoolOp op, const oracle::ConvGeometry& g);
+// x: [C][H][W] fp16 codes; returns [C][OH][OW].
+std::vector<uint16_t> RtlPool(const PoolGeometry& g, const std::vector<uint16_t>& x,
+                              const PoolRunOptions& opt = {}, PoolStats* stats = nullptr);
 
 // The planar post-processor's exact reciprocal (ane_fp16_recip), one value at a time.
 std::vector<uint16_t> RtlRecip(const std::vector<uint16_t>& x);

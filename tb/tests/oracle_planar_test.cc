@@ -18,6 +18,7 @@
 #include "tb/oracle/formats.h"
 #include "tb/oracle/planar.h"
 #include "tb/tests/fp16_values.h"
+#include "tb/tests/planar_stimulus.h"
 #include "tb/tests/test_seed.h"
 
 namespace ane {
@@ -266,14 +267,7 @@ TEST(OraclePlanar, N4_5_RandomPoolingMatchesAHostScan) {
   test::Rng rng(seed);
   for (int iter = 0; iter < 300; ++iter) {
     oracle::ConvGeometry g;
-    g.kernel_h = 1 + int(rng.Below(8));
-    g.kernel_w = 1 + int(rng.Below(8));
-    g.stride_y = 1 + int(rng.Below(8));
-    g.stride_x = 1 + int(rng.Below(8));
-    g.pad_top = int(rng.Below(uint32_t(g.kernel_h)));
-    g.pad_bottom = int(rng.Below(uint32_t(g.kernel_h)));
-    g.pad_left = int(rng.Below(uint32_t(g.kernel_w)));
-    g.pad_right = int(rng.Below(uint32_t(g.kernel_w)));
+    test::RandomPoolWindow(rng, &g);
     g.channels = 1 + int(rng.Below(3));
     g.height = g.kernel_h + int(rng.Below(12));
     g.width = g.kernel_w + int(rng.Below(12));
