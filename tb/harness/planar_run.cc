@@ -1,9 +1,9 @@
 #include "tb/harness/planar_run.h"
 
-#include "Vane_fp16_recip.h"
 #include "Vane_pe_ew16.h"
 #include "Vane_pe_mean.h"
 #include "Vane_pe_pool4.h"
+#include "Vane_pe_post4.h"
 #include "Vane_pe_reduce.h"
 #include "tb/harness/sim.h"
 
@@ -101,17 +101,6 @@ std::vector<uint16_t> RtlMean(const std::vector<uint32_t>& sums, const std::vect
   return y;
 }
 
-std::vector<uint16_t> RtlRecip(const std::vector<uint16_t>& x) {
-  Sim<Vane_fp16_recip> sim("ane_fp16_recip", "ane_recip");
-  auto& d = sim.dut();
-  std::vector<uint16_t> y;
-  for (uint16_t v : x) {
-    d.x_i = v;
-    sim.Eval();
-    y.push_back(d.y_o);
-  }
-  return y;
-}
 
 
 
@@ -254,6 +243,52 @@ std::vector<uint16_t> RtlPool(const PoolGeometry& g, const std::vector<uint16_t>
     stats->beats = beats;
     stats->results = results;
     stats->passes = int64_t(passes.size());
+    stats->cycles = sim.cycles() - start;
+  }
+  return y;
+}
+
+std::vector<uint16_t> RtlPost(PePostOp op, const std::vector<uint16_t>& x, const PostRunOptions& opt,
+                              RtlPlanarStats* stats) {
+  Sim<Vane_pe_post4> sim("ane_pe_post", "ane_post", opt.x_seed);
+  auto& d = sim.dut();
+  d.in_valid_i = 0;
+  d.out_ready_i = 1;
+  sim.Reset();
+  GapRng rng{opt.seed};
+  const size_t vectors = (x.size() + kPostLanes - 1) / kPostLanes;
+  std::vector<uint16_t> y;
+  y.reserve(vectors * kPostLanes);
+  size_t next = 0;
+  bool offered = false;
+  const uint64_t start = sim.cycles();
+  sim.set_timeout(start + 1000 + 20 * uint64_t(vectors));
+  while (y.size() < vectors * kPostLanes) {
+    if (!offered) offered = next < vectors && !rng.Percent(opt.gap_pct);
+    d.in_valid_i = offered;
+    if (offered) {
+      uint64_t beat = 0;
+      for (int l = 0; l < kPostLanes; ++l) {
+        const size_t i = next * kPostLanes + size_t(l);
+        if (i < x.size()) beat |= uint64_t(x[i]) << (16 * l);
+      }
+      d.in_op_i = uint8_t(op);
+      d.in_data_i = beat;
+    }
+    d.out_ready_i = !rng.Percent(opt.stall_pct);
+    sim.Eval();
+    if (d.out_valid_o && d.out_ready_i) {
+      for (int l = 0; l < kPostLanes; ++l) y.push_back(uint16_t(d.out_data_o >> (16 * l)));
+    }
+    if (offered && d.in_ready_o) {
+      offered = false;
+      ++next;
+    }
+    sim.Tick();
+  }
+  y.resize(x.size());
+  if (stats) {
+    stats->vectors = int64_t(vectors);
     stats->cycles = sim.cycles() - start;
   }
   return y;

@@ -76,8 +76,20 @@ PoolGeometry ToPoolGeometry(oracle::PoolOp op, const oracle::ConvGeometry& g);
 std::vector<uint16_t> RtlPool(const PoolGeometry& g, const std::vector<uint16_t>& x,
                               const PoolRunOptions& opt = {}, PoolStats* stats = nullptr);
 
-// The planar post-processor's exact reciprocal (ane_fp16_recip), one value at a time.
-std::vector<uint16_t> RtlRecip(const std::vector<uint16_t>& x);
+// The planar post-processor (ane_pe_post, 4 lanes, latency 2): y[i] = op(x[i]) with op 0 pass,
+// 1 sqrt, 2 recip, 3 rsqrt; random input gaps and output back-pressure when asked.
+inline constexpr int kPostLanes = 4;
+enum class PePostOp : uint8_t { kPass = 0, kSqrt = 1, kRecip = 2, kRsqrt = 3 };
+struct PostRunOptions {
+  int gap_pct = 0;
+  int stall_pct = 0;
+  uint64_t seed = 1;
+  uint32_t x_seed = 1;
+};
+std::vector<uint16_t> RtlPost(PePostOp op, const std::vector<uint16_t>& x, const PostRunOptions& opt = {},
+                              RtlPlanarStats* stats = nullptr);
+// The reciprocal through the post-processor.
+inline std::vector<uint16_t> RtlRecip(const std::vector<uint16_t>& x) { return RtlPost(PePostOp::kRecip, x); }
 
 // y[i] = op(a[i], b[i], c[i]); b and c may be empty for operations that do not read them.
 std::vector<uint16_t> RtlElementwise(PeEwOp op, const std::vector<uint16_t>& a,
