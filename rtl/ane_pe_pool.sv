@@ -7,7 +7,7 @@
 // window row and levels 4-6 across rows. The unit computes it separably:
 //
 //   walker     steps over positions (y, x), y in 0 .. max(H, last window row + 1) - 1 and x
-//              likewise: a position inside the plane takes one input beat, one in the bottom or
+//              likewise: a position within the plane takes one input beat, one in the bottom or
 //              right padding is generated (no beat). An eight-deep shift register per lane
 //              holds the row's last eight positions.
 //   filter 1   when a window's last column passes (x = ox * sx - pl + KW - 1), the window row's
@@ -80,8 +80,8 @@ module ane_pe_pool #(
   logic [3:0]      kh_q, kw_q, sy_q, sx_q;
   logic [2:0]      pl_q, bank_q;
   logic [PW-1:0]   y_q, x_q, hend_q, vend_q;
-  logic [7:0]      rv_q;                          // row j back lies inside the plane
-  logic [6:0]      cv_q;                          // column j + 1 back lies inside the plane
+  logic [7:0]      rv_q;                          // row j back lies within the plane
+  logic [6:0]      cv_q;                          // column j + 1 back lies within the plane
                                                   // (a row outside it is masked by rv_q)
   logic [7*L16-1:0] sr_q;                         // entry j: the position j + 1 steps back
 
@@ -146,7 +146,7 @@ module ane_pe_pool #(
       hend_q <= PW'(cfg_hend0);
       vend_q <= PW'(cfg_vend0);
       bank_q <= 3'd0;
-      rv_q   <= 8'd1;                             // row 0 lies inside the plane (H >= 1)
+      rv_q   <= 8'd1;                             // row 0 lies within the plane (H >= 1)
       cv_q   <= 7'd0;
     end else if (step) begin
       if (row_done) begin

@@ -7,7 +7,7 @@
 //   S2        the three units side by side, the operation's result registered: out_*
 // A vector accepted in cycle t leaves in cycle t + 2. The stages advance together and stall
 // only while a result waits at the output. The units are combinational between the two
-// registers: the stage's length is the slowest unit's (rsqrt, docs/results.md).
+// registers: the stage's length is the slowest unit's (docs/results.md).
 `default_nettype none
 
 module ane_pe_post #(

@@ -30,30 +30,6 @@ module ane_pe_reduce (
   output      logic [15:0]     out_fp16_o
 );
 
-  localparam logic [1:0] OpSum = 2'd0, OpMax = 2'd1;
-
-  // fp16 -> fp32, exact, after N-1.
-  function automatic logic [31:0] widen(logic [15:0] h);
-    logic [3:0] msb;
-    logic [9:0] f;
-    msb = 4'd0;
-    for (int i = 0; i < 10; i++) if (h[i]) msb = 4'(i);
-    f = 10'(h[9:0] << (4'd10 - msb));
-    if (h[14:10] == 5'h1F) begin
-      widen = {h[15] && h[9:0] == 10'd0, 8'hFF, 23'd0};
-    end else if (h[14:10] != 5'd0) begin
-      widen = {h[15], {3'd0, h[14:10]} + 8'd112, h[9:0], 13'd0};
-    end else if (h[9:0] != 10'd0) begin
-      widen = {h[15], 8'(8'd103 + {4'd0, msb}), f, 13'd0};
-    end else begin
-      widen = 32'd0;
-    end
-  endfunction
-
-  function automatic logic [31:0] identity(logic [1:0] op);
-    identity = (op == OpSum) ? 32'h0000_0000 : (op == OpMax) ? 32'hFF80_0000 : 32'h7F80_0000;
-  endfunction
-
   // ---------------- pipeline control ----------------
   logic [7:1] v_q;
   logic       en;
@@ -76,10 +52,9 @@ module ane_pe_reduce (
   logic [2*32-1:0]  lv5_q;
   logic [31:0]      lv6_q;
 
-  always_comb begin
-    for (int i = 0; i < 64; i++) begin
-      lv0[32*i +: 32] = in_mask_i[i] ? widen(in_data_i[16*i +: 16]) : identity(in_op_i);
-    end
+  for (genvar i = 0; i < 64; i++) begin : g_in
+    ane_pe_widen u_widen (.op_i(in_op_i), .valid_i(in_mask_i[i]), .x_i(in_data_i[16*i +: 16]),
+                          .y_o(lv0[32*i +: 32]));
   end
 
   // One node per pair: the sum through an adder, max / min by comparison.

@@ -237,7 +237,7 @@ TEST(RtlPeFc, N4_1_RandomBeatsBroadcastAndTableWrites) {
   EXPECT_EQ(bench.Run(in, rng, 25, 25, 5), beats * kFcLanes);
 }
 
-TEST(RtlPeFc, XSeedsAndFullRate) {
+TEST(RtlPeFc, N4_1_XSeedsAndFullRate) {
   for (uint32_t x_seed : {5u, 555u}) {
     test::Rng rng(0xFC03);
     FcBench bench(x_seed);
@@ -317,7 +317,7 @@ TEST(RtlPeTranspose, N4_1_RandomPatchesWithGapsAndBackPressure) {
   }
 }
 
-TEST(RtlPeTranspose, XSeedsAndFullRate) {
+TEST(RtlPeTranspose, N4_1_XSeedsAndFullRate) {
   for (uint32_t x_seed : {7u, 777u}) {
     test::Rng rng(0x7A06);
     harness::Sim<Vane_pe_transpose8> sim("ane_pe_transpose", harness::CurrentTestStem(), x_seed);

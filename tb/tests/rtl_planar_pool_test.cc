@@ -168,7 +168,7 @@ TEST(RtlPePool, N4_5_EdgeCorrectMeanAndSpecialValues) {
 }
 
 // X seeds decide every initial value (the line buffer starts random): no result changes.
-TEST(RtlPePool, XSeedsDoNotChangeAnyResult) {
+TEST(RtlPePool, N4_5_XSeedsDoNotChangeAnyResult) {
   test::Rng rng(0x5EED);
   std::vector<PoolCase> cases;
   for (int i = 0; i < 30; ++i) cases.push_back(RandomCase(rng));
@@ -191,7 +191,7 @@ TEST(RtlPePool, XSeedsDoNotChangeAnyResult) {
 // bottom or right edge), and a result leaves 8 cycles after its window's last position.
 // 2x2 / 2 on 32 x 32 (no padding): 1024 positions, 1024 beats; 3x3 / 1 with padding 1 on
 // 16 x 16: 17 x 17 = 289 positions for 256 beats. Cycles = 1 (configuration) + positions + 8.
-TEST(RtlPePool, CyclesOnePositionPerCycle) {
+TEST(RtlPePool, N4_5_CyclesOnePositionPerCycle) {
   struct Shape { int hw, k, s, p; int64_t positions; } shapes[] = {{32, 2, 2, 0, 1024}, {16, 3, 1, 1, 289}};
   for (const Shape& sh : shapes) {
     PoolCase c;

@@ -79,7 +79,7 @@ TEST(RtlPePost, N4_1_N4_2_EveryInputThroughEveryOperationUnderGapsAndBackPressur
 }
 
 // Three X seeds give the same results; at full rate N vectors take N + 2 cycles (latency 2).
-TEST(RtlPePost, XSeedsAndFullRate) {
+TEST(RtlPePost, N4_1_XSeedsAndFullRate) {
   std::vector<uint16_t> x;
   test::Rng rng(0x77);
   for (int i = 0; i < 4000; ++i) x.push_back(rng.Code());
@@ -223,7 +223,7 @@ TEST(RtlPeEw, N4_1_N4_3_RandomOperandsThroughEveryOperation) {
   EXPECT_EQ(RunEw(*sim, in, rng, 25, 25), in.size() * kEwLanes);
 }
 
-TEST(RtlPeEw, XSeedsAndFullRate) {
+TEST(RtlPeEw, N4_1_XSeedsAndFullRate) {
   for (uint32_t x_seed : {3u, 333u}) {
     test::Rng rng(0x42);
     std::unique_ptr<harness::Sim<Vane_pe_ew16>> sim(NewEwSim(x_seed));
@@ -460,7 +460,7 @@ TEST(RtlPeReduce, N4_4_DirectedSumsAtTheTopOfTheRange) {
   EXPECT_EQ(got[2].fp16, 0x7C00);
 }
 
-TEST(RtlPeReduce, XSeedsDoNotChangeAnyResult) {
+TEST(RtlPeReduce, N4_4_XSeedsDoNotChangeAnyResult) {
   std::vector<std::vector<ReduceResult>> runs;
   for (uint32_t x_seed : {1u, 5u, 0xFACEu}) {
     test::Rng rng(0x55);
@@ -478,7 +478,7 @@ TEST(RtlPeReduce, XSeedsDoNotChangeAnyResult) {
 }
 
 // One patch per cycle at full rate, latency 7: P single-patch reductions take P + 7 cycles.
-TEST(RtlPeReduce, CyclesOnePatchPerCycleLatencySeven) {
+TEST(RtlPeReduce, N4_4_CyclesOnePatchPerCycleLatencySeven) {
   test::Rng rng(9);
   harness::Sim<Vane_pe_reduce> sim("ane_pe_reduce", harness::CurrentTestStem());
   sim.dut().in_valid_i = 0;
