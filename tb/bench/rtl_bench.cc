@@ -21,6 +21,9 @@
 //   BM_PlanarPool/K/S/P   KxK pooling (max), stride S, padding P, of 8 channels of 64 x 64 through
 //                         ane_pe_pool (4 channels per beat, strips of 16 output columns): input
 //                         beats, cycles, beats per cycle
+//   BM_PlanarAcross/A     a sum over columns (A = 0: 8 x 256 x 64) or across channels (A = 1:
+//                         256 x 16 x 16) through the line buffer and the tree (ane_pe_vreduce,
+//                         4 lanes, lines of 16): input beats, cycles, beats per cycle
 #include <benchmark/benchmark.h>
 
 #include <string>
@@ -416,6 +419,31 @@ void BM_PlanarPool(benchmark::State& state) {
                  " beats without strips (input beats)");
 }
 BENCHMARK(BM_PlanarPool)->Args({2, 2, 0})->Args({3, 1, 1})->Args({3, 2, 1})->Unit(benchmark::kMillisecond);
+
+void BM_PlanarAcross(benchmark::State& state) {
+  const bool channels = state.range(0) == 1;
+  const oracle::ReduceAxis axis = channels ? oracle::ReduceAxis::kChannels : oracle::ReduceAxis::kColumns;
+  oracle::Tensor3 x = channels ? oracle::Tensor3{256, 16, 16, {}} : oracle::Tensor3{8, 256, 64, {}};
+  uint32_t r = 13;
+  for (int i = 0; i < x.c * x.h * x.w; ++i) {
+    r = r * 1664525u + 1013904223u;
+    x.codes.push_back(uint16_t(r >> 16));
+  }
+  harness::LineStats st;
+  std::vector<uint16_t> y;
+  for (auto _ : state) {
+    y = harness::RtlReduceAcross(oracle::ReduceOp::kSum, axis, x, {}, &st);
+    benchmark::DoNotOptimize(y.data());
+  }
+  if (y != oracle::ReduceTensor(oracle::ReduceOp::kSum, axis, x).codes) state.SkipWithError("RTL and oracle differ");
+  state.counters["ops/s"] = benchmark::Counter(double(x.codes.size()), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["operations"] = double(st.beats);
+  state.counters["cycles"] = double(st.cycles);
+  state.counters["utilization"] = double(st.beats) / double(st.cycles);
+  state.SetLabel(std::string("planar sum ") + (channels ? "across channels of 256 x 16 x 16" : "over columns of 8 x 256 x 64") +
+                 ", " + std::to_string(st.jobs) + " jobs, " + std::to_string(st.patches) + " tree patches (input beats)");
+}
+BENCHMARK(BM_PlanarAcross)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace ane

@@ -757,6 +757,30 @@ std::vector<harness::TreePatch> PoolPatches(const Operation& op, const oracle::T
   return patches;
 }
 
+// Reductions whose lists run across lines (columns of a plane, or channels): these go through
+// the line buffer; rows and planes are contiguous lists for the tree alone.
+bool Across(oracle::ReduceAxis axis) {
+  return axis == oracle::ReduceAxis::kColumns || axis == oracle::ReduceAxis::kChannels;
+}
+
+// One reduction per list of the axis, on the RTL: through the line buffer (columns, channels)
+// or the tree (rows, planes). values: the tensor to reduce (x, or the exponentials in x's
+// layout); lists: the same values in list order.
+std::vector<uint16_t> RtlReduceLists(int op, oracle::ReduceAxis axis, const oracle::Tensor3& values,
+                                     const std::vector<std::vector<uint16_t>>& lists, harness::RtlPlanarStats* stats) {
+  std::vector<uint16_t> out;
+  if (Across(axis)) {
+    harness::LineStats ls;
+    const oracle::ReduceOp rop = op == 0 ? oracle::ReduceOp::kSum : op == 1 ? oracle::ReduceOp::kMax : oracle::ReduceOp::kMin;
+    out = harness::RtlReduceAcross(rop, axis, values, {}, &ls);
+    stats->vectors = ls.beats;
+    stats->cycles = ls.cycles;
+  } else {
+    for (const auto& r : harness::RtlReduceTree(ListPatches(lists, op), stats)) out.push_back(r.fp16);
+  }
+  return out;
+}
+
 Evaluation EvaluatePlanar(const Operation& op, Engine engine) {
   const Tensor& x = op.inputs.at("x").tensor;
   const oracle::Tensor3 v = As3(x);
@@ -775,7 +799,15 @@ Evaluation EvaluatePlanar(const Operation& op, Engine engine) {
   harness::RtlPlanarStats stats;
   std::vector<uint16_t> got;
   std::string stage;
-  if (op.op == "reduce") {
+  if (op.op == "reduce" && Across(op.axis)) {
+    // Over columns or across channels: the line buffer in front of the tree (ane_pe_vreduce).
+    harness::LineStats ls;
+    got = harness::RtlReduceAcross(op.reduce, op.axis, v, {}, &ls);
+    stats.vectors = ls.beats;
+    stats.cycles = ls.cycles;
+    stage = "line buffer and reduction tree (N-4.4)";
+  } else if (op.op == "reduce") {
+    // Over rows or planes: each list streams through the tree as patches of 64.
     for (const auto& r : harness::RtlReduceTree(ListPatches(ReduceLists(op.axis, v), int(op.reduce)), &stats)) {
       got.push_back(r.fp16);
     }
@@ -805,10 +837,10 @@ Evaluation EvaluatePlanar(const Operation& op, Engine engine) {
 }
 
 // Softmax (N-4.7) over each list of the axis, as the planar engine runs it: five passes.
-//   1 max     reduction tree (max) of each list
+//   1 max     reduction tree (max) of each list (behind the line buffer for columns, channels)
 //   2 d       elementwise unit: x - max of its list
 //   3 e       post-processor: the exp table (N-5) at d
-//   4 s       reduction tree (sum) of each list of e
+//   4 s       reduction tree (sum) of each list of e (likewise)
 //   5 y       exact reciprocal of s, then elementwise unit: e * recip(s)
 Evaluation EvaluateSoftmax(const Operation& op, Engine engine) {
   const Tensor& x = op.inputs.at("x").tensor;
@@ -833,7 +865,7 @@ Evaluation EvaluateSoftmax(const Operation& op, Engine engine) {
     total.cycles += stats.cycles;
   };
   std::vector<uint16_t> flat, maxes;  // the list elements in list order, each list's max per element
-  for (const auto& r : harness::RtlReduceTree(ListPatches(lists, 1), &stats)) maxes.push_back(r.fp16);
+  maxes = RtlReduceLists(1, op.axis, v, lists, &stats);
   add();
   std::vector<uint16_t> mb;
   for (size_t k = 0; k < lists.size(); ++k) {
@@ -851,8 +883,13 @@ Evaluation EvaluateSoftmax(const Operation& op, Engine engine) {
     elists.emplace_back(ex.begin() + long(at), ex.begin() + long(at + list.size()));
     at += list.size();
   }
-  std::vector<uint16_t> sums;
-  for (const auto& r : harness::RtlReduceTree(ListPatches(elists, 0), &stats)) sums.push_back(r.fp16);
+  // The exponentials in x's layout, for the line buffer.
+  oracle::Tensor3 et = v;
+  at = 0;
+  for (const auto& list : idx) {
+    for (size_t i : list) et.codes[i] = ex[at++];
+  }
+  const std::vector<uint16_t> sums = RtlReduceLists(0, op.axis, et, elists, &stats);
   add();
   const std::vector<uint16_t> recips = harness::RtlRecip(sums);
   std::vector<uint16_t> rb;

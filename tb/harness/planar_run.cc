@@ -5,6 +5,7 @@
 #include "Vane_pe_pool4.h"
 #include "Vane_pe_post4.h"
 #include "Vane_pe_reduce.h"
+#include "Vane_pe_vreduce4.h"
 #include "tb/harness/sim.h"
 
 #include <algorithm>
@@ -117,6 +118,16 @@ struct GapRng {
   }
 };
 
+// A streaming unit with a configuration port, reset with nothing offered.
+template <class Model>
+void ResetIdle(Sim<Model>& sim) {
+  auto& d = sim.dut();
+  d.cfg_valid_i = 0;
+  d.in_valid_i = 0;
+  d.out_ready_i = 1;
+  sim.Reset();
+}
+
 // One configuration of ane_pe_pool: a channel group, a strip of output columns.
 struct PoolPass {
   int c0 = 0;            // first channel
@@ -126,6 +137,111 @@ struct PoolPass {
 };
 
 }  // namespace
+
+std::vector<TreeResult> RtlLineReduce(const std::vector<LineJob>& jobs, const LineRunOptions& opt,
+                                      LineStats* stats) {
+  int64_t expect = 0, patches = 0;
+  for (const LineJob& j : jobs) {
+    if (j.n < 1 || j.n > 65535 || j.len < 1 || j.len > kLineMaxW || j.op < 0 || j.op > 2 ||
+        j.lines.size() != size_t(j.n) * size_t(j.len)) {
+      throw std::invalid_argument("RtlLineReduce: a job's shape is out of range");
+    }
+    expect += j.len;
+    patches += int64_t((j.n + 63) / 64) * j.len;
+  }
+  Sim<Vane_pe_vreduce4> sim("ane_pe_vreduce", "ane_vreduce", opt.x_seed);
+  auto& d = sim.dut();
+  ResetIdle(sim);
+  GapRng rng{opt.seed};
+  std::vector<TreeResult> out;
+  size_t cfg_next = 0, in_job = 0;
+  int in_line = 0, in_beat = 0;
+  int64_t beats = 0;
+  bool offered = false;
+  const uint64_t start = sim.cycles();
+  int64_t total_beats = 0;
+  for (const LineJob& j : jobs) total_beats += int64_t(j.n) * ((j.len + kLineLanes - 1) / kLineLanes);
+  sim.set_timeout(start + 1000 + 20 * uint64_t(total_beats + expect));
+  while (int64_t(out.size()) < expect) {
+    d.cfg_valid_i = cfg_next < jobs.size() && !rng.Percent(opt.cfg_gap_pct);
+    if (d.cfg_valid_i) {
+      d.cfg_op_i = uint8_t(jobs[cfg_next].op);
+      d.cfg_n_i = uint16_t(jobs[cfg_next].n);
+      d.cfg_len_i = uint8_t(jobs[cfg_next].len);
+    }
+    if (!offered) offered = in_job < jobs.size() && !rng.Percent(opt.gap_pct);
+    d.in_valid_i = offered;
+    if (offered) {
+      const LineJob& j = jobs[in_job];
+      uint64_t beat = 0;
+      for (int l = 0; l < kLineLanes; ++l) {
+        const int e = in_beat * kLineLanes + l;
+        // Lanes past the line's end carry a pattern the unit must ignore.
+        const uint16_t v = e < j.len ? j.lines[size_t(in_line) * size_t(j.len) + size_t(e)] : uint16_t(0x7bff);
+        beat |= uint64_t(v) << (16 * l);
+      }
+      d.in_data_i = beat;
+    }
+    d.out_ready_i = !rng.Percent(opt.stall_pct);
+    sim.Eval();
+    if (d.cfg_valid_i && d.cfg_ready_o) ++cfg_next;
+    if (offered && d.in_ready_o) {
+      offered = false;
+      ++beats;
+      const LineJob& j = jobs[in_job];
+      if (++in_beat * kLineLanes >= j.len) {
+        in_beat = 0;
+        if (++in_line == j.n) in_line = 0, ++in_job;
+      }
+    }
+    if (d.out_valid_o && d.out_ready_i) out.push_back({d.out_fp32_o, d.out_fp16_o});
+    sim.Tick();
+  }
+  if (stats) {
+    stats->beats = beats;
+    stats->patches = patches;
+    stats->results = int64_t(out.size());
+    stats->jobs = int64_t(jobs.size());
+    stats->cycles = sim.cycles() - start;
+  }
+  return out;
+}
+
+std::vector<uint16_t> RtlReduceAcross(oracle::ReduceOp op, oracle::ReduceAxis axis, const oracle::Tensor3& x,
+                                      const LineRunOptions& opt, LineStats* stats) {
+  if (axis != oracle::ReduceAxis::kColumns && axis != oracle::ReduceAxis::kChannels) {
+    throw std::invalid_argument("RtlReduceAcross: only columns and channels go through the line buffer");
+  }
+  const int code = op == oracle::ReduceOp::kSum ? 0 : op == oracle::ReduceOp::kMax ? 1 : 2;
+  std::vector<LineJob> jobs;
+  if (axis == oracle::ReduceAxis::kColumns) {
+    for (int c = 0; c < x.c; ++c) {
+      for (int q0 = 0; q0 < x.w; q0 += kLineMaxW) {
+        LineJob j;
+        j.op = code;
+        j.n = x.h;
+        j.len = std::min(kLineMaxW, x.w - q0);
+        for (int r = 0; r < x.h; ++r)
+          for (int q = 0; q < j.len; ++q) j.lines.push_back(x.at(c, r, q0 + q));
+        jobs.push_back(std::move(j));
+      }
+    }
+  } else {
+    const int positions = x.h * x.w;
+    for (int p0 = 0; p0 < positions; p0 += kLineMaxW) {
+      LineJob j;
+      j.op = code;
+      j.n = x.c;
+      j.len = std::min(kLineMaxW, positions - p0);
+      for (int c = 0; c < x.c; ++c)
+        for (int p = 0; p < j.len; ++p) j.lines.push_back(x.codes[size_t(c) * size_t(positions) + size_t(p0 + p)]);
+      jobs.push_back(std::move(j));
+    }
+  }
+  std::vector<uint16_t> y;
+  for (const TreeResult& r : RtlLineReduce(jobs, opt, stats)) y.push_back(r.fp16);
+  return y;
+}
 
 PoolGeometry ToPoolGeometry(oracle::PoolOp op, const oracle::ConvGeometry& g) {
   PoolGeometry p;
@@ -166,10 +282,7 @@ std::vector<uint16_t> RtlPool(const PoolGeometry& g, const std::vector<uint16_t>
   }
   Sim<Vane_pe_pool4> sim("ane_pe_pool", "ane_pool", opt.x_seed);
   auto& d = sim.dut();
-  d.cfg_valid_i = 0;
-  d.in_valid_i = 0;
-  d.out_ready_i = 1;
-  sim.Reset();
+  ResetIdle(sim);
   GapRng rng{opt.seed};
   std::vector<uint16_t> y(size_t(g.channels) * size_t(g.out_h) * size_t(g.out_w), 0);
   // The input beats and output positions in stream order.

@@ -44,6 +44,43 @@ std::vector<TreeResult> RtlReduceTree(const std::vector<TreePatch>& patches, Rtl
 // ane_pe_mean: RNE16(sum / n) for each (sum, n).
 std::vector<uint16_t> RtlMean(const std::vector<uint32_t>& sums, const std::vector<int>& counts);
 
+// How a streaming unit with a configuration port is driven: random input gaps, configuration
+// (job) gaps and output back-pressure, and the X seed.
+struct StreamRunOptions {
+  int gap_pct = 0;      // input beats withheld at random
+  int stall_pct = 0;    // output back-pressure at random
+  int cfg_gap_pct = 0;  // configurations withheld at random
+  uint64_t seed = 1;    // of the gaps and stalls
+  uint32_t x_seed = 1;  // Verilator's X seed
+};
+
+// Reductions across lines through ane_pe_vreduce (the line buffer, ane_pe_linebuf, in front of
+// the reduction tree): one job reduces n lines of len elements (1 .. kLineMaxW) column by
+// column; result j = ReduceList(op, element j of lines 0 .. n - 1). A line goes in as beats of
+// kLineLanes elements. Jobs are offered back to back; results come in job order, len per job.
+inline constexpr int kLineLanes = 4;
+inline constexpr int kLineMaxW = 16;
+struct LineJob {
+  int op = 0;  // 0 sum, 1 max, 2 min
+  int n = 1, len = 1;
+  std::vector<uint16_t> lines;  // n x len, line-major
+};
+using LineRunOptions = StreamRunOptions;
+struct LineStats {
+  int64_t beats = 0;    // input beats
+  int64_t patches = 0;  // tree patches (one per column per block of 64 lines)
+  int64_t results = 0;
+  int64_t jobs = 0;
+  uint64_t cycles = 0;  // from reset release to the last result
+};
+std::vector<TreeResult> RtlLineReduce(const std::vector<LineJob>& jobs, const LineRunOptions& opt = {},
+                                      LineStats* stats = nullptr);
+// A tensor reduction over columns (lines = the rows of each channel's plane, cut into strips
+// of kLineMaxW columns) or across channels (lines = the channels, cut into stretches of
+// kLineMaxW positions of the raster-order plane); the result as oracle::ReduceTensor's codes.
+std::vector<uint16_t> RtlReduceAcross(oracle::ReduceOp op, oracle::ReduceAxis axis, const oracle::Tensor3& x,
+                                      const LineRunOptions& opt = {}, LineStats* stats = nullptr);
+
 // Pooling through ane_pe_pool (the first filter, the line buffer and the second filter):
 // kPoolLanes channels in parallel, output rows of at most kPoolMaxOutW per pass. A plane whose
 // output is wider is cut into strips of kPoolMaxOutW output columns, each fed the input
@@ -57,13 +94,7 @@ struct PoolGeometry {
   int channels = 1, height = 1, width = 1, out_h = 1, out_w = 1;
   int kernel_h = 1, kernel_w = 1, stride_y = 1, stride_x = 1, pad_top = 0, pad_left = 0;
 };
-struct PoolRunOptions {
-  int gap_pct = 0;      // input beats withheld at random
-  int stall_pct = 0;    // output back-pressure at random
-  int cfg_gap_pct = 0;  // configurations withheld at random
-  uint64_t seed = 1;    // of the gaps and stalls
-  uint32_t x_seed = 1;  // Verilator's X seed
-};
+using PoolRunOptions = StreamRunOptions;
 struct PoolStats {
   int64_t beats = 0;    // input beats (one position of kPoolLanes channels)
   int64_t results = 0;  // output beats

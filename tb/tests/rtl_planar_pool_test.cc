@@ -26,17 +26,6 @@ struct PoolCase {
 };
 
 
-// Values that exercise the tree: mostly finite values of a few nearby exponents (so sums
-// round and cancel), some of any code (NaN, inf, -0, subnormals included).
-uint16_t PoolValue(test::Rng& rng) {
-  const uint32_t r = rng.Below(100);
-  if (r < 70) return uint16_t((rng.Below(2) << 15) | ((12 + rng.Below(8)) << 10) | rng.Below(1024));
-  if (r < 80) return uint16_t(rng.Below(2) << 15 | rng.Below(1024));  // subnormals and zeros
-  if (r < 83) return rng.Below(2) ? 0x7C00 : 0xFC00;
-  if (r < 85) return uint16_t(0x7C01 + rng.Below(0x3FF)) | uint16_t(rng.Below(2) << 15);  // NaN
-  return rng.Code();
-}
-
 PoolCase RandomCase(test::Rng& rng) {
   PoolCase c;
   for (;;) {
@@ -49,7 +38,7 @@ PoolCase RandomCase(test::Rng& rng) {
     if (oracle::CheckPoolGeometry(g).empty()) break;
   }
   c.x = {c.g.channels, c.g.height, c.g.width, {}};
-  for (int i = 0; i < c.g.channels * c.g.height * c.g.width; ++i) c.x.codes.push_back(PoolValue(rng));
+  for (int i = 0; i < c.g.channels * c.g.height * c.g.width; ++i) c.x.codes.push_back(test::TreeValue(rng));
   return c;
 }
 
@@ -203,7 +192,7 @@ TEST(RtlPePool, N4_5_CyclesOnePositionPerCycle) {
     c.g.pad_top = c.g.pad_bottom = c.g.pad_left = c.g.pad_right = sh.p;
     test::Rng rng(3);
     c.x = {4, sh.hw, sh.hw, {}};
-    for (int i = 0; i < 4 * sh.hw * sh.hw; ++i) c.x.codes.push_back(PoolValue(rng));
+    for (int i = 0; i < 4 * sh.hw * sh.hw; ++i) c.x.codes.push_back(test::TreeValue(rng));
     PoolStats st;
     const auto got = RunPool(c, {}, &st);
     ExpectOracle(c, got, Describe(c));
