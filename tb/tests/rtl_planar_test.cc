@@ -296,7 +296,7 @@ TEST(RtlFp32Add, N4_4_CornerPairsAndRandomPairs) {
 // ---- the mean of a pooling window (N-4.5) ----
 
 // Sums as the tree makes them (sums of fp16 values: zero, inf, or normal fp32 of at least
-// 2^-24), every count 1..64.
+// 2^-24) and normal fp32 values of any significand, every count 1..64.
 TEST(RtlPeMean, N4_5_EveryCountOnTreeSums) {
   harness::Sim<Vane_pe_mean> sim("ane_pe_mean", harness::CurrentTestStem());
   auto& d = sim.dut();
@@ -312,6 +312,12 @@ TEST(RtlPeMean, N4_5_EveryCountOnTreeSums) {
     const uint32_t scale = rng.Below(30);
     for (int j = 0; j < k; ++j) v[size_t(j)] = uint16_t((rng.Code() & 0x83FF) | ((1 + scale) << 10));
     sums.push_back(oracle::ReduceTree(ReduceOp::kSum, v, k == 64 ? ~uint64_t(0) : (uint64_t(1) << k) - 1));
+  }
+  // Any fp32 significand (every low bit pattern, which only the sticky bit sees) at exponents
+  // from below the fp16 subnormals to above the fp16 range.
+  for (int i = 0; i < 20000; ++i) {
+    const uint32_t exp = 127 - 30 + rng.Below(54);
+    sums.push_back(uint32_t(rng.Below(2)) << 31 | exp << 23 | uint32_t(rng.Next() & 0x7FFFFF));
   }
   for (uint32_t s : sums) {
     for (int n = 1; n <= 64; ++n) {
