@@ -72,12 +72,20 @@ module ane_pe_transpose #(
     if (in_fire && wb_q)  bank1_q[16*N*wrow_q +: 16*N] <= in_row_i;
   end
 
+  // The read select, gated with out_valid_o: a gate between the select flops and the N x 16
+  // multiplexers they steer, so the mapping's buffer pass builds a tree for that fanout (it does
+  // not buffer flop outputs). While no column is valid, column 0 of bank 0 shows.
+  logic              rsel_b;
+  logic [IdxW-1:0]   rsel_c;
+  assign rsel_b = out_valid_o && rb_q;
+  assign rsel_c = out_valid_o ? rcol_q : '0;
+
   logic [N*N*16-1:0] rbank;
-  assign rbank = rb_q ? bank1_q : bank0_q;
+  assign rbank = rsel_b ? bank1_q : bank0_q;
   for (genvar i = 0; i < N; i++) begin : g_col
     logic [16*N-1:0] row;  // row i of the bank being read
     assign row = rbank[16*N*i +: 16*N];
-    assign out_col_o[16*i +: 16] = row[16*rcol_q +: 16];
+    assign out_col_o[16*i +: 16] = row[16*rsel_c +: 16];
   end
 
 endmodule
