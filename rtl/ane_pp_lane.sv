@@ -19,8 +19,10 @@ module ane_pp_lane #(
 ) (
   input  wire logic                        clk_i,
   input  wire logic                        en_i,
-  input  wire ane_pkg::pp_ctrl_t           ctrl_i,
-  input  wire ane_pkg::act_desc_t          desc_i,
+  // flat vectors of ane_pkg::pp_ctrl_t and act_desc_t: Verilator 5.006 cannot make a
+  // hierarchical block (rtl/ane_core_hier.vlt) of a module with struct ports
+  input  wire logic [ane_pkg::PpCtrlBits-1:0]  ctrl_i,
+  input  wire logic [ane_pkg::ActDescBits-1:0] desc_i,
   input  wire logic [32*ane_pkg::ActSegments-1:0] seg_i,  // segment i: {c, m} at [32i +: 32]
   input  wire logic [31:0]                 acc_i,     // sampled into S1
   input  wire logic [12:0]                 rand_i,    // this lane's stochastic-rounding draw
@@ -28,6 +30,11 @@ module ane_pp_lane #(
   input  wire logic [15:0]                 bias_s2_i,   // RNE16 of the vector's bias, S2-aligned
   output      logic [15:0]                 y_o
 );
+
+  ane_pkg::pp_ctrl_t  ctrl;
+  ane_pkg::act_desc_t desc;
+  assign ctrl = ctrl_i;
+  assign desc = desc_i;
 
   localparam logic [15:0] One = 16'h3C00;
 
@@ -52,13 +59,13 @@ module ane_pp_lane #(
   endfunction
 
   logic [2:0] mode;
-  assign mode = desc_i.mode;
+  assign mode = desc.mode;
 
   // ---------------- S1 round ----------------
   logic [15:0] r1, s1_r;
   ane_pp_round #(.Gen(Gen)) u_round (
-    .acc_i(acc_i), .int_acc_i(ctrl_i.int_acc), .shift_i(ctrl_i.shift),
-    .store_int8_i(ctrl_i.store_int8), .sr_i(ctrl_i.sr), .sr_width_i(ctrl_i.sr_width),
+    .acc_i(acc_i), .int_acc_i(ctrl.int_acc), .shift_i(ctrl.shift),
+    .store_int8_i(ctrl.store_int8), .sr_i(ctrl.sr), .sr_width_i(ctrl.sr_width),
     .rand_i(rand_i), .r_o(r1));
 
   // ---------------- S2 scale ----------------
@@ -82,28 +89,28 @@ module ane_pp_lane #(
     range_mode = (mode == ane_pkg::ActLog) || (mode == ane_pkg::ActPow);
     spec4  = 1'b1;
     specv4 = s3_r;  // no activation (and every int8 store): the value passes unchanged
-    if (ctrl_i.act == ane_pkg::PpActNone) begin
+    if (ctrl.act == ane_pkg::PpActNone) begin
       specv4 = s3_r;
-    end else if (ctrl_i.store_int8) begin
-      specv4 = (ctrl_i.act == ane_pkg::PpActRelu && s3_r[15]) ? 16'h0000 : s3_r;  // int8 ReLU
-    end else if (ctrl_i.act == ane_pkg::PpActRelu) begin
+    end else if (ctrl.store_int8) begin
+      specv4 = (ctrl.act == ane_pkg::PpActRelu && s3_r[15]) ? 16'h0000 : s3_r;  // int8 ReLU
+    end else if (ctrl.act == ane_pkg::PpActRelu) begin
       specv4 = x4[15] ? 16'h0000 : x4;  // max(x, +0), N-3.2
     end else if (x4 == 16'h7C00) begin
-      specv4 = desc_i.at_pinf;
+      specv4 = desc.at_pinf;
     end else if (x4 == 16'hFC00) begin
-      specv4 = desc_i.at_ninf;
-    end else if (x4 == 16'h0000 && (desc_i.zero_en || range_mode)) begin
-      specv4 = desc_i.at_zero;
-    end else if (x4[15] && desc_i.neg_en) begin
-      specv4 = desc_i.at_neg;
+      specv4 = desc.at_ninf;
+    end else if (x4 == 16'h0000 && (desc.zero_en || range_mode)) begin
+      specv4 = desc.at_zero;
+    end else if (x4[15] && desc.neg_en) begin
+      specv4 = desc.at_neg;
     end else begin
       spec4 = 1'b0;
     end
-    flip4 = (desc_i.sym == ane_pkg::ActSymOdd) && x4[15];
-    xa4   = (desc_i.sym != ane_pkg::ActSymNone) ? {1'b0, x4[14:0]} : x4;
+    flip4 = (desc.sym == ane_pkg::ActSymOdd) && x4[15];
+    xa4   = (desc.sym != ane_pkg::ActSymNone) ? {1'b0, x4[14:0]} : x4;
     pre_a = (mode == ane_pkg::ActTrig) ? {1'b0, xa4[14:0]} : xa4;
   end
-  ane_fp16_mul u_pre (.a_i(pre_a), .b_i(desc_i.k), .y_o(pre_v));
+  ane_fp16_mul u_pre (.a_i(pre_a), .b_i(desc.k), .y_o(pre_v));
 
   // ---------------- S5 argument ----------------
   // Split |v| (finite) into its integer part and its fraction (an exact fp16 code).
@@ -193,9 +200,9 @@ module ane_pp_lane #(
       end
       ane_pkg::ActTrig: begin
         // quadrant q = floor(u) (+1 for cos); t = q odd ? 1 - f : f; q & 2 negates
-        if ((vint[0] ^ desc_i.cos_phase)) t5 = one_minus;
+        if ((vint[0] ^ desc.cos_phase)) t5 = one_minus;
         else                              t5 = frac_code;
-        neg5 = vint[1] ^ (vint[0] & desc_i.cos_phase);
+        neg5 = vint[1] ^ (vint[0] & desc.cos_phase);
       end
       ane_pkg::ActLog: begin
         t5 = mm;
@@ -204,12 +211,12 @@ module ane_pp_lane #(
       ane_pkg::ActPow: begin
         t5 = mm;
         n5 = 8'(le);
-        if (desc_i.pow_split && le[0]) begin
+        if (desc.pow_split && le[0]) begin
           t5 = mm + 16'h0400;  // m * 2
           n5 = 8'(le - 7'sd1);
         end
-        if (desc_i.pow_split) n5 = n5 >>> 1;
-        if (desc_i.pow_negate) n5 = -n5;
+        if (desc.pow_split) n5 = n5 >>> 1;
+        if (desc.pow_negate) n5 = -n5;
       end
       default: begin
         t5 = s4_x;
@@ -237,12 +244,12 @@ module ane_pp_lane #(
   logic               s6_neg, s6_spec, s6_flip;
 
   always_comb begin
-    d6       = to_fixed(s5_t) - to_fixed(desc_i.lo);
-    dshift   = 6'($signed(7'sd24) + 7'(desc_i.step_log2));
+    d6       = to_fixed(s5_t) - to_fixed(desc.lo);
+    dshift   = 6'($signed(7'sd24) + 7'(desc.step_log2));
     idx_full = d6 >>> dshift;
     idx      = idx_full[4:0];
     if (d6 < 43'sd0)               sel6 = 2'd1;
-    else if (idx_full >= 43'sd32)  sel6 = desc_i.right_identity ? 2'd3 : 2'd2;
+    else if (idx_full >= 43'sd32)  sel6 = desc.right_identity ? 2'd3 : 2'd2;
     else                           sel6 = 2'd0;
     m6 = seg_i[{idx, 5'd0} +: 16];
     c6 = seg_i[{idx, 5'd0} + 10'd16 +: 16];
@@ -256,8 +263,8 @@ module ane_pp_lane #(
   ane_fp16_add u_seg_add (.a_i(s6_p), .b_i(s6_c), .sub_i(1'b0), .y_o(sum7));
   always_comb begin
     unique case (s6_sel)
-      2'd1:    y7 = desc_i.left;
-      2'd2:    y7 = desc_i.right;
+      2'd1:    y7 = desc.left;
+      2'd2:    y7 = desc.right;
       2'd3:    y7 = s6_t;
       default: y7 = sum7;
     endcase
@@ -279,7 +286,7 @@ module ane_pp_lane #(
 
   // ---------------- S9 post ----------------
   logic [15:0] lk9, z9, y9;
-  ane_fp16_mul u_log_mul (.a_i(s8_z), .b_i(desc_i.k), .y_o(lk9));
+  ane_fp16_mul u_log_mul (.a_i(s8_z), .b_i(desc.k), .y_o(lk9));
   always_comb begin
     z9 = (mode == ane_pkg::ActLog) ? lk9 : s8_z;
     if (s8_flip && z9[14:0] != 15'd0) z9 = {~z9[15], z9[14:0]};
@@ -291,8 +298,8 @@ module ane_pp_lane #(
   always_ff @(posedge clk_i) begin
     if (en_i) begin
       s1_r <= r1;
-      s2_r <= ctrl_i.scale_en && !ctrl_i.store_int8 ? scaled : s1_r;
-      s3_r <= ctrl_i.bias_en && !ctrl_i.store_int8 ? biased : s2_r;
+      s2_r <= ctrl.scale_en && !ctrl.store_int8 ? scaled : s1_r;
+      s3_r <= ctrl.bias_en && !ctrl.store_int8 ? biased : s2_r;
       s4_spec <= spec4;  s4_specv <= specv4;  s4_flip <= flip4;  s4_x <= xa4;  s4_v <= pre_v;
       s5_t <= t5;  s5_n <= n5;  s5_neg <= neg5;  s5_spec <= spec5;  s5_specv <= specv5;
       s5_flip <= s4_flip;

@@ -179,6 +179,7 @@ module ane_shifter #(
   logic [23:0]  bank_off_y, bank_off_x;
   logic [17:0]  bank_oh, bank_ow;
   logic [1:0]   full_q;
+  logic [1:0]   rel_q;      // released: its last request is in the pipeline, its data still read
   logic         ld_bank_q;
   logic [BeatAw-1:0] ld_beat_q;
   logic         ld_take;
@@ -206,7 +207,9 @@ module ane_shifter #(
   logic va_q, vb_q, vc_q, vd_q;
 
   assign en         = !vd_q || out_ready_i;
-  assign rq_ready_o = en && full_q[rd_bank_q] && !build_q;
+  // A bank serves requests from its last beat until its releasing request is accepted: a bank
+  // whose release is still in the pipeline holds the old work unit, not the next one.
+  assign rq_ready_o = en && full_q[rd_bank_q] && !rel_q[rd_bank_q] && !build_q;
   assign rq_take    = rq_valid_i && rq_ready_o;
   assign busy_o     = build_q || va_q || vb_q || vc_q || vd_q || rq_valid_i;
 
@@ -358,6 +361,7 @@ module ane_shifter #(
       ld_bank_q <= 1'b0;
       ld_beat_q <= '0;
       full_q    <= 2'b00;
+      rel_q     <= 2'b00;
     end else begin
       if (en) begin
         va_q <= rq_take;
@@ -373,6 +377,8 @@ module ane_shifter #(
       for (int b = 0; b < 2; b++) begin
         if (ld_take && ld_last_i && ld_bank_q == b[0]) full_q[b] <= 1'b1;
         else if (release_done && c_bank_q == b[0]) full_q[b] <= 1'b0;
+        if (rq_take && rq_release_i && rd_bank_q == b[0]) rel_q[b] <= 1'b1;
+        else if (release_done && c_bank_q == b[0]) rel_q[b] <= 1'b0;
       end
     end
   end

@@ -163,6 +163,25 @@ TEST(RtlShifter, N2_SamePadded3x3PlanarFp16WalksEveryStep) {
   EXPECT_EQ(wus.size(), size_t(4 * 2 * 2));  // 4 tile rows x 2 tile columns x 2 channel slices
 }
 
+// Work units with fewer requests than the pipeline is deep (1x1 and 1x2 kernels, one channel
+// each), back to back: a bank's release is still in the pipeline when the request of the work
+// unit after next (the same bank) arrives; it must wait for the new contents (the core's random
+// layers found a shifter that let it read the old ones).
+TEST(RtlShifter, N2_WorkUnitsShorterThanThePipelineWaitForTheirBank) {
+  test::Rng rng(9);
+  for (int kw : {1, 2}) {
+    ShifterLayer l;
+    l.geom = Geom(6, 5, 8, 1, kw, 1, 1, 0);
+    l.tile_h = 2;
+    l.tile_w = 4;
+    l.channels_per_wu = 1;
+    ASSERT_EQ(harness::PlanShifterLayer(&l, 16, kBankBytes), "");
+    const Tensor3 x = RandomTensor(rng, l.geom, true);
+    Bench<Vane_shifter16> b(16);
+    EXPECT_GT(b.RunChecked(l, x, 1, &rng, 0, 0, "1x" + std::to_string(kw) + " kernel, one channel per work unit"), 0u);
+  }
+}
+
 TEST(RtlShifter, N2_InterleavedInt8Stride2Dilation2) {
   test::Rng rng(2);
   ShifterLayer l;

@@ -1,0 +1,306 @@
+// ane_core_out: the result side of the core (docs/core.md). The MAC array's result vectors (one
+// per slot and tile, in the order the passes and tiles run) go through the post-processor, one
+// output channel per vector, with that channel's scale and bias from the kernel extract's
+// parameter records (N-3.1), and are written to the output memory, planar [Cout][OH][OW]:
+//
+//   broadcast mode   slot j holds kernel j of the pass over the tile's positions;
+//   two-kernel mode  slot j holds kernel 2j on the even lanes and 2j + 1 on the odd lanes: two
+//                    post-processor vectors, even lanes first (positions compacted to 0..N/2-1).
+//
+// A pass may end with a padding kernel (two-kernel mode, odd kernel count): its vector is
+// post-processed and not written. The writer sends each tile row of a channel in beats of
+// OutBytes at any byte address, with byte strobes (fp16: 2 bytes per element, int8: 1).
+`default_nettype none
+
+module ane_core_out #(
+  parameter logic        Gen      = ane_pkg::GenM1,
+  parameter int unsigned NumLanes = 16,
+  parameter int unsigned OutBytes = 32,
+  parameter int unsigned ResDepth = 8,   // result vectors queued (a power of two)
+  parameter int unsigned PrmDepth = 32   // parameter records queued: two passes of 16 kernels
+) (
+  input  wire logic                   clk_i,
+  input  wire logic                   rst_ni,
+  input  wire logic                   start_i,
+  output      logic                   busy_o,
+  output      logic                   done_o,      // one cycle: the layer's last beat was sent
+  // layer configuration
+  input  wire logic                   two_kernel_i,
+  input  wire logic                   params_i,    // the kernel groups carry parameter records
+  input  wire logic                   out8_i,      // int8 output elements
+  input  wire logic [9:0]             np_i,
+  input  wire logic [9:0]             ppg_i,
+  input  wire logic [4:0]             nk_full_i,   // kernels of a pass (1 .. 16)
+  input  wire logic [4:0]             nk_last_i,   // kernels of a conv group's last pass
+  input  wire logic [9:0]             cgout_i,     // output channels per conv group
+  input  wire logic [9:0]             nty_i,
+  input  wire logic [9:0]             ntx_i,
+  input  wire logic [8:0]             tile_h_i,
+  input  wire logic [8:0]             tile_w_i,
+  input  wire logic [11:0]            oh_i,
+  input  wire logic [11:0]            ow_i,
+  input  wire logic [31:0]            y_base_i,
+  input  wire logic [31:0]            y_chs_i,     // bytes per output channel plane
+  input  wire logic [31:0]            y_rs_i,      // bytes per output row
+  // post-processor configuration (ane_postproc's registers)
+  input  wire logic                   pp_cfg_we_i,
+  input  wire logic [5:0]             pp_cfg_addr_i,
+  input  wire logic [31:0]            pp_cfg_wdata_i,
+  output      logic                   pp_busy_o,
+  // MAC array results
+  input  wire logic                   res_valid_i,
+  output      logic                   res_ready_o,
+  input  wire logic [NumLanes*32-1:0] res_acc_i,
+  // kernel extract parameter records
+  input  wire logic                   prm_valid_i,
+  output      logic                   prm_ready_o,
+  input  wire logic [15:0]            prm_scale_i,
+  input  wire logic [31:0]            prm_bias_i,
+  // output memory write port
+  output      logic                   wr_valid_o,
+  input  wire logic                   wr_ready_i,
+  output      logic [31:0]            wr_addr_o,
+  output      logic [OutBytes*8-1:0]  wr_data_o,
+  output      logic [OutBytes-1:0]    wr_strb_o
+);
+
+  localparam int unsigned Half = NumLanes / 2;
+
+  // ---------------------------------------------------------------- results queue
+  // The MAC array hands over a tile's results in a burst (one per slot in consecutive cycles);
+  // the queue takes them so the array goes on with the next tile while the post-processor (two
+  // vectors per result in two-kernel mode) and the writer drain them.
+  logic                   r_valid, r_ready;
+  logic [NumLanes*32-1:0] r_acc;
+  logic [$clog2(ResDepth):0] r_count;
+  ane_fifo #(.Width(NumLanes*32), .Depth(ResDepth)) u_res (
+    .clk_i(clk_i), .rst_ni(rst_ni),
+    .in_valid_i (res_valid_i), .in_ready_o (res_ready_o), .in_data_i (res_acc_i),
+    .out_valid_o(r_valid), .out_ready_i(r_ready), .out_data_o(r_acc), .count_o(r_count)
+  );
+
+  // ---------------------------------------------------------------- parameters, feeder
+  logic        f_valid, f_ready, f_fire, phase_q;
+  logic        q_valid;
+  logic [47:0] q_data;
+  logic [$clog2(PrmDepth):0] q_count;
+  ane_fifo #(.Width(48), .Depth(PrmDepth)) u_prm (
+    .clk_i(clk_i), .rst_ni(rst_ni),
+    .in_valid_i (prm_valid_i), .in_ready_o (prm_ready_o), .in_data_i ({prm_scale_i, prm_bias_i}),
+    .out_valid_o(q_valid), .out_ready_i(f_fire && params_i), .out_data_o(q_data), .count_o (q_count)
+  );
+
+  logic [NumLanes*32-1:0] f_acc;
+  always_comb begin
+    f_acc = r_acc;
+    if (two_kernel_i) begin
+      f_acc = '0;
+      for (int i = 0; i < Half; i++) begin
+        f_acc[32*i +: 32] = r_acc[32*(2*i + (phase_q ? 1 : 0)) +: 32];
+      end
+    end
+  end
+  assign f_valid = r_valid && (q_valid || !params_i);
+  assign f_fire  = f_valid && f_ready;
+  assign r_ready = f_fire && (!two_kernel_i || phase_q);
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      phase_q <= 1'b0;
+    end else if (f_fire && two_kernel_i) begin
+      phase_q <= !phase_q;
+    end
+  end
+
+  logic                   pp_valid, pp_ready;
+  logic [NumLanes*16-1:0] pp_data;
+  ane_postproc #(.NumLanes(NumLanes), .Gen(Gen)) u_pp (
+    .clk_i(clk_i), .rst_ni(rst_ni),
+    .cfg_we_i   (pp_cfg_we_i), .cfg_addr_i(pp_cfg_addr_i), .cfg_wdata_i(pp_cfg_wdata_i),
+    .busy_o     (pp_busy_o),
+    .in_valid_i (f_valid), .in_ready_o(f_ready), .in_acc_i(f_acc),
+    .in_scale_i (params_i ? q_data[47:32] : 16'h3C00),
+    .in_bias_i  (params_i ? q_data[31:0] : 32'h0),
+    .out_valid_o(pp_valid), .out_ready_i(pp_ready), .out_data_o(pp_data)
+  );
+
+  // ---------------------------------------------------------------- writer
+  typedef enum logic [1:0] {
+    WIdle  = 2'd0,
+    WTake  = 2'd1,   // wait for a post-processed vector
+    WBeats = 2'd2
+  } wstate_e;
+  wstate_e w_q;
+
+  logic [NumLanes*16-1:0] v_q;
+  logic [4:0]  k_q;                   // vector of the (pass, tile)
+  logic [9:0]  p_q, pg_q, ty_q, tx_q;
+  logic [9:0]  gbase_q, cbase_q;      // first output channel of the conv group / the pass
+  logic [11:0] oy0_q, ox0_q;
+  logic [8:0]  r_q, toh_q, tow_q;
+  logic [8:0]  be_q;                  // first element of the beat within the row
+  logic [8:0]  erow_q;                // first element of the row within the vector
+  logic [31:0] arow_q, a_q;
+
+  localparam int unsigned EpbW = $clog2(OutBytes) + 1;
+  logic [EpbW-1:0] epb;               // elements per beat
+  assign epb = out8_i ? EpbW'(OutBytes) : EpbW'(OutBytes / 2);
+
+  logic [4:0]  nk, nv;
+  logic        pg_last, k_last, tx_last, ty_last, p_last, write_k;
+  assign pg_last = pg_q == ppg_i - 10'd1;
+  assign nk      = pg_last ? nk_last_i : nk_full_i;
+  assign nv      = two_kernel_i ? ((nk + 5'd1) & 5'b11110) : nk;
+  assign k_last  = k_q == nv - 5'd1;
+  assign tx_last = tx_q == ntx_i - 10'd1;
+  assign ty_last = ty_q == nty_i - 10'd1;
+  assign p_last  = p_q == np_i - 10'd1;
+  assign write_k = k_q < nk;          // not the padding kernel
+
+  logic [11:0] ohl, owl;
+  logic [8:0]  toh, tow;
+  assign ohl = oh_i - oy0_q;
+  assign owl = ow_i - ox0_q;
+  assign toh = (ohl < 12'(tile_h_i)) ? 9'(ohl) : tile_h_i;
+  assign tow = (owl < 12'(tile_w_i)) ? 9'(owl) : tile_w_i;
+
+  logic [31:0] a0;
+  assign a0 = y_base_i + (32'(cbase_q) + 32'(k_q)) * y_chs_i + 32'(oy0_q) * y_rs_i +
+              (out8_i ? 32'(ox0_q) : {19'd0, ox0_q, 1'b0});
+
+  // the beat: elements erow + be .. of the vector (zeros past its end)
+  localparam int unsigned ShW = (NumLanes * 16 > OutBytes * 16) ? NumLanes * 16 : OutBytes * 16;
+  logic [ShW-1:0] sh;
+  logic [8:0]  e0, left;
+  logic [EpbW-1:0] nel;
+  logic        last_beat_row, last_row;
+  assign e0 = erow_q + be_q;
+  assign sh = ShW'(v_q) >> (16 * e0);
+  assign left = tow_q - be_q;
+  assign nel = (left < 9'(epb)) ? EpbW'(left) : epb;
+  assign last_beat_row = left <= 9'(epb);
+  assign last_row = r_q == toh_q - 9'd1;
+  always_comb begin
+    wr_data_o = '0;
+    wr_strb_o = '0;
+    for (int i = 0; i < OutBytes; i++) begin
+      if (out8_i) begin
+        wr_data_o[8*i +: 8] = sh[16*i +: 8];
+        wr_strb_o[i] = 32'(i) < 32'(nel);
+      end else begin
+        wr_data_o[8*i +: 8] = sh[16*(i/2) + 8*(i%2) +: 8];
+        wr_strb_o[i] = 32'(i/2) < 32'(nel);
+      end
+    end
+  end
+  assign wr_valid_o = w_q == WBeats;
+  assign wr_addr_o  = a_q;
+  assign pp_ready   = w_q == WTake;
+
+  logic wr_fire;
+  assign wr_fire = wr_valid_o && wr_ready_i;
+
+  // the vector is done (written, or the padding kernel's dropped): the next vector's place
+  logic adv;
+  assign adv = ((w_q == WTake) && pp_valid && !write_k) ||
+               ((w_q == WBeats) && wr_fire && last_beat_row && last_row);
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      w_q <= WIdle;
+      v_q <= '0;
+      {k_q, p_q, pg_q, ty_q, tx_q, gbase_q, cbase_q, oy0_q, ox0_q} <= '0;
+      {r_q, toh_q, tow_q, be_q, erow_q, arow_q, a_q} <= '0;
+      done_o <= 1'b0;
+    end else begin
+      done_o <= 1'b0;
+      unique case (w_q)
+        WIdle: begin
+          if (start_i) begin
+            {k_q, p_q, pg_q, ty_q, tx_q, gbase_q, cbase_q, oy0_q, ox0_q} <= '0;
+            w_q <= WTake;
+          end
+        end
+        WTake: begin
+          if (pp_valid) begin
+            v_q    <= pp_data;
+            arow_q <= a0;
+            a_q    <= a0;
+            toh_q  <= toh;
+            tow_q  <= tow;
+            r_q    <= '0;
+            be_q   <= '0;
+            erow_q <= '0;
+            if (write_k) w_q <= WBeats;
+          end
+        end
+        WBeats: begin
+          if (wr_fire) begin
+            if (!last_beat_row) begin
+              be_q <= be_q + 9'(epb);
+              a_q  <= a_q + 32'(OutBytes);
+            end else if (!last_row) begin
+              be_q   <= '0;
+              r_q    <= r_q + 9'd1;
+              erow_q <= erow_q + tile_w_i;
+              arow_q <= arow_q + y_rs_i;
+              a_q    <= arow_q + y_rs_i;
+            end
+          end
+        end
+        default: w_q <= WIdle;
+      endcase
+      if (adv) begin
+        w_q <= WTake;
+        k_q <= k_q + 5'd1;
+        if (k_last) begin
+          k_q <= '0;
+          if (!tx_last) begin
+            tx_q  <= tx_q + 10'd1;
+            ox0_q <= ox0_q + 12'(tile_w_i);
+          end else begin
+            tx_q  <= '0;
+            ox0_q <= '0;
+            if (!ty_last) begin
+              ty_q  <= ty_q + 10'd1;
+              oy0_q <= oy0_q + 12'(tile_h_i);
+            end else begin
+              ty_q  <= '0;
+              oy0_q <= '0;
+              p_q   <= p_q + 10'd1;
+              if (!pg_last) begin
+                pg_q    <= pg_q + 10'd1;
+                cbase_q <= cbase_q + 10'(nk_full_i);
+              end else begin
+                pg_q    <= '0;
+                gbase_q <= gbase_q + cgout_i;
+                cbase_q <= gbase_q + cgout_i;
+              end
+              if (p_last) begin
+                w_q    <= WIdle;
+                done_o <= 1'b1;
+              end
+            end
+          end
+        end
+      end
+    end
+  end
+
+  assign busy_o = w_q != WIdle;
+
+  logic unused;
+  assign unused = ^q_count;
+
+`ifndef SYNTHESIS
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (rst_ni) begin
+      if (res_valid_i) assert (w_q != WIdle);
+      if (r_valid) assert (r_count != '0);
+      if (start_i) assert (w_q == WIdle);
+    end
+  end
+`endif
+
+endmodule
+
+`default_nettype wire

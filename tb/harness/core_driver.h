@@ -1,0 +1,157 @@
+// Drives an ane_core model (any instance): loads a CoreImage into a memory model, writes the
+// configuration, runs the layer and returns what the core wrote to the output region with its
+// counters. The memory model answers reads in order after a random latency and holds the read
+// and write ports' ready low at random (RunOptions), so tests show that neither changes a result.
+#ifndef TB_HARNESS_CORE_DRIVER_H_
+#define TB_HARNESS_CORE_DRIVER_H_
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "tb/harness/core_plan.h"
+#include "tb/harness/postproc_driver.h"
+#include "tb/harness/shifter_driver.h"
+#include "tb/harness/sim.h"
+
+namespace ane::harness {
+
+struct CoreRunOptions {
+  int max_latency = 1;     // read answers come 1 .. max_latency cycles after the request
+  int stall_pct = 0;       // percent of cycles each port's ready is low
+  std::function<uint32_t(uint32_t)> below;   // random source: [0, n); empty: no randomness
+};
+
+struct CoreCounters {
+  uint64_t cycles = 0, mac = 0, stall_res = 0, wait_load = 0, wait_kern = 0, last_mac = 0;
+};
+
+struct CoreResult {
+  oracle::Tensor3 y;           // [Cout][OH][OW] as written (int8 outputs sign-extended)
+  CoreCounters counters;
+  uint64_t cycles = 0;         // from START to done
+};
+
+template <class Model>
+class CoreDriver {
+ public:
+  CoreDriver(Sim<Model>& sim, const CoreParams& cp) : sim_(sim), cp_(cp) {}
+
+  void Reset() {
+    Model& d = sim_.dut();
+    d.cfg_we_i = 0;
+    d.xr_ready_i = 0;
+    d.xs_valid_i = 0;
+    d.kr_ready_i = 0;
+    d.ks_valid_i = 0;
+    d.yw_ready_i = 0;
+    sim_.Reset();
+  }
+
+  void Write(uint32_t addr, uint32_t data) {
+    Model& d = sim_.dut();
+    d.cfg_we_i = 1;
+    d.cfg_addr_i = addr;
+    d.cfg_wdata_i = data;
+    sim_.Tick();
+    d.cfg_we_i = 0;
+  }
+
+  void WaitIdle() {
+    Model& d = sim_.dut();
+    d.eval();
+    for (int i = 0; d.busy_o; ++i) {
+      if (i > 100000) throw std::runtime_error("ane_core: busy does not fall");
+      sim_.Tick();
+      d.eval();
+    }
+  }
+
+  CoreResult Run(const CoreLayerPlan& p, const CoreImage& im, const CoreRunOptions& opt) {
+    Model& d = sim_.dut();
+    mem_ = im.mem;
+    WaitIdle();
+    for (const auto& [a, v] : im.shifter_writes) Write(a, v);
+    WaitIdle();  // PREP builds the lane table
+    oracle::PostConfig pc = p.layer.post;
+    pc.gen = p.layer.gen;
+    Write(0x40, PostCtrlWord(pc));
+    Write(0x41, pc.sr_seed);
+    if (pc.act == oracle::PostAct::kTable) {
+      for (const auto& [a, v] : TableWrites(pc.table)) Write(0x40 + a, v);
+    }
+    for (const auto& [a, v] : im.writes) Write(a, v);
+    Write(0x10, 1);  // START
+    const uint64_t t0 = sim_.cycles();
+    std::deque<std::pair<uint64_t, uint64_t>> xq, kq;  // (due cycle, data)
+    auto roll = [&](int pct) { return opt.below && int(opt.below(100)) < pct; };
+    auto lat = [&]() { return uint64_t(opt.below && opt.max_latency > 1 ? 1 + opt.below(uint32_t(opt.max_latency)) : 1); };
+    bool done = false;
+    while (!done) {
+      const uint64_t now = sim_.cycles();
+      d.xr_ready_i = !roll(opt.stall_pct);
+      d.kr_ready_i = !roll(opt.stall_pct);
+      d.yw_ready_i = !roll(opt.stall_pct);
+      const bool xs = !xq.empty() && xq.front().first <= now;
+      const bool ks = !kq.empty() && kq.front().first <= now;
+      d.xs_valid_i = xs;
+      d.ks_valid_i = ks;
+      if (xs) d.xs_data_i = xq.front().second;
+      if (ks) d.ks_data_i = kq.front().second;
+      d.eval();
+      if (d.xr_valid_o && d.xr_ready_i) Answer(&xq, d.xr_addr_o, now + lat());
+      if (d.kr_valid_o && d.kr_ready_i) Answer(&kq, d.kr_addr_o, now + lat());
+      if (d.yw_valid_o && d.yw_ready_i) {
+        for (int i = 0; i < cp_.out_bytes; ++i) {
+          if (!((PortWord(d.yw_strb_o, i / 32) >> (i % 32)) & 1)) continue;
+          const uint64_t a = uint64_t(d.yw_addr_o) + uint64_t(i);
+          if (a < im.y_base || a >= uint64_t(im.y_base) + im.y_bytes) {
+            throw std::runtime_error("ane_core wrote outside the output tensor at " + std::to_string(a));
+          }
+          mem_[size_t(a)] = uint8_t(PortWord(d.yw_data_o, i / 4) >> (8 * (i % 4)));
+        }
+      }
+      done = d.done_o;
+      if (xs) xq.pop_front();
+      if (ks) kq.pop_front();
+      sim_.Tick();
+    }
+    CoreResult r;
+    r.cycles = sim_.cycles() - t0;
+    d.eval();
+    r.counters = {d.st_cycles_o, d.st_mac_o, d.st_stall_res_o, d.st_wait_load_o, d.st_wait_kern_o, d.st_last_mac_o};
+    const int oesz = p.out8 ? 1 : 2;
+    r.y = oracle::Tensor3{p.layer.cout, p.oh, p.ow, {}};
+    for (size_t i = 0; i < size_t(p.layer.cout * p.oh * p.ow); ++i) {
+      const size_t a = im.y_base + i * size_t(oesz);
+      r.y.codes.push_back(p.out8 ? uint16_t(int16_t(int8_t(mem_[a]))) : uint16_t(mem_[a] | mem_[a + 1] << 8));
+    }
+    return r;
+  }
+
+ private:
+  // Eight bytes from any address (past the memory: a fixed junk pattern).
+  uint64_t Read8(uint64_t a) const {
+    uint64_t v = 0;
+    for (int i = 0; i < 8; ++i) {
+      const uint64_t b = a + uint64_t(i) < mem_.size() ? mem_[size_t(a) + size_t(i)] : 0xA5;
+      v |= b << (8 * i);
+    }
+    return v;
+  }
+  void Answer(std::deque<std::pair<uint64_t, uint64_t>>* q, uint64_t addr, uint64_t due) {
+    if (!q->empty() && q->back().first >= due) due = q->back().first + 1;  // in order, one a cycle
+    q->push_back({due, Read8(addr)});
+  }
+
+  Sim<Model>& sim_;
+  CoreParams cp_;
+  std::vector<uint8_t> mem_;
+};
+
+}  // namespace ane::harness
+
+#endif  // TB_HARNESS_CORE_DRIVER_H_

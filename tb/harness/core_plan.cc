@@ -1,0 +1,224 @@
+#include "tb/harness/core_plan.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace ane::harness {
+namespace {
+
+int CeilDiv(int a, int b) { return (a + b - 1) / b; }
+
+bool Fp16Data(oracle::MacMode m) { return m == oracle::MacMode::kFp16 || m == oracle::MacMode::kFp16xInt8; }
+
+uint32_t ModeBits(oracle::MacMode m) {
+  switch (m) {
+    case oracle::MacMode::kInt8: return 1;
+    case oracle::MacMode::kInt8xFp16: return 2;
+    case oracle::MacMode::kFp16xInt8: return 3;
+    default: return 0;
+  }
+}
+
+// Bytes of one channel's patch in the bank: patch_h rows of bpr beats.
+int ChannelBytes(const CoreLayerPlan& p, const CoreParams& cp) { return p.patch_h * p.bpr * cp.beat_bytes; }
+
+void Patch(CoreLayerPlan* p, const CoreParams& cp) {
+  const oracle::ConvGeometry& g = p->layer.geom;
+  p->patch_h = (p->tile_h - 1) * g.stride_y + (g.kernel_h - 1) * g.dilation_y + 1;
+  p->patch_w = (p->tile_w - 1) * g.stride_x + (g.kernel_w - 1) * g.dilation_x + 1;
+  p->bpr = CeilDiv(p->patch_w * (p->elem16 ? 2 : 1), cp.beat_bytes);
+}
+
+// The groups of pass `pass`: the output channels it computes (padding kernel: -1).
+std::vector<int> PassChannels(const CoreLayerPlan& p, int pass) {
+  const int per = p.layer.cout / p.layer.groups;
+  const int gi = pass / p.ppg, pg = pass % p.ppg;
+  const int nk = pg == p.ppg - 1 ? p.nk_last : p.nk_full;
+  std::vector<int> co;
+  for (int k = 0; k < nk; ++k) co.push_back(gi * per + pg * p.nk_full + k);
+  if (p.kspec.two_kernel && nk % 2 == 1) co.push_back(-1);
+  return co;
+}
+
+oracle::KernelGroup PassGroup(const CoreLayerPlan& p, int pass, const std::vector<std::vector<uint16_t>>& w) {
+  const oracle::ConvLayer& l = p.layer;
+  oracle::KernelGroup grp;
+  grp.spec = p.kspec;
+  grp.spec.params = l.post.scale_en || l.post.bias_en;
+  grp.steps = l.geom.Steps();
+  for (int co : PassChannels(p, pass)) {
+    grp.weights.push_back(co < 0 ? std::vector<uint16_t>(size_t(grp.steps), 0) : w[size_t(co)]);
+    if (grp.spec.params) {
+      oracle::KernelParams kp;
+      if (co >= 0 && !l.channel.empty()) kp = {l.channel[size_t(co)].scale, l.channel[size_t(co)].bias};
+      grp.params.push_back(kp);
+    }
+  }
+  return grp;
+}
+
+}  // namespace
+
+std::string PlanCoreLayer(CoreLayerPlan* p, const CoreParams& cp) {
+  oracle::ConvLayer& l = p->layer;
+  const std::string bad = oracle::CheckConvLayer(l);
+  if (!bad.empty()) return bad;
+  const oracle::ConvGeometry& g = l.geom;
+  p->elem16 = Fp16Data(l.mode);
+  p->out8 = l.post.store == oracle::PostStore::kInt8;
+  if (p->kspec.two_kernel && l.mode != oracle::MacMode::kFp16) return "the two-kernel mode takes fp16 x fp16";
+  if (l.mode == oracle::MacMode::kFp16 && p->kspec.format != oracle::KernelFormat::kFp16 &&
+      p->kspec.format != oracle::KernelFormat::kInt8Sym && p->kspec.format != oracle::KernelFormat::kPalette) {
+    return "fp16 kernels: format fp16, int8sym or palette";
+  }
+  if ((l.mode == oracle::MacMode::kInt8 || l.mode == oracle::MacMode::kFp16xInt8) &&
+      p->kspec.format != oracle::KernelFormat::kRaw8) {
+    return "int8 kernels: format raw8";
+  }
+  p->oh = g.OutHeight();
+  p->ow = g.OutWidth();
+  if (g.height > 4095 || g.width > 4095) return "input height and width: at most 4095";
+  if (g.channels > 1023) return "input channels per group: at most 1023";
+  if (g.pad_top > 31 || g.pad_left > 31) return "padding: at most 31";
+  const int positions = p->kspec.two_kernel ? cp.lanes / 2 : cp.lanes;
+  if (p->tile_w == 0 || p->tile_h == 0) {
+    p->tile_w = std::min(p->ow, positions);
+    p->tile_h = std::min(p->oh, positions / p->tile_w);
+    for (;;) {
+      Patch(p, cp);
+      if (ChannelBytes(*p, cp) <= cp.bank_bytes && p->bpr <= 63) break;
+      if (p->tile_h > 1) {
+        --p->tile_h;
+      } else if (p->tile_w > 1) {
+        --p->tile_w;
+      } else {
+        return "one output's window does not fit a " + std::to_string(cp.bank_bytes) + "-byte bank";
+      }
+    }
+  }
+  if (p->tile_h < 1 || p->tile_w < 1 || p->tile_h * p->tile_w > positions || p->tile_h > 511 || p->tile_w > 511) {
+    return "tile " + std::to_string(p->tile_h) + "x" + std::to_string(p->tile_w) + " does not fit " +
+           std::to_string(positions) + " lane positions";
+  }
+  Patch(p, cp);
+  if (p->bpr > 63) return "a patch row needs more than 63 beats";
+  const int chb = ChannelBytes(*p, cp);
+  if (p->channels_per_wu == 0) p->channels_per_wu = std::max(1, std::min(g.channels, cp.bank_bytes / chb));
+  if (p->channels_per_wu > g.channels) p->channels_per_wu = g.channels;
+  if (p->channels_per_wu * chb > cp.bank_bytes) {
+    return "a work unit of " + std::to_string(p->channels_per_wu) + " channel(s) of " + std::to_string(p->patch_h) +
+           " rows x " + std::to_string(p->bpr * cp.beat_bytes) + " bytes does not fit the " +
+           std::to_string(cp.bank_bytes) + "-byte bank";
+  }
+  p->nsl = CeilDiv(g.channels, p->channels_per_wu);
+  p->nty = CeilDiv(p->oh, p->tile_h);
+  p->ntx = CeilDiv(p->ow, p->tile_w);
+  const int per = l.cout / l.groups;
+  const int nkmax = p->kspec.two_kernel ? 16 : 8;
+  p->nk_full = std::min(nkmax, per);
+  p->ppg = CeilDiv(per, p->nk_full);
+  p->nk_last = per - (p->ppg - 1) * p->nk_full;
+  p->passes = l.groups * p->ppg;
+  if (p->passes > 1023 || p->nty > 1023 || p->ntx > 1023 || per > 1023) return "too many passes or tiles";
+  return "";
+}
+
+std::vector<std::vector<uint16_t>> CoreCoefficients(const CoreLayerPlan& p,
+                                                    const std::vector<std::vector<uint16_t>>& w) {
+  std::vector<std::vector<uint16_t>> coefs(w.size());
+  for (int pass = 0; pass < p.passes; ++pass) {
+    oracle::KernelGroup grp = PassGroup(p, pass, w);
+    const std::vector<uint32_t> words = oracle::EncodeKernelGroup(&grp);
+    const oracle::DecodedGroup dec = oracle::DecodeKernelGroup(words.data(), words.size(), grp.steps);
+    const std::vector<int> cos = PassChannels(p, pass);
+    for (size_t k = 0; k < cos.size(); ++k) {
+      if (cos[k] >= 0) coefs[size_t(cos[k])] = dec.coefs[k];
+    }
+  }
+  return coefs;
+}
+
+CoreImage BuildCoreImage(const CoreLayerPlan& p, const CoreParams& cp, const oracle::Tensor3& x,
+                         const std::vector<std::vector<uint16_t>>& w, uint64_t junk_seed) {
+  const oracle::ConvLayer& l = p.layer;
+  const oracle::ConvGeometry& g = l.geom;
+  const int esz = p.elem16 ? 2 : 1, oesz = p.out8 ? 1 : 2;
+  CoreImage im;
+  auto align = [](uint32_t a, uint32_t n) { return (a + n - 1) / n * n; };
+  im.x_base = 0x100;
+  const uint32_t x_bytes = uint32_t(x.c * x.h * x.w * esz);
+  im.k_base = align(im.x_base + x_bytes + 64, 64);
+  // groups
+  std::vector<std::vector<uint32_t>> groups;
+  uint32_t k_end = im.k_base + uint32_t(8 * p.passes);
+  std::vector<uint32_t> gaddr;
+  for (int pass = 0; pass < p.passes; ++pass) {
+    oracle::KernelGroup grp = PassGroup(p, pass, w);
+    std::vector<uint32_t> words = oracle::EncodeKernelGroup(&grp);
+    const oracle::DecodedGroup dec = oracle::DecodeKernelGroup(words.data(), words.size(), grp.steps);
+    im.mac_ops += uint64_t(dec.ops.size()) * uint64_t(p.nty * p.ntx);
+    if (words.size() % 2) words.push_back(0);
+    k_end = align(k_end, 8);
+    gaddr.push_back(k_end);
+    k_end += uint32_t(words.size() * 4);
+    groups.push_back(std::move(words));
+  }
+  im.y_base = align(k_end + 64, 64);
+  im.y_bytes = uint32_t(l.cout * p.oh * p.ow * oesz);
+  im.mem.resize(size_t(im.y_base + im.y_bytes + 256));
+  uint64_t s = junk_seed * 0x9E3779B97F4A7C15ull + 1;
+  for (auto& b : im.mem) {
+    s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+    b = uint8_t(s >> 24);
+  }
+  for (int c = 0; c < x.c; ++c) {
+    for (int yy = 0; yy < x.h; ++yy) {
+      for (int xx = 0; xx < x.w; ++xx) {
+        const uint16_t v = x.at(c, yy, xx);
+        const size_t a = im.x_base + size_t(((c * x.h + yy) * x.w + xx) * esz);
+        im.mem[a] = uint8_t(v);
+        if (esz == 2) im.mem[a + 1] = uint8_t(v >> 8);
+      }
+    }
+  }
+  for (int pass = 0; pass < p.passes; ++pass) {
+    const uint64_t entry = uint64_t(gaddr[size_t(pass)]) | uint64_t(groups[size_t(pass)].size() / 2) << 32;
+    for (int i = 0; i < 8; ++i) im.mem[im.k_base + size_t(8 * pass + i)] = uint8_t(entry >> (8 * i));
+    for (size_t i = 0; i < groups[size_t(pass)].size(); ++i) {
+      for (int j = 0; j < 4; ++j) im.mem[gaddr[size_t(pass)] + 4 * i + size_t(j)] = uint8_t(groups[size_t(pass)][i] >> (8 * j));
+    }
+  }
+  im.macs = uint64_t(l.cout) * uint64_t(p.oh) * uint64_t(p.ow) * uint64_t(g.Steps());
+
+  // shifter: strides in elements (planar bank image: rows of bpr beats, channels of patch_h rows)
+  const uint32_t rs = uint32_t(p.bpr * cp.beat_bytes / esz);
+  const uint32_t geom = uint32_t(g.stride_y) | uint32_t(g.stride_x) << 3 | uint32_t(g.dilation_y) << 6 |
+                        uint32_t(g.dilation_x) << 9 | (p.elem16 ? 1u << 12 : 0) |
+                        (p.kspec.two_kernel ? 1u << 13 : 0) | uint32_t(p.tile_w) << 14 | uint32_t(p.tile_h) << 23;
+  im.shifter_writes = {{0x80, geom}, {0x81, rs | 1u << 12}, {0x82, uint32_t(p.patch_h) * rs}, {0x83, 0}};
+  auto& wr = im.writes;
+  wr.push_back({0x84, uint32_t(g.channels) | uint32_t(g.kernel_h) << 10 | uint32_t(g.kernel_w) << 13});
+  const bool params = l.post.scale_en || l.post.bias_en;
+  wr.push_back({0x00, uint32_t(g.channels) | ModeBits(l.mode) << 10 | (p.kspec.two_kernel ? 1u << 13 : 0) |
+                          (p.elem16 ? 1u << 14 : 0) | (params ? 1u << 15 : 0) | (p.out8 ? 1u << 16 : 0)});
+  wr.push_back({0x01, uint32_t(p.tile_h) | uint32_t(p.tile_w) << 9 | uint32_t(p.channels_per_wu) << 18});
+  wr.push_back({0x02, uint32_t(p.nty) | uint32_t(p.ntx) << 10 | uint32_t(p.nsl) << 20});
+  wr.push_back({0x03, uint32_t(p.passes) | uint32_t(p.ppg) << 10 | uint32_t(p.nk_full) << 20 |
+                          uint32_t(p.nk_last) << 25});
+  wr.push_back({0x04, uint32_t(l.cout / l.groups)});
+  wr.push_back({0x05, uint32_t(g.height) | uint32_t(g.width) << 12});
+  wr.push_back({0x06, uint32_t(p.oh) | uint32_t(p.ow) << 12});
+  wr.push_back({0x07, uint32_t(g.stride_y) | uint32_t(g.stride_x) << 3 | uint32_t(g.pad_top) << 6 |
+                          uint32_t(g.pad_left) << 11});
+  wr.push_back({0x08, uint32_t(p.patch_h) | uint32_t(p.patch_w) << 10 | uint32_t(p.bpr) << 20});
+  wr.push_back({0x09, im.x_base});
+  wr.push_back({0x0A, uint32_t(g.height * g.width * esz)});
+  wr.push_back({0x0B, uint32_t(g.width * esz)});
+  wr.push_back({0x0C, im.k_base});
+  wr.push_back({0x0D, im.y_base});
+  wr.push_back({0x0E, uint32_t(p.oh * p.ow * oesz)});
+  wr.push_back({0x0F, uint32_t(p.ow * oesz)});
+  return im;
+}
+
+}  // namespace ane::harness

@@ -1,0 +1,61 @@
+// What a driver (the compiler and DMA set-up of a real ANE) prepares for the neural-engine core
+// (rtl/ane_core.sv, docs/core.md): the tiling of a layer, the compressed kernel group of every
+// pass with the pass directory, the memory image of input and kernels, and the configuration
+// register writes. Not the oracle: tests compare what the core writes with oracle::Conv2d.
+#ifndef TB_HARNESS_CORE_PLAN_H_
+#define TB_HARNESS_CORE_PLAN_H_
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tb/oracle/conv.h"
+#include "tb/oracle/kernel_codec.h"
+
+namespace ane::harness {
+
+struct CoreParams {  // the RTL instance's parameters
+  int lanes = 16;
+  int bank_bytes = 512;
+  int beat_bytes = 8;
+  int out_bytes = 32;
+};
+
+struct CoreLayerPlan {
+  oracle::ConvLayer layer;
+  oracle::KernelSpec kspec;   // format, sparse, two_kernel (params follow the post config)
+  // tiling (0: chosen by PlanCoreLayer)
+  int tile_h = 0, tile_w = 0;
+  int channels_per_wu = 0;
+  // derived
+  int oh = 0, ow = 0, nty = 0, ntx = 0, nsl = 0;
+  int patch_h = 0, patch_w = 0, bpr = 0;
+  int nk_full = 0, nk_last = 0, ppg = 0, passes = 0;
+  bool elem16 = true, out8 = false;
+};
+
+// Fills the derived fields (and the tiling when not given). "" or a one-line reason.
+std::string PlanCoreLayer(CoreLayerPlan* p, const CoreParams& cp);
+
+// The memory image and register writes of one run.
+struct CoreImage {
+  std::vector<uint8_t> mem;                          // from address 0
+  uint32_t x_base = 0, k_base = 0, y_base = 0, y_bytes = 0;
+  std::vector<std::pair<uint32_t, uint32_t>> shifter_writes;  // (0x80 + a, data), PREP last
+  std::vector<std::pair<uint32_t, uint32_t>> writes;          // extract, post-processor, core
+  uint64_t mac_ops = 0;        // operations the kernel groups schedule, over every tile
+  uint64_t macs = 0;           // useful multiply-accumulates: Cout OH OW Cg KH KW
+};
+
+// x: [Cin][H][W] codes; w: [Cout][Cg KH KW] as given to the encoder (fp16 codes, raw ints).
+CoreImage BuildCoreImage(const CoreLayerPlan& p, const CoreParams& cp, const oracle::Tensor3& x,
+                         const std::vector<std::vector<uint16_t>>& w, uint64_t junk_seed);
+
+// The coefficients the MAC receives (the decoded groups), [Cout][K]: what oracle::Conv2d takes.
+std::vector<std::vector<uint16_t>> CoreCoefficients(const CoreLayerPlan& p,
+                                                    const std::vector<std::vector<uint16_t>>& w);
+
+}  // namespace ane::harness
+
+#endif  // TB_HARNESS_CORE_PLAN_H_

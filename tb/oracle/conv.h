@@ -1,0 +1,46 @@
+// A whole convolution layer (ARCHITECTURE: neural-engine core), written from the definition of a
+// grouped 2-D convolution and NUMERICS:
+//
+//   y[co][oy][ox] = post_co( reduce over c < Cg, ky, kx of
+//                            x[g Cg + c][oy sy - pt + ky dy][ox sx - pl + kx dx] * w[co][c][ky][kx] )
+//
+// with g = co / (Cout / groups), x zero outside the tensor, each output one MAC reduction in the
+// N-2 order (oracle::Reduce: the quad stage, the accumulator, the port ceiling), then the
+// post-processor of N-3 with the channel's scale and bias (oracle::PostProcessor), one output
+// channel per vector. Nothing here knows about tiles, work units or the RTL.
+#ifndef TB_ORACLE_CONV_H_
+#define TB_ORACLE_CONV_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tb/oracle/conv_walk.h"
+#include "tb/oracle/mac.h"
+#include "tb/oracle/postproc.h"
+
+namespace ane::oracle {
+
+struct ConvLayer {
+  ConvGeometry geom;  // geom.channels = Cg, the input channels of one conv group
+  int groups = 1;
+  int cout = 1;       // a multiple of groups
+  MacMode mode = MacMode::kFp16;
+  Generation gen = Generation::kM1;
+  PostConfig post;                      // post.gen is taken from gen
+  std::vector<ChannelParams> channel;   // per output channel, or empty (scale 1, bias 0)
+  int Cin() const { return geom.channels * groups; }
+};
+
+// "" or a one-line reason the layer is not one this definition covers (the geometry's ranges,
+// groups dividing Cout, a MAC mode with one product per step, a valid post configuration without
+// stochastic rounding, the channel parameters' count).
+std::string CheckConvLayer(const ConvLayer& l);
+
+// x: [Cin][H][W] codes; w: [Cout][Cg * KH * KW] codes as the MAC receives them, steps in the N-2
+// order. Returns y: [Cout][OH][OW] codes (fp16, or int8 sign-extended to 16 bits).
+Tensor3 Conv2d(const ConvLayer& l, const Tensor3& x, const std::vector<std::vector<uint16_t>>& w);
+
+}  // namespace ane::oracle
+
+#endif  // TB_ORACLE_CONV_H_

@@ -1,0 +1,376 @@
+// The neural-engine core (rtl/ane_core.sv, docs/core.md) runs whole layers: every output it
+// writes to memory must equal oracle::Conv2d (NUMERICS N-2 reduction order per output, N-3 post-
+// processing per channel), whatever the memory latency and back-pressure (N-7.1).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "Vane_core16_m1.h"
+#include "Vane_core256_m1.h"
+#include "tb/harness/core_driver.h"
+#include "tb/harness/core_plan.h"
+#include "tb/harness/sim.h"
+#include "tb/oracle/conv.h"
+#include "tb/tests/test_seed.h"
+
+namespace ane {
+namespace {
+
+using harness::CoreLayerPlan;
+using harness::CoreParams;
+
+constexpr CoreParams kCore16{16, 512, 8, 32};
+constexpr CoreParams kCore256{256, 512, 8, 32};
+
+// A random fp16 tensor of moderate values (products and sums stay finite mostly; specials are
+// the MAC tests' business).
+uint16_t SmallFp16(test::Rng& rng) {
+  const uint16_t mag = uint16_t(0x2C00 + rng.Below(0x1800));  // ~2^-4 .. 2^2
+  return uint16_t(mag | (rng.Below(2) ? 0x8000 : 0));
+}
+
+struct LayerCase {
+  CoreLayerPlan plan;
+  oracle::Tensor3 x;
+  std::vector<std::vector<uint16_t>> w;
+};
+
+// Runs the layer on a core model and compares every output with the oracle.
+template <class Model = Vane_core16_m1>
+void RunAndCompare(const LayerCase& lc, const harness::CoreRunOptions& opt, const std::string& what,
+                   harness::CoreResult* out = nullptr, uint32_t x_seed = 1, CoreLayerPlan* plan = nullptr,
+                   const CoreParams& cp = kCore16) {
+  CoreLayerPlan p = lc.plan;
+  const std::string bad = harness::PlanCoreLayer(&p, cp);
+  ASSERT_EQ(bad, "") << what;
+  const harness::CoreImage im = harness::BuildCoreImage(p, cp, lc.x, lc.w, 7);
+  const oracle::Tensor3 want = oracle::Conv2d(p.layer, lc.x, harness::CoreCoefficients(p, lc.w));
+  harness::Sim<Model> sim("ane_core", harness::CurrentTestStem(), x_seed);
+  sim.set_timeout(50'000'000);
+  harness::CoreDriver<Model> drv(sim, cp);
+  drv.Reset();
+  const harness::CoreResult r = drv.Run(p, im, opt);
+  ASSERT_EQ(r.y.codes.size(), want.codes.size()) << what;
+  int bad_count = 0;
+  for (size_t i = 0; i < want.codes.size() && bad_count < 5; ++i) {
+    if (r.y.codes[i] != want.codes[i]) {
+      const int plane = p.oh * p.ow;
+      ADD_FAILURE() << what << ": y[" << i / size_t(plane) << "][" << (i % size_t(plane)) / size_t(p.ow) << "]["
+                    << i % size_t(p.ow) << "] rtl 0x" << std::hex << r.y.codes[i] << " oracle 0x" << want.codes[i];
+      ++bad_count;
+    }
+  }
+  EXPECT_EQ(r.counters.mac, im.mac_ops) << what << ": MAC operations";
+  if (out) *out = r;
+  if (plan) *plan = p;
+}
+
+TEST(RtlCore, N2_N3_Fp16Conv3x3Padding1) {
+  test::Rng rng(test::TestSeed(0xC0DE));
+  LayerCase lc;
+  oracle::ConvLayer& l = lc.plan.layer;
+  l.geom.channels = 3;
+  l.geom.height = 7;
+  l.geom.width = 9;
+  l.geom.kernel_h = l.geom.kernel_w = 3;
+  l.geom.pad_top = l.geom.pad_bottom = l.geom.pad_left = l.geom.pad_right = 1;
+  l.cout = 5;
+  lc.x = oracle::Tensor3{3, 7, 9, {}};
+  for (int i = 0; i < 3 * 7 * 9; ++i) lc.x.codes.push_back(SmallFp16(rng));
+  lc.w.assign(5, {});
+  for (auto& k : lc.w) {
+    for (int s = 0; s < 27; ++s) k.push_back(SmallFp16(rng));
+  }
+  RunAndCompare(lc, {}, "3x3 pad 1, 3 -> 5 channels, 7x9");
+}
+
+// A random layer: geometry, groups, formats, post-processing; tiling chosen by the planner or
+// forced (channels per work unit).
+LayerCase RandomLayer(test::Rng& rng, bool allow_int8) {
+  LayerCase lc;
+  CoreLayerPlan& p = lc.plan;
+  oracle::ConvLayer& l = p.layer;
+  oracle::ConvGeometry& g = l.geom;
+  const bool int8 = allow_int8 && rng.Below(4) == 0;
+  g.kernel_h = 1 + int(rng.Below(rng.Below(4) == 0 ? 7 : 3));
+  g.kernel_w = 1 + int(rng.Below(rng.Below(4) == 0 ? 7 : 3));
+  g.stride_y = 1 + int(rng.Below(2));
+  g.stride_x = 1 + int(rng.Below(2));
+  g.dilation_y = 1 + int(rng.Below(rng.Below(3) == 0 ? 2 : 1));
+  g.dilation_x = 1 + int(rng.Below(rng.Below(3) == 0 ? 2 : 1));
+  const int ey = (g.kernel_h - 1) * g.dilation_y + 1, ex = (g.kernel_w - 1) * g.dilation_x + 1;
+  g.pad_top = int(rng.Below(uint32_t(ey)));
+  g.pad_bottom = int(rng.Below(uint32_t(ey)));
+  g.pad_left = int(rng.Below(uint32_t(ex)));
+  g.pad_right = int(rng.Below(uint32_t(ex)));
+  g.height = std::max(1, ey - g.pad_top - g.pad_bottom) + int(rng.Below(12));
+  g.width = std::max(1, ex - g.pad_left - g.pad_right) + int(rng.Below(14));
+  g.channels = 1 + int(rng.Below(rng.Below(3) == 0 ? 12 : 5));
+  l.groups = 1 + int(rng.Below(3));
+  l.cout = l.groups * (1 + int(rng.Below(rng.Below(3) == 0 ? 20 : 6)));
+  if (int8) {
+    l.mode = oracle::MacMode::kInt8;
+    p.kspec.format = oracle::KernelFormat::kRaw8;
+    l.post.int_acc = true;
+    l.post.shift = int(rng.Below(8));
+    l.post.store = rng.Below(2) ? oracle::PostStore::kInt8 : oracle::PostStore::kFp16;
+    if (l.post.store == oracle::PostStore::kInt8 && rng.Below(2)) l.post.act = oracle::PostAct::kRelu;
+  } else {
+    l.mode = oracle::MacMode::kFp16;
+    const uint32_t f = rng.Below(4);
+    p.kspec.format = f == 1 ? oracle::KernelFormat::kInt8Sym : (f == 2 ? oracle::KernelFormat::kPalette
+                                                                        : oracle::KernelFormat::kFp16);
+    p.kspec.palette_bits = 4;
+    p.kspec.two_kernel = rng.Below(2) == 0;
+    l.post.scale_en = rng.Below(2) == 0;
+    l.post.bias_en = rng.Below(2) == 0;
+    if (rng.Below(3) == 0) l.post.act = oracle::PostAct::kRelu;
+  }
+  p.kspec.sparse = rng.Below(3) == 0;
+  if (l.post.scale_en || l.post.bias_en) {
+    for (int co = 0; co < l.cout; ++co) {
+      oracle::ChannelParams ch;
+      ch.scale = l.post.scale_en ? SmallFp16(rng) : 0x3C00;
+      ch.bias = l.post.bias_en ? uint32_t(0x3E000000u + rng.Below(0x01000000u)) | (rng.Below(2) ? 0x80000000u : 0) : 0;
+      l.channel.push_back(ch);
+    }
+  }
+  const int cin = l.Cin(), k = g.Steps();
+  lc.x = oracle::Tensor3{cin, g.height, g.width, {}};
+  for (int i = 0; i < cin * g.height * g.width; ++i) {
+    lc.x.codes.push_back(int8 ? uint16_t(uint8_t(rng.Next())) : SmallFp16(rng));
+  }
+  const int zero_pct = p.kspec.sparse ? 60 : 10;
+  lc.w.assign(size_t(l.cout), {});
+  for (auto& kern : lc.w) {
+    for (int s = 0; s < k; ++s) {
+      const bool zero = int(rng.Below(100)) < zero_pct;
+      kern.push_back(zero ? 0 : (int8 ? uint16_t(int8_t(rng.Next())) & 0xFF : SmallFp16(rng)));
+    }
+  }
+  if (int8) {
+    for (auto& kern : lc.w) {
+      for (auto& v : kern) v = uint16_t(int16_t(int8_t(uint8_t(v))));
+    }
+  }
+  return lc;
+}
+
+std::string Describe(const LayerCase& lc) {
+  const oracle::ConvLayer& l = lc.plan.layer;
+  const oracle::ConvGeometry& g = l.geom;
+  return std::string(oracle::MacModeName(l.mode)) + " " + oracle::KernelFormatName(lc.plan.kspec.format) +
+         (lc.plan.kspec.sparse ? " sparse" : "") + (lc.plan.kspec.two_kernel ? " two-kernel" : "") + ", x [" +
+         std::to_string(l.Cin()) + ", " + std::to_string(g.height) + ", " + std::to_string(g.width) + "], " +
+         std::to_string(g.kernel_h) + "x" + std::to_string(g.kernel_w) + " stride " + std::to_string(g.stride_y) +
+         "," + std::to_string(g.stride_x) + " dilation " + std::to_string(g.dilation_y) + "," +
+         std::to_string(g.dilation_x) + " pad " + std::to_string(g.pad_top) + "," + std::to_string(g.pad_bottom) +
+         "," + std::to_string(g.pad_left) + "," + std::to_string(g.pad_right) + ", groups " +
+         std::to_string(l.groups) + ", cout " + std::to_string(l.cout) +
+         (l.post.scale_en ? " scale" : "") + (l.post.bias_en ? " bias" : "") +
+         (l.post.act == oracle::PostAct::kRelu ? " relu" : "") +
+         (l.post.store == oracle::PostStore::kInt8 ? " int8-out" : "") +
+         ", channels/wu " + std::to_string(lc.plan.channels_per_wu);
+}
+
+TEST(RtlCore, N2_N3_N6_RandomLayersUnderMemoryLatencyAndBackPressure) {
+  const uint64_t seed = test::TestSeed(0xC0A5);
+  SCOPED_TRACE(test::SeedNote(seed));
+  test::Rng rng(seed);
+  const int n = int(40 * test::SoakFactor());
+  int ran = 0;
+  std::map<std::string, int> seen;
+  for (int i = 0; i < n && !HasFailure(); ++i) {
+    LayerCase lc = RandomLayer(rng, true);
+    if (rng.Below(3) == 0) lc.plan.channels_per_wu = 1 + int(rng.Below(uint32_t(lc.plan.layer.geom.channels)));
+    CoreLayerPlan probe = lc.plan;
+    if (!harness::PlanCoreLayer(&probe, kCore16).empty()) {
+      lc.plan.channels_per_wu = 1;
+      probe = lc.plan;
+      if (!harness::PlanCoreLayer(&probe, kCore16).empty()) continue;  // a window wider than the bank
+    }
+    harness::CoreRunOptions opt;
+    opt.max_latency = 1 + int(rng.Below(12));
+    opt.stall_pct = int(rng.Below(35));
+    opt.below = [&rng](uint32_t m) { return rng.Below(m); };
+    CoreLayerPlan p;
+    RunAndCompare(lc, opt, "layer " + std::to_string(i) + ": " + Describe(lc), nullptr, 1, &p);
+    ++ran;
+    seen["two-kernel"] += p.kspec.two_kernel;
+    seen["sparse"] += p.kspec.sparse;
+    seen["int8"] += p.layer.mode == oracle::MacMode::kInt8;
+    seen["groups"] += p.layer.groups > 1;
+    seen["passes per group > 1"] += p.ppg > 1;
+    seen["slices > 1"] += p.nsl > 1;
+    seen["channels per work unit > 1"] += p.channels_per_wu > 1;
+    seen["tiles > 1"] += p.nty * p.ntx > 1;
+    seen["padding kernel"] += p.kspec.two_kernel && p.nk_last % 2 == 1;
+    seen["kernel > 3"] += std::max(p.layer.geom.kernel_h, p.layer.geom.kernel_w) > 3;
+  }
+  if (HasFailure()) return;
+  EXPECT_GE(ran, n * 3 / 4) << "too many random layers did not fit the bank";
+  for (const auto& [what, count] : seen) EXPECT_GT(count, 0) << "no random layer had " << what;
+}
+
+// N-7.1: a layer's outputs do not depend on the initial state of the flops.
+TEST(RtlCore, N7_1_XSeedsDoNotChangeAnyOutput) {
+  const uint64_t seed = test::TestSeed(0xC0A6);
+  SCOPED_TRACE(test::SeedNote(seed));
+  test::Rng rng(seed);
+  for (int i = 0; i < 3 && !HasFailure(); ++i) {
+    const LayerCase lc = RandomLayer(rng, true);
+    for (uint32_t xs : {1u, 2u, 3u}) RunAndCompare(lc, {}, "x seed " + std::to_string(xs) + ": " + Describe(lc), nullptr, xs);
+  }
+}
+
+// N-6.3 through the whole core: kernels that are zero over whole channels let the extract skip
+// interior quads; slices without any operation are released with no-data requests. The outputs
+// equal the dense definition and the core runs fewer MAC operations.
+TEST(RtlCore, N6_3_SparseKernelsSkipWholeWorkUnits) {
+  test::Rng rng(test::TestSeed(0xC0A7));
+  LayerCase lc;
+  oracle::ConvLayer& l = lc.plan.layer;
+  l.geom.channels = 10;
+  l.geom.height = 6;
+  l.geom.width = 7;
+  l.geom.kernel_h = l.geom.kernel_w = 3;
+  l.geom.pad_top = l.geom.pad_left = 1;
+  l.cout = 8;
+  lc.plan.kspec.sparse = true;
+  lc.plan.channels_per_wu = 1;
+  lc.x = oracle::Tensor3{10, 6, 7, {}};
+  for (int i = 0; i < 10 * 6 * 7; ++i) lc.x.codes.push_back(SmallFp16(rng));
+  lc.w.assign(8, {});
+  for (auto& k : lc.w) {
+    for (int s = 0; s < 90; ++s) {
+      const int c = s / 9;
+      k.push_back(c >= 2 && c <= 6 ? 0 : SmallFp16(rng));  // channels 2..6: zero in every kernel
+    }
+  }
+  harness::CoreResult sparse, dense;
+  harness::CoreRunOptions opt;
+  opt.max_latency = 5;
+  opt.stall_pct = 20;
+  opt.below = [&rng](uint32_t m) { return rng.Below(m); };
+  RunAndCompare(lc, opt, "sparse stream", &sparse);
+  lc.plan.kspec.sparse = false;
+  RunAndCompare(lc, opt, "dense stream", &dense);
+  EXPECT_LT(sparse.counters.mac, dense.counters.mac);
+  RecordProperty("mac_ops_sparse_dense", std::to_string(sparse.counters.mac) + "/" + std::to_string(dense.counters.mac));
+}
+
+// A dense fp16 layer x [cin, h, w] -> cout channels, kxk with padding k / 2.
+LayerCase DenseLayer(test::Rng& rng, int cin, int h, int w, int cout, int k) {
+  LayerCase lc;
+  oracle::ConvLayer& l = lc.plan.layer;
+  l.geom.channels = cin;
+  l.geom.height = h;
+  l.geom.width = w;
+  l.geom.kernel_h = l.geom.kernel_w = k;
+  l.geom.pad_top = l.geom.pad_bottom = l.geom.pad_left = l.geom.pad_right = k / 2;
+  l.cout = cout;
+  lc.plan.kspec.two_kernel = true;
+  lc.x = oracle::Tensor3{cin, h, w, {}};
+  for (int i = 0; i < cin * h * w; ++i) lc.x.codes.push_back(SmallFp16(rng));
+  lc.w.assign(size_t(cout), {});
+  for (auto& kern : lc.w) {
+    for (int s = 0; s < cin * k * k; ++s) kern.push_back(SmallFp16(rng));
+  }
+  return lc;
+}
+
+void ReportUtilization(const char* name, const harness::CoreResult& r, const CoreLayerPlan& p, uint64_t macs,
+                       int lanes) {
+  const auto& c = r.counters;
+  const double util = double(macs) / (double(lanes) * double(c.cycles));
+  const double lane_use = double(macs) / (double(lanes) * double(c.mac));
+  std::printf("%s: tile %dx%d, %d channel(s) per work unit, %d pass(es); %llu cycles, %llu MAC cycles (lanes with an "
+              "output %.4f), stall_res %llu, wait_load %llu, wait_kern %llu, tail %llu; utilization %.4f\n",
+              name, p.tile_h, p.tile_w, p.channels_per_wu, p.passes, (unsigned long long)c.cycles,
+              (unsigned long long)c.mac, lane_use, (unsigned long long)c.stall_res, (unsigned long long)c.wait_load,
+              (unsigned long long)c.wait_kern, (unsigned long long)(c.cycles - c.last_mac), util);
+  ::testing::Test::RecordProperty("cycles", std::to_string(c.cycles));
+  ::testing::Test::RecordProperty("utilization", std::to_string(util));
+}
+
+// ARCHITECTURE (neural-engine core): on an aligned layer the MAC array takes an operation in
+// almost every cycle. 16 lanes, fp16 two-kernel mode (8 positions x 2 kernels), x [32, 8, 8],
+// 3x3 padding 1, 32 output channels: 2 passes x 8 tiles x 288 steps x 8 slots.
+TEST(RtlCore, N2_UtilizationOnAnAlignedLayer) {
+  test::Rng rng(test::TestSeed(0xC0A8));
+  LayerCase lc;
+  oracle::ConvLayer& l = lc.plan.layer;
+  l.geom.channels = 32;
+  l.geom.height = l.geom.width = 8;
+  l.geom.kernel_h = l.geom.kernel_w = 3;
+  l.geom.pad_top = l.geom.pad_bottom = l.geom.pad_left = l.geom.pad_right = 1;
+  l.cout = 32;
+  lc.plan.kspec.two_kernel = true;
+  lc.x = oracle::Tensor3{32, 8, 8, {}};
+  for (int i = 0; i < 32 * 64; ++i) lc.x.codes.push_back(SmallFp16(rng));
+  lc.w.assign(32, {});
+  for (auto& k : lc.w) {
+    for (int s = 0; s < 288; ++s) k.push_back(SmallFp16(rng));
+  }
+  harness::CoreResult r;
+  CoreLayerPlan p;
+  harness::CoreRunOptions opt;
+  opt.max_latency = 8;  // a memory 8 cycles away, always ready
+  opt.below = [&rng](uint32_t m) { return rng.Below(m); };
+  RunAndCompare(lc, opt, "aligned layer", &r, 1, &p);
+  const uint64_t macs = uint64_t(32) * 64 * 288;
+  ReportUtilization("aligned 16-lane layer", r, p, macs, 16);
+  EXPECT_EQ(r.counters.mac, macs / 16);  // every lane of every operation is a useful MAC
+  EXPECT_GE(double(macs) / (16.0 * double(r.counters.cycles)), 0.95);
+}
+
+// The full 256-lane core on an aligned layer: x [16, 32, 32] -> 32 channels, 3x3 padding 1
+// (fp16 two-kernel mode: 128 positions x 2 kernels; 4x32 tiles cover 32x32 exactly).
+TEST(RtlCore256, N2_UtilizationOnAnAlignedLayer) {
+  test::Rng rng(test::TestSeed(0xC256));
+  const LayerCase lc = DenseLayer(rng, 16, 32, 32, 32, 3);
+  harness::CoreResult r;
+  CoreLayerPlan p;
+  harness::CoreRunOptions opt;
+  opt.max_latency = 8;
+  opt.below = [&rng](uint32_t m) { return rng.Below(m); };
+  RunAndCompare<Vane_core256_m1>(lc, opt, "16x32x32 -> 32, 3x3", &r, 1, &p, kCore256);
+  const uint64_t macs = uint64_t(16) * 32 * 32 * 32 * 9;
+  ReportUtilization("aligned 256-lane layer", r, p, macs, 256);
+  EXPECT_EQ(r.counters.mac, macs / 256);
+  EXPECT_GE(double(macs) / (256.0 * double(r.counters.cycles)), 0.95);
+}
+
+// A real-sized layer on the full 256-lane core: a 3x3 convolution, padding 1, 64 input and 64
+// output channels on a 56x56 input (a ResNet stage-1 layer), fp16 two-kernel mode. The two
+// halves of the output channels run as two tests (ctest runs them side by side); each computes
+// its 32 channels from all 64 input channels, so together they are the whole layer. 56x56
+// outputs do not fill 128-position tiles (2x56 tiles: 112 of 128 positions), so the lanes are
+// 87.5 % used; the cycles beyond the operations are reported.
+void RealLayerHalf(int half) {
+  test::Rng rng(test::TestSeed(0xC56));  // the same layer for both halves
+  LayerCase lc = DenseLayer(rng, 64, 56, 56, 64, 3);
+  lc.w.erase(half == 0 ? lc.w.begin() + 32 : lc.w.begin(), half == 0 ? lc.w.end() : lc.w.begin() + 32);
+  lc.plan.layer.cout = 32;
+  harness::CoreResult r;
+  CoreLayerPlan p;
+  harness::CoreRunOptions opt;
+  opt.max_latency = 8;
+  opt.stall_pct = 5;
+  opt.below = [&rng](uint32_t m) { return rng.Below(m); };
+  RunAndCompare<Vane_core256_m1>(lc, opt, "64x56x56 -> 64, 3x3, half " + std::to_string(half), &r, 1, &p,
+                                 kCore256);
+  const uint64_t macs = uint64_t(64) * 56 * 56 * 32 * 9;
+  ReportUtilization(half == 0 ? "56x56x64 -> 64, channels 0..31" : "56x56x64 -> 64, channels 32..63", r, p, macs,
+                    256);
+  EXPECT_GE(double(macs) / (256.0 * double(r.counters.cycles)), 0.85);
+}
+TEST(RtlCore256, N2_RealLayer56x56x64To64_OutputChannels0To31) { RealLayerHalf(0); }
+TEST(RtlCore256, N2_RealLayer56x56x64To64_OutputChannels32To63) { RealLayerHalf(1); }
+
+}  // namespace
+}  // namespace ane
