@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "Vane_core16_m1.h"
+#include "Vane_core8_m1.h"
 #include "Vane_core256_m1.h"
 #include "tb/harness/core_driver.h"
 #include "tb/harness/core_plan.h"
@@ -23,7 +23,7 @@ namespace {
 using harness::CoreLayerPlan;
 using harness::CoreParams;
 
-constexpr CoreParams kCore16{16, 512, 8, 32};
+constexpr CoreParams kCore8{8, 512, 8, 32};
 constexpr CoreParams kCore256{256, 512, 8, 32};
 
 // A random fp16 tensor of moderate values (products and sums stay finite mostly; specials are
@@ -39,11 +39,11 @@ struct LayerCase {
   std::vector<std::vector<uint16_t>> w;
 };
 
-// Runs the layer on a core model and compares every output with the oracle.
-template <class Model = Vane_core16_m1>
+// Runs the layer on a core model (default: the 8-lane core) and compares every output with the oracle.
+template <class Model = Vane_core8_m1>
 void RunAndCompare(const LayerCase& lc, const harness::CoreRunOptions& opt, const std::string& what,
                    harness::CoreResult* out = nullptr, uint32_t x_seed = 1, CoreLayerPlan* plan = nullptr,
-                   const CoreParams& cp = kCore16) {
+                   const CoreParams& cp = kCore8) {
   CoreLayerPlan p = lc.plan;
   const std::string bad = harness::PlanCoreLayer(&p, cp);
   ASSERT_EQ(bad, "") << what;
@@ -188,10 +188,10 @@ TEST(RtlCore, N2_N3_N6_RandomLayersUnderMemoryLatencyAndBackPressure) {
     LayerCase lc = RandomLayer(rng, true);
     if (rng.Below(3) == 0) lc.plan.channels_per_wu = 1 + int(rng.Below(uint32_t(lc.plan.layer.geom.channels)));
     CoreLayerPlan probe = lc.plan;
-    if (!harness::PlanCoreLayer(&probe, kCore16).empty()) {
+    if (!harness::PlanCoreLayer(&probe, kCore8).empty()) {
       lc.plan.channels_per_wu = 1;
       probe = lc.plan;
-      if (!harness::PlanCoreLayer(&probe, kCore16).empty()) continue;  // a window wider than the bank
+      if (!harness::PlanCoreLayer(&probe, kCore8).empty()) continue;  // a window wider than the bank
     }
     harness::CoreRunOptions opt;
     opt.max_latency = 1 + int(rng.Below(12));
@@ -298,8 +298,8 @@ void ReportUtilization(const char* name, const harness::CoreResult& r, const Cor
 }
 
 // ARCHITECTURE (neural-engine core): on an aligned layer the MAC array takes an operation in
-// almost every cycle. 16 lanes, fp16 two-kernel mode (8 positions x 2 kernels), x [32, 8, 8],
-// 3x3 padding 1, 32 output channels: 2 passes x 8 tiles x 288 steps x 8 slots.
+// almost every cycle. 8 lanes, fp16 two-kernel mode (4 positions x 2 kernels), x [32, 8, 8],
+// 3x3 padding 1, 32 output channels: 2 passes x 16 tiles x 288 steps x 8 slots.
 TEST(RtlCore, N2_UtilizationOnAnAlignedLayer) {
   test::Rng rng(test::TestSeed(0xC0A8));
   LayerCase lc;
@@ -323,9 +323,9 @@ TEST(RtlCore, N2_UtilizationOnAnAlignedLayer) {
   opt.below = [&rng](uint32_t m) { return rng.Below(m); };
   RunAndCompare(lc, opt, "aligned layer", &r, 1, &p);
   const uint64_t macs = uint64_t(32) * 64 * 288;
-  ReportUtilization("aligned 16-lane layer", r, p, macs, 16);
-  EXPECT_EQ(r.counters.mac, macs / 16);  // every lane of every operation is a useful MAC
-  EXPECT_GE(double(macs) / (16.0 * double(r.counters.cycles)), 0.95);
+  ReportUtilization("aligned 8-lane layer", r, p, macs, 8);
+  EXPECT_EQ(r.counters.mac, macs / 8);  // every lane of every operation is a useful MAC
+  EXPECT_GE(double(macs) / (8.0 * double(r.counters.cycles)), 0.95);
 }
 
 // The full 256-lane core on an aligned layer: x [16, 32, 32] -> 32 channels, 3x3 padding 1
