@@ -1,5 +1,7 @@
 #include "tb/harness/core_plan.h"
 
+#include "tb/harness/work_unit.h"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -190,12 +192,17 @@ CoreImage BuildCoreImage(const CoreLayerPlan& p, const CoreParams& cp, const ora
   }
   im.macs = uint64_t(l.cout) * uint64_t(p.oh) * uint64_t(p.ow) * uint64_t(g.Steps());
 
-  // shifter: strides in elements (planar bank image: rows of bpr beats, channels of patch_h rows)
-  const uint32_t rs = uint32_t(p.bpr * cp.beat_bytes / esz);
-  const uint32_t geom = uint32_t(g.stride_y) | uint32_t(g.stride_x) << 3 | uint32_t(g.dilation_y) << 6 |
-                        uint32_t(g.dilation_x) << 9 | (p.elem16 ? 1u << 12 : 0) |
-                        (p.kspec.two_kernel ? 1u << 13 : 0) | uint32_t(p.tile_w) << 14 | uint32_t(p.tile_h) << 23;
-  im.shifter_writes = {{0x80, geom}, {0x81, rs | 1u << 12}, {0x82, uint32_t(p.patch_h) * rs}, {0x83, 0}};
+  // shifter: the planar bank image with rows of bpr beats (ShifterConfigWrites, window 0x80)
+  ShifterLayer sl;
+  sl.geom = g;
+  sl.tile_h = p.tile_h;
+  sl.tile_w = p.tile_w;
+  sl.elem16 = p.elem16;
+  sl.two_kernel = p.kspec.two_kernel;
+  sl.col_stride = 1;
+  sl.row_stride = p.bpr * cp.beat_bytes / esz;
+  sl.ch_stride = p.patch_h * sl.row_stride;
+  for (const auto& [a, v] : ShifterConfigWrites(sl)) im.shifter_writes.push_back({0x80 + a, v});
   auto& wr = im.writes;
   wr.push_back({0x84, uint32_t(g.channels) | uint32_t(g.kernel_h) << 10 | uint32_t(g.kernel_w) << 13});
   const bool params = l.post.scale_en || l.post.bias_en;
