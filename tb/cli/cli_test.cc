@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <sys/wait.h>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -35,6 +36,15 @@ std::string ReadText(const fs::path& p) {
   std::stringstream s;
   s << in.rdbuf();
   return s.str();
+}
+
+// The fp16 code of an exactly representable value, through the host's _Float16 (independent
+// of the oracle's conversions).
+uint32_t HostFp16(double v) {
+  const _Float16 h = static_cast<_Float16>(v);
+  uint16_t b = 0;
+  std::memcpy(&b, &h, sizeof b);
+  return b;
 }
 
 std::vector<std::string> Lines(const std::string& text) {
@@ -599,11 +609,18 @@ TEST_F(CliTest, RegressPassingSuiteExitsZeroWithSummaryLine) {
   const Result r = Ane({"regress", "suite.yaml"});
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   const std::vector<std::string> lines = Lines(r.out);
-  ASSERT_EQ(lines.size(), 4u) << r.out;
+  // 3 result lines, a blank line, the table's header and 3 rows, the time line, the summary
+  ASSERT_EQ(lines.size(), 10u) << r.out;
   EXPECT_EQ(lines[0].rfind("PASS ones  (", 0), 0u) << lines[0];
+  EXPECT_NE(lines[0].find(")  [1/3, "), std::string::npos) << lines[0];
   EXPECT_EQ(lines[1].rfind("PASS from_file  (", 0), 0u) << lines[1];
   EXPECT_NE(lines[2].find("bit-identical over 2 runs"), std::string::npos) << lines[2];
-  EXPECT_EQ(lines[3], "3 passed, 0 failed");
+  EXPECT_EQ(lines[4].rfind("case ", 0), 0u) << lines[4];
+  EXPECT_NE(lines[4].find("engine    rtl cycles  utilization      time  result"), std::string::npos) << lines[4];
+  EXPECT_EQ(lines[5].rfind("ones ", 0), 0u) << lines[5];
+  EXPECT_NE(lines[5].find(" oracle "), std::string::npos) << lines[5];
+  EXPECT_EQ(lines[5].substr(lines[5].size() - 4), "pass") << lines[5];
+  EXPECT_EQ(lines[9], "3 passed, 0 failed");
   EXPECT_FALSE(fs::exists(work_ / "y.npy"));  // regress never writes outputs
 }
 
@@ -614,9 +631,13 @@ TEST_F(CliTest, RegressWrongExpectationExitsOne) {
   const Result r = Ane({"regress", "suite.yaml"});
   EXPECT_EQ(r.exit_code, 1);
   const std::vector<std::string> lines = Lines(r.out);
-  ASSERT_EQ(lines.size(), 2u) << r.out;
-  EXPECT_EQ(lines[0], "FAIL wrong  (dot K=48 m1: y: expected 16 (0x4c00) got 4 (0x4400))");
-  EXPECT_EQ(lines[1], "0 passed, 1 failed");
+  ASSERT_GE(lines.size(), 2u) << r.out;
+  EXPECT_EQ(lines[0].rfind("FAIL wrong  (dot K=48 m1: y: expected 16 (0x4c00) got 4 (0x4400))  [1/1, ", 0), 0u)
+      << lines[0];
+  EXPECT_NE(r.out.find("rerun wrong:  ane regress suite.yaml --filter wrong --engine oracle\n"), std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.out.find("waveform"), std::string::npos) << r.out;  // the oracle has none
+  EXPECT_EQ(lines.back(), "0 passed, 1 failed");
 }
 
 TEST_F(CliTest, RegressBadSuiteExitsTwoAndRunsNothing) {
@@ -644,11 +665,11 @@ TEST_F(CliTest, RegressChecksGoldenNpyFilesAndFilters) {
   const Result r = Ane({"regress", "suite.yaml", "--filter", "golden"});
   EXPECT_EQ(r.exit_code, 1);
   const std::vector<std::string> lines = Lines(r.out);
-  ASSERT_EQ(lines.size(), 2u) << r.out;
+  ASSERT_EQ(lines.size(), 7u) << r.out;  // result, blank, header, row, time, rerun, summary
   EXPECT_NE(lines[0].find("y[1, 1]: expected 50.03125 (0x5241) in golden.npy got 50 (0x5240)"),
             std::string::npos)
       << lines[0];
-  EXPECT_EQ(lines[1], "0 passed, 1 failed");
+  EXPECT_EQ(lines[6], "0 passed, 1 failed");
 }
 
 TEST_F(CliTest, RegressSeedFlagShiftsSeedsAndPrintsThem) {
@@ -664,6 +685,149 @@ TEST_F(CliTest, RegressSeedFlagShiftsSeedsAndPrintsThem) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("seed offset 40"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("seeds 41, 42"), std::string::npos) << r.out;
+}
+
+// ---- conv2d (N-2 per output, N-3 per channel) on the neural-engine core ----
+
+// A 3x3 convolution of an all-ones x [2, 3, 4] with padding 1 and kernels of ones (channel 0)
+// and of twos (channel 1): every output is the count of real inputs in its window (4 at a
+// corner, 6 on an edge, 9 inside) times 2 input channels, times the kernel's value.
+TEST_F(CliTest, N2_Conv2dOnBothEnginesMatchesHandValuesAndWritesAWaveform) {
+  WriteNpy("x.npy", Tensor{DType::kFp16, {2, 3, 4}, std::vector<uint32_t>(24, 0x3C00)});
+  std::vector<uint32_t> w(18, 0x3C00);
+  w.insert(w.end(), 18, 0x4000);
+  WriteNpy("w.npy", Tensor{DType::kFp16, {2, 2, 3, 3}, w});
+  Write("op.yaml", "{op: conv2d, generation: m1, stride: [1, 1], padding: [1, 1], inputs: {x: x.npy, w: w.npy}, "
+                   "outputs: {y: y.npy}}\n");
+  const Result r = Ane({"run", "op.yaml", "--engine", "both", "--wave", "conv.fst"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("rtl vs oracle: bit-identical (24 outputs)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("neural-engine core, 256 lanes"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("wave        conv.fst (top ane_core): open with  gtkwave conv.fst sim/ane_core.gtkw"),
+            std::string::npos)
+      << r.out;
+  ASSERT_TRUE(fs::exists(work_ / "conv.fst"));
+  EXPECT_GT(fs::file_size(work_ / "conv.fst"), 1000u);
+  const Tensor y = ReadNpy(work_ / "y.npy");
+  EXPECT_EQ(y.shape, (std::vector<int64_t>{2, 3, 4}));
+  const std::vector<int> count = {8, 12, 12, 8, 12, 18, 18, 12, 8, 12, 12, 8};
+  std::vector<uint32_t> want;
+  for (int k : {1, 2}) {
+    for (int c : count) want.push_back(HostFp16(double(k * c)));
+  }
+  EXPECT_EQ(y.bits, want);
+}
+
+// A batch [N, C, H, W] runs image by image; groups, stride and int8 requantization with an fp16
+// store; y keeps the batch dimension.
+TEST_F(CliTest, N3_Conv2dBatchGroupsAndInt8StoreFp16) {
+  // x: 2 images [2, 1, 2] (groups 2: one channel per group); w [2, 1, 1, 2] int8.
+  WriteNpy("x.npy", Tensor{DType::kInt8, {2, 2, 1, 2}, {10, 20, 3, 4, 0xFB, 6, 7, 8}});  // 0xFB = -5
+  WriteNpy("w.npy", Tensor{DType::kInt8, {2, 1, 1, 2}, {1, 2, 3, 0xFF}});                // 0xFF = -1
+  Write("op.yaml", "{op: conv2d, groups: 2, shift: 2, store: fp16, inputs: {x: x.npy, w: w.npy}, "
+                   "outputs: {y: y.npy}}\n");
+  const Result r = Ane({"run", "op.yaml", "--engine", "both"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const Tensor y = ReadNpy(work_ / "y.npy");
+  EXPECT_EQ(y.dtype, DType::kFp16);
+  EXPECT_EQ(y.shape, (std::vector<int64_t>{2, 2, 1, 1}));
+  // image 0: (10 + 40) / 4 = 12.5, (9 - 4) / 4 = 1.25; image 1: (-5 + 12) / 4 = 1.75, (21 - 8) / 4 = 3.25
+  EXPECT_EQ(y.bits, (std::vector<uint32_t>{HostFp16(12.5), HostFp16(1.25),
+                                           HostFp16(1.75), HostFp16(3.25)}));
+}
+
+TEST_F(CliTest, Conv2dBadInputsGiveOneLineAndExitTwo) {
+  WriteNpy("x.npy", Tensor{DType::kFp16, {4, 5, 5}, std::vector<uint32_t>(100, 0x3C00)});
+  WriteNpy("w.npy", Tensor{DType::kFp16, {6, 4, 3, 3}, std::vector<uint32_t>(216, 0x3C00)});
+  WriteNpy("w8.npy", Tensor{DType::kInt8, {6, 4, 3, 3}, std::vector<uint32_t>(216, 1)});
+  WriteNpy("w9.npy", Tensor{DType::kFp16, {1, 4, 9, 9}, std::vector<uint32_t>(324, 0x3C00)});
+  WriteNpy("w2d.npy", Tensor{DType::kFp16, {6, 36}, std::vector<uint32_t>(216, 0x3C00)});
+  const std::string io = "outputs: {y: y.npy}";
+  struct Bad {
+    std::string yaml, field, what;
+  };
+  for (const Bad& b : std::vector<Bad>{
+           {"{op: conv2d, groups: 3, inputs: {x: x.npy, w: w.npy}, " + io + "}", "inputs.w", "groups is 3"},
+           {"{op: conv2d, groups: 2, inputs: {x: x.npy, w: w.npy}, " + io + "}", "inputs.w", "need"},
+           {"{op: conv2d, inputs: {x: x.npy, w: w8.npy}, " + io + "}", "inputs.w", "w is int8 but x is fp16"},
+           {"{op: conv2d, inputs: {x: x.npy, w: w9.npy}, " + io + "}", "inputs.x", "outside 1x1 .. 7x7"},
+           {"{op: conv2d, inputs: {x: x.npy, w: w2d.npy}, " + io + "}", "inputs.w", "w [Cout, Cin / groups, KH, KW]"},
+           {"{op: conv2d, stride: [1, 5], inputs: {x: x.npy, w: w.npy}, " + io + "}", "stride[1]", "1"},
+           {"{op: conv2d, padding: [1, 1, 1], inputs: {x: x.npy, w: w.npy}, " + io + "}", "padding", "[top, bottom"},
+           {"{op: conv2d, padding: [3, 0], inputs: {x: x.npy, w: w.npy}, " + io + "}", "inputs.x", "padding"},
+           {"{op: conv2d, shift: 2, inputs: {x: x.npy, w: w.npy}, " + io + "}", "shift", "this conv2d is fp16"},
+           {"{op: conv2d, mapping: wide, inputs: {x: x.npy, w: w.npy}, " + io + "}", "mapping", "unknown mapping"},
+           {"{op: conv2d, inputs: {x: x.npy, w: w.npy, bias: {values: [1, 2]}}, " + io + "}", "inputs.bias",
+            "shape [6]"},
+           {"{op: conv2d, inputs: {x: x.npy, w: w.npy}, kernel: [3, 3], " + io + "}", "kernel", "unknown field"},
+       }) {
+    Write("op.yaml", b.yaml + "\n");
+    ExpectInputError(Ane({"run", "op.yaml", "--engine", "both"}), "op.yaml", b.field, b.what);
+  }
+  // int8 layers need the requantization shift
+  WriteNpy("x8.npy", Tensor{DType::kInt8, {4, 5, 5}, std::vector<uint32_t>(100, 1)});
+  Write("op.yaml", "{op: conv2d, inputs: {x: x8.npy, w: w8.npy}, " + io + "}\n");
+  ExpectInputError(Ane({"run", "op.yaml"}), "op.yaml", "inputs.w", "needs `shift`");
+  // --wave needs an RTL engine and a .fst name
+  Write("op.yaml", "{op: conv2d, inputs: {x: x.npy, w: w.npy}, " + io + "}\n");
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"run", "op.yaml", "--wave", "a.fst"},
+                                               {"run", "op.yaml", "--engine", "rtl", "--wave", "a.vcd"},
+                                               {"run", "op.yaml", "--engine", "rtl", "--wave", "nodir/a.fst"}}) {
+    const Result r = Ane(args);
+    EXPECT_EQ(r.exit_code, 2) << testing::PrintToString(args);
+    EXPECT_EQ(Lines(r.err).size(), 1u) << r.err;
+    EXPECT_NE(r.err.find("--wave"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(work_ / "y.npy"));
+  }
+}
+
+// regress -j 2 runs cases in child processes; --junit writes one testcase per case; a case
+// where rtl and oracle differ (ANE_FAULT) fails, is rerun with a waveform, and the lines to
+// open it and rerun it alone are printed.
+TEST_F(CliTest, N7_1_RegressInParallelWritesJunitAndAWaveformOfTheFailure) {
+  Write("suite.yaml",
+        "cases:\n"
+        "  - name: conv_a\n"
+        "    op: conv2d\n"
+        "    inputs:\n"
+        "      x: {generate: {distribution: uniform, seed: 1, shape: [1, 6, 7], low: 0, high: 1}}\n"
+        "      w: {shape: [2, 1, 1, 1], values: [1, 2]}\n"
+        "    expect: {y: {reference: fp64, max_ulp: 0}}\n"
+        "  - {name: dot_b, dot: {data: [1, 2, 3]}, expect: 6}\n"
+        "  - {name: dot_c, dot: {data: [1, 2]}, expect: 4}\n");  // wrong on purpose: 1 + 2 = 3
+  const Result r = Ane({"regress", "suite.yaml", "--engine", "both", "-j", "2", "--junit", "out.xml", "--wave-dir",
+                        "waves"},
+                       {}, "ANE_FAULT=0,5");  // x[0][0][5]: y[0, 0, 5] and y[1, 0, 5] differ
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("FAIL conv_a  (conv2d 1x1"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("rtl vs oracle at y[0, 0, 5]"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("(2 of 84 differ)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("PASS dot_b"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("FAIL dot_c"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("/3, "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("(case time "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(", 2 jobs)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("rerun conv_a:  ane regress suite.yaml --filter conv_a --engine both"), std::string::npos);
+  EXPECT_NE(r.out.find("waveform of conv_a: waves/conv_a.fst  (open: gtkwave waves/conv_a.fst sim/ane_core.gtkw)"),
+            std::string::npos)
+      << r.out;
+  EXPECT_TRUE(fs::exists(work_ / "waves" / "conv_a.fst"));
+  EXPECT_EQ(Lines(r.out).back(), "1 passed, 2 failed");
+  const std::string xml = ReadText(work_ / "out.xml");
+  EXPECT_NE(xml.find("<testsuite name=\"suite\" tests=\"3\" failures=\"2\""), std::string::npos) << xml;
+  EXPECT_NE(xml.find("<testcase classname=\"suite.both\" name=\"dot_b\""), std::string::npos) << xml;
+  EXPECT_NE(xml.find("<failure message=\"rtl vs oracle at y["), std::string::npos) << xml;
+  EXPECT_NE(xml.find("<failure message=\"y: expected 4 (0x4400) got 3 (0x4200)\""), std::string::npos) << xml;
+  // the same suite without the fault passes but for dot_c, in the suite's order in the table
+  const Result ok = Ane({"regress", "suite.yaml", "--engine", "both", "-j2", "--filter", "_"});
+  EXPECT_EQ(ok.exit_code, 1) << ok.out << ok.err;
+  EXPECT_NE(ok.out.find("PASS conv_a"), std::string::npos) << ok.out;
+  // bad -j values
+  for (const char* j : {"0", "x", "300"}) {
+    const Result b = Ane({"regress", "suite.yaml", "-j", j});
+    EXPECT_EQ(b.exit_code, 2) << j;
+    EXPECT_NE(b.err.find("-j"), std::string::npos) << b.err;
+  }
 }
 
 // What `make run` runs: the default suite on the RTL and the oracle, compared bit for bit.

@@ -1,7 +1,7 @@
 // `ane`: the command-line front door of the ANE bit-exact model (docs/cli.md).
 //
-//   ane run OP.yaml [--engine E] [--out-dir DIR] [--seed S]
-//   ane regress SUITE.yaml [--engine E] [--filter TEXT] [--seed S]
+//   ane run OP.yaml [--engine E] [--out-dir DIR] [--seed S] [--wave FILE.fst]
+//   ane regress SUITE.yaml [--engine E] [-j N] [--junit FILE.xml] [--wave-dir DIR] [--filter TEXT] [--seed S]
 //
 // Exit codes: 0 success, 1 a regress case failed or `--engine both` found a difference, 2 bad input or usage (one line on stderr:
 // "ane: error: <file>: <field>: <what>", nothing written), 3 internal error.
@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -17,26 +18,33 @@
 #include "tb/cli/operation.h"
 #include "tb/cli/regress.h"
 #include "tb/cli/schema.h"
+#include "tb/harness/sim.h"
 
 namespace ane::cli {
 namespace {
 
 namespace fs = std::filesystem;
 
-constexpr char kVersion[] = "ane 0.2.0 (engines: oracle, rtl (256-lane MAC array), both; numerics: NUMERICS.md N-0..N-7)";
+constexpr char kVersion[] =
+    "ane 0.3.0 (engines: oracle, rtl (256-lane neural-engine core, MAC array, post-processor, planar engine), both; "
+    "numerics: NUMERICS.md N-0..N-7)";
 
 constexpr char kHelp[] = R"TEXT(ane -- the Apple Neural Engine bit-exact model
 
 usage:
-  ane run OP.yaml [--engine E] [--out-dir DIR] [--seed S]
-      Evaluate one operation, write its outputs (.npy) and print a summary: shape,
-      min/max, infinities, and the difference from an fp64 reference in ulps.
-  ane regress SUITE.yaml [--engine E] [--filter TEXT] [--seed S]
-      Run a suite of cases: one PASS/FAIL line per case, then "N passed, N failed".
+  ane run OP.yaml [--engine E] [--out-dir DIR] [--seed S] [--wave FILE.fst]
+      Evaluate one operation (conv2d, matmul, activation, elementwise, reduce, pool,
+      softmax), write its outputs (.npy) and print a summary: shape, min/max, infinities,
+      the difference from an fp64 reference in ulps, and the RTL's cycles.
+  ane regress SUITE.yaml [--engine E] [-j N] [--junit FILE.xml] [--wave-dir DIR]
+                         [--filter TEXT] [--seed S]
+      Run a suite of cases: one PASS/FAIL line per case, a summary table, then
+      "N passed, N failed".
   ane help [run|regress]     this text, or one command's
   ane --version
 
-engines (--engine E): oracle (default), rtl (the 256-lane MAC array RTL, Verilated),
+engines (--engine E): oracle (default), rtl (the Verilated RTL: conv2d on the 256-lane
+neural-engine core, matmul on the 256-lane MAC array, the other operations on their blocks),
 both (both, compared bit for bit; the first differing element and its stage are reported).
 
 exit codes: 0 success, 1 a regress case failed or rtl and oracle differ, 2 bad input or usage (one line on
@@ -45,29 +53,41 @@ The YAML schema, the tensor generators and examples: docs/cli.md.
 )TEXT";
 
 constexpr char kRunHelp[] =
-    R"TEXT(usage: ane run OP.yaml [--engine E] [--out-dir DIR] [--seed S]
+    R"TEXT(usage: ane run OP.yaml [--engine E] [--out-dir DIR] [--seed S] [--wave FILE.fst]
 
 Evaluates the operation of OP.yaml, e.g.
   {op: matmul, generation: m1, inputs: {a: a.npy, b: b.npy}, outputs: {y: y.npy}}
+  {op: conv2d, generation: m1, stride: [1, 1], padding: [1, 1],
+   inputs: {x: x.npy, w: w.npy}, outputs: {y: y.npy}}
 Relative paths are relative to OP.yaml. Every input is read and checked and the result is
 computed before any output is written; outputs are written whole or not at all.
 
-  --engine E        oracle (default), rtl (the 256-lane MAC array RTL), or both: run
+  --engine E        oracle (default), rtl (the Verilated RTL), or both: run
                     both, compare every output bit for bit, report the first differing
                     element and the stage it comes from (exit code 1); the RTL's
                     outputs are written
   --out-dir DIR     write relative output paths under DIR (an existing directory)
   --seed S          a tensor generated with seed s uses seed s + S
+  --wave FILE.fst   write the RTL's waveform (engines rtl and both); an operation that
+                    runs several blocks in turn writes FILE.2.fst, ... for the later ones.
+                    The line printed names the GTKWave save file (sim/<top>.gtkw)
 )TEXT";
 
 constexpr char kRegressHelp[] =
-    R"TEXT(usage: ane regress SUITE.yaml [--engine E] [--filter TEXT] [--seed S]
+    R"TEXT(usage: ane regress SUITE.yaml [--engine E] [-j N] [--junit FILE.xml] [--wave-dir DIR]
+                            [--filter TEXT] [--seed S]
 
 Runs the cases of SUITE.yaml (operations with expectations, and dot products) and prints
-"PASS name  (details)" or "FAIL name  (details)" per case, then "N passed, N failed".
+"PASS name  (details)  [k/n, time]" or "FAIL ..." as each case finishes, a summary table
+(case, engine, rtl cycles, utilization, time, result), then "N passed, N failed".
+A case that fails on engine rtl or both is rerun with a waveform in the wave directory;
+the lines to open it and to rerun the case alone are printed.
 Exit code 0 when all pass, 1 when any fails, 2 when the suite is bad (nothing runs then).
 
   --engine E        oracle (default), rtl, or both (a case fails when rtl and oracle differ)
+  -j N, --jobs N    run N cases at once, each in its own process (default 1)
+  --junit FILE.xml  write the results as JUnit XML (one testcase per case)
+  --wave-dir DIR    where failing cases' waveforms go (default regress-waves)
   --filter TEXT     run only the cases whose name contains TEXT
   --seed S          a tensor generated with seed s uses seed s + S
 )TEXT";
@@ -86,9 +106,12 @@ Args ParseArgs(const std::string& command, const std::vector<std::string>& argv,
     const std::string& a = argv[i];
     if (a == "--help" || a == "-h") {
       args.help = true;
-    } else if (a.rfind("--", 0) == 0) {
-      const size_t eq = a.find('=');
-      const std::string name = a.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
+    } else if (a.rfind("--", 0) == 0 || (a.rfind("-j", 0) == 0 && allowed.count("jobs"))) {
+      // -j N and -jN are --jobs N
+      const bool short_j = a.rfind("-j", 0) == 0;
+      const size_t eq = short_j ? (a.size() > 2 ? 1 : std::string::npos) : a.find('=');
+      const std::string name =
+          short_j ? "jobs" : a.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
       if (!allowed.count(name)) {
         throw CliError(fmt::format("unknown flag '--{}' for ane {} (see ane {} --help)", name,
                                    command, command));
@@ -164,6 +187,15 @@ std::string MinMax(const Tensor& t) {
                      FormatValue(t.bits[hi], t.dtype));
 }
 
+// The waveforms the run wrote (--wave) and how to open each.
+void PrintWaves(std::ostream& out) {
+  const harness::WaveRequest& req = harness::CurrentWaveRequest();
+  for (size_t i = 0; i < req.written.size(); ++i) {
+    out << fmt::format("wave        {} (top {}): open with  gtkwave {} sim/{}.gtkw\n", req.written[i], req.tops[i],
+                       req.written[i], req.tops[i]);
+  }
+}
+
 int Run(const Args& args) {
   const Engine engine = EngineFlag(args);
   std::optional<fs::path> out_dir;
@@ -177,12 +209,24 @@ int Run(const Args& args) {
   Fields fields(LoadYamlFile(args.file));
   const Operation op = ReadOperation(fields, TensorOptions{SeedFlag(args)});
   fields.Finish();
-  CheckEngine(engine, op.op);
+  CheckEngine(engine, op);
   const harness::DataFault fault = FaultFromEnvironment();
   std::vector<std::pair<fs::path, Tensor>> writes;
   std::map<std::string, fs::path> paths;
   for (const auto& [name, f] : op.output_fields) paths.emplace(name, OutputPath(f, out_dir));
 
+  std::optional<fs::path> wave;
+  if (auto it = args.flags.find("wave"); it != args.flags.end()) {
+    if (engine == Engine::kOracle) throw CliError("--wave: the oracle has no waveform (use --engine rtl or both)");
+    wave = fs::path(it->second);
+    if (wave->extension() != ".fst") throw CliError(fmt::format("--wave {}: expected a .fst file name", it->second));
+    const fs::path dir = wave->has_parent_path() ? wave->parent_path() : fs::path(".");
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec)) {
+      throw CliError(fmt::format("--wave {}: directory {} does not exist", it->second, dir.string()));
+    }
+    harness::RequestWaveFile(wave->string());
+  }
   const Evaluation result = Evaluate(op, engine, fault);
   const TensorMap reference = Reference(op);
   for (const auto& [name, path] : paths) writes.emplace_back(path, result.outputs.at(name));
@@ -234,6 +278,19 @@ int Run(const Args& args) {
                  s.cycles);
     }
   }
+  if (result.rtl && result.rtl->conv) {
+    const harness::RtlConvStats& s = *result.rtl->conv;
+    const harness::CoreCounters& c = s.counters;
+    fmt::print("rtl         neural-engine core, 256 lanes, {} mapping, {}x{} tiles ({} tiles x {} passes{}): {} cycles, "
+               "{} MAC cycles, utilization {:.1f}%\n",
+               s.two_kernel ? "two-kernel" : "broadcast", s.tile_h, s.tile_w, s.tiles, s.passes,
+               op.batch ? fmt::format(", per image, {} images", op.batch) : "", s.cycles, c.mac,
+               100.0 * s.utilization);
+    fmt::print("rtl cycles  not issuing a MAC operation: {} (waiting for results to drain {}, for input {}, for kernels {})\n",
+               s.cycles - c.mac, c.stall_res, c.wait_load, c.wait_kern);
+    fmt::print("rtl speed   {:.0f} simulated cycles/s, {:.2f} M MACs/s ({:.2f} s)\n", double(s.cycles) / s.seconds,
+               double(s.macs) / s.seconds / 1e6, s.seconds);
+  }
   if (result.rtl && op.op == "matmul") {
     const harness::RtlMatmulStats& s = result.rtl->stats;
     fmt::print("rtl         {} lanes, {} mapping: {} operations, {} cycles, utilization {:.1f}%\n",
@@ -252,12 +309,13 @@ int Run(const Args& args) {
     fmt::print(
         "note: the fp64 reference rounds the exact function once; the engine evaluates a 33-knot\n"
         "table (N-5), so differences are expected. They are information, not a failure.\n");
-  } else if (op.op == "matmul") {
+  } else if (op.op == "matmul" || op.op == "conv2d") {
     fmt::print(
         "note: the fp64 reference rounds the fp64 dot product of the inputs once; the engine's\n"
         "quad stage (N-2.4) and port ceiling (N-2.6) are not IEEE, so differences are expected.\n"
         "They are information, not a failure.\n");
   }
+  if (wave) PrintWaves(std::cout);
   if (engine == Engine::kBoth) {
     if (!result.mismatch) {
       fmt::print("rtl vs oracle: bit-identical ({} outputs)\n",
@@ -297,7 +355,7 @@ int Main(const std::vector<std::string>& argv) {
     return 0;
   }
   if (command == "run") {
-    const Args args = ParseArgs(command, rest, {"engine", "out-dir", "seed"});
+    const Args args = ParseArgs(command, rest, {"engine", "out-dir", "seed", "wave"});
     if (args.help) {
       std::cout << kRunHelp;
       return 0;
@@ -305,7 +363,7 @@ int Main(const std::vector<std::string>& argv) {
     return Run(args);
   }
   if (command == "regress") {
-    const Args args = ParseArgs(command, rest, {"engine", "filter", "seed"});
+    const Args args = ParseArgs(command, rest, {"engine", "filter", "seed", "jobs", "junit", "wave-dir"});
     if (args.help) {
       std::cout << kRegressHelp;
       return 0;
@@ -315,6 +373,22 @@ int Main(const std::vector<std::string>& argv) {
     if (auto it = args.flags.find("filter"); it != args.flags.end()) options.filter = it->second;
     options.seed_offset = SeedFlag(args);
     options.fault = FaultFromEnvironment();
+    if (auto it = args.flags.find("jobs"); it != args.flags.end()) {
+      const std::string& j = it->second;
+      if (j.empty() || j.size() > 3 || j.find_first_not_of("0123456789") != std::string::npos || std::stoi(j) < 1 ||
+          std::stoi(j) > 256) {
+        throw CliError(fmt::format("-j {}: expected a number of jobs in 1 .. 256", j));
+      }
+      options.jobs = std::stoi(j);
+    }
+    if (auto it = args.flags.find("junit"); it != args.flags.end()) {
+      if (it->second.empty()) throw CliError("--junit needs a file name");
+      options.junit = it->second;
+    }
+    if (auto it = args.flags.find("wave-dir"); it != args.flags.end()) {
+      if (it->second.empty()) throw CliError("--wave-dir needs a directory name");
+      options.wave_dir = it->second;
+    }
     return RunSuite(args.file, options, std::cout);
   }
   throw CliError(fmt::format("unknown command '{}' (see ane --help)", command));

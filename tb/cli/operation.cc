@@ -84,13 +84,23 @@ const char* EngineName(Engine e) {
   return "?";
 }
 
-void CheckEngine(Engine engine, const std::string& op) {
-  if (engine == Engine::kOracle || op == "matmul" || op == "activation" || op == "elementwise" ||
-      op == "reduce" || op == "pool" || op == "softmax") {
+void CheckEngine(Engine engine, const Operation& op) {
+  if (engine == Engine::kOracle) return;
+  if (op.op == "conv2d") {
+    harness::CoreLayerPlan plan;
+    const std::string bad = harness::PlanRtlConv(op.conv, op.conv_rtl, &plan);
+    if (!bad.empty()) {
+      throw CliError(fmt::format("{}: --engine {}: the 256-lane core cannot run this layer: {} (--engine oracle can)",
+                                 op.file, EngineName(engine), bad));
+    }
+    return;
+  }
+  if (op.op == "matmul" || op.op == "activation" || op.op == "elementwise" || op.op == "reduce" ||
+      op.op == "pool" || op.op == "softmax") {
     return;
   }
   throw CliError(fmt::format("--engine {}: there is no RTL engine for {} yet; use --engine oracle",
-                             EngineName(engine), op));
+                             EngineName(engine), op.op));
 }
 
 harness::DataFault FaultFromEnvironment() {
@@ -150,6 +160,14 @@ std::string Operation::Describe() const {
     in += fmt::format("{}{} {}", in.empty() ? "" : " x ", DTypeName(t.tensor.dtype),
                       ShapeString(t.tensor.shape));
   }
+  if (op == "conv2d") {  // x and w first, in that order
+    in.clear();
+    for (const char* name : {"x", "w", "scale", "bias"}) {
+      if (!inputs.count(name)) continue;
+      const Tensor& t = inputs.at(name).tensor;
+      in += fmt::format("{}{} {} {}", in.empty() ? "" : ", ", name, DTypeName(t.dtype), ShapeString(t.shape));
+    }
+  }
   std::string out;
   for (const auto& [name, t] : outputs) {
     out +=
@@ -164,6 +182,13 @@ std::string Operation::Describe() const {
                      window.kernel_h, window.kernel_w, window.stride_y, window.stride_x, window.pad_top,
                      window.pad_bottom, window.pad_left, window.pad_right);
   }
+  if (op == "conv2d") {
+    const oracle::ConvGeometry& g = conv.geom;
+    fn = fmt::format(" {}x{} stride [{}, {}] padding [{}, {}, {}, {}]", g.kernel_h, g.kernel_w, g.stride_y,
+                     g.stride_x, g.pad_top, g.pad_bottom, g.pad_left, g.pad_right);
+    if (g.dilation_y != 1 || g.dilation_x != 1) fn += fmt::format(" dilation [{}, {}]", g.dilation_y, g.dilation_x);
+    if (conv.groups != 1) fn += fmt::format(" groups {}", conv.groups);
+  }
   if (op == "elementwise") {
     for (const EwFunction& f : EwFunctions()) {
       if (f.op == ew) fn = fmt::format(" {}", f.name);
@@ -173,6 +198,35 @@ std::string Operation::Describe() const {
 }
 
 namespace {
+
+// The scale and bias inputs (fp16 [n], one per `per`) and the activation (relu or a table) of
+// matmul and conv2d post-processing: checks them and sets scale_en, bias_en, act and table.
+void ReadScaleBiasActivation(const Operation& op, const std::map<std::string, Field>& where,
+                             const std::optional<Field>& activation, int64_t n, const char* per,
+                             oracle::PostConfig* cfg) {
+  for (const char* name : {"scale", "bias"}) {
+    if (!op.inputs.count(name)) continue;
+    const Tensor& t = op.inputs.at(name).tensor;
+    if (t.dtype != DType::kFp16 || t.shape.size() != 1 || t.shape[0] != n) {
+      where.at(name).Fail(fmt::format("{} must be fp16 with shape [{}] (one value per {}), got {} {}", name, n, per,
+                                      DTypeName(t.dtype), ShapeString(t.shape)));
+    }
+  }
+  cfg->scale_en = op.inputs.count("scale") > 0;
+  cfg->bias_en = op.inputs.count("bias") > 0;
+  if (activation) {
+    const std::string name = activation->Scalar();
+    oracle::ActFn fn;
+    if (name == "relu") {
+      cfg->act = oracle::PostAct::kRelu;
+    } else if (oracle::ParseActFn(name, &fn)) {
+      cfg->act = oracle::PostAct::kTable;
+      cfg->table = oracle::DefaultActTable(fn);
+    } else {
+      activation->Fail(fmt::format("unknown activation '{}' (relu or an activation function)", name));
+    }
+  }
+}
 
 // The matmul post-processing options: checks them and sets op->post and op->outputs.
 void ReadMatmulPost(Operation* op, const std::map<std::string, Field>& where,
@@ -185,29 +239,7 @@ void ReadMatmulPost(Operation* op, const std::map<std::string, Field>& where,
                                                 : 1);
   oracle::PostConfig cfg;
   cfg.gen = op->generation;
-  for (const char* name : {"scale", "bias"}) {
-    if (!op->inputs.count(name)) continue;
-    const Tensor& t = op->inputs.at(name).tensor;
-    if (t.dtype != DType::kFp16 || t.shape.size() != 1 || t.shape[0] != n) {
-      where.at(name).Fail(fmt::format(
-          "{} must be fp16 with shape [{}] (one value per output column), got {} {}", name, n,
-          DTypeName(t.dtype), ShapeString(t.shape)));
-    }
-  }
-  cfg.scale_en = has_scale;
-  cfg.bias_en = has_bias;
-  if (activation) {
-    const std::string name = activation->Scalar();
-    oracle::ActFn fn;
-    if (name == "relu") {
-      cfg.act = oracle::PostAct::kRelu;
-    } else if (oracle::ParseActFn(name, &fn)) {
-      cfg.act = oracle::PostAct::kTable;
-      cfg.table = oracle::DefaultActTable(fn);
-    } else {
-      activation->Fail(fmt::format("unknown activation '{}' (relu or an activation function)", name));
-    }
-  }
+  ReadScaleBiasActivation(*op, where, activation, n, "output column", &cfg);
   if (y.dtype == DType::kInt32) {
     if (!shift) {
       (activation ? *activation : where.at(has_scale ? "scale" : "bias"))
@@ -230,6 +262,105 @@ void ReadMatmulPost(Operation* op, const std::map<std::string, Field>& where,
 }
 
 
+// [rows, columns] of a conv2d option: two integers in lo..hi, or one for both.
+std::pair<int, int> ConvPair(const Field& f, int64_t lo, int64_t hi) {
+  if (f.IsScalar()) {
+    const int v = int(f.Integer(lo, hi));
+    return {v, v};
+  }
+  const std::vector<Field> items = f.Items();
+  if (items.size() != 2) f.Fail("expected an integer or a list of two integers [rows, columns]");
+  return {int(items[0].Integer(lo, hi)), int(items[1].Integer(lo, hi))};
+}
+
+// conv2d's own fields: stride, padding, dilation, groups, mapping, sparse (the kernel and the
+// input's shape come from w and x in InferOutputs).
+void ReadConvFields(Fields& fields, Operation* op) {
+  oracle::ConvGeometry& g = op->conv.geom;
+  if (const std::optional<Field> f = fields.Optional("stride")) std::tie(g.stride_y, g.stride_x) = ConvPair(*f, 1, 4);
+  if (const std::optional<Field> f = fields.Optional("dilation")) {
+    std::tie(g.dilation_y, g.dilation_x) = ConvPair(*f, 1, 4);
+  }
+  if (const std::optional<Field> pd = fields.Optional("padding")) {
+    if (pd->IsScalar()) {
+      g.pad_top = g.pad_bottom = g.pad_left = g.pad_right = int(pd->Integer(0, 24));
+    } else {
+      const std::vector<Field> items = pd->Items();
+      if (items.size() == 2) {
+        g.pad_top = g.pad_bottom = int(items[0].Integer(0, 24));
+        g.pad_left = g.pad_right = int(items[1].Integer(0, 24));
+      } else if (items.size() == 4) {
+        g.pad_top = int(items[0].Integer(0, 24));
+        g.pad_bottom = int(items[1].Integer(0, 24));
+        g.pad_left = int(items[2].Integer(0, 24));
+        g.pad_right = int(items[3].Integer(0, 24));
+      } else {
+        pd->Fail("expected an integer, [rows, columns] or [top, bottom, left, right]");
+      }
+    }
+  }
+  if (const std::optional<Field> f = fields.Optional("groups")) op->conv.groups = int(f->Integer(1, 1023));
+  if (const std::optional<Field> f = fields.Optional("mapping")) {
+    const std::string m = f->Scalar();
+    if (m == "auto") {
+      op->conv_rtl.mapping = harness::ConvMapping::kAuto;
+    } else if (m == "broadcast") {
+      op->conv_rtl.mapping = harness::ConvMapping::kBroadcast;
+    } else if (m == "two_kernel") {
+      op->conv_rtl.mapping = harness::ConvMapping::kTwoKernel;
+    } else {
+      f->Fail(fmt::format("unknown mapping '{}' (expected auto, broadcast or two_kernel)", m));
+    }
+  }
+  if (const std::optional<Field> f = fields.Optional("sparse")) {
+    const std::string v = f->Scalar();
+    if (v != "true" && v != "false") f->Fail("expected true or false");
+    op->conv_rtl.sparse = v == "true";
+  }
+}
+
+// conv2d's post-processing (N-3): scale and bias inputs (fp16 [Cout]), activation (relu or a
+// table), and for int8 x int8 layers the requantization `shift` with `store: int8` (default) or
+// `store: fp16`. Sets op->conv.post, op->conv.channel and y's dtype, then checks the whole layer.
+void ReadConvPost(Operation* op, const std::map<std::string, Field>& where, const std::optional<Field>& activation,
+                  const std::optional<Field>& shift, const std::optional<Field>& store) {
+  oracle::ConvLayer& l = op->conv;
+  oracle::PostConfig& cfg = l.post;
+  cfg = oracle::PostConfig{};
+  cfg.gen = op->generation;
+  l.gen = op->generation;
+  const bool has_scale = op->inputs.count("scale") > 0, has_bias = op->inputs.count("bias") > 0;
+  ReadScaleBiasActivation(*op, where, activation, l.cout, "output channel", &cfg);
+  TensorType& y = op->outputs.at("y");
+  if (l.mode == oracle::MacMode::kInt8) {
+    if (!shift) {
+      where.at("w").Fail("an int8 x int8 conv2d needs `shift` (the requantization of N-3.3)");
+    }
+    cfg.int_acc = true;
+    cfg.shift = int(shift->Integer(0, 31));
+    cfg.store = oracle::PostStore::kInt8;
+    if (store) {
+      if (store->Scalar() == "fp16") {
+        cfg.store = oracle::PostStore::kFp16;
+      } else if (store->Scalar() != "int8") {
+        store->Fail(fmt::format("unknown store '{}' (expected int8 or fp16)", store->Scalar()));
+      }
+    }
+    y.dtype = cfg.store == oracle::PostStore::kInt8 ? DType::kInt8 : DType::kFp16;
+  } else {
+    if (shift) shift->Fail("`shift` requantizes int8 x int8 layers; this conv2d is fp16");
+    if (store && store->Scalar() != "fp16") store->Fail("an fp16 conv2d stores fp16 (store: int8 needs int8 inputs)");
+  }
+  for (int64_t co = 0; co < l.cout; ++co) {
+    oracle::ChannelParams ch;
+    if (has_scale) ch.scale = uint16_t(op->inputs.at("scale").tensor.bits[size_t(co)]);
+    if (has_bias) ch.bias = oracle::Fp16ToFp32(uint16_t(op->inputs.at("bias").tensor.bits[size_t(co)]));
+    l.channel.push_back(ch);
+  }
+  const std::string bad = oracle::CheckConvLayer(l);
+  if (!bad.empty()) throw CliError(fmt::format("{}: conv2d: {}", op->file, bad));
+}
+
 // A rank-1..3 fp16 tensor as [C][H][W].
 oracle::Tensor3 As3(const Tensor& x) {
   oracle::Tensor3 t;
@@ -249,9 +380,10 @@ Operation ReadOperation(Fields& fields, const TensorOptions& options) {
   const Field op_field = fields.Required("op");
   op.op = op_field.Scalar();
   if (op.op != "matmul" && op.op != "activation" && op.op != "elementwise" && op.op != "reduce" &&
-      op.op != "pool" && op.op != "softmax") {
+      op.op != "pool" && op.op != "softmax" && op.op != "conv2d") {
     op_field.Fail(fmt::format(
-        "unknown operation '{}' (supported: matmul, activation, elementwise, reduce, pool, softmax)", op.op));
+        "unknown operation '{}' (supported: conv2d, matmul, activation, elementwise, reduce, pool, softmax)",
+        op.op));
   }
   if (const std::optional<Field> g = fields.Optional("generation")) {
     op.generation = ReadGeneration(*g);
@@ -332,11 +464,13 @@ Operation ReadOperation(Fields& fields, const TensorOptions& options) {
     }
   }
 
-  std::optional<Field> activation, shift;
-  if (op.op == "matmul") {
+  if (op.op == "conv2d") ReadConvFields(fields, &op);
+  std::optional<Field> activation, shift, store;
+  if (op.op == "matmul" || op.op == "conv2d") {
     activation = fields.Optional("activation");
     shift = fields.Optional("shift");
   }
+  if (op.op == "conv2d") store = fields.Optional("store");
 
   Fields inputs(fields.Required("inputs"));
   std::map<std::string, Field> where;
@@ -344,6 +478,7 @@ Operation ReadOperation(Fields& fields, const TensorOptions& options) {
       (op.op == "activation" || op.op == "reduce" || op.op == "pool" || op.op == "softmax")
           ? std::vector<const char*>{"x"}
                                                                       : std::vector<const char*>{"a", "b"};
+  if (op.op == "conv2d") names = {"x", "w"};
   if (op.op == "elementwise") {
     names = ew_arity == 1 ? std::vector<const char*>{"x"}
             : ew_arity == 2 ? std::vector<const char*>{"a", "b"}
@@ -354,7 +489,7 @@ Operation ReadOperation(Fields& fields, const TensorOptions& options) {
     where.emplace(name, f);
     op.inputs.emplace(name, LoadTensor(f, options));
   }
-  if (op.op == "matmul") {
+  if (op.op == "matmul" || op.op == "conv2d") {
     for (const char* name : {"scale", "bias"}) {
       if (const std::optional<Field> f = inputs.Optional(name)) {
         where.emplace(name, *f);
@@ -365,6 +500,7 @@ Operation ReadOperation(Fields& fields, const TensorOptions& options) {
   inputs.Finish();
   InferOutputs(&op, where);
   if (op.op == "matmul") ReadMatmulPost(&op, where, activation, shift);
+  if (op.op == "conv2d") ReadConvPost(&op, where, activation, shift, store);
 
   if (const std::optional<Field> outputs_field = fields.Optional("outputs")) {
     Fields outputs(*outputs_field);
@@ -380,6 +516,64 @@ Operation ReadOperation(Fields& fields, const TensorOptions& options) {
 }
 
 void InferOutputs(Operation* op, const std::map<std::string, Field>& where) {
+  if (op->op == "conv2d") {
+    const Tensor& x = op->inputs.at("x").tensor;
+    const Tensor& w = op->inputs.at("w").tensor;
+    for (const char* name : {"x", "w"}) {
+      const Tensor& t = op->inputs.at(name).tensor;
+      if (t.dtype != DType::kFp16 && t.dtype != DType::kInt8) {
+        where.at(name).Fail(fmt::format("wrong dtype: {} ('{}'); conv2d inputs are fp16 ('<f2') or int8 ('|i1')",
+                                        DTypeName(t.dtype), NpyDescr(t.dtype)));
+      }
+      if (ElementCount(t.shape) == 0 || t.shape.empty()) {
+        where.at(name).Fail(fmt::format("empty tensor (shape {})", ShapeString(t.shape)));
+      }
+    }
+    if (w.dtype != x.dtype) {
+      where.at("w").Fail(fmt::format("w is {} but x is {} (conv2d takes fp16 x fp16 or int8 x int8)",
+                                     DTypeName(w.dtype), DTypeName(x.dtype)));
+    }
+    if (x.shape.size() != 3 && x.shape.size() != 4) {
+      where.at("x").Fail(fmt::format("shape {}: conv2d takes x [C, H, W] or [N, C, H, W]", ShapeString(x.shape)));
+    }
+    if (w.shape.size() != 4) {
+      where.at("w").Fail(fmt::format("shape {}: conv2d takes w [Cout, Cin / groups, KH, KW]", ShapeString(w.shape)));
+    }
+    const size_t r = x.shape.size();
+    oracle::ConvLayer& l = op->conv;
+    oracle::ConvGeometry& g = l.geom;
+    op->batch = r == 4 ? x.shape[0] : 0;
+    const int64_t cin = x.shape[r - 3];
+    if (x.shape[r - 2] > 4095 || x.shape[r - 1] > 4095 || cin > 65535) {
+      where.at("x").Fail(fmt::format("shape {}: H and W at most 4095, C at most 65535", ShapeString(x.shape)));
+    }
+    if (w.shape[0] > 65535) where.at("w").Fail(fmt::format("shape {}: Cout at most 65535", ShapeString(w.shape)));
+    g.height = int(x.shape[r - 2]);
+    g.width = int(x.shape[r - 1]);
+    g.kernel_h = int(std::min<int64_t>(w.shape[2], 99));
+    g.kernel_w = int(std::min<int64_t>(w.shape[3], 99));
+    l.cout = int(w.shape[0]);
+    if (cin % l.groups != 0 || w.shape[1] != cin / l.groups) {
+      where.at("w").Fail(fmt::format("shape {}: x has {} channels and groups is {}, so w needs shape [Cout, {}, KH, KW]",
+                                     ShapeString(w.shape), cin, l.groups,
+                                     cin % l.groups == 0 ? fmt::format("{}", cin / l.groups) : std::string("?")));
+    }
+    if (l.cout % l.groups != 0) {
+      where.at("w").Fail(fmt::format("shape {}: Cout {} is not a multiple of groups {}", ShapeString(w.shape), l.cout,
+                                     l.groups));
+    }
+    g.channels = int(cin / l.groups);
+    l.mode = x.dtype == DType::kInt8 ? oracle::MacMode::kInt8 : oracle::MacMode::kFp16;
+    const std::string bad = oracle::CheckConvGeometry(g);
+    if (!bad.empty()) {
+      where.at("x").Fail(fmt::format("x {} with w {}: {}", ShapeString(x.shape), ShapeString(w.shape), bad));
+    }
+    std::vector<int64_t> y;
+    if (r == 4) y.push_back(op->batch);
+    y.insert(y.end(), {int64_t(l.cout), int64_t(g.OutHeight()), int64_t(g.OutWidth())});
+    op->outputs = {{"y", TensorType{DType::kFp16, y}}};
+    return;
+  }
   if (op->op == "reduce" || op->op == "pool") {
     const Tensor& x = op->inputs.at("x").tensor;
     const Field& f = where.at("x");
@@ -513,7 +707,7 @@ Evaluation EvaluateActivation(const Operation& op, Engine engine) {
   }
   harness::RtlPostStats stats;
   const std::vector<uint16_t> got = harness::RtlActivation(table, codes, &stats);
-  e.rtl = RtlRun{{}, stats, std::nullopt};
+  e.rtl = RtlRun{{}, stats, std::nullopt, std::nullopt};
   Tensor y{DType::kFp16, x.shape, std::vector<uint32_t>(got.begin(), got.end())};
   if (engine == Engine::kBoth) {
     CompareWithOracle(&e, y, want, [&](size_t i) -> decltype(EngineMismatch::stage) {
@@ -912,6 +1106,102 @@ Evaluation EvaluateSoftmax(const Operation& op, Engine engine) {
   return e;
 }
 
+// conv2d's tensors for the oracle and the core: image n of x as [Cin][H][W] codes (int8 in bits
+// [7:0]), and the kernels as [Cout][Cg KH KW] in the N-2 step order (c, ky, kx), which is w's
+// own layout; int8 weights sign-extended to 16 bits (raw8 kernels).
+oracle::Tensor3 ConvImage(const Operation& op, int64_t n) {
+  const oracle::ConvLayer& l = op.conv;
+  const Tensor& x = op.inputs.at("x").tensor;
+  const size_t plane = size_t(l.Cin()) * size_t(l.geom.height) * size_t(l.geom.width);
+  oracle::Tensor3 t{l.Cin(), l.geom.height, l.geom.width, {}};
+  for (size_t i = 0; i < plane; ++i) t.codes.push_back(uint16_t(x.bits[size_t(n) * plane + i] & 0xFFFFu));
+  return t;
+}
+
+std::vector<std::vector<uint16_t>> ConvKernels(const Operation& op) {
+  const oracle::ConvLayer& l = op.conv;
+  const Tensor& w = op.inputs.at("w").tensor;
+  const size_t k = size_t(l.geom.Steps());
+  std::vector<std::vector<uint16_t>> kernels(size_t(l.cout));
+  for (size_t co = 0; co < kernels.size(); ++co) {
+    for (size_t s = 0; s < k; ++s) {
+      const uint32_t b = w.bits[co * k + s];
+      kernels[co].push_back(w.dtype == DType::kInt8 ? uint16_t(int16_t(int8_t(uint8_t(b)))) : uint16_t(b));
+    }
+  }
+  return kernels;
+}
+
+// One image's outputs as output bits (int8: the low byte of the sign-extended code).
+void AppendConvOutputs(const oracle::Tensor3& y, DType dtype, std::vector<uint32_t>* out) {
+  for (uint16_t c : y.codes) out->push_back(dtype == DType::kInt8 ? (c & 0xFFu) : c);
+}
+
+// conv2d: oracle::Conv2d per image of the batch (engine oracle), the 256-lane core (rtl), or
+// both with the first differing output located in the core's tiling.
+Evaluation EvaluateConv(const Operation& op, Engine engine, const harness::DataFault& fault) {
+  const TensorType& type = op.outputs.at("y");
+  const std::vector<std::vector<uint16_t>> w = ConvKernels(op);
+  const int64_t images = std::max<int64_t>(op.batch, 1);
+  Tensor want{type.dtype, type.shape, {}};
+  Tensor got{type.dtype, type.shape, {}};
+  Evaluation e;
+  harness::RtlConvStats total;
+  harness::CoreLayerPlan plan;
+  for (int64_t n = 0; n < images; ++n) {
+    const oracle::Tensor3 x = ConvImage(op, n);
+    if (engine != Engine::kRtl) AppendConvOutputs(oracle::Conv2d(op.conv, x, w), type.dtype, &want.bits);
+    if (engine == Engine::kOracle) continue;
+    harness::RtlConvResult r;
+    oracle::Tensor3 xr = x;
+    const int64_t plane = int64_t(x.h) * x.w;
+    if (fault.active() && fault.row < x.c && fault.k < plane) {  // ANE_FAULT=C,I: x[c] element I
+      xr.codes[size_t(fault.row * plane + fault.k)] ^= 1;
+    }
+    try {
+      r = harness::RtlConv2d(op.conv, xr, w, op.conv_rtl);
+    } catch (const std::invalid_argument& err) {
+      throw CliError(fmt::format("{}: the 256-lane core cannot run this layer: {}", op.file, err.what()));
+    }
+    AppendConvOutputs(r.y, type.dtype, &got.bits);
+    plan = r.plan;
+    harness::RtlConvStats& s = r.stats;
+    if (n == 0) {
+      total = s;
+    } else {
+      total.cycles += s.cycles;
+      total.macs += s.macs;
+      total.seconds += s.seconds;
+      total.counters.cycles += s.counters.cycles;
+      total.counters.mac += s.counters.mac;
+      total.counters.stall_res += s.counters.stall_res;
+      total.counters.wait_load += s.counters.wait_load;
+      total.counters.wait_kern += s.counters.wait_kern;
+    }
+  }
+  if (engine == Engine::kOracle) {
+    e.outputs.emplace("y", std::move(want));
+    return e;
+  }
+  total.utilization = total.cycles ? double(total.macs) / (256.0 * double(total.cycles)) : 0.0;
+  e.rtl = RtlRun{};
+  e.rtl->conv = total;
+  if (engine == Engine::kBoth) {
+    const int oh = op.conv.geom.OutHeight(), ow = op.conv.geom.OutWidth();
+    const int64_t per_image = int64_t(op.conv.cout) * oh * ow;
+    CompareWithOracle(&e, got, want, [&](size_t i) -> decltype(EngineMismatch::stage) {
+      const int64_t j = int64_t(i) % per_image;
+      const int co = int(j / (oh * ow)), oy = int(j % (oh * ow) / ow), ox = int(j % ow);
+      return {"neural-engine core: MAC reduction (N-2) or post-processor (N-3)",
+              fmt::format("output channel {}, position ({}, {}){}: {}", co, oy, ox,
+                          op.batch ? fmt::format(" of image {}", int64_t(i) / per_image) : "",
+                          harness::ConvOutputPlace(plan, co, oy, ox))};
+    });
+  }
+  e.outputs.emplace("y", std::move(got));
+  return e;
+}
+
 }  // namespace
 
 const std::vector<EwFunction>& EwFunctions() {
@@ -932,6 +1222,7 @@ Evaluation Evaluate(const Operation& op, Engine engine, const harness::DataFault
   if (op.op == "elementwise") return EvaluateElementwise(op, engine);
   if (op.op == "reduce" || op.op == "pool") return EvaluatePlanar(op, engine);
   if (op.op == "softmax") return EvaluateSoftmax(op, engine);
+  if (op.op == "conv2d") return EvaluateConv(op, engine, fault);
   const oracle::Matrix a = ToOracle(op.inputs.at("a").tensor, false);
   const oracle::Matrix b = ToOracle(op.inputs.at("b").tensor, true);
   Evaluation e;
@@ -947,7 +1238,7 @@ Evaluation Evaluate(const Operation& op, Engine engine, const harness::DataFault
   options.fault = fault;
   const harness::RtlMatmulResult got = harness::RtlMatmul(a, b, op.generation, options);
   e.saturated = got.y.saturated_count;
-  e.rtl = RtlRun{got.stats, std::nullopt, std::nullopt};
+  e.rtl = RtlRun{got.stats, std::nullopt, std::nullopt, std::nullopt};
   Tensor y = OutputTensor(op, got.y);
   if (want) {
     const Tensor ref = OutputTensor(op, *want);
@@ -999,7 +1290,62 @@ Evaluation Evaluate(const Operation& op, Engine engine, const harness::DataFault
   return e;
 }
 
+namespace {
+
+// The fp64 post-processing of one reduction `sum` (N-3 in exact arithmetic, one rounding): int8
+// store: round(sum / 2^shift) clamped to int8, then ReLU; otherwise sum x scale + bias (the
+// bias as the engine holds it), then the activation, rounded once to fp16.
+uint32_t PostReference(const oracle::PostConfig& p, const oracle::ChannelParams& ch, double sum) {
+  if (p.store == oracle::PostStore::kInt8) {
+    double q = std::clamp(std::nearbyint(std::ldexp(sum, -p.shift)), -128.0, 127.0);
+    if (p.act == oracle::PostAct::kRelu) q = std::max(q, 0.0);
+    return uint32_t(int32_t(q)) & 0xFFu;
+  }
+  double v = p.int_acc ? std::ldexp(sum, -p.shift) : sum;
+  if (p.scale_en) v *= ReferenceValue(ch.scale, DType::kFp16);
+  if (p.bias_en) v += oracle::Fp16ToDouble(oracle::Fp32ToFp16(ch.bias));
+  if (p.act == oracle::PostAct::kRelu) v = std::max(v, 0.0);
+  if (p.act == oracle::PostAct::kTable) v = oracle::ActReference(ActFnOf(p.table), v);
+  return std::isnan(v) ? 0u : oracle::RoundToFp16(DoubleToExact(v));
+}
+
+// conv2d in fp64: each output the sum over (c, ky, kx) in order of x * w (x zero outside the
+// input, the N-1 input boundary applied), then PostReference per output channel.
+Tensor ConvReference(const Operation& op) {
+  const oracle::ConvLayer& l = op.conv;
+  const oracle::ConvGeometry& g = l.geom;
+  const DType in = op.inputs.at("x").tensor.dtype;
+  const std::vector<std::vector<uint16_t>> w = ConvKernels(op);
+  Tensor y{op.outputs.at("y").dtype, op.outputs.at("y").shape, {}};
+  const int per = l.cout / l.groups;
+  for (int64_t n = 0; n < std::max<int64_t>(op.batch, 1); ++n) {
+    const oracle::Tensor3 x = ConvImage(op, n);
+    for (int co = 0; co < l.cout; ++co) {
+      for (int oy = 0; oy < g.OutHeight(); ++oy) {
+        for (int ox = 0; ox < g.OutWidth(); ++ox) {
+          double sum = 0;
+          for (int s = 0; s < g.Steps(); ++s) {
+            const oracle::ConvStep st = oracle::StepAt(g, s);
+            const int yy = oy * g.stride_y - g.pad_top + st.ky * g.dilation_y;
+            const int xx = ox * g.stride_x - g.pad_left + st.kx * g.dilation_x;
+            if (yy < 0 || yy >= g.height || xx < 0 || xx >= g.width) continue;
+            const double a = ReferenceValue(x.at((co / per) * g.channels + st.c, yy, xx), in);
+            const double b = ReferenceValue(w[size_t(co)][size_t(s)], in);
+            const double prod = (a == 0 || b == 0) ? 0.0 : a * b;
+            sum = (std::isinf(sum) && std::isinf(prod) && sum != prod) ? 0.0 : sum + prod;
+          }
+          y.bits.push_back(PostReference(l.post, l.channel[size_t(co)], sum));
+        }
+      }
+    }
+  }
+  return y;
+}
+
+}  // namespace
+
 TensorMap Reference(const Operation& op) {
+  if (op.op == "conv2d") return {{"y", ConvReference(op)}};
   if (op.op == "softmax") {
     // fp64: NaN enters as +inf (N-1); m = max; e_i = exp(x_i - m) with inf - inf = 0;
     // y_i = e_i / sum(e), rounded once to fp16.
@@ -1115,20 +1461,7 @@ TensorMap Reference(const Operation& op) {
         sum = (std::isinf(sum) && std::isinf(p) && sum != p) ? 0.0 : sum + p;
       }
       if (op.post) {
-        const oracle::PostConfig& p = *op.post;
-        const oracle::ChannelParams ch = Channel(op, c);
-        if (p.store == oracle::PostStore::kInt8) {
-          double q = std::clamp(std::nearbyint(std::ldexp(sum, -p.shift)), -128.0, 127.0);
-          if (p.act == oracle::PostAct::kRelu) q = std::max(q, 0.0);
-          y.bits.push_back(uint32_t(int32_t(q)) & 0xFFu);
-          continue;
-        }
-        double v = sum;
-        if (p.scale_en) v *= ReferenceValue(ch.scale, DType::kFp16);
-        if (p.bias_en) v += oracle::Fp16ToDouble(oracle::Fp32ToFp16(ch.bias));
-        if (p.act == oracle::PostAct::kRelu) v = std::max(v, 0.0);
-        if (p.act == oracle::PostAct::kTable) v = oracle::ActReference(ActFnOf(p.table), v);
-        y.bits.push_back(std::isnan(v) ? 0u : oracle::RoundToFp16(DoubleToExact(v)));
+        y.bits.push_back(PostReference(*op.post, Channel(op, c), sum));
         continue;
       }
       if (y.dtype == DType::kInt32) {

@@ -1,9 +1,11 @@
 // One operation of an op file (docs/cli.md "Operation files"): reading and checking it,
 // evaluating it on an engine, and the fp64 reference its outputs are compared with.
-// Operations: `matmul`, a [M, K] x b [K, N] -> y [M, N] through ane::oracle::Matmul (engine
-// oracle), through the 256-lane MAC array RTL (engine rtl), or both compared bit for bit; and
-// `activation`, y = table(x) elementwise through ane::oracle::EvalActTable or the
-// post-processor RTL (docs/postproc.md).
+// Operations: `conv2d`, x [C, H, W] (or [N, C, H, W]) * w [Cout, C / groups, KH, KW] through
+// ane::oracle::Conv2d (engine oracle) or the 256-lane neural-engine core RTL (engine rtl);
+// `matmul`, a [M, K] x b [K, N] -> y [M, N] through ane::oracle::Matmul or the 256-lane MAC
+// array RTL; `activation`, y = table(x) elementwise through ane::oracle::EvalActTable or the
+// post-processor RTL (docs/postproc.md); `elementwise`, `reduce`, `pool` and `softmax` through
+// the planar engine's oracle or RTL blocks. Engine both runs both and compares bit for bit.
 #ifndef TB_CLI_OPERATION_H_
 #define TB_CLI_OPERATION_H_
 
@@ -16,6 +18,7 @@
 #include "tb/cli/npy.h"
 #include "tb/cli/schema.h"
 #include "tb/cli/tensors.h"
+#include "tb/harness/core_run.h"
 #include "tb/harness/mac_array_matmul.h"
 #include "tb/harness/planar_run.h"
 #include "tb/harness/postproc_run.h"
@@ -28,11 +31,14 @@ namespace ane::cli {
 enum class Engine { kOracle, kRtl, kBoth };
 std::optional<Engine> ParseEngine(const std::string& text);
 const char* EngineName(Engine e);
-// Fails with a CliError naming --engine unless `engine` can evaluate `op`.
-void CheckEngine(Engine engine, const std::string& op);
+struct Operation;
+// Fails with a CliError naming --engine unless `engine` can evaluate `op` (for conv2d on the
+// RTL: unless the 256-lane core's planner accepts the layer).
+void CheckEngine(Engine engine, const Operation& op);
 
-// ANE_FAULT=ROW,K (a testing aid, docs/cli.md): the RTL engine is fed a[ROW, K] with its
-// lowest bit flipped, so that `--engine both` can be seen to fail. Unset: no fault.
+// ANE_FAULT=ROW,K (a testing aid, docs/cli.md): the RTL engine is fed a[ROW, K] (matmul), or
+// element K of channel ROW of x (conv2d, every image), with its lowest bit flipped, so that
+// `--engine both` can be seen to fail. Unset: no fault.
 // Throws CliError when the variable is malformed.
 harness::DataFault FaultFromEnvironment();
 
@@ -58,6 +64,12 @@ struct Operation {
   // matmul post-processing (N-3, docs/cli.md): inputs `scale` / `bias` (fp16 [N], one per
   // output column), `activation` (relu or a table), `shift` (int8 x int8: requantize to int8).
   std::optional<oracle::PostConfig> post;
+  // conv2d (docs/cli.md): the layer (geometry, groups, Cout, MAC mode, post-processing, channel
+  // parameters), how the core maps it (conv_rtl.mapping, .sparse), and the batch N of a
+  // [N, C, H, W] input (0: x is [C, H, W]).
+  oracle::ConvLayer conv;
+  harness::RtlConvOptions conv_rtl;
+  int64_t batch = 0;
   oracle::Generation generation = oracle::Generation::kM1;
   std::map<std::string, LoadedTensor> inputs;
   std::map<std::string, TensorType> outputs;   // what Evaluate() returns
@@ -80,6 +92,7 @@ struct RtlRun {
   harness::RtlMatmulStats stats;                  // matmul
   std::optional<harness::RtlPostStats> post;      // activation
   std::optional<harness::RtlPlanarStats> planar;  // elementwise
+  std::optional<harness::RtlConvStats> conv;      // conv2d (summed over the batch)
 };
 
 // The elementwise functions (docs/cli.md): name, operation, inputs ("x"; "a", "b"; or "a", "b",

@@ -3,9 +3,20 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <map>
 #include <set>
+#include <sstream>
 #include <vector>
+
+#include "tb/harness/sim.h"
 
 namespace ane::cli {
 
@@ -190,6 +201,10 @@ struct Outcome {
   bool pass = true;
   std::vector<std::string> notes;     // what passed
   std::vector<std::string> failures;  // what failed
+  int64_t cycles = -1;                // RTL cycles of the first run (-1: none)
+  double utilization = -1;            // MAC utilization (matmul, conv2d; -1: none)
+  double seconds = 0;                 // host time of the case
+  bool rtl_mismatch = false;          // rtl and oracle differ (engine both)
 };
 
 void RunChecks(const Case& c, const Evaluation& result, Outcome* o) {
@@ -248,9 +263,22 @@ Outcome RunCase(const Case& c, const RegressOptions& options) {
     } else if (options.engine == Engine::kBoth) {
       o.notes.push_back("rtl = oracle");
     }
+    o.rtl_mismatch = first.mismatch.has_value();
     if (first.rtl) {
+      if (first.rtl->conv) {
+        const harness::RtlConvStats& cs = *first.rtl->conv;
+        o.cycles = int64_t(cs.cycles);
+        o.utilization = cs.utilization;
+        o.notes.push_back(fmt::format("rtl core {} cycles, utilization {:.1f}%", cs.cycles, 100.0 * cs.utilization));
+      }
+      if (c.op.op == "matmul") {
+        o.cycles = int64_t(first.rtl->stats.cycles);
+        o.utilization = first.rtl->stats.utilization;
+      }
+      if (first.rtl->planar) o.cycles = int64_t(first.rtl->planar->cycles);
       if (first.rtl->post) {
         o.notes.push_back(fmt::format("rtl post-processor {} cycles", first.rtl->post->cycles));
+        if (o.cycles < 0) o.cycles = int64_t(first.rtl->post->cycles);
       }
       if (first.rtl->planar) {
         o.notes.push_back(fmt::format("rtl planar {} cycles", first.rtl->planar->cycles));
@@ -286,6 +314,124 @@ Outcome RunCase(const Case& c, const RegressOptions& options) {
 
 }  // namespace
 
+namespace {
+
+// One line of text (a note or a failure) for the child-to-parent file: no newlines.
+std::string OneLine(std::string t) {
+  for (char& ch : t) {
+    if (ch == '\n' || ch == '\r') ch = ' ';
+  }
+  return t;
+}
+
+void SaveOutcome(const Outcome& o, const std::string& file) {
+  std::ofstream out(file);
+  out << "pass " << int(o.pass) << "\ncycles " << o.cycles << "\n"
+      << fmt::format("utilization {:.17g}\nseconds {:.17g}\n", o.utilization, o.seconds)
+      << "rtl_mismatch " << int(o.rtl_mismatch) << "\n";
+  for (const std::string& n : o.notes) out << "note " << OneLine(n) << "\n";
+  for (const std::string& f : o.failures) out << "fail " << OneLine(f) << "\n";
+}
+
+Outcome LoadOutcome(const std::string& file, int status) {
+  Outcome o;
+  std::ifstream in(file);
+  std::string line;
+  bool complete = false;
+  while (std::getline(in, line)) {
+    const size_t sp = line.find(' ');
+    const std::string key = line.substr(0, sp), value = sp == std::string::npos ? "" : line.substr(sp + 1);
+    if (key == "pass") {
+      o.pass = value == "1";
+      complete = true;
+    } else if (key == "cycles") {
+      o.cycles = std::stoll(value);
+    } else if (key == "utilization") {
+      o.utilization = std::stod(value);
+    } else if (key == "seconds") {
+      o.seconds = std::stod(value);
+    } else if (key == "rtl_mismatch") {
+      o.rtl_mismatch = value == "1";
+    } else if (key == "note") {
+      o.notes.push_back(value);
+    } else if (key == "fail") {
+      o.failures.push_back(value);
+    }
+  }
+  if (!complete) {
+    o.pass = false;
+    o.failures.push_back(WIFSIGNALED(status) ? fmt::format("the case's process died on signal {}", WTERMSIG(status))
+                                             : fmt::format("the case's process exited with status {} without a result",
+                                                           WIFEXITED(status) ? WEXITSTATUS(status) : -1));
+  }
+  return o;
+}
+
+Outcome TimedCase(const Case& c, const RegressOptions& options) {
+  const auto t0 = std::chrono::steady_clock::now();
+  Outcome o = RunCase(c, options);
+  o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return o;
+}
+
+std::string XmlEscape(const std::string& t) {
+  std::string r;
+  for (char ch : t) {
+    switch (ch) {
+      case '&': r += "&amp;"; break;
+      case '<': r += "&lt;"; break;
+      case '>': r += "&gt;"; break;
+      case '"': r += "&quot;"; break;
+      default:
+        if (uint8_t(ch) < 0x20 && ch != '\n' && ch != '\t') {
+          r += ' ';
+        } else {
+          r += ch;
+        }
+    }
+  }
+  return r;
+}
+
+void WriteJunit(const std::string& file, const std::string& suite, const std::vector<Case>& cases,
+                const std::vector<Outcome>& outcomes, Engine engine) {
+  int failures = 0;
+  double total = 0;
+  for (const Outcome& o : outcomes) {
+    failures += !o.pass;
+    total += o.seconds;
+  }
+  std::ostringstream x;
+  x << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  x << fmt::format("<testsuites tests=\"{}\" failures=\"{}\" errors=\"0\" time=\"{:.3f}\">\n", cases.size(), failures,
+                   total);
+  x << fmt::format("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"0\" time=\"{:.3f}\">\n",
+                   XmlEscape(suite), cases.size(), failures, total);
+  for (size_t i = 0; i < cases.size(); ++i) {
+    const Outcome& o = outcomes[i];
+    x << fmt::format("    <testcase classname=\"{}.{}\" name=\"{}\" time=\"{:.3f}\">\n", XmlEscape(suite),
+                     EngineName(engine), XmlEscape(cases[i].name), o.seconds);
+    if (!o.pass) {
+      x << fmt::format("      <failure message=\"{}\">{}</failure>\n", XmlEscape(o.failures.front()),
+                       XmlEscape(fmt::format("{}", fmt::join(o.failures, "\n"))));
+    }
+    x << fmt::format("      <system-out>{}: {}</system-out>\n", XmlEscape(cases[i].label),
+                     XmlEscape(fmt::format("{}", fmt::join(o.pass ? o.notes : o.failures, "; "))));
+    x << "    </testcase>\n";
+  }
+  x << "  </testsuite>\n</testsuites>\n";
+  std::ofstream out(file);
+  out << x.str();
+  if (!out) throw CliError(fmt::format("--junit {}: cannot write the file", file));
+}
+
+std::string ResultLine(const Case& c, const Outcome& o) {
+  return fmt::format("{} {}  ({}: {})", o.pass ? "PASS" : "FAIL", c.name, c.label,
+                     fmt::join(o.pass ? o.notes : o.failures, "; "));
+}
+
+}  // namespace
+
 int RunSuite(const std::string& path, const RegressOptions& options, std::ostream& out) {
   Fields top(LoadYamlFile(path));
   if (const std::optional<Field> d = top.Optional("description")) d->Scalar();
@@ -298,7 +444,7 @@ int RunSuite(const std::string& path, const RegressOptions& options, std::ostrea
   for (const Field& item : cases_field.Items()) {
     Case c = ReadCase(item, tensor_options);
     if (!names.insert(c.name).second) item.Fail(fmt::format("duplicate case name '{}'", c.name));
-    CheckEngine(options.engine, c.op.op);
+    CheckEngine(options.engine, c.op);
     if (!options.filter || c.name.find(*options.filter) != std::string::npos) {
       cases.push_back(std::move(c));
     }
@@ -307,19 +453,120 @@ int RunSuite(const std::string& path, const RegressOptions& options, std::ostrea
   if (cases.empty()) {
     throw CliError(fmt::format("--filter {}: no case name contains it", *options.filter));
   }
+  namespace fs = std::filesystem;
+  if (options.junit) {
+    const fs::path j(*options.junit);
+    std::error_code ec;
+    if (j.has_parent_path() && !fs::is_directory(j.parent_path(), ec)) {
+      throw CliError(fmt::format("--junit {}: directory {} does not exist", *options.junit, j.parent_path().string()));
+    }
+  }
 
   if (options.seed_offset) {
     out << fmt::format("seed offset {}: a tensor generated with seed s uses seed s + {}\n",
                        *options.seed_offset, *options.seed_offset);
   }
+  const size_t n = cases.size();
+  std::vector<Outcome> outcomes(n);
+  size_t finished = 0;
+  auto report = [&](size_t i) {
+    ++finished;
+    out << fmt::format("{}  [{}/{}, {:.2f} s]\n", ResultLine(cases[i], outcomes[i]), finished, n, outcomes[i].seconds)
+        << std::flush;
+  };
+  if (options.jobs <= 1 || n == 1) {
+    for (size_t i = 0; i < n; ++i) {
+      outcomes[i] = TimedCase(cases[i], options);
+      report(i);
+    }
+  } else {
+    // One child process per case, at most `jobs` at a time: the Verilated models never share a
+    // process, and a case that crashes fails alone.
+    char tmpl[] = "/tmp/ane-regress-XXXXXX";
+    if (mkdtemp(tmpl) == nullptr) throw std::runtime_error("regress: cannot create a temporary directory");
+    const std::string tmp(tmpl);
+    std::map<pid_t, size_t> running;
+    size_t next = 0;
+    while (next < n || !running.empty()) {
+      while (next < n && int(running.size()) < options.jobs) {
+        out.flush();
+        const pid_t pid = fork();
+        if (pid < 0) throw std::runtime_error("regress: fork failed");
+        if (pid == 0) {
+          int code = 0;
+          try {
+            SaveOutcome(TimedCase(cases[next], options), fmt::format("{}/{}", tmp, next));
+          } catch (...) {
+            code = 3;
+          }
+          std::_Exit(code);
+        }
+        running.emplace(pid, next++);
+      }
+      int status = 0;
+      const pid_t done = waitpid(-1, &status, 0);
+      if (done < 0) throw std::runtime_error("regress: waitpid failed");
+      const auto it = running.find(done);
+      if (it == running.end()) continue;
+      const size_t i = it->second;
+      running.erase(it);
+      const std::string file = fmt::format("{}/{}", tmp, i);
+      outcomes[i] = LoadOutcome(file, status);
+      std::remove(file.c_str());
+      report(i);
+    }
+    fs::remove_all(tmp);
+  }
+
   int passed = 0;
   int failed = 0;
-  for (const Case& c : cases) {
-    const Outcome o = RunCase(c, options);
+  size_t width = 4;
+  for (const Case& c : cases) width = std::max(width, c.name.size());
+  out << fmt::format("\n{:<{}}  {:<6}  {:>12}  {:>11}  {:>8}  {}\n", "case", width, "engine", "rtl cycles",
+                     "utilization", "time", "result");
+  double total = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const Outcome& o = outcomes[i];
     (o.pass ? passed : failed)++;
-    out << fmt::format("{} {}  ({}: {})\n", o.pass ? "PASS" : "FAIL", c.name, c.label,
-                       fmt::join(o.pass ? o.notes : o.failures, "; "))
-        << std::flush;
+    total += o.seconds;
+    out << fmt::format("{:<{}}  {:<6}  {:>12}  {:>11}  {:>7.2f}s  {}\n", cases[i].name, width,
+                       EngineName(options.engine), o.cycles < 0 ? std::string("-") : std::to_string(o.cycles),
+                       o.utilization < 0 ? std::string("-") : fmt::format("{:.1f}%", 100.0 * o.utilization), o.seconds,
+                       o.pass ? "pass" : "FAIL");
+  }
+  out << fmt::format("(case time {:.1f} s in all, {} job{})\n", total, std::max(1, options.jobs),
+                     options.jobs > 1 ? "s" : "");
+
+  if (options.junit) {
+    WriteJunit(*options.junit, fs::path(path).stem().string(), cases, outcomes, options.engine);
+    out << fmt::format("wrote JUnit XML: {}\n", *options.junit);
+  }
+  // Rerun each failing case on the RTL with a waveform, and say how to open it and rerun it.
+  for (size_t i = 0; i < n; ++i) {
+    if (outcomes[i].pass) continue;
+    const std::string rerun = fmt::format("ane regress {} --filter {} --engine {}{}", path, cases[i].name,
+                                          EngineName(options.engine),
+                                          options.seed_offset ? fmt::format(" --seed {}", *options.seed_offset) : "");
+    out << fmt::format("rerun {}:  {}\n", cases[i].name, rerun);
+    if (options.engine == Engine::kOracle) continue;
+    std::error_code ec;
+    fs::create_directories(options.wave_dir, ec);
+    if (ec) {
+      out << fmt::format("  (no waveform: cannot create {}: {})\n", options.wave_dir, ec.message());
+      continue;
+    }
+    harness::RequestWaveFile(fmt::format("{}/{}.fst", options.wave_dir, cases[i].name));
+    try {
+      Evaluate(cases[i].op, options.engine, options.fault);
+    } catch (const std::exception& e) {
+      out << fmt::format("  (the rerun stopped: {})\n", e.what());
+    }
+    const harness::WaveRequest& req = harness::CurrentWaveRequest();
+    for (size_t k = 0; k < req.written.size(); ++k) {
+      out << fmt::format("  waveform of {}: {}  (open: gtkwave {} sim/{}.gtkw)\n", cases[i].name, req.written[k],
+                         req.written[k], req.tops[k]);
+    }
+    harness::RequestWaveFile("");
   }
   out << fmt::format("{} passed, {} failed\n", passed, failed);
   return failed == 0 ? 0 : 1;

@@ -18,11 +18,16 @@ struct RegressOptions {
   std::optional<std::string> filter;  // run only the cases whose name contains it
   std::optional<uint64_t> seed_offset;
   harness::DataFault fault;  // ANE_FAULT (FaultFromEnvironment)
+  int jobs = 1;              // cases run at once (> 1: one child process per case)
+  std::optional<std::string> junit;  // write JUnit XML here
+  std::string wave_dir = "regress-waves";  // failing RTL cases are rerun with a waveform here
 };
 
-// Prints one line per case ("PASS name  (details)" / "FAIL name  (details)") and a last line
-// "N passed, N failed". Returns 0 when every case passed, 1 otherwise. Throws CliError for a
-// bad suite (exit code 2).
+// Prints one line per case as it finishes ("PASS name  (details)  [k/n, t s]" or "FAIL ..."),
+// then a summary table (case, engine, cycles, utilization, time, result), and a last line
+// "N passed, N failed". A case that fails on the RTL engine is rerun with a waveform in
+// options.wave_dir, and the line to open it is printed. Returns 0 when every case passed,
+// 1 otherwise. Throws CliError for a bad suite (exit code 2) before any case runs.
 int RunSuite(const std::string& path, const RegressOptions& options, std::ostream& out);
 
 }  // namespace ane::cli

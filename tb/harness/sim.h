@@ -7,6 +7,9 @@
 // - FST tracing switched at run time: when ANE_WAVE_DIR is set, the run is written to
 //   $ANE_WAVE_DIR/<trace_name>.fst and a sidecar <trace_name>.top names the top module, so
 //   scripts/wave.sh can open the matching GTKWave save file from sim/;
+// - or, for `ane run --wave FILE.fst` (RequestWaveFile), one explicit file: the first Sim
+//   built after the request writes FILE.fst, later ones FILE.2.fst, FILE.3.fst, ... (an
+//   operation that runs several blocks one after another), each with its .top sidecar;
 // - a cycle timeout for clocked tests.
 #ifndef TB_HARNESS_SIM_H_
 #define TB_HARNESS_SIM_H_
@@ -17,6 +20,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "verilated.h"
 #include "verilated_fst_c.h"
@@ -29,6 +33,18 @@ inline std::string WaveDir() {
   return dir ? std::string(dir) : std::string();
 }
 
+// The explicit waveform request of `ane run --wave` (empty: none) and the files written for it.
+struct WaveRequest {
+  std::string file;                  // FILE.fst
+  std::vector<std::string> written;  // FILE.fst, FILE.2.fst, ...
+  std::vector<std::string> tops;     // the RTL top of each
+};
+inline WaveRequest& CurrentWaveRequest() {
+  static WaveRequest r;
+  return r;
+}
+inline void RequestWaveFile(const std::string& file) { CurrentWaveRequest() = WaveRequest{file, {}, {}}; }
+
 template <class Model>
 class Sim {
  public:
@@ -37,13 +53,25 @@ class Sim {
       : context_(std::make_unique<VerilatedContext>()) {
     context_->randReset(2);  // randomize initial values, per --x-initial unique
     context_->randSeed(int(x_seed));
-    const std::string dir = WaveDir();
-    if (!dir.empty()) context_->traceEverOn(true);
+    std::string stem;
+    WaveRequest& req = CurrentWaveRequest();
+    if (!req.file.empty()) {
+      std::string base = req.file;
+      if (base.size() > 4 && base.compare(base.size() - 4, 4, ".fst") == 0) base.resize(base.size() - 4);
+      stem = req.written.empty() ? base : base + "." + std::to_string(req.written.size() + 1);
+      req.written.push_back(stem + ".fst");
+      req.tops.push_back(top);
+    } else if (!WaveDir().empty()) {
+      stem = WaveDir() + "/" + trace_name;
+    }
+    if (!stem.empty()) context_->traceEverOn(true);
     model_ = std::make_unique<Model>(context_.get(), "TOP");
-    if (!dir.empty()) {
+    if (!stem.empty()) {
       trace_ = std::make_unique<VerilatedFstC>();
-      model_->trace(trace_.get(), 99);
-      const std::string stem = dir + "/" + trace_name;
+      // levels 0: every signal of the model itself (Verilator 5.006 ignores the depth for those)
+      // but not the insides of hierarchical blocks, whose trace() crashes in 5.006 (addModel;
+      // fixed in Verilator 5.024). A hierarchical model's trace shows the blocks' ports.
+      model_->trace(trace_.get(), 0);
       trace_->open((stem + ".fst").c_str());
       std::ofstream(stem + ".top") << top << "\n";
     }

@@ -1,0 +1,60 @@
+// A convolution layer on the full 256-lane neural-engine core (Vane_core256_m1, rtl/ane_core.sv),
+// for `ane run` (op conv2d) and the benchmarks: plans the layer (core_plan.h), builds the memory
+// image, runs it through CoreDriver and returns what the core wrote with its counters. The
+// kernel formats are lossless here (fp16 kernels as fp16, int8 kernels as raw8), so the
+// coefficients the MAC receives are the given weights and oracle::Conv2d takes them as they are.
+#ifndef TB_HARNESS_CORE_RUN_H_
+#define TB_HARNESS_CORE_RUN_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tb/harness/core_driver.h"
+#include "tb/harness/core_plan.h"
+#include "tb/oracle/conv.h"
+
+namespace ane::harness {
+
+// The parameters of Vane_core256_m1 (rtl/CMakeLists.txt: ane_core's defaults).
+inline constexpr CoreParams kCore256Params{256, 512, 8, 32};
+
+enum class ConvMapping { kAuto, kBroadcast, kTwoKernel };
+
+struct RtlConvOptions {
+  ConvMapping mapping = ConvMapping::kAuto;  // auto: the mapping with fewer MAC operations
+  bool sparse = false;                       // sparse kernel groups (same results, skips zeros)
+  CoreRunOptions run;                        // memory latency and back-pressure
+  uint32_t x_seed = 1;                       // --x-initial seed of the model
+};
+
+struct RtlConvStats {
+  CoreCounters counters;      // the core's own counters (cycles, MAC cycles, stalls)
+  uint64_t cycles = 0;        // START to done
+  uint64_t macs = 0;          // useful multiply-accumulates: Cout OH OW Cg KH KW
+  double utilization = 0;     // macs / (256 cycles)
+  double seconds = 0;         // host time of the simulation
+  int tile_h = 0, tile_w = 0, tiles = 0, passes = 0;
+  bool two_kernel = false;
+};
+
+// Plans `layer` for the 256-lane core: "" or a one-line reason the core cannot run it.
+std::string PlanRtlConv(const oracle::ConvLayer& layer, const RtlConvOptions& options, CoreLayerPlan* plan);
+
+struct RtlConvResult {
+  oracle::Tensor3 y;  // [Cout][OH][OW] codes (int8 outputs sign-extended)
+  RtlConvStats stats;
+  CoreLayerPlan plan;
+};
+
+// x: [Cin][H][W]; w: [Cout][Cg KH KW] (steps in N-2 order: c, ky, kx). Throws
+// std::invalid_argument with PlanRtlConv's reason when the core cannot run the layer.
+RtlConvResult RtlConv2d(const oracle::ConvLayer& layer, const oracle::Tensor3& x,
+                        const std::vector<std::vector<uint16_t>>& w, const RtlConvOptions& options = {});
+
+// "tile (ty, tx) of pass p": where output y[co][oy][ox] of a planned layer is computed.
+std::string ConvOutputPlace(const CoreLayerPlan& plan, int co, int oy, int ox);
+
+}  // namespace ane::harness
+
+#endif  // TB_HARNESS_CORE_RUN_H_
