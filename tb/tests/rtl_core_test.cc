@@ -297,6 +297,59 @@ void ReportUtilization(const char* name, const harness::CoreResult& r, const Cor
   ::testing::Test::RecordProperty("utilization", std::to_string(util));
 }
 
+// Matrix multiply and fully connected layers on the core: y = a [M, K] x b [K, N] is the 1x1
+// convolution of x [K, 1, M] (channel k holds column k of a) with N kernels of K steps
+// (kernel n = column n of b). Every output must equal the oracle's Matmul (N-2: one reduction
+// over k in index order), not only Conv2d: M = 1 is a fully connected layer.
+TEST(RtlCore, N2_MatmulAndFullyConnectedRunAsOneByOneConvolutions) {
+  const uint64_t seed = test::TestSeed(0xFC01);
+  SCOPED_TRACE(test::SeedNote(seed));
+  test::Rng rng(seed);
+  struct Shape {
+    int m, k, n;
+  };
+  for (const Shape& sh : {Shape{1, 300, 10}, Shape{13, 40, 9}, Shape{20, 7, 17}}) {
+    oracle::Matrix a, b;
+    a.rows = sh.m;
+    a.cols = b.rows = sh.k;
+    b.cols = sh.n;
+    for (int i = 0; i < sh.m * sh.k; ++i) a.codes.push_back(SmallFp16(rng));
+    for (int i = 0; i < sh.k * sh.n; ++i) b.codes.push_back(SmallFp16(rng));
+    LayerCase lc;
+    oracle::ConvLayer& l = lc.plan.layer;
+    l.geom.channels = sh.k;
+    l.geom.height = 1;
+    l.geom.width = sh.m;
+    l.cout = sh.n;
+    lc.x = oracle::Tensor3{sh.k, 1, sh.m, {}};
+    for (int k = 0; k < sh.k; ++k) {
+      for (int m = 0; m < sh.m; ++m) lc.x.codes.push_back(a.at(m, k));
+    }
+    lc.w.assign(size_t(sh.n), {});
+    for (int n = 0; n < sh.n; ++n) {
+      for (int k = 0; k < sh.k; ++k) lc.w[size_t(n)].push_back(b.at(k, n));
+    }
+    CoreLayerPlan p = lc.plan;
+    ASSERT_EQ(harness::PlanCoreLayer(&p, kCore8), "");
+    const harness::CoreImage im = harness::BuildCoreImage(p, kCore8, lc.x, lc.w, 7);
+    harness::Sim<Vane_core8_m1> sim("ane_core", harness::CurrentTestStem());
+    harness::CoreDriver<Vane_core8_m1> drv(sim, kCore8);
+    drv.Reset();
+    harness::CoreRunOptions opt;
+    opt.max_latency = 5;
+    opt.stall_pct = 20;
+    opt.below = [&rng](uint32_t m) { return rng.Below(m); };
+    const harness::CoreResult r = drv.Run(p, im, opt);
+    const oracle::MatmulResult want = oracle::Matmul(a, b, oracle::Generation::kM1);
+    for (int n = 0; n < sh.n; ++n) {
+      for (int m = 0; m < sh.m; ++m) {
+        ASSERT_EQ(r.y.codes[size_t(n * sh.m + m)], want.fp16[size_t(m * sh.n + n)])
+            << sh.m << "x" << sh.k << "x" << sh.n << ": y[" << m << ", " << n << "]";
+      }
+    }
+  }
+}
+
 // ARCHITECTURE (neural-engine core): on an aligned layer the MAC array takes an operation in
 // almost every cycle. 8 lanes, fp16 two-kernel mode (4 positions x 2 kernels), x [32, 8, 8],
 // 3x3 padding 1, 32 output channels: 2 passes x 16 tiles x 288 steps x 8 slots.
