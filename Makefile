@@ -7,7 +7,7 @@ SUITE    ?= sim/regress/default.yaml
 ENGINE   ?= both
 CTEST_ARGS ?=
 
-.PHONY: help deps configure build run test lint synth synth-smoke wave results tables soak clean
+.PHONY: help deps configure build run nightly test lint synth synth-smoke wave results tables soak clean
 
 help: ## list every target
 	@echo "ANE bit-exact model -- make targets"
@@ -25,7 +25,10 @@ build: configure ## build the oracle, the Verilated models, the tests and build/
 	@cmake --build $(BUILD) -j $(JOBS)
 
 run: build ## the main job: the default regression on the RTL and the oracle, compared bit for bit (SUITE=..., ENGINE=oracle|rtl|both)
-	@$(BUILD)/ane regress $(SUITE) --engine $(ENGINE)
+	@$(BUILD)/ane regress $(SUITE) --engine $(ENGINE) -j $(JOBS) --junit $(BUILD)/regress.xml --wave-dir $(BUILD)/regress-waves
+
+nightly: build ## the nightly suite: real-sized layers on the 256-lane core (about 15 CPU minutes; CI does not run it)
+	@$(BUILD)/ane regress sim/regress/nightly.yaml --engine $(ENGINE) -j $(JOBS) --junit $(BUILD)/nightly.xml --wave-dir $(BUILD)/nightly-waves
 
 test: build ## the whole test suite (oracle, RTL, CLI, lint and synth smoke) through ctest
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS) $(CTEST_ARGS)

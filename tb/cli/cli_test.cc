@@ -764,6 +764,11 @@ TEST_F(CliTest, Conv2dBadInputsGiveOneLineAndExitTwo) {
     Write("op.yaml", b.yaml + "\n");
     ExpectInputError(Ane({"run", "op.yaml", "--engine", "both"}), "op.yaml", b.field, b.what);
   }
+  // the core model is m1
+  Write("op.yaml", "{op: conv2d, generation: m5, inputs: {x: x.npy, w: w.npy}, " + io + "}\n");
+  ExpectInputError(Ane({"run", "op.yaml", "--engine", "both"}), "op.yaml", "--engine both", "generation m1");
+  EXPECT_EQ(Ane({"run", "op.yaml"}).exit_code, 0);  // the oracle runs m5
+  fs::remove(work_ / "y.npy");
   // int8 layers need the requantization shift
   WriteNpy("x8.npy", Tensor{DType::kInt8, {4, 5, 5}, std::vector<uint32_t>(100, 1)});
   Write("op.yaml", "{op: conv2d, inputs: {x: x8.npy, w: w8.npy}, " + io + "}\n");

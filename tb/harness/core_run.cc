@@ -35,6 +35,9 @@ uint64_t Operations(const CoreLayerPlan& p) {
 std::string PlanRtlConv(const oracle::ConvLayer& layer, const RtlConvOptions& options, CoreLayerPlan* plan) {
   const std::string bad = oracle::CheckConvLayer(layer);
   if (!bad.empty()) return bad;
+  if (layer.gen != oracle::Generation::kM1) {
+    return "the core model is generation m1 (Vane_core256_m1); other generations run on the oracle";
+  }
   const bool fp16 = layer.mode == oracle::MacMode::kFp16;
   if (layer.mode != oracle::MacMode::kFp16 && layer.mode != oracle::MacMode::kInt8) {
     return "the core runs fp16 x fp16 and int8 x int8 layers";
