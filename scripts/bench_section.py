@@ -55,6 +55,38 @@ def cycle_figures(b):
     return ""
 
 
+def core_table(core, oracle_conv):
+    """The neural-engine core's layers: cycles, where the lost cycles go, and both speeds."""
+    out = ["### Neural-engine core: layers", ""]
+    out.append("`BM_CoreConv/i` runs a layer on the Verilated 256-lane core (`Vane_core256_m1`, "
+               "`harness::RtlConv2d`: the driver's tiling, memory 1 cycle away, always ready) and "
+               "checks every output against `oracle::Conv2d`; `BM_OracleConv/i` runs the same layer "
+               "on the oracle. Speeds are per CPU second (one thread). Utilization = MACs / (256 x cycles) = (MAC cycles / cycles) x "
+               "(lanes used per MAC cycle). Cycles without a MAC operation: `res` the result side "
+               "held the array, `load` waiting for a work unit's input, `kern` waiting for kernels "
+               "(group headers, the pass directory, pipeline fill and drain); the rest of the gap "
+               "is lanes without an output position (tile edges, output channels that do not fill "
+               "the 8 slots).")
+    out.append("")
+    out.append("| Layer | Mapping | Tiles x passes | MACs | Cycles | MAC cycles | Lanes used | "
+               "Utilization | res / load / kern | RTL speed | Oracle speed |")
+    out.append("|---|---|---|---:|---:|---:|---:|---:|---|---:|---:|")
+    for b in core:
+        idx = b["name"].split("/")[1]
+        o = oracle_conv.get(idx)
+        lanes = b["core_macs"] / (256 * b["operations"]) if b["operations"] else 0
+        mapping = "two-kernel" if b["two_kernel"] else "broadcast"
+        cpu_s = b["cpu_time"] / {"ns": 1e9, "us": 1e6, "ms": 1e3, "s": 1.0}[b["time_unit"]]
+        speed = f"{si(b['cycles'] / cpu_s)} cycles/s, {si(b['MACs/s'])} MACs/s"
+        out.append(f"| {b.get('label', '')} | {mapping}, {b['tile_h']:.0f}x{b['tile_w']:.0f} tiles "
+                   f"| {b['tiles']:.0f} x {b['passes']:.0f} | {si(b['core_macs'])} | {b['cycles']:.0f} "
+                   f"| {b['operations']:.0f} | {100 * lanes:.1f}% | {100 * b['utilization']:.1f}% "
+                   f"| {b['stall_res']:.0f} / {b['wait_load']:.0f} / {b['wait_kern']:.0f} | {speed} "
+                   f"| {si(o['MACs/s']) + ' MACs/s' if o else ''} |")
+    out.append("")
+    return out
+
+
 def section(reports):
     out = [BEGIN, "## Simulation and oracle speed", ""]
     out.append("Produced by `make results` (`scripts/results.sh`; `scripts/results.sh --bench-only` "
@@ -65,9 +97,16 @@ def section(reports):
     out.append("")
     out.append("| Benchmark | What | Rate | CPU time per iteration | Simulated cycles |")
     out.append("|---|---|---:|---:|---|")
+    core, oracle_conv = [], {}
     for rep in reports:
         for b in rep.get("benchmarks", []):
             if b.get("run_type") == "aggregate":
+                continue
+            if b["name"].startswith("BM_CoreConv/"):
+                core.append(b)
+                continue
+            if b["name"].startswith("BM_OracleConv/"):
+                oracle_conv[b["name"].split("/")[1]] = b
                 continue
             rate_key = next((k for k in ("MACs/s", "ops/s") if k in b), None)
             rate = f"{si(b[rate_key])} {rate_key}" if rate_key else "n/a"
@@ -103,6 +142,13 @@ def section(reports):
                "the oracle: one patch per cycle plus the tree's 7 cycles of latency. "
                "`BM_PlanarElementwise`: 4096 vectors of 16 products through `ane_pe_ew` (latency 2).")
     out.append("")
+    out.append("`BM_PlanarPool/K/S/P`: KxK max pooling with stride S and padding P of 8 channels of "
+               "64 x 64 through `ane_pe_pool` (first filter, line buffer, second filter); "
+               "`BM_PlanarAcross/A`: a sum over columns (A = 0) or across channels (A = 1) through "
+               "the line buffer and the tree (`ane_pe_vreduce`); both count input beats per cycle.")
+    out.append("")
+    if core:
+        out += core_table(core, oracle_conv)
     out.append(END)
     return "\n".join(out) + "\n"
 

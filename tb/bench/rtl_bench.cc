@@ -24,6 +24,10 @@
 //   BM_PlanarAcross/A     a sum over columns (A = 0: 8 x 256 x 64) or across channels (A = 1:
 //                         256 x 16 x 16) through the line buffer and the tree (ane_pe_vreduce,
 //                         4 lanes, lines of 16): input beats, cycles, beats per cycle
+//   BM_CoreConv/i         layer i of kBenchLayers on the 256-lane neural-engine core, checked
+//                         against oracle::Conv2d: MACs/s (simulated), cycles, MAC cycles, the
+//                         lost cycles by cause, utilization
+//   BM_OracleConv/i       the same layer on the oracle: MACs/s
 #include <benchmark/benchmark.h>
 
 #include <string>
@@ -33,6 +37,7 @@
 #include "Vane_mac_lane_m1.h"
 #include "Vane_shifter16.h"
 #include "Vane_shifter256.h"
+#include "tb/harness/core_run.h"
 #include "tb/harness/kernel_extract_driver.h"
 #include "tb/harness/shifter_driver.h"
 #include "tb/harness/work_unit.h"
@@ -43,6 +48,7 @@
 #include "tb/harness/mac_stream_start.h"
 #include "tb/harness/postproc_run.h"
 #include "tb/harness/sim.h"
+#include "tb/oracle/conv.h"
 #include "tb/oracle/conv_walk.h"
 #include "tb/oracle/kernel_codec.h"
 #include "tb/oracle/mac.h"
@@ -444,6 +450,105 @@ void BM_PlanarAcross(benchmark::State& state) {
                  ", " + std::to_string(st.jobs) + " jobs, " + std::to_string(st.patches) + " tree patches (input beats)");
 }
 BENCHMARK(BM_PlanarAcross)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
+// Layers on the 256-lane neural-engine core (harness::RtlConv2d, Vane_core256_m1) and on the
+// oracle (oracle::Conv2d): the core's cycle counters and utilization, and both speeds.
+struct BenchLayer {
+  const char* name;
+  int cin, h, w, cout, k, stride, pad, groups;
+  bool int8;
+};
+constexpr BenchLayer kBenchLayers[] = {
+    {"aligned: x [16, 32, 32], 3x3 pad 1, 32 out", 16, 32, 32, 32, 3, 1, 1, 1, false},
+    {"ResNet stage 4 slice: x [64, 14, 14], 3x3 pad 1, 64 out", 64, 14, 14, 64, 3, 1, 1, 1, false},
+    {"1x1 projection: x [64, 28, 28], 128 out", 64, 28, 28, 128, 1, 1, 0, 1, false},
+    {"depthwise 3x3 pad 1: x [64, 28, 28], groups 64", 64, 28, 28, 64, 3, 1, 1, 64, false},
+    {"stem 7x7 stride 2 pad 3: x [3, 64, 64], 16 out", 3, 64, 64, 16, 7, 2, 3, 1, false},
+    {"int8 3x3 pad 1: x [32, 16, 16], 32 out, requantized", 32, 16, 16, 32, 3, 1, 1, 1, true},
+    {"ResNet stage 1: x [64, 56, 56], 3x3 pad 1, 64 out", 64, 56, 56, 64, 3, 1, 1, 1, false},
+};
+
+struct BenchConv {
+  oracle::ConvLayer l;
+  oracle::Tensor3 x;
+  std::vector<std::vector<uint16_t>> w;
+};
+
+BenchConv MakeBenchConv(const BenchLayer& b) {
+  BenchConv c;
+  oracle::ConvGeometry& g = c.l.geom;
+  g.channels = b.cin / b.groups;
+  g.height = b.h;
+  g.width = b.w;
+  g.kernel_h = g.kernel_w = b.k;
+  g.stride_y = g.stride_x = b.stride;
+  g.pad_top = g.pad_bottom = g.pad_left = g.pad_right = b.pad;
+  c.l.groups = b.groups;
+  c.l.cout = b.cout;
+  if (b.int8) {
+    c.l.mode = oracle::MacMode::kInt8;
+    c.l.post.int_acc = true;
+    c.l.post.shift = 8;
+    c.l.post.store = oracle::PostStore::kInt8;
+  }
+  uint32_t r = 77;
+  auto next = [&r] {
+    r = r * 1664525u + 1013904223u;
+    return r >> 8;
+  };
+  c.x = oracle::Tensor3{b.cin, b.h, b.w, {}};
+  for (int i = 0; i < b.cin * b.h * b.w; ++i) {
+    c.x.codes.push_back(b.int8 ? uint16_t(next() & 0xFF) : uint16_t(0x3800 + (next() & 0x7FF)) | uint16_t((next() & 1) << 15));
+  }
+  c.w.assign(size_t(b.cout), {});
+  for (auto& k : c.w) {
+    for (int s = 0; s < g.Steps(); ++s) {
+      k.push_back(b.int8 ? uint16_t(int16_t(int8_t(next() & 0xFF))) : uint16_t(0x2C00 + (next() & 0x7FF)) | uint16_t((next() & 1) << 15));
+    }
+  }
+  return c;
+}
+
+void BM_CoreConv(benchmark::State& state) {
+  const BenchLayer& b = kBenchLayers[state.range(0)];
+  const BenchConv c = MakeBenchConv(b);
+  harness::RtlConvResult r;
+  for (auto _ : state) {
+    r = harness::RtlConv2d(c.l, c.x, c.w);
+    benchmark::DoNotOptimize(r.y.codes.data());
+  }
+  if (r.y.codes != oracle::Conv2d(c.l, c.x, c.w).codes) state.SkipWithError("RTL and oracle differ");
+  const harness::RtlConvStats& s = r.stats;
+  state.counters["MACs/s"] = benchmark::Counter(double(s.macs), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["cycles"] = double(s.cycles);
+  state.counters["operations"] = double(s.counters.mac);
+  state.counters["utilization"] = s.utilization;
+  state.counters["core_macs"] = double(s.macs);
+  state.counters["stall_res"] = double(s.counters.stall_res);
+  state.counters["wait_load"] = double(s.counters.wait_load);
+  state.counters["wait_kern"] = double(s.counters.wait_kern);
+  state.counters["tiles"] = double(s.tiles);
+  state.counters["passes"] = double(s.passes);
+  state.counters["tile_h"] = double(s.tile_h);
+  state.counters["tile_w"] = double(s.tile_w);
+  state.counters["two_kernel"] = s.two_kernel ? 1.0 : 0.0;
+  state.counters["sim_seconds"] = s.seconds;
+  state.SetLabel(b.name);
+}
+BENCHMARK(BM_CoreConv)->DenseRange(0, 6)->Unit(benchmark::kMillisecond)->Iterations(1);
+
+void BM_OracleConv(benchmark::State& state) {
+  const BenchLayer& b = kBenchLayers[state.range(0)];
+  const BenchConv c = MakeBenchConv(b);
+  for (auto _ : state) {
+    const oracle::Tensor3 y = oracle::Conv2d(c.l, c.x, c.w);
+    benchmark::DoNotOptimize(y.codes.data());
+  }
+  const double macs = double(c.l.cout) * c.l.geom.OutHeight() * c.l.geom.OutWidth() * c.l.geom.Steps();
+  state.counters["MACs/s"] = benchmark::Counter(macs, benchmark::Counter::kIsIterationInvariantRate);
+  state.SetLabel(std::string("oracle, ") + b.name);
+}
+BENCHMARK(BM_OracleConv)->DenseRange(0, 6)->Unit(benchmark::kMillisecond)->Iterations(1);
 
 }  // namespace
 }  // namespace ane

@@ -740,7 +740,7 @@ TEST_F(CliTest, Conv2dBadInputsGiveOneLineAndExitTwo) {
   WriteNpy("x.npy", Tensor{DType::kFp16, {4, 5, 5}, std::vector<uint32_t>(100, 0x3C00)});
   WriteNpy("w.npy", Tensor{DType::kFp16, {6, 4, 3, 3}, std::vector<uint32_t>(216, 0x3C00)});
   WriteNpy("w8.npy", Tensor{DType::kInt8, {6, 4, 3, 3}, std::vector<uint32_t>(216, 1)});
-  WriteNpy("w9.npy", Tensor{DType::kFp16, {1, 4, 9, 9}, std::vector<uint32_t>(324, 0x3C00)});
+  WriteNpy("w16.npy", Tensor{DType::kFp16, {1, 4, 16, 16}, std::vector<uint32_t>(1024, 0x3C00)});
   WriteNpy("w2d.npy", Tensor{DType::kFp16, {6, 36}, std::vector<uint32_t>(216, 0x3C00)});
   const std::string io = "outputs: {y: y.npy}";
   struct Bad {
@@ -750,7 +750,7 @@ TEST_F(CliTest, Conv2dBadInputsGiveOneLineAndExitTwo) {
            {"{op: conv2d, groups: 3, inputs: {x: x.npy, w: w.npy}, " + io + "}", "inputs.w", "groups is 3"},
            {"{op: conv2d, groups: 2, inputs: {x: x.npy, w: w.npy}, " + io + "}", "inputs.w", "need"},
            {"{op: conv2d, inputs: {x: x.npy, w: w8.npy}, " + io + "}", "inputs.w", "w is int8 but x is fp16"},
-           {"{op: conv2d, inputs: {x: x.npy, w: w9.npy}, " + io + "}", "inputs.x", "outside 1x1 .. 7x7"},
+           {"{op: conv2d, inputs: {x: x.npy, w: w16.npy}, " + io + "}", "inputs.x", "outside 1x1 .. 15x15"},
            {"{op: conv2d, inputs: {x: x.npy, w: w2d.npy}, " + io + "}", "inputs.w", "w [Cout, Cin / groups, KH, KW]"},
            {"{op: conv2d, stride: [1, 5], inputs: {x: x.npy, w: w.npy}, " + io + "}", "stride[1]", "1"},
            {"{op: conv2d, padding: [1, 1, 1], inputs: {x: x.npy, w: w.npy}, " + io + "}", "padding", "[top, bottom"},

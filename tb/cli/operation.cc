@@ -283,17 +283,17 @@ void ReadConvFields(Fields& fields, Operation* op) {
   }
   if (const std::optional<Field> pd = fields.Optional("padding")) {
     if (pd->IsScalar()) {
-      g.pad_top = g.pad_bottom = g.pad_left = g.pad_right = int(pd->Integer(0, 24));
+      g.pad_top = g.pad_bottom = g.pad_left = g.pad_right = int(pd->Integer(0, 56));
     } else {
       const std::vector<Field> items = pd->Items();
       if (items.size() == 2) {
-        g.pad_top = g.pad_bottom = int(items[0].Integer(0, 24));
-        g.pad_left = g.pad_right = int(items[1].Integer(0, 24));
+        g.pad_top = g.pad_bottom = int(items[0].Integer(0, 56));
+        g.pad_left = g.pad_right = int(items[1].Integer(0, 56));
       } else if (items.size() == 4) {
-        g.pad_top = int(items[0].Integer(0, 24));
-        g.pad_bottom = int(items[1].Integer(0, 24));
-        g.pad_left = int(items[2].Integer(0, 24));
-        g.pad_right = int(items[3].Integer(0, 24));
+        g.pad_top = int(items[0].Integer(0, 56));
+        g.pad_bottom = int(items[1].Integer(0, 56));
+        g.pad_left = int(items[2].Integer(0, 56));
+        g.pad_right = int(items[3].Integer(0, 56));
       } else {
         pd->Fail("expected an integer, [rows, columns] or [top, bottom, left, right]");
       }
@@ -564,7 +564,7 @@ void InferOutputs(Operation* op, const std::map<std::string, Field>& where) {
     }
     g.channels = int(cin / l.groups);
     l.mode = x.dtype == DType::kInt8 ? oracle::MacMode::kInt8 : oracle::MacMode::kFp16;
-    const std::string bad = oracle::CheckConvGeometry(g);
+    const std::string bad = oracle::CheckConvGeometry(g, oracle::kMaxLayerKernel);
     if (!bad.empty()) {
       where.at("x").Fail(fmt::format("x {} with w {}: {}", ShapeString(x.shape), ShapeString(w.shape), bad));
     }

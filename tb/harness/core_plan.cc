@@ -61,6 +61,82 @@ oracle::KernelGroup PassGroup(const CoreLayerPlan& p, int pass, const std::vecto
 
 }  // namespace
 
+namespace {
+
+bool FitsShifter(const oracle::ConvGeometry& g) {
+  return g.kernel_h <= oracle::kMaxShifterKernel && g.kernel_w <= oracle::kMaxShifterKernel;
+}
+
+int LargestDivisorUpTo7(int n) {
+  int d = 1;
+  for (int k = 1; k <= oracle::kMaxShifterKernel; ++k) {
+    if (n % k == 0) d = k;
+  }
+  return d;
+}
+
+// Virtual channels per input channel, and the (rows, columns) offset of virtual channel f.
+struct Split {
+  int kh = 1, kw = 1, per = 1;
+  std::pair<int, int> Offset(const oracle::ConvGeometry& g, int f) const {
+    if (g.kernel_w <= oracle::kMaxShifterKernel) return {f * kh * g.dilation_y, 0};
+    const int pieces = g.kernel_w / kw;
+    return {(f / pieces) * g.dilation_y, (f % pieces) * kw * g.dilation_x};
+  }
+};
+
+Split SplitOf(const oracle::ConvGeometry& g) {
+  Split s;
+  if (g.kernel_w <= oracle::kMaxShifterKernel) {
+    s.kh = LargestDivisorUpTo7(g.kernel_h);
+    s.kw = g.kernel_w;
+    s.per = g.kernel_h / s.kh;
+  } else {
+    s.kh = 1;
+    s.kw = LargestDivisorUpTo7(g.kernel_w);
+    s.per = g.kernel_h * (g.kernel_w / s.kw);
+  }
+  return s;
+}
+
+}  // namespace
+
+oracle::ConvLayer SplitGeometry(const oracle::ConvLayer& l) {
+  if (FitsShifter(l.geom)) return l;
+  const oracle::ConvGeometry& g = l.geom;
+  const Split s = SplitOf(g);
+  oracle::ConvLayer v = l;
+  oracle::ConvGeometry& vg = v.geom;
+  vg.channels = g.channels * s.per;
+  vg.kernel_h = s.kh;
+  vg.kernel_w = s.kw;
+  vg.pad_top = vg.pad_bottom = vg.pad_left = vg.pad_right = 0;
+  vg.height = (g.OutHeight() - 1) * g.stride_y + (s.kh - 1) * g.dilation_y + 1;
+  vg.width = (g.OutWidth() - 1) * g.stride_x + (s.kw - 1) * g.dilation_x + 1;
+  return v;
+}
+
+oracle::Tensor3 SplitInput(const oracle::ConvLayer& l, const oracle::Tensor3& x) {
+  if (FitsShifter(l.geom)) return x;
+  const oracle::ConvGeometry& g = l.geom;
+  const oracle::ConvLayer v = SplitGeometry(l);
+  const Split s = SplitOf(g);
+  oracle::Tensor3 t{x.c * s.per, v.geom.height, v.geom.width, {}};
+  t.codes.reserve(size_t(t.c) * size_t(t.h) * size_t(t.w));
+  for (int c = 0; c < x.c; ++c) {
+    for (int f = 0; f < s.per; ++f) {
+      const auto [dy, dx] = s.Offset(g, f);
+      for (int i = 0; i < t.h; ++i) {
+        for (int j = 0; j < t.w; ++j) {
+          const int yy = i - g.pad_top + dy, xx = j - g.pad_left + dx;
+          t.codes.push_back(yy < 0 || yy >= x.h || xx < 0 || xx >= x.w ? 0 : x.at(c, yy, xx));
+        }
+      }
+    }
+  }
+  return t;
+}
+
 std::string PlanCoreLayer(CoreLayerPlan* p, const CoreParams& cp) {
   oracle::ConvLayer& l = p->layer;
   const std::string bad = oracle::CheckConvLayer(l);

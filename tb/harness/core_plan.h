@@ -35,6 +35,19 @@ struct CoreLayerPlan {
   bool elem16 = true, out8 = false;
 };
 
+// A layer whose kernel is larger than the shifter's 7x7 walk, as an equivalent layer the core
+// runs (ARCHITECTURE: "larger by passes"): the same reduction in the same N-2 order (for cin:
+// for ky: for kx:, so the same quads), over virtual input channels that are shifted copies of
+// x with the padding baked in (none left):
+//   KW <= 7: blocks of h kernel rows (h the largest divisor of KH up to 7): virtual channel
+//            (c, b) is x[c] moved up by b h dy rows; kernel h x KW;
+//   KW > 7:  pieces of w columns of one kernel row (w the largest divisor of KW up to 7):
+//            virtual channel (c, ky, p) is x[c] moved up by ky dy and left by p w dx; kernel 1 x w.
+// Virtual step s of a kernel is step s of the original one, so the kernels are unchanged.
+// SplitGeometry: the virtual layer (the layer itself when its kernel fits); SplitInput: x for it.
+oracle::ConvLayer SplitGeometry(const oracle::ConvLayer& l);
+oracle::Tensor3 SplitInput(const oracle::ConvLayer& l, const oracle::Tensor3& x);
+
 // Fills the derived fields (and the tiling when not given). "" or a one-line reason.
 std::string PlanCoreLayer(CoreLayerPlan* p, const CoreParams& cp);
 

@@ -35,6 +35,14 @@ uint64_t Operations(const CoreLayerPlan& p) {
 std::string PlanRtlConv(const oracle::ConvLayer& layer, const RtlConvOptions& options, CoreLayerPlan* plan) {
   const std::string bad = oracle::CheckConvLayer(layer);
   if (!bad.empty()) return bad;
+  if (layer.geom.kernel_h > oracle::kMaxShifterKernel || layer.geom.kernel_w > oracle::kMaxShifterKernel) {
+    const oracle::ConvLayer split = SplitGeometry(layer);
+    const std::string why = PlanRtlConv(split, options, plan);
+    return why.empty() ? "" : "the " + std::to_string(layer.geom.kernel_h) + "x" + std::to_string(layer.geom.kernel_w) +
+                                  " kernel split into " + std::to_string(split.geom.kernel_h) + "x" +
+                                  std::to_string(split.geom.kernel_w) + " pieces over " +
+                                  std::to_string(split.geom.channels) + " virtual channels per group: " + why;
+  }
   if (layer.gen != oracle::Generation::kM1) {
     return "the core model is generation m1 (Vane_core256_m1); other generations run on the oracle";
   }
@@ -63,7 +71,7 @@ RtlConvResult RtlConv2d(const oracle::ConvLayer& layer, const oracle::Tensor3& x
   const std::string bad = PlanRtlConv(layer, options, &r.plan);
   if (!bad.empty()) throw std::invalid_argument(bad);
   const CoreLayerPlan& p = r.plan;
-  const CoreImage im = BuildCoreImage(p, kCore256Params, x, w, 7);
+  const CoreImage im = BuildCoreImage(p, kCore256Params, SplitInput(layer, x), w, 7);
   const auto t0 = std::chrono::steady_clock::now();
   Sim<Vane_core256_m1> sim("ane_core", "ane_core", options.x_seed);
   sim.set_timeout(uint64_t(1) << 36);

@@ -5,7 +5,7 @@
 namespace ane::oracle {
 
 std::string CheckConvLayer(const ConvLayer& l) {
-  const std::string g = CheckConvGeometry(l.geom);
+  const std::string g = CheckConvGeometry(l.geom, kMaxLayerKernel);
   if (!g.empty()) return g;
   if (l.groups < 1 || l.cout < 1 || l.cout % l.groups != 0) {
     return "cout " + std::to_string(l.cout) + " is not a multiple of groups " + std::to_string(l.groups);

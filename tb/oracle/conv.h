@@ -21,6 +21,11 @@
 
 namespace ane::oracle {
 
+// A layer's kernel may be larger than the shifter's 7x7 walk: the definition (and the N-2 order
+// for cin: for ky: for kx:) holds for any size; the core runs larger kernels by splitting them
+// (harness::SplitLargeKernel). 15x15 is this model's limit.
+inline constexpr int kMaxLayerKernel = 15;
+
 struct ConvLayer {
   ConvGeometry geom;  // geom.channels = Cg, the input channels of one conv group
   int groups = 1;

@@ -18,13 +18,14 @@ int ConvGeometry::OutWidth() const {
   return span < 0 ? 0 : span / stride_x + 1;
 }
 
-std::string CheckConvGeometry(const ConvGeometry& g) {
+std::string CheckConvGeometry(const ConvGeometry& g, int max_kernel) {
   if (g.channels < 1 || g.height < 1 || g.width < 1) {
     return "input shape [" + S(g.channels) + ", " + S(g.height) + ", " + S(g.width) +
            "] must be positive";
   }
-  if (g.kernel_h < 1 || g.kernel_h > 7 || g.kernel_w < 1 || g.kernel_w > 7) {
-    return "kernel " + S(g.kernel_h) + "x" + S(g.kernel_w) + " is outside 1x1 .. 7x7";
+  if (g.kernel_h < 1 || g.kernel_h > max_kernel || g.kernel_w < 1 || g.kernel_w > max_kernel) {
+    return "kernel " + S(g.kernel_h) + "x" + S(g.kernel_w) + " is outside 1x1 .. " + S(max_kernel) + "x" +
+           S(max_kernel);
   }
   if (g.stride_y < 1 || g.stride_y > 4 || g.stride_x < 1 || g.stride_x > 4) {
     return "stride [" + S(g.stride_y) + ", " + S(g.stride_x) + "] is outside 1 .. 4";

@@ -43,9 +43,11 @@ struct ConvGeometry {
   int Steps() const { return channels * kernel_h * kernel_w; }  // K of one output
 };
 
-// The supported ranges: kernel 1..7, stride 1..4, dilation 1..4, padding 0..(extent of the
-// dilated kernel - 1), at least one output. Returns "" or a one-line reason.
-std::string CheckConvGeometry(const ConvGeometry& g);
+// The supported ranges: kernel 1..max_kernel (the shifter's walk: 7), stride 1..4, dilation
+// 1..4, padding 0..(extent of the dilated kernel - 1), at least one output. Returns "" or a
+// one-line reason.
+inline constexpr int kMaxShifterKernel = 7;
+std::string CheckConvGeometry(const ConvGeometry& g, int max_kernel = kMaxShifterKernel);
 
 // One step of the reduction (N-2 order).
 struct ConvStep {

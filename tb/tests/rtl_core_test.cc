@@ -297,6 +297,92 @@ void ReportUtilization(const char* name, const harness::CoreResult& r, const Cor
   ::testing::Test::RecordProperty("utilization", std::to_string(util));
 }
 
+// A random layer with a kernel larger than the shifter's 7x7 (8x8 .. 15x15 in either
+// dimension), small enough for the 8-lane core's bank once split.
+LayerCase LargeKernelLayer(test::Rng& rng) {
+  LayerCase lc;
+  oracle::ConvLayer& l = lc.plan.layer;
+  oracle::ConvGeometry& g = l.geom;
+  do {
+    g.kernel_h = 1 + int(rng.Below(15));
+    g.kernel_w = 1 + int(rng.Below(15));
+  } while (g.kernel_h <= 7 && g.kernel_w <= 7);
+  g.stride_y = 1 + int(rng.Below(3));
+  g.stride_x = 1 + int(rng.Below(3));
+  g.dilation_y = 1 + int(rng.Below(2));
+  g.dilation_x = 1 + int(rng.Below(2));
+  const int ey = (g.kernel_h - 1) * g.dilation_y + 1, ex = (g.kernel_w - 1) * g.dilation_x + 1;
+  g.pad_top = int(rng.Below(uint32_t(ey)));
+  g.pad_bottom = int(rng.Below(uint32_t(ey)));
+  g.pad_left = int(rng.Below(uint32_t(ex)));
+  g.pad_right = int(rng.Below(uint32_t(ex)));
+  g.height = std::max(1, ey - g.pad_top - g.pad_bottom) + int(rng.Below(6));
+  g.width = std::max(1, ex - g.pad_left - g.pad_right) + int(rng.Below(6));
+  g.channels = 1 + int(rng.Below(2));
+  l.groups = 1 + int(rng.Below(2));
+  l.cout = l.groups * (1 + int(rng.Below(4)));
+  lc.x = oracle::Tensor3{l.Cin(), g.height, g.width, {}};
+  for (int i = 0; i < l.Cin() * g.height * g.width; ++i) lc.x.codes.push_back(SmallFp16(rng));
+  lc.w.assign(size_t(l.cout), {});
+  for (auto& k : lc.w) {
+    for (int s = 0; s < g.Steps(); ++s) k.push_back(SmallFp16(rng));
+  }
+  return lc;
+}
+
+// ARCHITECTURE: kernels larger than 7x7 run by splitting (harness::SplitGeometry/SplitInput):
+// the split layer is the same reduction in the same N-2 order, so on the oracle it gives the
+// original layer's bits exactly, for every random layer.
+TEST(RtlCore, N2_SplitLargeKernelsAreTheSameReductionOnTheOracle) {
+  const uint64_t seed = test::TestSeed(0x5917);
+  SCOPED_TRACE(test::SeedNote(seed));
+  test::Rng rng(seed);
+  for (int n = 0; n < 60; ++n) {
+    const LayerCase lc = LargeKernelLayer(rng);
+    const oracle::ConvLayer& l = lc.plan.layer;
+    ASSERT_EQ(oracle::CheckConvLayer(l), "") << n;
+    const oracle::ConvLayer v = harness::SplitGeometry(l);
+    ASSERT_LE(v.geom.kernel_h, 7);
+    ASSERT_LE(v.geom.kernel_w, 7);
+    ASSERT_EQ(v.geom.Steps(), l.geom.Steps());
+    ASSERT_EQ(v.geom.OutHeight(), l.geom.OutHeight());
+    ASSERT_EQ(v.geom.OutWidth(), l.geom.OutWidth());
+    EXPECT_EQ(oracle::Conv2d(v, harness::SplitInput(l, lc.x), lc.w).codes, oracle::Conv2d(l, lc.x, lc.w).codes)
+        << "layer " << n << ": " << l.geom.kernel_h << "x" << l.geom.kernel_w << " split into " << v.geom.kernel_h
+        << "x" << v.geom.kernel_w;
+  }
+}
+
+// The same on the 8-lane core: every output of the split layer the core computes equals
+// oracle::Conv2d of the original layer, under memory latency and back-pressure.
+TEST(RtlCore, N2_KernelsLargerThan7x7RunSplitOnTheCore) {
+  const uint64_t seed = test::TestSeed(0x5918);
+  SCOPED_TRACE(test::SeedNote(seed));
+  test::Rng rng(seed);
+  int run = 0;
+  for (int n = 0; n < 40 && run < 6; ++n) {
+    const LayerCase lc = LargeKernelLayer(rng);
+    const oracle::ConvLayer& l = lc.plan.layer;
+    CoreLayerPlan p;
+    p.layer = harness::SplitGeometry(l);
+    if (!harness::PlanCoreLayer(&p, kCore8).empty()) continue;  // too wide for the 8-lane bank
+    ++run;
+    const harness::CoreImage im = harness::BuildCoreImage(p, kCore8, harness::SplitInput(l, lc.x), lc.w, 7);
+    harness::Sim<Vane_core8_m1> sim("ane_core", harness::CurrentTestStem());
+    harness::CoreDriver<Vane_core8_m1> drv(sim, kCore8);
+    drv.Reset();
+    harness::CoreRunOptions opt;
+    opt.max_latency = 4;
+    opt.stall_pct = 15;
+    opt.below = [&rng](uint32_t m) { return rng.Below(m); };
+    const harness::CoreResult r = drv.Run(p, im, opt);
+    EXPECT_EQ(r.y.codes, oracle::Conv2d(l, lc.x, lc.w).codes)
+        << "layer " << n << ": " << l.geom.kernel_h << "x" << l.geom.kernel_w << " stride " << l.geom.stride_y << ","
+        << l.geom.stride_x << " dilation " << l.geom.dilation_y << "," << l.geom.dilation_x;
+  }
+  EXPECT_EQ(run, 6);
+}
+
 // Matrix multiply and fully connected layers on the core: y = a [M, K] x b [K, N] is the 1x1
 // convolution of x [K, 1, M] (channel k holds column k of a) with N kernels of K steps
 // (kernel n = column n of b). Every output must equal the oracle's Matmul (N-2: one reduction
