@@ -297,6 +297,22 @@ void ReportUtilization(const char* name, const harness::CoreResult& r, const Cor
   ::testing::Test::RecordProperty("utilization", std::to_string(util));
 }
 
+// Runs a planned layer on the 8-lane core with read latency 1..latency and ready low stall_pct %
+// of the cycles on each port.
+harness::CoreResult RunOnCore8(const CoreLayerPlan& p, const oracle::Tensor3& x,
+                               const std::vector<std::vector<uint16_t>>& w, test::Rng& rng, int latency,
+                               int stall_pct) {
+  const harness::CoreImage im = harness::BuildCoreImage(p, kCore8, x, w, 7);
+  harness::Sim<Vane_core8_m1> sim("ane_core", harness::CurrentTestStem());
+  harness::CoreDriver<Vane_core8_m1> drv(sim, kCore8);
+  drv.Reset();
+  harness::CoreRunOptions opt;
+  opt.max_latency = latency;
+  opt.stall_pct = stall_pct;
+  opt.below = [&rng](uint32_t m) { return rng.Below(m); };
+  return drv.Run(p, im, opt);
+}
+
 // A random layer with a kernel larger than the shifter's 7x7 (8x8 .. 15x15 in either
 // dimension), small enough for the 8-lane core's bank once split.
 LayerCase LargeKernelLayer(test::Rng& rng) {
@@ -367,15 +383,7 @@ TEST(RtlCore, N2_KernelsLargerThan7x7RunSplitOnTheCore) {
     p.layer = harness::SplitGeometry(l);
     if (!harness::PlanCoreLayer(&p, kCore8).empty()) continue;  // too wide for the 8-lane bank
     ++run;
-    const harness::CoreImage im = harness::BuildCoreImage(p, kCore8, harness::SplitInput(l, lc.x), lc.w, 7);
-    harness::Sim<Vane_core8_m1> sim("ane_core", harness::CurrentTestStem());
-    harness::CoreDriver<Vane_core8_m1> drv(sim, kCore8);
-    drv.Reset();
-    harness::CoreRunOptions opt;
-    opt.max_latency = 4;
-    opt.stall_pct = 15;
-    opt.below = [&rng](uint32_t m) { return rng.Below(m); };
-    const harness::CoreResult r = drv.Run(p, im, opt);
+    const harness::CoreResult r = RunOnCore8(p, harness::SplitInput(l, lc.x), lc.w, rng, 4, 15);
     EXPECT_EQ(r.y.codes, oracle::Conv2d(l, lc.x, lc.w).codes)
         << "layer " << n << ": " << l.geom.kernel_h << "x" << l.geom.kernel_w << " stride " << l.geom.stride_y << ","
         << l.geom.stride_x << " dilation " << l.geom.dilation_y << "," << l.geom.dilation_x;
@@ -417,15 +425,7 @@ TEST(RtlCore, N2_MatmulAndFullyConnectedRunAsOneByOneConvolutions) {
     }
     CoreLayerPlan p = lc.plan;
     ASSERT_EQ(harness::PlanCoreLayer(&p, kCore8), "");
-    const harness::CoreImage im = harness::BuildCoreImage(p, kCore8, lc.x, lc.w, 7);
-    harness::Sim<Vane_core8_m1> sim("ane_core", harness::CurrentTestStem());
-    harness::CoreDriver<Vane_core8_m1> drv(sim, kCore8);
-    drv.Reset();
-    harness::CoreRunOptions opt;
-    opt.max_latency = 5;
-    opt.stall_pct = 20;
-    opt.below = [&rng](uint32_t m) { return rng.Below(m); };
-    const harness::CoreResult r = drv.Run(p, im, opt);
+    const harness::CoreResult r = RunOnCore8(p, lc.x, lc.w, rng, 5, 20);
     const oracle::MatmulResult want = oracle::Matmul(a, b, oracle::Generation::kM1);
     for (int n = 0; n < sh.n; ++n) {
       for (int m = 0; m < sh.m; ++m) {
