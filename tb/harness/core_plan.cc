@@ -111,8 +111,12 @@ oracle::ConvLayer SplitGeometry(const oracle::ConvLayer& l) {
   vg.kernel_h = s.kh;
   vg.kernel_w = s.kw;
   vg.pad_top = vg.pad_bottom = vg.pad_left = vg.pad_right = 0;
-  vg.height = (g.OutHeight() - 1) * g.stride_y + (s.kh - 1) * g.dilation_y + 1;
-  vg.width = (g.OutWidth() - 1) * g.stride_x + (s.kw - 1) * g.dilation_x + 1;
+  // A piece one row high (wide) reads one input row (column) per output row (column): the copy
+  // keeps only those, and the piece runs at stride 1 there.
+  if (s.kh == 1) vg.stride_y = 1;
+  if (s.kw == 1) vg.stride_x = 1;
+  vg.height = (g.OutHeight() - 1) * vg.stride_y + (s.kh - 1) * g.dilation_y + 1;
+  vg.width = (g.OutWidth() - 1) * vg.stride_x + (s.kw - 1) * g.dilation_x + 1;
   return v;
 }
 
@@ -128,7 +132,8 @@ oracle::Tensor3 SplitInput(const oracle::ConvLayer& l, const oracle::Tensor3& x)
       const auto [dy, dx] = s.Offset(g, f);
       for (int i = 0; i < t.h; ++i) {
         for (int j = 0; j < t.w; ++j) {
-          const int yy = i - g.pad_top + dy, xx = j - g.pad_left + dx;
+          const int yy = (s.kh == 1 ? i * g.stride_y : i) - g.pad_top + dy;
+          const int xx = (s.kw == 1 ? j * g.stride_x : j) - g.pad_left + dx;
           t.codes.push_back(yy < 0 || yy >= x.h || xx < 0 || xx >= x.w ? 0 : x.at(c, yy, xx));
         }
       }

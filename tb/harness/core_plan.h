@@ -43,7 +43,9 @@ struct CoreLayerPlan {
 //            (c, b) is x[c] moved up by b h dy rows; kernel h x KW;
 //   KW > 7:  pieces of w columns of one kernel row (w the largest divisor of KW up to 7):
 //            virtual channel (c, ky, p) is x[c] moved up by ky dy and left by p w dx; kernel 1 x w.
-// Virtual step s of a kernel is step s of the original one, so the kernels are unchanged.
+// Virtual step s of a kernel is step s of the original one, so the kernels are unchanged. A
+// piece one row high (one column wide) keeps only the input rows (columns) its outputs read and
+// runs at stride 1 in that direction.
 // SplitGeometry: the virtual layer (the layer itself when its kernel fits); SplitInput: x for it.
 oracle::ConvLayer SplitGeometry(const oracle::ConvLayer& l);
 oracle::Tensor3 SplitInput(const oracle::ConvLayer& l, const oracle::Tensor3& x);
