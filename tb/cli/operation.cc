@@ -199,6 +199,17 @@ std::string Operation::Describe() const {
 
 namespace {
 
+// The post-processor parameters of output channel (matmul: column) `col`: the scale and bias
+// inputs' values, or scale 1 and bias 0.
+oracle::ChannelParams Channel(const Operation& op, int64_t col) {
+  oracle::ChannelParams ch;
+  if (op.inputs.count("scale")) ch.scale = uint16_t(op.inputs.at("scale").tensor.bits[size_t(col)]);
+  if (op.inputs.count("bias")) {
+    ch.bias = oracle::Fp16ToFp32(uint16_t(op.inputs.at("bias").tensor.bits[size_t(col)]));
+  }
+  return ch;
+}
+
 // The scale and bias inputs (fp16 [n], one per `per`) and the activation (relu or a table) of
 // matmul and conv2d post-processing: checks them and sets scale_en, bias_en, act and table.
 void ReadScaleBiasActivation(const Operation& op, const std::map<std::string, Field>& where,
@@ -329,7 +340,6 @@ void ReadConvPost(Operation* op, const std::map<std::string, Field>& where, cons
   cfg = oracle::PostConfig{};
   cfg.gen = op->generation;
   l.gen = op->generation;
-  const bool has_scale = op->inputs.count("scale") > 0, has_bias = op->inputs.count("bias") > 0;
   ReadScaleBiasActivation(*op, where, activation, l.cout, "output channel", &cfg);
   TensorType& y = op->outputs.at("y");
   if (l.mode == oracle::MacMode::kInt8) {
@@ -351,12 +361,7 @@ void ReadConvPost(Operation* op, const std::map<std::string, Field>& where, cons
     if (shift) shift->Fail("`shift` requantizes int8 x int8 layers; this conv2d is fp16");
     if (store && store->Scalar() != "fp16") store->Fail("an fp16 conv2d stores fp16 (store: int8 needs int8 inputs)");
   }
-  for (int64_t co = 0; co < l.cout; ++co) {
-    oracle::ChannelParams ch;
-    if (has_scale) ch.scale = uint16_t(op->inputs.at("scale").tensor.bits[size_t(co)]);
-    if (has_bias) ch.bias = oracle::Fp16ToFp32(uint16_t(op->inputs.at("bias").tensor.bits[size_t(co)]));
-    l.channel.push_back(ch);
-  }
+  for (int64_t co = 0; co < l.cout; ++co) l.channel.push_back(Channel(*op, co));
   const std::string bad = oracle::CheckConvLayer(l);
   if (!bad.empty()) throw CliError(fmt::format("{}: conv2d: {}", op->file, bad));
 }
@@ -736,14 +741,6 @@ int64_t OutputColumns(const Operation& op) {
   return b.shape.size() == 2 ? b.shape[1] : 1;
 }
 
-oracle::ChannelParams Channel(const Operation& op, int64_t col) {
-  oracle::ChannelParams ch;
-  if (op.inputs.count("scale")) ch.scale = uint16_t(op.inputs.at("scale").tensor.bits[size_t(col)]);
-  if (op.inputs.count("bias")) {
-    ch.bias = oracle::Fp16ToFp32(uint16_t(op.inputs.at("bias").tensor.bits[size_t(col)]));
-  }
-  return ch;
-}
 
 uint32_t PostBits(uint16_t v, DType dtype) { return dtype == DType::kInt8 ? (v & 0xFFu) : v; }
 

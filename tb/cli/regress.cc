@@ -204,7 +204,6 @@ struct Outcome {
   int64_t cycles = -1;                // RTL cycles of the first run (-1: none)
   double utilization = -1;            // MAC utilization (matmul, conv2d; -1: none)
   double seconds = 0;                 // host time of the case
-  bool rtl_mismatch = false;          // rtl and oracle differ (engine both)
 };
 
 void RunChecks(const Case& c, const Evaluation& result, Outcome* o) {
@@ -263,7 +262,6 @@ Outcome RunCase(const Case& c, const RegressOptions& options) {
     } else if (options.engine == Engine::kBoth) {
       o.notes.push_back("rtl = oracle");
     }
-    o.rtl_mismatch = first.mismatch.has_value();
     if (first.rtl) {
       if (first.rtl->conv) {
         const harness::RtlConvStats& cs = *first.rtl->conv;
@@ -327,8 +325,7 @@ std::string OneLine(std::string t) {
 void SaveOutcome(const Outcome& o, const std::string& file) {
   std::ofstream out(file);
   out << "pass " << int(o.pass) << "\ncycles " << o.cycles << "\n"
-      << fmt::format("utilization {:.17g}\nseconds {:.17g}\n", o.utilization, o.seconds)
-      << "rtl_mismatch " << int(o.rtl_mismatch) << "\n";
+      << fmt::format("utilization {:.17g}\nseconds {:.17g}\n", o.utilization, o.seconds);
   for (const std::string& n : o.notes) out << "note " << OneLine(n) << "\n";
   for (const std::string& f : o.failures) out << "fail " << OneLine(f) << "\n";
 }
@@ -350,8 +347,6 @@ Outcome LoadOutcome(const std::string& file, int status) {
       o.utilization = std::stod(value);
     } else if (key == "seconds") {
       o.seconds = std::stod(value);
-    } else if (key == "rtl_mismatch") {
-      o.rtl_mismatch = value == "1";
     } else if (key == "note") {
       o.notes.push_back(value);
     } else if (key == "fail") {

@@ -51,14 +51,7 @@ class CoreDriver {
     sim_.Reset();
   }
 
-  void Write(uint32_t addr, uint32_t data) {
-    Model& d = sim_.dut();
-    d.cfg_we_i = 1;
-    d.cfg_addr_i = addr;
-    d.cfg_wdata_i = data;
-    sim_.Tick();
-    d.cfg_we_i = 0;
-  }
+  void Write(uint32_t addr, uint32_t data) { WriteConfig(sim_, addr, data); }
 
   void WaitIdle() {
     Model& d = sim_.dut();

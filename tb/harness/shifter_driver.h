@@ -76,13 +76,7 @@ class ShifterDriver {
 
   void Configure(const ShifterLayer& l) {
     Model& d = sim_.dut();
-    for (const auto& [a, v] : ShifterConfigWrites(l)) {
-      d.cfg_we_i = 1;
-      d.cfg_addr_i = a;
-      d.cfg_wdata_i = v;
-      sim_.Tick();
-    }
-    d.cfg_we_i = 0;
+    for (const auto& [a, v] : ShifterConfigWrites(l)) WriteConfig(sim_, a, v);
     d.eval();
     while (d.busy_o) {
       sim_.Tick();

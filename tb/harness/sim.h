@@ -131,6 +131,17 @@ class Sim {
   uint64_t timeout_ = uint64_t(1) << 40;
 };
 
+// One write to a model's configuration port (cfg_we_i, cfg_addr_i, cfg_wdata_i): one clock.
+template <class Model>
+void WriteConfig(Sim<Model>& sim, uint32_t addr, uint32_t data) {
+  Model& d = sim.dut();
+  d.cfg_we_i = 1;
+  d.cfg_addr_i = addr;
+  d.cfg_wdata_i = data;
+  sim.Tick();
+  d.cfg_we_i = 0;
+}
+
 // The current GoogleTest's name as a file stem: Suite.Name with '/' replaced.
 std::string CurrentTestStem();
 
