@@ -21,25 +21,19 @@ module ane_fp16_add (
   output      logic [15:0] y_o
 );
 
-  // Leading zeros of a 14-bit value (14 for zero).
-  function automatic logic [3:0] lead_zeros14(logic [13:0] v);
-    logic [3:0] n;
-    n = 4'd14;
-    for (int sum_bit = 0; sum_bit < 14; sum_bit++) begin
-      if (v[sum_bit]) n = 4'(13 - sum_bit);
-    end
-    lead_zeros14 = n;
-  endfunction
+  // (No functions in this module: the lanes of an array share one body of simulation code only
+  // if the code of every lane is identical, and Verilator numbers the temporaries of every inlined
+  // function call apart.)
 
   // Operand decode (N-1). The sign of a zero never reaches the result: zero sums are +0.
   logic        a_nan, a_inf, a_sign;
   logic        b_nan, b_inf, b_sign;  // b_sign includes the subtraction
 
   always_comb begin
-    a_nan  = ane_pkg::fp16_is_nan(a_i[14:0]);
+    a_nan  = (a_i[14:10] == 5'h1F) && (a_i[9:0] != 10'd0);
     a_inf  = (a_i[14:10] == 5'h1F);  // a NaN is +inf from here on
     a_sign = a_i[15] && !a_nan;
-    b_nan  = ane_pkg::fp16_is_nan(b_i[14:0]);
+    b_nan  = (b_i[14:10] == 5'h1F) && (b_i[9:0] != 10'd0);
     b_inf  = (b_i[14:10] == 5'h1F);
     b_sign = (b_i[15] && !b_nan) ^ sub_i;
   end
@@ -89,7 +83,10 @@ module ane_fp16_add (
     end
 
     // Normalize.
-    lz = lead_zeros14(sum[13:0]);
+    lz = 4'd14;  // leading zeros of sum[13:0] (14 for zero)
+    for (int sum_bit = 0; sum_bit < 14; sum_bit++) begin
+      if (sum[sum_bit]) lz = 4'(13 - sum_bit);
+    end
     if (sum[14]) begin
       norm_shift = 5'd0;
       norm       = {sum[14:2], (sum[1] || sum[0])};

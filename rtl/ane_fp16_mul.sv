@@ -18,15 +18,9 @@ module ane_fp16_mul (
   output      logic [15:0] y_o
 );
 
-  // Left shift that brings a nonzero denormal fraction's top bit to significand bit 10: 1 .. 10.
-  function automatic logic [3:0] denorm_shift(logic [9:0] frac);
-    logic [3:0] n;
-    n = 4'd0;
-    for (int frac_bit = 0; frac_bit < 10; frac_bit++) begin
-      if (frac[frac_bit]) n = 4'(10 - frac_bit);
-    end
-    denorm_shift = n;
-  endfunction
+  // (No functions in this module: the lanes of an array share one body of simulation code only
+  // if the code of every lane is identical, and Verilator numbers the temporaries of every inlined
+  // function call apart.)
 
   // Operand decode (N-1). A normalized operand is sig * 2^(exp - 25) with sig[10] set.
   logic              a_nan, a_inf, a_zero, a_den, a_sign;
@@ -36,21 +30,26 @@ module ane_fp16_mul (
   logic signed [7:0] a_exp, b_exp;  // -9 .. 30
 
   always_comb begin
-    a_nan  = ane_pkg::fp16_is_nan(a_i[14:0]);
+    a_nan  = (a_i[14:10] == 5'h1F) && (a_i[9:0] != 10'd0);
     a_inf  = (a_i[14:10] == 5'h1F);  // a NaN is +inf from here on
     a_zero = (a_i[14:0] == 15'd0);
     a_den  = (a_i[14:10] == 5'h00) && !a_zero;
     a_sign = a_i[15] && !a_nan && !a_zero;  // N-1.1, N-1.2
-    a_lz   = denorm_shift(a_i[9:0]);
+    // left shift that brings a nonzero denormal fraction's top bit to significand bit 10
+    a_lz   = 4'd0;
+    b_lz   = 4'd0;
+    for (int frac_bit = 0; frac_bit < 10; frac_bit++) begin
+      if (a_i[frac_bit]) a_lz = 4'(10 - frac_bit);
+      if (b_i[frac_bit]) b_lz = 4'(10 - frac_bit);
+    end
     a_sig  = a_den ? ({1'b0, a_i[9:0]} << a_lz) : {1'b1, a_i[9:0]};
     a_exp  = a_den ? (8'sd1 - $signed({4'd0, a_lz})) : $signed({3'd0, a_i[14:10]});
 
-    b_nan  = ane_pkg::fp16_is_nan(b_i[14:0]);
+    b_nan  = (b_i[14:10] == 5'h1F) && (b_i[9:0] != 10'd0);
     b_inf  = (b_i[14:10] == 5'h1F);
     b_zero = (b_i[14:0] == 15'd0);
     b_den  = (b_i[14:10] == 5'h00) && !b_zero;
     b_sign = b_i[15] && !b_nan && !b_zero;
-    b_lz   = denorm_shift(b_i[9:0]);
     b_sig  = b_den ? ({1'b0, b_i[9:0]} << b_lz) : {1'b1, b_i[9:0]};
     b_exp  = b_den ? (8'sd1 - $signed({4'd0, b_lz})) : $signed({3'd0, b_i[14:10]});
   end

@@ -20,7 +20,7 @@ module ane_fp16_unpack #(
   always_comb begin
     biased_exp = fp16_i[14:10];
     frac       = fp16_i[9:0];
-    is_nan     = ane_pkg::fp16_is_nan(fp16_i[14:0]);
+    is_nan     = (biased_exp == 5'h1F) && (frac != 10'h000);
     is_inf     = (biased_exp == 5'h1F);  // NaN folds into +inf below
     is_denorm  = (biased_exp == 5'h00) && (frac != 10'h000);
     is_zero    = (biased_exp == 5'h00) && ((frac == 10'h000) || (Gen == ane_pkg::GenM1));

@@ -1,142 +1,216 @@
-// ane_mac_acc_add: the wide accumulator step of one MAC slot (NUMERICS N-2.5, N-2.6).
-// Combinational: acc_o = RNE_fp32(acc_i + t_i), then, when ceiling_i is set and
-// |RNE_fp16(acc_o)| >= 32768 (i.e. |acc_o| >= 32760), acc_o becomes inf with its sign.
-// inf + finite = inf, inf + (-inf) = +0, zero results are +0. An fp32 NaN in acc_i (a loaded
-// value) acts as +inf (N-1.1).
-//
-// The sum is formed in a 93-bit window whose top is the larger operand's exponent E: bits
-// E+1 .. E-90 hold operand bits exactly and bit 0 collects any bits shifted out below (a
-// sticky "jam" bit). A quad sum has at most 83 significant bits and an fp32 value 24, so an
-// operand loses bits only when it is at least 8 binades below the other; then the result keeps
-// its top within one binade of E and the jam bit lies far below the fp32 rounding position.
+// ane_mac_acc_add: the accumulator step of one MAC slot, m1, in narrow form (NUMERICS N-2.5,
+// N-2.6, N-2.9).
+//   accumulate:   acc_o = RNE_fp32(acc_i + t_i); then, when ceiling_i is set and the result is
+//                 finite with |RNE_fp16(acc_o)| >= 32768 (|acc_o| >= 32760), inf with its sign.
+//                 inf + finite = inf, inf + (-inf) = +0, zero results are +0, an fp32 NaN in
+//                 acc_i (a loaded value) is +inf (N-1.1).
+//   compare:      cmp_i: acc_o = max_i ? max(acc, t) : min(acc, t), or t when !hv_i; the slot
+//                 value canonical (NaN -> +inf, -0 -> +0), t the data value (an fp16 value).
+//   raw:          raw_i: acc_o = acc_i bit for bit (an integer result passing through the lane's
+//                 pipeline registers).
+// An ordinary floating-point adder with guard, round and sticky bits, four stages; Pipe = 1 puts
+// a register (enable en_i) after each of the first three, Pipe = 0 makes it combinational.
+//   a  decode, order the operands by magnitude, compare-mode decision, exponent difference
+//   b  align the smaller in a 28-bit window with a jam bit, add or subtract
+//   c  normalize (one step right on a carry, or the leading zeros away)
+//   d  round to nearest even, pack, overflow, the port ceiling
+// The window: the larger operand's 24-bit significand sits at bits 26..3, so it is a multiple of
+// 8 units; the smaller's bits below bit 0 become one jam bit. Whenever bits were jammed
+// (exponent difference >= 2) the sum keeps its msb at bit 25 or above, so the rounding step is
+// at least 4 units and the jammed sum rounds like the exact one; with difference <= 1 nothing is
+// jammed and the sum is exact (docs/mac_lane.md).
+// Precondition (m1): t_i is zero or at least 2^-40 in magnitude (an add12 quad of products of
+// normal fp16 values, or an fp16 value), so a sum never falls into the fp32 denormal range; a
+// denormal acc_i is only ever the smaller operand or passed through unchanged.
 `default_nettype none
 
-module ane_mac_acc_add (
-  input  wire logic [31:0]         acc_i,
-  input  wire ane_pkg::mac_exact_t t_i,
-  input  wire logic                ceiling_i,
-  output      logic [31:0]         acc_o
+module ane_mac_acc_add #(
+  parameter bit Pipe = 1'b0
+) (
+  input  wire logic             clk_i,
+  input  wire logic             en_i,
+  input  wire logic [31:0]      acc_i,
+  input  wire ane_pkg::mac_fv_t t_i,
+  input  wire logic             ceiling_i,
+  input  wire logic             cmp_i,
+  input  wire logic             max_i,
+  input  wire logic             hv_i,
+  input  wire logic             raw_i,
+  output      logic [31:0]      acc_o
 );
 
-  localparam int unsigned Win = 93;
+  typedef struct packed {
+    logic       sp;       // an operand is infinite (accumulate): sp_zero ? +0 : inf(sp_sign)
+    logic       sp_zero;
+    logic       sp_sign;
+    logic       sign;     // the result's sign (the larger operand's)
+    logic [8:0] e;        // the larger operand's biased fp32 exponent field
+    logic       pass;     // one operand is +0 (or compare mode): the result is the other, as is
+    logic       ceiling;
+    logic       raw;      // acc_i passes bit for bit
+  } side_t;
 
-  function automatic logic [6:0] msb_index(logic [Win-1:0] v);
-    logic [6:0] idx;
-    idx = 7'd0;
-    for (int win_bit = 0; win_bit < Win; win_bit++) begin
-      if (v[win_bit]) idx = 7'(win_bit);
-    end
-    msb_index = idx;
-  endfunction
-
-  // Places sig (lsb exponent lsb_exp) into the window whose bit 1 has exponent base + 1.
-  function automatic logic [Win-1:0] place(logic [82:0] sig, logic signed [11:0] lsb_exp,
-                                           logic signed [11:0] base);
-    logic signed [11:0] s;
-    logic [Win-2:0]     wide;
-    logic [82:0]        lost_mask;
-    logic [82:0]        kept;
-    s = lsb_exp - base - 12'sd1;
-    if (s >= 0) begin
-      wide  = (Win-1)'(sig) << s[6:0];
-      place = {wide, 1'b0};
-    end else if (-s >= 12'sd83) begin
-      place = {{(Win-1){1'b0}}, (sig != 83'd0)};
-    end else begin
-      lost_mask = ~({83{1'b1}} << 7'(-s));
-      kept      = sig >> 7'(-s);
-      place     = {Win'(kept) << 1} | {{(Win-1){1'b0}}, ((sig & lost_mask) != 83'd0)};
-    end
-  endfunction
-
-  // acc decode
-  logic               a_nan, a_inf, a_sign, a_zero;
-  logic [23:0]        a_sig;
-  logic signed [11:0] a_lsb, a_msb;
-  // t decode
-  logic               t_zero;
-  logic signed [11:0] t_lsb, t_msb;
-  // window sum
-  logic signed [11:0] e_top, base;
-  logic [Win-1:0]     wa, wt, wsum;
-  logic               sum_sign;
-  logic signed [11:0] e_r, q, pos;
-  logic [Win-1:0]     low_mask, low_bits, half, rounded;
-  logic               round_up;
-  logic [24:0]        sig;
-  logic signed [11:0] exp_field;
-  logic [31:0]        result;
+  // ------------------------------------------------------------------ a: decode and order
+  logic        a_nan, a_inf, a_zero, a_sign;
+  logic [7:0]  a_e8, a_ex, t_e8;
+  logic [23:0] a_sig, t_sig;
+  logic [32:0] ka, kt;
+  logic        t_ge, t_eq, d_gt_a, d_lt_a, take_d, use_t;
+  logic [7:0]  d;
+  side_t       a_side;
+  logic [23:0] a_big, a_small;
+  logic [4:0]  a_d;
+  logic        a_sub;
 
   always_comb begin
-    a_nan  = (acc_i[30:23] == 8'hFF) && (acc_i[22:0] != 23'd0);
-    a_inf  = (acc_i[30:23] == 8'hFF);
-    a_sign = acc_i[31] && !a_nan;
-    a_sig  = {(acc_i[30:23] != 8'h00), acc_i[22:0]};
-    a_zero = !a_inf && (a_sig == 24'd0);
-    a_lsb  = ((acc_i[30:23] == 8'h00) ? 12'sd1 : $signed({4'd0, acc_i[30:23]})) - 12'sd150;
-    a_msb  = a_lsb + $signed({5'd0, msb_index(Win'(a_sig))});
+    a_e8   = acc_i[30:23];
+    a_nan  = (a_e8 == 8'hFF) && (acc_i[22:0] != 23'd0);
+    a_inf  = (a_e8 == 8'hFF);
+    a_zero = (acc_i[30:0] == 31'd0);
+    a_sign = acc_i[31] && !a_nan && !a_zero;             // canonical: NaN -> +inf, -0 -> +0
+    a_ex   = (a_e8 == 8'h00) ? 8'd1 : a_e8;              // a denormal's scale
+    a_sig  = a_inf ? 24'd0 : {(a_e8 != 8'h00), acc_i[22:0]};
+    t_e8   = t_i.inf ? 8'hFF : (t_i.zero ? 8'h00 : 8'({1'b0, t_i.e} + 8'd63));
+    t_sig  = {t_i.sig, 2'b00};
 
-    t_zero = !t_i.inf && (t_i.mag == 83'd0);
-    t_lsb  = 12'(ane_pkg::ExactLsbExp);
-    t_msb  = t_lsb + $signed({5'd0, msb_index(Win'(t_i.mag))});
+    // Magnitudes, infinities largest and zeros smallest.
+    ka   = a_zero ? 33'd0 : {a_inf, a_ex, a_sig};
+    kt   = t_i.zero ? 33'd0 : {t_i.inf, t_e8, t_sig};
+    t_ge = kt >= ka;
+    t_eq = kt == ka;
 
-    e_top  = a_zero ? t_msb : (t_zero ? a_msb : ((a_msb > t_msb) ? a_msb : t_msb));
-    base   = e_top - 12'sd91;  // exponent of window bit 0 (the jam bit)
-    wa     = a_zero ? '0 : place(83'(a_sig), a_lsb, base);
-    wt     = t_zero ? '0 : place(t_i.mag, t_lsb, base);
+    // Compare mode (N-2.9): signs first, then magnitudes.
+    d_gt_a = (t_i.sign != a_sign) ? !t_i.sign : (t_i.sign ? !t_ge : (t_ge && !t_eq));
+    d_lt_a = (t_i.sign != a_sign) ?  t_i.sign : (t_i.sign ? (t_ge && !t_eq) : !t_ge);
+    take_d = !hv_i || (max_i ? d_gt_a : d_lt_a);
 
-    if (a_sign == t_i.sign) begin
-      wsum     = wa + wt;
-      sum_sign = a_sign;
-    end else if (wa >= wt) begin
-      wsum     = wa - wt;
-      sum_sign = a_sign;
-    end else begin
-      wsum     = wt - wa;
-      sum_sign = t_i.sign;
-    end
-
-    // RNE to fp32: quantum 2^q with q = max(e_r, -126) - 23.
-    e_r      = base + $signed({5'd0, msb_index(wsum)});
-    q        = ((e_r > -12'sd126) ? e_r : -12'sd126) - 12'sd23;
-    pos      = q - base;  // window bit of one quantum
-    low_mask = (pos > 0) ? ~({Win{1'b1}} << pos[6:0]) : '0;
-    low_bits = wsum & low_mask;
-    half     = (pos > 0) ? (Win'(1) << (pos[6:0] - 7'd1)) : '0;
-    round_up = (pos > 0) && ((low_bits > half) || ((low_bits == half) && wsum[pos[6:0]]));
-    rounded  = (wsum & ~low_mask) + (round_up ? (Win'(1) << pos[6:0]) : '0);
-    sig      = 25'((pos > 0) ? (rounded >> pos[6:0]) : (rounded << 7'(-pos)));
-    exp_field = q + 12'sd150;
-    if (sig[24]) begin  // rounding carried into a new binade
-      sig       = sig >> 1;
-      exp_field = exp_field + 12'sd1;
-    end
-
-    if (exp_field >= 12'sd255) begin
-      result = {sum_sign, 8'hFF, 23'd0};
-    end else if (!sig[23]) begin
-      result = {sum_sign, 8'h00, sig[22:0]};  // denormal (exp_field is 1 here)
-    end else begin
-      result = {sum_sign, exp_field[7:0], sig[22:0]};
-    end
-    if (wsum == '0) result = 32'd0;
-
-    // Infinities and zeros.
-    if (a_inf && t_i.inf) begin
-      acc_o = (a_sign != t_i.sign) ? 32'd0 : {a_sign, 8'hFF, 23'd0};
-    end else if (a_inf) begin
-      acc_o = {a_sign, 8'hFF, 23'd0};
-    end else if (t_i.inf) begin
-      acc_o = {t_i.sign, 8'hFF, 23'd0};
-    end else if (a_zero && t_zero) begin
-      acc_o = 32'd0;
-    end else begin
-      acc_o = result;
-    end
-
-    // N-2.6 accumulator-port ceiling: RNE_fp16(acc) >= 32768 exactly when |acc| >= 32760.
-    if (ceiling_i && (acc_o[30:0] >= 31'h46FF_F000)) acc_o = {acc_o[31], 8'hFF, 23'd0};
+    a_side.pass    = cmp_i || t_i.zero || a_zero || raw_i;
+    use_t          = !raw_i && (cmp_i ? take_d : (a_side.pass ? a_zero : t_ge));
+    a_side.sp      = !cmp_i && !raw_i && (a_inf || t_i.inf);
+    a_side.sp_zero = a_inf && t_i.inf && (a_sign != t_i.sign);
+    a_side.sp_sign = a_inf ? a_sign : t_i.sign;
+    a_side.sign    = raw_i ? acc_i[31] : (use_t ? t_i.sign : a_sign);
+    a_side.e       = {1'b0, use_t ? t_e8 : a_e8};
+    a_side.ceiling = ceiling_i && !cmp_i && !raw_i;
+    a_side.raw     = raw_i;
+    a_big          = raw_i ? {1'b0, acc_i[22:0]} : (use_t ? t_sig : a_sig);
+    a_small        = a_side.pass ? 24'd0 : (use_t ? a_sig : t_sig);
+    d              = use_t ? (t_e8 - a_ex) : (a_ex - t_e8);
+    a_d            = (d > 8'd31) ? 5'd31 : d[4:0];
+    a_sub          = t_i.sign != a_sign;
   end
+
+  side_t       b_side;
+  logic [23:0] b_big, b_small;
+  logic [4:0]  b_d;
+  logic        b_sub;
+
+  // ------------------------------------------------------------------ b: align and add
+  logic [26:0] y27, yshift, ymask;
+  logic [27:0] wx, wy, b_sum;
+
+  always_comb begin
+    y27    = {b_small, 3'b000};
+    yshift = y27 >> b_d;
+    ymask  = ~({27{1'b1}} << b_d);
+    wx     = {1'b0, b_big, 3'b000};
+    wy     = {1'b0, yshift[26:1], yshift[0] | ((y27 & ymask) != 27'd0)};
+    b_sum  = b_sub ? (wx - wy) : (wx + wy);
+  end
+
+  side_t       c_side;
+  logic [27:0] c_sum;
+
+  // ------------------------------------------------------------------ c: normalize
+  logic [31:0] nrm_x;
+  logic [4:0]  nrm_n;
+  logic [26:0] c_n;
+  logic [8:0]  c_e;
+  logic        c_zero;
+
+  ane_mac_norm #(.Width(32)) u_norm (.v_i({c_sum[26:0], 5'd0}), .x_o(nrm_x), .n_o(nrm_n));
+  always_comb begin
+    c_zero = !c_side.pass && (c_sum == 28'd0);
+    if (c_side.pass) begin
+      c_n = c_sum[26:0];
+      c_e = c_side.e;
+    end else if (c_sum[27]) begin
+      c_n = {c_sum[27:2], c_sum[1] | c_sum[0]};
+      c_e = c_side.e + 9'd1;
+    end else begin
+      c_n = nrm_x[31:5];
+      c_e = c_side.e - {4'd0, nrm_n};
+    end
+  end
+
+  side_t       d_side;
+  logic [26:0] d_n;
+  logic [8:0]  d_e;
+  logic        d_zero;
+
+  // ------------------------------------------------------------------ d: round and pack
+  logic        d_inc;
+  logic [24:0] d_sr;
+  logic [8:0]  d_ef;
+  logic [22:0] d_frac;
+  logic [31:0] res;
+
+  always_comb begin
+    d_inc  = !d_side.pass && d_n[2] && (d_n[1] || d_n[0] || d_n[3]);
+    d_sr   = {1'b0, d_n[26:3]} + {24'd0, d_inc};
+    d_ef   = d_e + {8'd0, d_sr[24]};
+    d_frac = d_sr[24] ? d_sr[23:1] : d_sr[22:0];
+    if ((d_ef >= 9'd255) && !d_side.raw) begin
+      res = {d_side.sign, 8'hFF, 23'd0};
+    end else begin
+      res = {d_side.sign, d_ef[7:0], d_frac};
+    end
+    if (d_zero) res = 32'd0;
+    if (d_side.sp) res = d_side.sp_zero ? 32'd0 : {d_side.sp_sign, 8'hFF, 23'd0};
+    // N-2.6 accumulator-port ceiling: RNE_fp16(acc) >= 32768 exactly when |acc| >= 32760.
+    if (d_side.ceiling && (res[30:23] != 8'hFF) && (res[30:0] >= 31'h46FF_F000)) begin
+      res = {res[31], 8'hFF, 23'd0};
+    end
+    acc_o = res;
+  end
+
+  // ------------------------------------------------------------------ pipeline registers
+  if (Pipe) begin : g_pipe
+    always_ff @(posedge clk_i) begin
+      if (en_i) begin
+        b_side  <= a_side;
+        b_big   <= a_big;
+        b_small <= a_small;
+        b_d     <= a_d;
+        b_sub   <= a_sub;
+        c_side  <= b_side;
+        c_sum   <= b_sum;
+        d_side  <= c_side;
+        d_n     <= c_n;
+        d_e     <= c_e;
+        d_zero  <= c_zero;
+      end
+    end
+  end else begin : g_comb
+    always_comb begin
+      b_side  = a_side;
+      b_big   = a_big;
+      b_small = a_small;
+      b_d     = a_d;
+      b_sub   = a_sub;
+      c_side  = b_side;
+      c_sum   = b_sum;
+      d_side  = c_side;
+      d_n     = c_n;
+      d_e     = c_e;
+      d_zero  = c_zero;
+    end
+    logic unused;
+    assign unused = ^{clk_i, en_i};
+  end
+
+  logic unused_nrm;
+  assign unused_nrm = ^{nrm_x[4:0], d_side.e};
 
 endmodule
 

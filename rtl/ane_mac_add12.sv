@@ -1,76 +1,169 @@
-// ane_mac_add12: the two-input adder of the quad stage (NUMERICS N-2.4). Combinational.
-//   m1: add12(x, y) = RNE(x + y) on the grid 2^(e - 11), e = the larger exponent of the nonzero
-//       operands: 12 significant bits relative to the larger operand, no sticky beyond the sum.
-//   m5: the exact sum.
-//   Both: zero + zero = +0, inf + finite = inf, inf + (-inf) = +0, zero results are +0.
-// Values are mac_exact_t (mag * 2^-48); the sum of up to four products fits 83 bits.
+// ane_mac_add12: the two-input adder of the quad stage, m1 (NUMERICS N-2.4), in narrow form.
+//   add12(x, y) = RNE(x + y) on the grid 2^(e - 11), e = max(exponent(x), exponent(y)) over the
+//   nonzero operands; add12 of two zeros is +0; inf + finite = inf; inf + (-inf) = +0; zero
+//   results are +0. pass_i: s = y exactly (x ignored): the first product of a quad.
+// Operands and result are mac_fv_t (22-bit normalized significand and exponent). Four stages;
+// Pipe = 1 puts a register (enable en_i) after each of the first three, Pipe = 0 makes the
+// block combinational (the stage tests).
+//   a  order the operands by magnitude (big, small), exponent difference d
+//   b  align small to big in a 24-bit window with a jam bit, add or subtract
+//   c  round to the grid: 13 bits above it, guard bit, sticky bit (RNE)
+//   d  normalize the rounded sum (at most 14 significant bits) back to mac_fv_t
+// Why 24 bits and a jam bit give the exact contract (docs/mac_lane.md has the whole argument):
+// in the window bit 0 weighs u = 2^(e-22); big (22 bits, msb 2^e) occupies bits 22..1, so it is
+// a multiple of 2u. The bits of small below bit 0 are replaced by one jam bit at bit 0; the
+// jammed and the exact small lie strictly inside the same interval (2ku, (2k+2)u), and so do
+// big +- either. The grid 2^(e-11) is 2^11 u: every rounding boundary (a multiple of half a grid
+// step) is a multiple of 2u, so both sums round the same way. The grid is fixed by the operands,
+// not by the sum, so no normalization comes before the rounding.
 `default_nettype none
 
 module ane_mac_add12 #(
-  // N-0.2 generation: ane_pkg::GenM1 (0) or ane_pkg::GenM5 (1).
-  parameter logic Gen = ane_pkg::GenM1
+  parameter bit Pipe = 1'b0
 ) (
-  input  wire ane_pkg::mac_exact_t x_i,
-  input  wire ane_pkg::mac_exact_t y_i,
-  output      ane_pkg::mac_exact_t s_o
+  input  wire logic             clk_i,
+  input  wire logic             en_i,
+  input  wire ane_pkg::mac_fv_t x_i,
+  input  wire ane_pkg::mac_fv_t y_i,
+  input  wire logic             pass_i,
+  output      ane_pkg::mac_fv_t s_o
 );
 
-  // Index of the highest set bit (0 for zero).
-  function automatic logic [6:0] msb_index(logic [82:0] v);
-    logic [6:0] idx;
-    idx = 7'd0;
-    for (int add_bit = 0; add_bit < 83; add_bit++) begin
-      if (v[add_bit]) idx = 7'(add_bit);
-    end
-    msb_index = idx;
-  endfunction
+  // Fields kept from stage to stage: specials, the result sign, big's exponent, pass.
+  typedef struct packed {
+    logic       sp;       // an operand is infinite: the result is sp_zero ? +0 : inf(sp_sign)
+    logic       sp_zero;
+    logic       sp_sign;
+    logic       sign;
+    logic [6:0] e;
+    logic       pass;
+  } side_t;
 
-  logic        x_big;
-  logic [83:0] sum;
-  logic        sum_sign;
-  logic [6:0]  e;
-  logic [6:0]  k;          // rounding position: bit index of one grid step
-  logic [83:0] low_mask, low_bits, half;
-  logic        round_up;
-  logic [83:0] rounded;
+  // ------------------------------------------------------------------ a: order
+  ane_pkg::mac_fv_t x, big, sml;
+  logic             x_ge;
+  logic [6:0]       d;
+  side_t            a_side;
+  logic [21:0]      a_big, a_small;
+  logic [4:0]       a_d;
+  logic             a_sub;
 
   always_comb begin
-    // Exact sign-magnitude sum.
-    x_big = x_i.mag >= y_i.mag;
-    if (x_i.sign == y_i.sign) begin
-      sum      = {1'b0, x_i.mag} + {1'b0, y_i.mag};
-      sum_sign = x_i.sign;
-    end else if (x_big) begin
-      sum      = {1'b0, x_i.mag} - {1'b0, y_i.mag};
-      sum_sign = x_i.sign;
-    end else begin
-      sum      = {1'b0, y_i.mag} - {1'b0, x_i.mag};
-      sum_sign = y_i.sign;
+    x = x_i;
+    if (pass_i) begin  // +0
+      x      = '0;
+      x.zero = 1'b1;
     end
+    x_ge  = {x.e, x.sig} >= {y_i.e, y_i.sig};              // zeros and infinities have e = sig = 0
+    big   = x_ge ? x : y_i;
+    sml   = x_ge ? y_i : x;
+    d     = big.e - sml.e;
+    a_big   = big.sig;
+    a_small = sml.sig;
+    a_d     = (d > 7'd31) ? 5'd31 : d[4:0];
+    a_sub   = x.sign ^ y_i.sign;
+    a_side.sp      = x.inf || y_i.inf;
+    a_side.sp_zero = x.inf && y_i.inf && (x.sign != y_i.sign);
+    a_side.sp_sign = x.inf ? x.sign : y_i.sign;
+    a_side.sign    = big.sign;
+    a_side.e       = big.e;
+    a_side.pass    = pass_i;
+  end
 
-    // m1: round to the grid 2^(e - 11) of the larger operand (msb of the larger magnitude).
-    e        = msb_index(x_big ? x_i.mag : y_i.mag);
-    k        = (e > 7'd11) ? (e - 7'd11) : 7'd0;
-    low_mask = ~({84{1'b1}} << k);
-    low_bits = sum & low_mask;
-    half     = (k == 7'd0) ? 84'd0 : (84'd1 << (k - 7'd1));
-    round_up = (k != 7'd0) && ((low_bits > half) || ((low_bits == half) && sum[k]));
-    rounded  = (sum & ~low_mask) + (round_up ? (84'd1 << k) : 84'd0);
-    if (Gen == ane_pkg::GenM5) rounded = sum;
+  side_t       b_side;
+  logic [21:0] b_big, b_small;
+  logic [4:0]  b_d;
+  logic        b_sub;
 
+  // ------------------------------------------------------------------ b: align and add
+  logic [22:0] y23, yshift, ymask;
+  logic [23:0] wx, wy, b_sum;
+
+  always_comb begin
+    y23    = {b_small, 1'b0};
+    yshift = y23 >> b_d;
+    ymask  = ~({23{1'b1}} << b_d);       // the bits of small shifted out
+    wx     = {1'b0, b_big, 1'b0};
+    wy     = {1'b0, yshift[22:1], yshift[0] | ((y23 & ymask) != 23'd0)};
+    b_sum  = b_sub ? (wx - wy) : (wx + wy);
+  end
+
+  side_t       c_side;
+  logic [23:0] c_sum;
+
+  // ------------------------------------------------------------------ c: round to the grid
+  logic        c_inc;
+  logic [13:0] c_r;
+  logic [21:0] c_val;
+
+  always_comb begin
+    // grid step = window bit 11, guard = bit 10, sticky = bits 9..0
+    c_inc = c_sum[10] && (c_sum[11] || (c_sum[9:0] != 10'd0));
+    c_r   = {1'b0, c_sum[23:11]} + {13'd0, c_inc};
+    c_val = c_side.pass ? c_sum[22:1] : {c_r, 8'd0};
+  end
+
+  side_t       d_side;
+  logic [21:0] d_val;
+
+  // ------------------------------------------------------------------ d: normalize
+  logic [15:0] nrm_x;
+  logic [3:0]  nrm_n;
+  ane_mac_norm #(.Width(16)) u_norm (.v_i({d_val[21:8], 2'b00}), .x_o(nrm_x), .n_o(nrm_n));
+  always_comb begin
+    // not pass: the value is R * 2^(e-11), R = d_val[21:8] (< 2^14); normalized, its exponent
+    // is e + 2 - (leading zeros of R in 14 bits). pass: d_val is y's significand.
     s_o = '0;
-    if (x_i.inf || y_i.inf) begin
-      if (x_i.inf && y_i.inf && (x_i.sign != y_i.sign)) begin
-        s_o = '0;  // inf + (-inf) = +0
-      end else begin
-        s_o.inf  = 1'b1;
-        s_o.sign = x_i.inf ? x_i.sign : y_i.sign;
-      end
+    if (d_side.sp) begin
+      s_o.zero = d_side.sp_zero;
+      s_o.inf  = !d_side.sp_zero;
+      s_o.sign = !d_side.sp_zero && d_side.sp_sign;
+    end else if (d_val == 22'd0) begin
+      s_o.zero = 1'b1;
+    end else if (d_side.pass) begin
+      s_o.sign = d_side.sign;
+      s_o.e    = d_side.e;
+      s_o.sig  = d_val;
     end else begin
-      s_o.mag  = rounded[82:0];
-      s_o.sign = sum_sign && (rounded != 84'd0);
+      s_o.sign = d_side.sign;
+      s_o.e    = d_side.e + 7'd2 - {3'd0, nrm_n};
+      s_o.sig  = {nrm_x[15:2], 8'd0};
     end
   end
+
+  // ------------------------------------------------------------------ pipeline registers
+  if (Pipe) begin : g_pipe
+    always_ff @(posedge clk_i) begin
+      if (en_i) begin
+        b_side  <= a_side;
+        b_big   <= a_big;
+        b_small <= a_small;
+        b_d     <= a_d;
+        b_sub   <= a_sub;
+        c_side  <= b_side;
+        c_sum   <= b_sum;
+        d_side  <= c_side;
+        d_val   <= c_val;
+      end
+    end
+  end else begin : g_comb
+    always_comb begin
+      b_side  = a_side;
+      b_big   = a_big;
+      b_small = a_small;
+      b_d     = a_d;
+      b_sub   = a_sub;
+      c_side  = b_side;
+      c_sum   = b_sum;
+      d_side  = c_side;
+      d_val   = c_val;
+    end
+    logic unused;
+    assign unused = ^{clk_i, en_i};
+  end
+
+  logic unused_nrm;
+  assign unused_nrm = ^{nrm_x[1:0], x.zero, x.e, y_i.zero, big.inf, big.zero, sml.inf, sml.zero, sml.sign};
 
 endmodule
 

@@ -7,8 +7,10 @@
 //                        even lanes and kernel B to the odd lanes: NumLanes/2 data values
 //                        against two output channels at once.
 // CmdLoad loads {aux value i, data value i} into lane i's slot (two-kernel mode does not apply).
-// Results and the read port return all lanes at once. The lanes share one advance condition,
-// so they stay in lockstep; timing is the lane's (initiation interval 1, latency 4).
+// Results and the read port return all lanes at once. One control unit (ane_mac_ctrl) drives
+// every lane datapath (ane_mac_dp): the lanes are in lockstep by construction, and the slot
+// bookkeeping, hazard check and stage valid bits exist once. Timing is the lane's (initiation
+// interval 1 whenever consecutive operations go to different slots, latency 13; docs/mac_lane.md).
 `default_nettype none
 
 module ane_mac_array #(
@@ -47,8 +49,27 @@ module ane_mac_array #(
   output      logic [NumLanes-1:0]   rd_sat_o
 );
 
-  logic [NumLanes-1:0] lane_in_ready, lane_out_valid, lane_rd_valid;
-  logic [NumLanes*3-1:0] lane_out_slot;
+  ane_pkg::mac_ctl_t ctl;
+  logic              en;
+
+  ane_mac_ctrl u_ctrl (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .in_valid_i  (in_valid_i),
+    .in_ready_o  (in_ready_o),
+    .in_cmd_i    (in_cmd_i),
+    .in_mode_i   (in_mode_i),
+    .in_slot_i   (in_slot_i),
+    .in_first_i  (in_first_i),
+    .in_last_i   (in_last_i),
+    .out_valid_o (out_valid_o),
+    .out_ready_i (out_ready_i),
+    .out_slot_o  (out_slot_o),
+    .rd_en_i     (rd_en_i),
+    .rd_valid_o  (rd_valid_o),
+    .en_o        (en),
+    .ctl_o       (ctl)
+  );
 
   for (genvar i = 0; i < NumLanes; i++) begin : g_lane
     logic [15:0] data, kernel;
@@ -65,38 +86,22 @@ module ane_mac_array #(
       end
     end
 
-    ane_mac_lane #(.Gen(Gen)) u_lane (
+    ane_mac_dp #(.Gen(Gen)) u_dp (
       .clk_i       (clk_i),
       .rst_ni      (rst_ni),
-      .in_valid_i  (in_valid_i),
-      .in_ready_o  (lane_in_ready[i]),
-      .in_cmd_i    (in_cmd_i),
-      .in_mode_i   (in_mode_i),
-      .in_slot_i   (in_slot_i),
-      .in_first_i  (in_first_i),
-      .in_last_i   (in_last_i),
+      .en_i        (en),
+      .ctl_i       (ctl),
       .in_data_i   (data),
       .in_kernel_i (kernel),
-      .out_valid_o (lane_out_valid[i]),
-      .out_ready_i (out_ready_i),
-      .out_slot_o  (lane_out_slot[3*i +: 3]),
       .out_acc_o   (out_acc_o[32*i +: 32]),
       .out_fp16_o  (out_fp16_o[16*i +: 16]),
       .out_sat_o   (out_sat_o[i]),
-      .rd_en_i     (rd_en_i),
       .rd_slot_i   (rd_slot_i),
-      .rd_valid_o  (lane_rd_valid[i]),
       .rd_acc_o    (rd_acc_o[32*i +: 32]),
       .rd_fp16_o   (rd_fp16_o[16*i +: 16]),
       .rd_sat_o    (rd_sat_o[i])
     );
   end
-
-  // The lanes are in lockstep: lane 0 speaks for all of them.
-  assign in_ready_o  = lane_in_ready[0];
-  assign out_valid_o = lane_out_valid[0];
-  assign out_slot_o  = lane_out_slot[2:0];
-  assign rd_valid_o  = lane_rd_valid[0];
 
 `ifndef SYNTHESIS
   // Elaboration-time parameter check and run-time lockstep / mode checks.
@@ -104,12 +109,6 @@ module ane_mac_array #(
     assert(NumLanes >= 2 && NumLanes % 2 == 0);
   end
   always_comb begin
-    if (rst_ni) begin  // out of reset the lanes are in lockstep
-      assert(lane_in_ready == {NumLanes{lane_in_ready[0]}});
-      assert(lane_out_valid == {NumLanes{lane_out_valid[0]}});
-      assert(lane_out_slot == {NumLanes{lane_out_slot[2:0]}});
-      assert(lane_rd_valid == {NumLanes{lane_rd_valid[0]}});
-    end
     if (rst_ni && in_valid_i && in_two_kernel_i && (in_cmd_i == ane_pkg::CmdMac)) begin
       assert(in_mode_i == ane_pkg::ModeFp16);  // the two-kernel mode is an fp16 mode
     end

@@ -1,96 +1,199 @@
 // ane_mac_mul: operand decode and exact products of one MAC lane (NUMERICS N-1, N-2.1 to N-2.3,
-// N-2.8). Combinational; the lane registers around it.
-//   fp16 x fp16, int8 x fp16, fp16 x int8: one exact product as mac_exact_t (0 x inf = +0,
-//     inf x nonzero = signed inf); an int8 operand is converted exactly to the fp16 form.
-//   int8 x int8: the exact int16 product.
-//   int4 packed: four int4 data values (bits [3:0], [7:4], [11:8], [15:12]) times one int4
-//     kernel value (bits [3:0]): four exact products.
-// The significand product of every fp16/int8 mode comes from the one shared 11 x 11 multiplier
-// (ane_sig_mul). The four int4 products use four 4 x 4 multipliers beside it: four independent
-// products do not fit side by side in an 11 x 11 array.
+// N-2.8, N-2.9). Two stages; Pipe = 1 puts a register (enable en_i) between them, Pipe = 0 makes
+// the block combinational (the stage tests).
+//   stage 1  decode both operands (N-1: NaN -> +inf, -0 -> +0; m1: denormal -> +0), convert an
+//            int8 operand exactly to fp16 form (mixed modes), form the two partial products of
+//            the one 11 x 11 significand multiplier (ane_sig_mul), add the exponents
+//   stage 2  sum the partial products and normalize: prod_o is the exact product in mac_fv_t
+//            form (22-bit significand, 0 x inf = +0, inf x nonzero = signed inf)
+// Modes:
+//   fp16 x fp16, int8 x fp16, fp16 x int8   prod_o
+//   compare max/min                          prod_o = data x 1.0 (the data value, after N-1/N-2.3)
+//   int8 x int8                              int_prod_o, the exact int16 product
+//   int4 packed                              int4_prod_o[8i+7:8i] = data[4i+3:4i] x kernel[3:0];
+//   (int_o carries whichever of the two the mode has)
+//                                            each half of the multiplier takes two data
+//                                            magnitudes 7 bits apart times the kernel magnitude
 `default_nettype none
 
 module ane_mac_mul #(
   // N-0.2 generation: ane_pkg::GenM1 (0) or ane_pkg::GenM5 (1).
-  parameter logic Gen = ane_pkg::GenM1
+  parameter logic Gen  = ane_pkg::GenM1,
+  // 1: a pipeline register between the partial products and their sum.
+  parameter bit   Pipe = 1'b0
 ) (
-  input  wire ane_pkg::mac_mode_e   mode_i,
-  input  wire logic [15:0]          data_i,
-  input  wire logic [15:0]          kernel_i,
-  output      ane_pkg::mac_exact_t  prod_o,      // fp16 / mixed modes
-  output      logic signed [15:0]   int_prod_o,  // int8 x int8
-  output      logic [31:0]          int4_prod_o, // int4: four signed 8-bit products, [8i+7:8i]
-  output      ane_pkg::fp16_unpacked_t data_fp_o   // the fp16 data operand after N-1 / N-2.3
+  input  wire logic               clk_i,
+  input  wire logic               en_i,
+  input  wire ane_pkg::mac_mode_e mode_i,
+  input  wire logic [15:0]        data_i,
+  input  wire logic [15:0]        kernel_i,
+  output      ane_pkg::mac_fv_t   prod_o,
+  output      logic signed [15:0] int_prod_o,
+  output      logic [31:0]        int4_prod_o,
+  output      logic [31:0]        int_o        // int4 ? int4_prod_o : int_prod_o sign-extended
 );
 
-
-  ane_pkg::fp16_unpacked_t data_fp, kernel_fp, data_op, kernel_op;
-
+  // ------------------------------------------------------------------ stage 1
+  ane_pkg::fp16_unpacked_t data_fp, kernel_fp;
   ane_fp16_unpack #(.Gen(Gen)) u_unpack_data   (.fp16_i(data_i),   .op_o(data_fp));
   ane_fp16_unpack #(.Gen(Gen)) u_unpack_kernel (.fp16_i(kernel_i), .op_o(kernel_fp));
-  assign data_fp_o = data_fp;
 
-  // An int8 in bits [7:0] in the fp16 operand form: value = sig * 2^(exp - 25) with exp = 25.
-  // (Written out as assignments: Yosys 0.23 cannot elaborate a function returning a struct.)
-  ane_pkg::fp16_unpacked_t data_int, kernel_int;
-  logic [7:0] data_mag, kernel_mag;
-
+  // An int8 as an fp16 operand, exactly (N-2.1): the magnitude's leading one at bit 10 of the
+  // significand, exponent 15 + its position. Magnitudes: -128 -> 128. (No functions here: the
+  // lanes of a 256-lane array then share one body of simulation code.)
+  logic [7:0] dmag8, kmag8;
+  logic [3:0] dmag4 [4];
+  logic [3:0] kmag4;
+  logic [2:0] dmsb, kmsb;
+  logic [15:0] data_i8, kernel_i8;
   always_comb begin
-    data_mag           = data_i[7] ? (~data_i[7:0] + 8'd1) : data_i[7:0];  // -128 -> 128
-    data_int.sign      = data_i[7];
-    data_int.exp       = 5'd25;
-    data_int.sig       = {3'b000, data_mag};
-    data_int.is_zero   = (data_i[7:0] == 8'h00);
-    data_int.is_inf    = 1'b0;
-    kernel_mag         = kernel_i[7] ? (~kernel_i[7:0] + 8'd1) : kernel_i[7:0];
-    kernel_int.sign    = kernel_i[7];
-    kernel_int.exp     = 5'd25;
-    kernel_int.sig     = {3'b000, kernel_mag};
-    kernel_int.is_zero = (kernel_i[7:0] == 8'h00);
-    kernel_int.is_inf  = 1'b0;
-  end
-
-  logic        data_is_int, kernel_is_int;
-  logic [21:0] sig_prod;
-  logic [5:0]  exp_sum;
-  logic [82:0] shifted;
-
-  always_comb begin
-    data_is_int   = (mode_i == ane_pkg::ModeI8xF16) || (mode_i == ane_pkg::ModeInt8);
-    kernel_is_int = (mode_i == ane_pkg::ModeF16xI8) || (mode_i == ane_pkg::ModeInt8);
-    data_op       = data_is_int   ? data_int   : data_fp;
-    kernel_op     = kernel_is_int ? kernel_int : kernel_fp;
-  end
-
-  ane_sig_mul u_sig_mul (.a_i(data_op.sig), .b_i(kernel_op.sig), .p_o(sig_prod));
-
-  always_comb begin
-    // value = sig_prod * 2^(exp_a + exp_b - 50) = (sig_prod << (exp_a + exp_b - 2)) * 2^-48
-    exp_sum = {1'b0, data_op.exp} + {1'b0, kernel_op.exp};
-    shifted = 83'(sig_prod) << (exp_sum - 6'd2);
-    prod_o  = '0;
-    if (data_op.is_zero || kernel_op.is_zero) begin
-      prod_o = '0;  // includes 0 x inf = +0
-    end else if (data_op.is_inf || kernel_op.is_inf) begin
-      prod_o.inf  = 1'b1;
-      prod_o.sign = data_op.sign ^ kernel_op.sign;
-    end else begin
-      prod_o.sign = data_op.sign ^ kernel_op.sign;
-      prod_o.mag  = shifted;
+    dmag8 = data_i[7] ? (~data_i[7:0] + 8'd1) : data_i[7:0];
+    kmag8 = kernel_i[7] ? (~kernel_i[7:0] + 8'd1) : kernel_i[7:0];
+    dmsb  = 3'd0;
+    kmsb  = 3'd0;
+    for (int b = 0; b < 8; b++) begin
+      if (dmag8[b]) dmsb = 3'(b);
+      if (kmag8[b]) kmsb = 3'(b);
     end
-    int_prod_o = (data_op.sign ^ kernel_op.sign) ? -$signed({1'b0, sig_prod[14:0]})
-                                                 :  $signed({1'b0, sig_prod[14:0]});
+    data_i8   = {5'(5'd15 + {2'd0, dmsb}), 11'({3'd0, dmag8} << (4'd10 - {1'b0, dmsb}))};
+    kernel_i8 = {5'(5'd15 + {2'd0, kmsb}), 11'({3'd0, kmag8} << (4'd10 - {1'b0, kmsb}))};
+    for (int q = 0; q < 4; q++) begin
+      dmag4[q] = data_i[4*q+3] ? (~data_i[4*q +: 4] + 4'd1) : data_i[4*q +: 4];
+    end
+    kmag4 = kernel_i[3] ? (~kernel_i[3:0] + 4'd1) : kernel_i[3:0];
   end
 
-  // int4 packed mode: four small signed multipliers.
-  for (genvar i = 0; i < 4; i++) begin : g_int4
-    logic signed [3:0] d4, k4;
-    logic signed [7:0] p8;
-    assign d4 = data_i[4*i +: 4];
-    assign k4 = kernel_i[3:0];
-    assign p8 = 8'(d4) * 8'(k4);
-    assign int4_prod_o[8*i +: 8] = p8;
+  logic        is_int8, is_int4, is_cmp, data_int, kernel_int;
+  logic        a_sign, b_sign, a_zero, b_zero, a_inf, b_inf;
+  logic [4:0]  a_exp, b_exp;
+  logic [10:0] a_sig, b_sig, a_hi;
+  logic [4:0]  b_hi;
+  logic [3:0]  k4;
+
+  always_comb begin
+    is_int8    = (mode_i == ane_pkg::ModeInt8);
+    is_int4    = (mode_i == ane_pkg::ModeInt4);
+    is_cmp     = (mode_i == ane_pkg::ModeCmpMax) || (mode_i == ane_pkg::ModeCmpMin);
+    data_int   = (mode_i == ane_pkg::ModeI8xF16);
+    kernel_int = (mode_i == ane_pkg::ModeF16xI8);
+    k4         = kmag4;
+
+    // data operand
+    a_sign = data_fp.sign;
+    a_zero = data_fp.is_zero;
+    a_inf  = data_fp.is_inf;
+    a_exp  = data_fp.exp;
+    a_sig  = data_fp.sig;
+    if (data_int || is_int8) begin
+      a_sign = data_i[7];
+      a_zero = (data_i[7:0] == 8'd0);
+      a_inf  = 1'b0;
+      a_exp  = data_i8[15:11];
+      a_sig  = is_int8 ? {3'd0, dmag8} : data_i8[10:0];
+    end
+    if (is_int4) begin  // |d1| at [10:7], |d0| at [3:0]: the two products cannot overlap (<= 64)
+      a_sig = {dmag4[1], 3'd0, dmag4[0]};
+    end
+    a_hi = is_int4 ? {dmag4[3], 3'd0, dmag4[2]} : a_sig;
+
+    // kernel operand (1.0 in compare mode: the product is the data value)
+    b_sign = kernel_fp.sign;
+    b_zero = kernel_fp.is_zero;
+    b_inf  = kernel_fp.is_inf;
+    b_exp  = kernel_fp.exp;
+    b_sig  = kernel_fp.sig;
+    if (kernel_int || is_int8) begin
+      b_sign = kernel_i[7];
+      b_zero = (kernel_i[7:0] == 8'd0);
+      b_inf  = 1'b0;
+      b_exp  = kernel_i8[15:11];
+      b_sig  = is_int8 ? {3'd0, kmag8} : kernel_i8[10:0];
+    end
+    if (is_cmp) begin
+      b_sign = 1'b0;
+      b_zero = 1'b0;
+      b_inf  = 1'b0;
+      b_exp  = 5'd15;
+      b_sig  = 11'd1024;
+    end
+    if (is_int4) b_sig = {7'd0, k4};
+    b_hi = is_int4 ? {1'b0, k4} : b_sig[10:6];
   end
+
+  logic [16:0] lo;
+  logic [15:0] hi;
+  ane_sig_mul u_sig_mul (.a_lo_i(a_sig), .b_lo_i(b_sig[5:0]), .a_hi_i(a_hi), .b_hi_i(b_hi),
+                         .lo_o(lo), .hi_o(hi));
+
+  // Stage-1 result: partial products, exponent sum, flags, int4 signs.
+  ane_pkg::mac_pp_t pp_d, pp_q;
+
+  always_comb begin
+    pp_d.lo   = lo;
+    pp_d.hi   = hi;
+    pp_d.esum = {1'b0, a_exp} + {1'b0, b_exp};
+    pp_d.zero = a_zero || b_zero;
+    pp_d.inf  = !(a_zero || b_zero) && (a_inf || b_inf);
+    pp_d.sign = a_sign ^ b_sign;
+    pp_d.s4   = {data_i[15] ^ kernel_i[3], data_i[11] ^ kernel_i[3], data_i[7] ^ kernel_i[3],
+                 data_i[3] ^ kernel_i[3]};
+    pp_d.int4 = is_int4;
+  end
+
+  if (Pipe) begin : g_pipe
+    always_ff @(posedge clk_i) begin
+      if (en_i) pp_q <= pp_d;
+    end
+  end else begin : g_comb
+    assign pp_q = pp_d;
+    logic unused;
+    assign unused = ^{clk_i, en_i};
+  end
+
+  // ------------------------------------------------------------------ stage 2
+  logic [21:0] sig22, sig_n;
+  logic [6:0]  e_n;
+  logic [4:0]  lz;
+  logic [27:0] m4;
+
+  assign sig22 = 22'(pp_q.lo) + {pp_q.hi, 6'd0};
+  if (Gen == ane_pkg::GenM1) begin : g_m1
+    assign lz = {4'd0, !sig22[21]};  // normal x normal: sig22 >= 2^20
+  end else begin : g_m5
+    // denormal operands: up to 21 leading zeros
+    logic [31:0] nrm_x;
+    ane_mac_norm #(.Width(32)) u_norm (.v_i({sig22, 10'd0}), .x_o(nrm_x), .n_o(lz));
+    logic unused_nrm;
+    assign unused_nrm = ^nrm_x;
+  end
+
+  always_comb begin
+    // value = sig22 * 2^(esum - 50); with the msb at bit 21 the exponent is esum - 29.
+    sig_n = sig22 << lz;
+    e_n   = {1'b0, pp_q.esum} + 7'd35 - {2'd0, lz};
+
+    prod_o = '0;
+    if (pp_q.zero) begin
+      prod_o.zero = 1'b1;
+    end else if (pp_q.inf) begin
+      prod_o.inf  = 1'b1;
+      prod_o.sign = pp_q.sign;
+    end else begin
+      prod_o.sign = pp_q.sign;
+      prod_o.e    = e_n;
+      prod_o.sig  = sig_n;
+    end
+
+    int_prod_o = pp_q.sign ? -$signed({1'b0, sig22[14:0]}) : $signed({1'b0, sig22[14:0]});
+    m4 = {pp_q.hi[13:7], pp_q.hi[6:0], pp_q.lo[13:7], pp_q.lo[6:0]};  // int4 magnitudes
+    for (int i = 0; i < 4; i++) begin
+      int4_prod_o[8*i +: 8] = pp_q.s4[i] ? -{1'b0, m4[7*i +: 7]} : {1'b0, m4[7*i +: 7]};
+    end
+    int_o = pp_q.int4 ? int4_prod_o : 32'($signed(int_prod_o));
+  end
+
+  logic unused_pp;
+  assign unused_pp = ^{pp_q.lo[16:14], pp_q.hi[15:14]};
 
 endmodule
 

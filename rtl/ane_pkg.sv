@@ -60,6 +60,78 @@ package ane_pkg;
     logic [82:0] mag;
   } mac_exact_t;
 
+  // ---- N-2 narrow MAC datapath (m1; docs/mac_lane.md) ----
+  // A value on the MAC path in floating-point form: (-1)^sign * sig * 2^(e - MacFvBias - 21).
+  // A finite nonzero value is normalized (sig[21] = 1), so e - MacFvBias is its exponent
+  // floor(log2 |v|). Zero: zero = 1 and every other field 0. Infinity: inf = 1, sign, e = 0,
+  // sig = 0. Products (22-bit significand products), add12 results (14 significant bits) and
+  // compare-mode data all fit: m1 exponents lie in [-28, 34], m5 products in [-48, 31].
+  localparam int unsigned MacFvBias = 64;
+  localparam int unsigned MacFvBits = 32;  // $bits(mac_fv_t), for Yosys
+  typedef struct packed {
+    logic        inf;
+    logic        zero;
+    logic        sign;
+    logic [6:0]  e;
+    logic [21:0] sig;
+  } mac_fv_t;
+
+  // ane_mac_mul's register between its two stages: the partial products of the split
+  // significand multiplier, the exponent sum, the product's flags and the int4 product signs.
+  typedef struct packed {
+    logic [16:0] lo;
+    logic [15:0] hi;
+    logic [5:0]  esum;
+    logic        zero;
+    logic        inf;
+    logic        sign;
+    logic [3:0]  s4;
+    logic        int4;
+  } mac_pp_t;
+
+  // The MAC control unit's per-stage commands to the lane datapaths (ane_mac_ctrl -> ane_mac_dp).
+  // Stage Lk is the logic fed by pipeline register k (docs/mac_lane.md, "Pipeline").
+  typedef struct packed {
+    logic        s0_load;     // capture in_data_i / in_kernel_i into register 0
+    mac_mode_e   l0_mode;     // the mode of the operation in register 0 (operand decode)
+    logic [7:0]  l0_ld_we;    // CmdLoad / CmdClear executes now: write acc and sat of this slot
+    logic        l0_ld_zero;  // ... with +0 (CmdClear) instead of {kernel, data} (CmdLoad)
+    logic [2:0]  l2_slot;     // fp quad (m1): slot whose pending quad is read
+    logic        l2_pass;     // ... the product starts a quad (t' = p, nothing read)
+    logic [2:0]  l5_slot;     // quad: slot (fp) or base slot (integer)
+    logic        l5_pass;     // fp quad (m5): as l2_pass
+    logic        l5_cmp;      // compare mode (m5: the data value travels as fp32 bits)
+    logic [7:0]  l5_twe;      // fp quad: write the pending quad of this slot
+    logic        l5_int;      // integer operation: quads and accumulators in L5
+    logic        l5_int4;     // ... int4 packed (else int8)
+    logic [7:0]  l5_iwe;      // ... its slots
+    logic [7:0]  l5_ib0;      // ... whose product starts a quad (t' = p)
+    logic [7:0]  l5_idone;    // ... whose quad completes: acc = sat32(acc + t)
+    logic [7:0]  l5_iclr;     // ... whose quad starts the reduction: acc reads +0
+    logic [7:0]  l5_ifh;      // ... starting a reduction with the quad pending: acc = +0
+    logic        l6_pad;      // fp (m1): the incomplete final quad is padded (add12(t, +0))
+    logic [2:0]  l7_slot;     // accumulate (m1): slot read
+    logic        l7_qclr;     // ... the quad starts a reduction, acc reads +0
+    logic        l7_cmp;      // ... compare mode (N-2.9)
+    logic        l7_max;      // ... max (else min)
+    logic        l7_hv;       // ... the slot holds a value
+    logic        l7_ceiling;  // ... the port ceiling applies (N-2.6)
+    logic        l7_raw;      // ... an integer result passes through as raw bits
+    logic [2:0]  l10_slot;    // write-back: slot
+    logic        l10_qclr;    // as l7_* for m5, which reads the accumulator in L10
+    logic        l10_cmp;
+    logic        l10_max;
+    logic        l10_hv;
+    logic        l10_ceiling;
+    logic        l10_raw;
+    logic [7:0]  l10_fwe;     // write-back: write the fp / compare result into this slot
+    logic        l10_satclr;  // ... and clear its saturation flag
+    logic [7:0]  l10_fh;      // write-back: an fp reduction starts with its quad pending: +0
+    logic        o_head_new;  // output queue: the result leaving L11 goes to the head (the ports)
+    logic        o_head_skid; // ... the head takes the skid entry
+    logic        o_skid_new;  // ... the result leaving L11 goes to the skid entry
+  } mac_ctl_t;
+
   // True when an fp16 code is a NaN (all-ones exponent, nonzero fraction).
   function automatic logic fp16_is_nan(logic [14:0] h);  // sign bit not needed
     fp16_is_nan = (h[14:10] == 5'h1F) && (h[9:0] != 10'h000);

@@ -38,25 +38,9 @@ module ane_pp_lane #(
 
   localparam logic [15:0] One = 16'h3C00;
 
-  // An fp16 code after the N-1 boundary.
-  function automatic logic [15:0] boundary(logic [15:0] h);
-    if (ane_pkg::fp16_is_nan(h[14:0])) boundary = 16'h7C00;
-    else if (h == 16'h8000)            boundary = 16'h0000;
-    else                               boundary = h;
-  endfunction
-
-  // Small integer (|v| <= 64) to its exact fp16 code.
-  function automatic logic [15:0] small_int_fp16(logic signed [7:0] v);
-    logic [6:0] m;
-    logic [2:0] p;
-    m = v[7] ? 7'(-v) : v[6:0];
-    p = 3'd0;
-    for (int b = 0; b < 7; b++) begin
-      if (m[b]) p = 3'(b);
-    end
-    if (m == 7'd0) small_int_fp16 = 16'h0000;
-    else small_int_fp16 = {v[7], 5'(5'd15 + {2'd0, p}), 10'((17'({m, 10'd0}) >> p))};
-  endfunction
+  // (No functions in this module: the lanes of an array share one body of simulation code only
+  // if the code of every lane is identical, and Verilator numbers the temporaries of every inlined
+  // function call apart.)
 
   logic [2:0] mode;
   assign mode = desc.mode;
@@ -85,7 +69,8 @@ module ane_pp_lane #(
   logic        range_mode;
 
   always_comb begin
-    x4 = boundary(s3_r);
+    // the N-1 boundary: NaN -> +inf, -0 -> +0
+    x4 = ((s3_r[14:10] == 5'h1F) && (s3_r[9:0] != 10'd0)) ? 16'h7C00 : ((s3_r == 16'h8000) ? 16'h0000 : s3_r);
     range_mode = (mode == ane_pkg::ActLog) || (mode == ane_pkg::ActPow);
     spec4  = 1'b1;
     specv4 = s3_r;  // no activation (and every int8 store): the value passes unchanged
@@ -181,7 +166,7 @@ module ane_pp_lane #(
       le = -7'sd14 - $signed({3'd0, lz});
       mm = {6'b001111, 10'(s4_x[9:0] << lz)};
     end
-    unique case (mode)
+    case (mode)  // not `unique`: its run-time check names the lane, and the lanes share code
       ane_pkg::ActExp2: begin
         if (!s4_spec && s4_v == 16'h7C00) begin
           spec5 = 1'b1;
@@ -226,12 +211,16 @@ module ane_pp_lane #(
 
   // ---------------- S6 segment select and multiply ----------------
   // t and lo as signed fixed point in units of 2^-24 (42 bits hold every fp16 magnitude).
-  function automatic logic signed [42:0] to_fixed(logic [15:0] h);
-    logic [41:0] mag;
-    if (h[14:10] == 5'd0) mag = {32'd0, h[9:0]};
-    else                  mag = 42'({1'b1, h[9:0]}) << (h[14:10] - 5'd1);
-    to_fixed = h[15] ? -$signed({1'b0, mag}) : $signed({1'b0, mag});
-  endfunction
+  logic [41:0]        t_mag6, lo_mag6;
+  logic signed [42:0] t_fix6, lo_fix6;
+  always_comb begin
+    if (s5_t[14:10] == 5'd0) t_mag6 = {32'd0, s5_t[9:0]};
+    else                     t_mag6 = 42'({1'b1, s5_t[9:0]}) << (s5_t[14:10] - 5'd1);
+    t_fix6 = s5_t[15] ? -$signed({1'b0, t_mag6}) : $signed({1'b0, t_mag6});
+    if (desc.lo[14:10] == 5'd0) lo_mag6 = {32'd0, desc.lo[9:0]};
+    else                        lo_mag6 = 42'({1'b1, desc.lo[9:0]}) << (desc.lo[14:10] - 5'd1);
+    lo_fix6 = desc.lo[15] ? -$signed({1'b0, lo_mag6}) : $signed({1'b0, lo_mag6});
+  end
 
   logic signed [42:0] d6, idx_full;
   logic [4:0]         idx;
@@ -244,7 +233,7 @@ module ane_pp_lane #(
   logic               s6_neg, s6_spec, s6_flip;
 
   always_comb begin
-    d6       = to_fixed(s5_t) - to_fixed(desc.lo);
+    d6       = t_fix6 - lo_fix6;
     dshift   = 6'($signed(7'sd24) + 7'(desc.step_log2));
     idx_full = d6 >>> dshift;
     idx      = idx_full[4:0];
@@ -262,7 +251,7 @@ module ane_pp_lane #(
   logic        s7_neg, s7_spec, s7_flip;
   ane_fp16_add u_seg_add (.a_i(s6_p), .b_i(s6_c), .sub_i(1'b0), .y_o(sum7));
   always_comb begin
-    unique case (s6_sel)
+    case (s6_sel)  // (not `unique`, as above)
       2'd1:    y7 = desc.left;
       2'd2:    y7 = desc.right;
       2'd3:    y7 = s6_t;
@@ -274,9 +263,22 @@ module ane_pp_lane #(
   logic [15:0] ld8, w8, z8, s8_z, s8_specv;
   logic        s8_spec, s8_flip;
   ane_fp16_ldexp u_ldexp (.h_i(s7_y), .n_i(s7_n), .y_o(ld8));
-  ane_fp16_add u_log_add (.a_i(small_int_fp16(s7_n)), .b_i(s7_y), .sub_i(1'b0), .y_o(w8));
+  // s7_n (|n| <= 64) as its exact fp16 code
+  logic [6:0]  n_mag8;
+  logic [2:0]  n_msb8;
+  logic [15:0] n_fp8;
   always_comb begin
-    unique case (mode)
+    n_mag8 = s7_n[7] ? 7'(-s7_n) : s7_n[6:0];
+    n_msb8 = 3'd0;
+    for (int b = 0; b < 7; b++) begin
+      if (n_mag8[b]) n_msb8 = 3'(b);
+    end
+    n_fp8 = (n_mag8 == 7'd0) ? 16'h0000
+                             : {s7_n[7], 5'(5'd15 + {2'd0, n_msb8}), 10'((17'({n_mag8, 10'd0}) >> n_msb8))};
+  end
+  ane_fp16_add u_log_add (.a_i(n_fp8), .b_i(s7_y), .sub_i(1'b0), .y_o(w8));
+  always_comb begin
+    case (mode)  // (not `unique`, as above)
       ane_pkg::ActExp2, ane_pkg::ActPow: z8 = ld8;
       ane_pkg::ActLog:                   z8 = w8;
       ane_pkg::ActTrig:                  z8 = (s7_neg && s7_y[14:0] != 15'd0) ? {~s7_y[15], s7_y[14:0]} : s7_y;

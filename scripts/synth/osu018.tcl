@@ -9,7 +9,8 @@
 #   gl.v / gl.json        generic-gate netlist after `synth` (module <top>_gl) for the gate-level check
 #   stat_generic.txt      generic cell counts
 #   mapped.v              Liberty-mapped netlist (module <top>) for OpenSTA
-#   stat_osu018.txt       mapped cell counts and area
+#   stat_osu018.txt       mapped cell counts and area (after the fanout buffers)
+#   fanout.txt            what scripts/synth/fanout.py buffered
 #   glmap.v / glmap.json  the mapped netlist with every cell replaced by its Liberty function
 #                         (module <top>_glmap), a second gate-level check target
 # Fails (Tcl error, non-zero exit) when a latch is inferred. Warnings are judged by synth.sh from the log.
@@ -42,6 +43,21 @@ yosys dfflibmap -liberty $lib
 yosys abc -D 5000 -liberty $lib -script {+strash;&get,-n;&fraig,-x;&put;scorr;dc2;dretime;strash;&get,-n;&dch,-f;&nf,-D,5000;&put;buffer,-p;upsize,-D,5000;dnsize,-D,5000}
 yosys opt_clean -purge
 yosys setundef -zero
+# Buffer trees on the nets ABC does not buffer (ports and flip-flop outputs), as placement
+# would: scripts/synth/fanout.py.
+yosys read_liberty -lib $lib
+yosys write_json $out/premap.json
+set here [file dirname [info script]]
+set fo [exec python3 $here/fanout.py $out/premap.json $out/fanout.json $top --skip clk_i --skip rst_ni]
+puts $fo
+set fd [open $out/fanout.txt w]
+puts $fd $fo
+close $fd
+yosys design -reset
+yosys read_liberty -lib $lib
+yosys read_json $out/fanout.json
+yosys hierarchy -check -top $top
+file delete $out/premap.json $out/fanout.json
 yosys tee -q -o $out/stat_osu018.txt stat -liberty $lib
 yosys write_verilog -noattr -noexpr -nohex -nodec -simple-lhs $out/mapped.v
 

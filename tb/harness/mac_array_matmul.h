@@ -40,6 +40,7 @@ struct RtlMatmulOptions {
 struct RtlMatmulStats {
   bool two_kernel = false;
   uint64_t operations = 0;   // operations accepted by the array (one per cycle at full rate)
+  uint64_t stall_cycles = 0; // cycles an operation waited: passes of fewer than 4 columns
   uint64_t cycles = 0;       // from the first operation to the last result
   uint64_t macs = 0;         // M x N x K
   double utilization = 0;    // macs / (256 x cycles)

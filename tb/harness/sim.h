@@ -68,9 +68,8 @@ class Sim {
     model_ = std::make_unique<Model>(context_.get(), "TOP");
     if (!stem.empty()) {
       trace_ = std::make_unique<VerilatedFstC>();
-      // levels 0: every signal of the model itself (Verilator 5.006 ignores the depth for those)
-      // but not the insides of hierarchical blocks, whose trace() crashes in 5.006 (addModel;
-      // fixed in Verilator 5.024). A hierarchical model's trace shows the blocks' ports.
+      // levels 0: every signal of the model (Verilator 5.006 ignores the depth), the lanes of the
+      // 256-lane models included.
       model_->trace(trace_.get(), 0);
       trace_->open((stem + ".fst").c_str());
       std::ofstream(stem + ".top") << top << "\n";

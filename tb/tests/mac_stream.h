@@ -161,6 +161,85 @@ class StreamGen {
   int max_k_ = 0;
 };
 
+// The MAC pipeline's timing rule (docs/mac_lane.md, "Timing"), written from the document, not
+// from the RTL: an operation accepted in cycle a sits in register 0 and leaves it at the end of
+// cycle l >= a + 1; its result is valid from cycle l + 12 (latency 13 when l = a + 1); the
+// next operation can be accepted from cycle l on. An operation leaves register 0 only when
+//   fp (fp16, mixed) reading its pending quad (not its quad's first product): 4 cycles after
+//     every older fp operation on its slot;
+//   fp completing a quad that does not start its reduction, or compare without first (they read
+//     the accumulator): 4 cycles after every older fp or compare operation on its slot that
+//     writes the accumulator (completes a quad, starts a reduction, or compares);
+//   integer (int8, int4): 6 cycles after every older such fp or compare operation on its slots;
+//   CmdLoad / CmdClear: 11 cycles after every older operation on its slot.
+// With the result port always ready the pipeline never stops, and the rule gives the exact cycle
+// of every acceptance and result.
+class TimingModel {
+ public:
+  // The operation is accepted in cycle `accept`; returns the cycle it leaves register 0.
+  int64_t Accept(const Op& op, int64_t accept) {
+    int64_t leave = std::max(accept + 1, last_leave_ + 1);
+    const bool mac = op.cmd == kCmdMac;
+    const bool fp = mac && (op.mode == MacMode::kFp16 || op.mode == MacMode::kInt8xFp16 ||
+                            op.mode == MacMode::kFp16xInt8);
+    const bool cmp = mac && oracle::IsCompareMode(op.mode);
+    const bool integer = mac && oracle::IsIntegerMode(op.mode);
+    const int width = op.mode == MacMode::kInt4 && mac ? 4 : 1;
+    const int s = op.slot;
+    bool reads_quad = false, reads_acc = false, writes_acc = false;
+    if (fp) {
+      const int bpos = op.first ? 0 : pos_[s];
+      const bool done = op.last || bpos == 3;
+      const bool qclr = op.first || (pos_[s] != 0 && clr_[s]);
+      reads_quad = bpos != 0;
+      reads_acc = done && !qclr;
+      writes_acc = done || op.first;
+    } else if (cmp) {
+      reads_acc = !op.first;
+      writes_acc = true;
+    }
+    for (int j = s; j < s + width; ++j) {
+      if (reads_quad) leave = std::max(leave, quad_writer_[j] + 4);
+      if (reads_acc) leave = std::max(leave, acc_writer_[j] + 4);
+      if (integer) leave = std::max(leave, acc_writer_[j] + 6);
+      if (!mac) leave = std::max(leave, any_[j] + 11);
+    }
+    // the slots' bookkeeping, as the operation executes
+    for (int j = s; j < s + width; ++j) {
+      if (!mac || (cmp && op.first)) {
+        pos_[j] = 0;
+        clr_[j] = false;
+      } else if (fp || integer) {
+        const int bpos = op.first ? 0 : pos_[j];
+        const bool done = op.last || bpos == 3;
+        const bool qclr = op.first || (pos_[j] != 0 && clr_[j]);
+        pos_[j] = done ? 0 : bpos + 1;
+        clr_[j] = done ? false : qclr;
+      }
+      if (mac) any_[j] = leave;
+      if (fp) quad_writer_[j] = leave;
+      if (writes_acc) acc_writer_[j] = leave;
+    }
+    last_leave_ = leave;
+    return leave;
+  }
+  // The first cycle a new operation can be accepted.
+  int64_t ReadyFrom() const { return last_leave_; }
+
+  static constexpr int64_t kLatency = 13;  // register 0 .. the output register
+
+ private:
+  static constexpr int64_t kLongAgo = -1000;
+  int pos_[8] = {};
+  bool clr_[8] = {};
+  // the cycle the last fp operation on the slot left register 0; the last fp / compare
+  // accumulator writer; the last operation of any kind
+  int64_t quad_writer_[8] = {kLongAgo, kLongAgo, kLongAgo, kLongAgo, kLongAgo, kLongAgo, kLongAgo, kLongAgo};
+  int64_t acc_writer_[8] = {kLongAgo, kLongAgo, kLongAgo, kLongAgo, kLongAgo, kLongAgo, kLongAgo, kLongAgo};
+  int64_t any_[8] = {kLongAgo, kLongAgo, kLongAgo, kLongAgo, kLongAgo, kLongAgo, kLongAgo, kLongAgo};
+  int64_t last_leave_ = kLongAgo;
+};
+
 }  // namespace ane::test
 
 #endif  // TB_TESTS_MAC_STREAM_H_

@@ -79,7 +79,7 @@ void RunArray(Generation gen, uint64_t seed, uint64_t n_ops, int in_valid_pct, i
   bool have = false;
   ArrayOp a;
   uint64_t issued = 0, idle = 0, results = 0, two_kernel_ops = 0;
-  while (issued < n_ops || !expected.empty() || idle < 8) {
+  while (issued < n_ops || !expected.empty() || idle < 32) {  // drained: longer than the pipeline
     if (!have && issued < n_ops && int(rng.Below(100)) < in_valid_pct) {
       a = ArrayOp();
       a.op = stream.Next();
@@ -209,7 +209,7 @@ INSTANTIATE_TEST_SUITE_P(Traffic, MacArray16,
                                            ArrayCase{"GapsAndBackPressure", 70, 60, 2}),
                          [](const auto& info) { return std::string(info.param.name); });
 
-// The full-width default configuration (NumLanes = 256), Verilated hierarchically.
+// The full-width default configuration (NumLanes = 256).
 TEST(MacArray256, N2_M1FullWidthBroadcastAndTwoKernelMatchOracle) {
   const uint64_t seed = test::TestSeed(8201);
   SCOPED_TRACE(test::SeedNote(seed));

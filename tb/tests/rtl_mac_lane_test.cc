@@ -28,7 +28,7 @@ using test::kCmdMac;
 using test::kCmdLoad;
 using test::kCmdClear;
 
-constexpr int kLatency = 4;  // accepted operation -> result valid (documented in the RTL header)
+constexpr int kLatency = int(test::TimingModel::kLatency);  // accepted -> result (docs/mac_lane.md)
 
 struct Expected {
   int slot;
@@ -37,6 +37,7 @@ struct Expected {
   bool sat;
   bool check_fp16;
   uint64_t accept_cycle;
+  int64_t result_cycle;  // from the timing model (checked when the result port is always ready)
 };
 
 struct LaneRun {
@@ -45,6 +46,7 @@ struct LaneRun {
   uint64_t products = 0;
   uint64_t results = 0;
   uint64_t stall_cycles = 0;  // an operation was offered and not accepted
+  uint64_t timing_checks = 0; // cycles whose in_ready_o / out_valid_o the timing model predicted
   std::vector<uint32_t> raw;  // every result's raw slot value, in order
   int min_latency = 1 << 30;
   int max_latency = 0;
@@ -58,6 +60,8 @@ LaneRun RunLane(Generation gen, uint64_t seed, uint64_t n_ops, int in_valid_pct,
   harness::Sim<Model> sim("ane_mac_lane", harness::CurrentTestStem(), x_seed);
   auto& dut = sim.dut();
   oracle::MacLane model(gen);
+  test::TimingModel timing;
+  const bool exact_timing = out_ready_pct == 100;  // nothing ever stops the pipeline
   StreamGen gen_ops(seed);
   Rng rng(seed ^ 0x5EED);
   std::deque<Expected> expected;
@@ -73,7 +77,7 @@ LaneRun RunLane(Generation gen, uint64_t seed, uint64_t n_ops, int in_valid_pct,
   Op op;
   uint64_t issued = 0;
   uint64_t idle = 0;
-  while (issued < n_ops || !expected.empty() || idle < 8) {
+  while (issued < n_ops || !expected.empty() || idle < 2 * kLatency) {
     // Inputs for this cycle; valid holds its operation until accepted.
     if (!have_op && issued < n_ops && int(rng.Below(100)) < in_valid_pct) {
       op = gen_ops.Next();
@@ -107,6 +111,9 @@ LaneRun RunLane(Generation gen, uint64_t seed, uint64_t n_ops, int in_valid_pct,
         EXPECT_EQ(dut.out_fp16_o, e.fp16) << std::hex << "slot " << e.slot;
       }
       EXPECT_EQ(bool(dut.out_sat_o), e.sat) << "slot " << e.slot;
+      if (exact_timing) {
+        EXPECT_EQ(int64_t(run.cycles), e.result_cycle) << "slot " << e.slot << ": result cycle";
+      }
       ++run.results;
       run.raw.push_back(dut.out_acc_o);
       const int latency = int(run.cycles - e.accept_cycle);  // first cycle shown, if ready
@@ -115,12 +122,19 @@ LaneRun RunLane(Generation gen, uint64_t seed, uint64_t n_ops, int in_valid_pct,
       if (::testing::Test::HasFailure()) return run;
     }
     if (have_op && !dut.in_ready_o) ++run.stall_cycles;
+    if (have_op && exact_timing) {
+      // the documented rule: ready from the cycle the previous operation leaves register 0
+      EXPECT_EQ(bool(dut.in_ready_o), int64_t(run.cycles) >= timing.ReadyFrom()) << "cycle " << run.cycles;
+      ++run.timing_checks;
+      if (::testing::Test::HasFailure()) return run;
+    }
     // Operation handshake: the oracle executes it at once, in order.
     if (have_op && dut.in_ready_o) {
       have_op = false;
       ++issued;
       ++run.accepted;
       idle = 0;
+      const int64_t leave = timing.Accept(op, int64_t(run.cycles));
       if (op.cmd == kCmdLoad) {
         model.Load(op.slot, uint32_t(op.data) | (uint32_t(op.kernel) << 16));
       } else if (op.cmd == kCmdClear) {
@@ -134,7 +148,7 @@ LaneRun RunLane(Generation gen, uint64_t seed, uint64_t n_ops, int in_valid_pct,
         if (op.last) {
           const bool fp = !oracle::IsIntegerMode(op.mode);
           expected.push_back({op.slot, model.ReadRaw(op.slot), fp ? model.ReadFp16(op.slot) : uint16_t(0),
-                              model.Saturated(op.slot), fp, run.cycles});
+                              model.Saturated(op.slot), fp, run.cycles, leave + kLatency - 1});
         }
       }
     } else if (issued >= n_ops) {
@@ -183,10 +197,12 @@ void CheckStream(Generation gen, const LaneCase& c, uint64_t default_seed) {
   EXPECT_GT(run.max_k, 3500);  // K up to 4096 reached (N-2.4 quads, N-2.5 long accumulation)
   ::testing::Test::RecordProperty("products", std::to_string(run.products));
   if (c.out_ready_pct == 100) {
-    // Initiation interval 1 (never a stall) and a fixed latency when the output never blocks.
-    EXPECT_EQ(run.stall_cycles, 0u);
+    // Every acceptance and every result in the cycle the timing rule gives, and latency
+    // kLatency for an operation that did not wait in register 0. (The random stream puts
+    // dependent operations on one slot next to each other, so some do wait.)
+    EXPECT_EQ(run.timing_checks, run.accepted + run.stall_cycles);
     EXPECT_EQ(run.min_latency, kLatency);
-    EXPECT_EQ(run.max_latency, kLatency);
+    ::testing::Test::RecordProperty("stall_cycles", std::to_string(run.stall_cycles));
   } else {
     EXPECT_GT(run.stall_cycles, 0u);  // the back-pressure really reached the input
     EXPECT_GE(run.min_latency, kLatency);
@@ -220,6 +236,102 @@ TEST(MacLaneDeterminism, N7_1_ResultsDoNotDependOnStallsOrXSeeds) {
       EXPECT_EQ(run.raw, first) << "x seed " << x_seed << " changed the results";
     }
   }
+}
+
+// Timing (docs/mac_lane.md): products that rotate over the 8 slots stream at one per cycle, the
+// way the array and the core feed the lanes, and every result comes kLatency cycles after its
+// last product; a single slot takes 4 cycles per product that continues a quad.
+int64_t RunPattern(const std::vector<int>& slots, int k, MacMode mode, int64_t* stalls,
+                   std::vector<int64_t>* result_cycles) {
+  harness::Sim<Vane_mac_lane_m1> sim("ane_mac_lane", harness::CurrentTestStem());
+  auto& dut = sim.dut();
+  dut.clk_i = 0;
+  dut.in_valid_i = 0;
+  dut.out_ready_i = 1;
+  dut.rd_en_i = 0;
+  sim.Reset();
+  StreamGen operands(77);
+  test::TimingModel timing;
+  std::vector<Op> ops;
+  for (int i = 0; i < k; ++i) {
+    for (int s : slots) {
+      Op op;
+      op.mode = mode;
+      op.slot = s;
+      op.first = i == 0;
+      op.last = i == k - 1;
+      operands.Operands(mode, 0x3C00, &op);
+      ops.push_back(op);
+    }
+  }
+  size_t next = 0;
+  int64_t cycle = 0, last_accept = 0;
+  *stalls = 0;
+  while (next < ops.size() || cycle < last_accept + 2 * kLatency) {
+    const bool valid = next < ops.size();
+    const Op& op = ops[std::min(next, ops.size() - 1)];
+    dut.in_valid_i = valid;
+    dut.in_cmd_i = kCmdMac;
+    dut.in_mode_i = uint8_t(op.mode);
+    dut.in_slot_i = uint8_t(op.slot);
+    dut.in_first_i = op.first;
+    dut.in_last_i = op.last;
+    dut.in_data_i = op.data;
+    dut.in_kernel_i = op.kernel;
+    sim.Eval();
+    if (dut.out_valid_o) result_cycles->push_back(cycle);
+    if (valid) {
+      EXPECT_EQ(bool(dut.in_ready_o), cycle >= timing.ReadyFrom()) << "cycle " << cycle;
+      if (dut.in_ready_o) {
+        timing.Accept(op, cycle);
+        last_accept = cycle;
+        ++next;
+      } else {
+        ++*stalls;
+      }
+    }
+    sim.Tick();
+    ++cycle;
+  }
+  return last_accept + 1;  // cycles to accept every operation
+}
+
+TEST(MacLaneTiming, N7_OneProductPerCycleWhenTheSlotsRotate) {
+  for (MacMode mode : {MacMode::kFp16, MacMode::kInt8xFp16, MacMode::kInt8, MacMode::kCmpMax}) {
+    int64_t stalls = 0;
+    std::vector<int64_t> results;
+    const int k = 64;
+    const int64_t cycles = RunPattern({0, 1, 2, 3, 4, 5, 6, 7}, k, mode, &stalls, &results);
+    EXPECT_EQ(stalls, 0) << oracle::MacModeName(mode);
+    EXPECT_EQ(cycles, 8 * k) << oracle::MacModeName(mode);  // initiation interval 1
+    ASSERT_EQ(results.size(), 8u);
+    for (int s = 0; s < 8; ++s) {  // the last product of slot s is accepted in cycle 8(k-1) + s
+      EXPECT_EQ(results[size_t(s)], 8 * (k - 1) + s + kLatency) << oracle::MacModeName(mode);
+    }
+  }
+  // Four slots are enough to hide every dependency; two-slot and one-slot fp reductions wait.
+  int64_t stalls = 0;
+  std::vector<int64_t> results;
+  EXPECT_EQ(RunPattern({0, 1, 2, 3}, 64, MacMode::kFp16, &stalls, &results), 4 * 64);
+  EXPECT_EQ(stalls, 0);
+}
+
+TEST(MacLaneTiming, N7_OneSlotWaitsForItsOwnQuad) {
+  int64_t stalls = 0;
+  std::vector<int64_t> results;
+  const int k = 64;
+  // fp: a product that continues a quad waits 4 cycles for the previous one; the first product
+  // of each quad does not wait: 1 + 3 x 4 = 13 cycles per quad (the timing model's figure).
+  const int64_t fp = RunPattern({5}, k, MacMode::kFp16, &stalls, &results);
+  EXPECT_EQ(fp, 13 * (k / 4) - 3) << "stalls " << stalls;
+  ::testing::Test::RecordProperty("single_slot_fp_cycles", std::to_string(fp));
+  // integer quads and accumulators are read and written within one stage: no wait.
+  results.clear();
+  EXPECT_EQ(RunPattern({5}, k, MacMode::kInt8, &stalls, &results), k);
+  EXPECT_EQ(stalls, 0);
+  results.clear();
+  EXPECT_EQ(RunPattern({2}, k, MacMode::kInt4, &stalls, &results), k);
+  EXPECT_EQ(stalls, 0);
 }
 
 }  // namespace

@@ -31,7 +31,8 @@ uint16_t LaneDot(const std::vector<uint16_t>& data, const std::vector<uint16_t>&
   int results = 0;
   uint16_t out = 0;
   size_t i = 0;
-  for (int cycle = 0; i < data.size() || cycle < int(data.size()) + 8; ++cycle) {
+  const int drain = 4 * int(data.size()) + 32;  // one slot: up to 4 cycles per product, latency 13
+  for (int cycle = 0; i < data.size() || cycle < drain; ++cycle) {
     dut.in_valid_i = i < data.size();
     dut.in_cmd_i = kCmdMac;
     dut.in_mode_i = kModeFp16;
@@ -46,10 +47,7 @@ uint16_t LaneDot(const std::vector<uint16_t>& data, const std::vector<uint16_t>&
       out = dut.out_fp16_o;
       EXPECT_EQ(int(dut.out_slot_o), slot);
     }
-    if (dut.in_valid_i) {
-      EXPECT_TRUE(dut.in_ready_o) << "the lane stalled at full rate";
-      ++i;
-    }
+    if (dut.in_valid_i && dut.in_ready_o) ++i;  // one slot: a product may wait for its quad
     sim.Tick();
   }
   EXPECT_EQ(results, 1);
@@ -105,11 +103,13 @@ TEST(RtlMacReference, N2_4_SurvivorSweepOverEveryFp16MagnitudeOnTheArray) {
   int checked = 0;
   for (int layout = 0; layout < 2; ++layout) {
     for (uint32_t base = 1; base <= last_b; base += kLanes) {
-      // 48 products per lane, then the result 4 cycles later (the lane latency).
+      // 48 products per lane on one slot (each quad's products wait for one another), then the
+      // result 13 cycles after the last (the lane latency).
       std::vector<uint16_t> b(kLanes);
       for (int l = 0; l < kLanes; ++l) b[size_t(l)] = uint16_t(std::min<uint32_t>(base + l, last_b));
       bool seen = false;
-      for (int step = 0; step < 48 + 6; ++step) {
+      int step = 0;
+      for (int cycle = 0; cycle < 48 * 4 + 32 && !seen; ++cycle) {
         const bool valid = step < 48;
         dut.in_valid_i = valid;
         dut.in_cmd_i = kCmdMac;
@@ -128,9 +128,7 @@ TEST(RtlMacReference, N2_4_SurvivorSweepOverEveryFp16MagnitudeOnTheArray) {
           dut.in_data_i[word] = (dut.in_data_i[word] & ~(0xFFFFu << shift)) | (uint32_t(x) << shift);
         }
         sim.Eval();
-        if (valid) {
-          ASSERT_TRUE(dut.in_ready_o);
-        }
+        if (valid && dut.in_ready_o) ++step;
         if (dut.out_valid_o) {
           seen = true;
           for (int l = 0; l < kLanes; ++l) {

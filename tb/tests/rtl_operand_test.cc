@@ -79,22 +79,48 @@ TEST(RtlFp16Unpack, N1_N2_3_M5DecodeMatchesOracleOnAllCodes) {
   CheckUnpackAgainstOracle<Vane_fp16_unpack_m5>(Generation::kM5);
 }
 
+// The split multiplier: lo = a x b[5:0], hi = a x b[10:6], and lo + (hi << 6) = a x b exactly
+// for every pair of 11-bit inputs; the int4 packing (two magnitudes up to 8, 7 bits apart, times a
+// magnitude up to 8) keeps the two products apart in each half.
 TEST(RtlSigMul, N2_2_ExactProductOnAll2To22Pairs) {
   harness::Sim<Vane_sig_mul> sim("ane_sig_mul", harness::CurrentTestStem());
+  auto& dut = sim.dut();
   const bool tracing = !harness::WaveDir().empty();
   uint64_t checked = 0;
   for (uint32_t a = 0; a < 2048; ++a) {
     for (uint32_t b = 0; b < 2048; ++b) {
       if (tracing && a > 4) break;  // a short waveform is enough to look at
-      sim.dut().a_i = uint16_t(a);
-      sim.dut().b_i = uint16_t(b);
+      dut.a_lo_i = uint16_t(a);
+      dut.a_hi_i = uint16_t(a);
+      dut.b_lo_i = uint8_t(b & 0x3F);
+      dut.b_hi_i = uint8_t(b >> 6);
       sim.Eval();
-      ASSERT_EQ(sim.dut().p_o, a * b) << a << " x " << b;
+      ASSERT_EQ(uint32_t(dut.lo_o) + (uint32_t(dut.hi_o) << 6), a * b) << a << " x " << b;
       ++checked;
     }
   }
   if (!tracing) {
     EXPECT_EQ(checked, uint64_t(1) << 22);
+  }
+}
+
+TEST(RtlSigMul, N2_8_Int4PairsStayApartInEachHalf) {
+  harness::Sim<Vane_sig_mul> sim("ane_sig_mul", harness::CurrentTestStem());
+  auto& dut = sim.dut();
+  for (uint32_t d0 = 0; d0 <= 8; ++d0) {
+    for (uint32_t d1 = 0; d1 <= 8; ++d1) {
+      for (uint32_t k = 0; k <= 8; ++k) {
+        dut.a_lo_i = uint16_t(d0 | (d1 << 7));
+        dut.a_hi_i = uint16_t(d1 | (d0 << 7));
+        dut.b_lo_i = uint8_t(k);
+        dut.b_hi_i = uint8_t(k);
+        sim.Eval();
+        ASSERT_EQ(dut.lo_o & 0x7F, d0 * k) << d0 << " " << d1 << " " << k;
+        ASSERT_EQ((dut.lo_o >> 7) & 0x7F, d1 * k) << d0 << " " << d1 << " " << k;
+        ASSERT_EQ(dut.hi_o & 0x7F, d1 * k) << d0 << " " << d1 << " " << k;
+        ASSERT_EQ((dut.hi_o >> 7) & 0x7F, d0 * k) << d0 << " " << d1 << " " << k;
+      }
+    }
   }
 }
 
