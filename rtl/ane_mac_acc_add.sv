@@ -54,9 +54,9 @@ module ane_mac_acc_add #(
   logic        a_nan, a_inf, a_zero, a_sign;
   logic [7:0]  a_e8, a_ex, t_e8;
   logic [23:0] a_sig, t_sig;
-  logic [32:0] ka, kt;
+  logic [30:0] ka, kt;
   logic        t_ge, t_eq, d_gt_a, d_lt_a, take_d, use_t;
-  logic [7:0]  d;
+  logic [7:0]  dt, da;
   side_t       a_side;
   logic [23:0] a_big, a_small;
   logic [4:0]  a_d;
@@ -73,9 +73,10 @@ module ane_mac_acc_add #(
     t_e8   = t_i.inf ? 8'hFF : (t_i.zero ? 8'h00 : 8'({1'b0, t_i.e} + 8'd63));
     t_sig  = {t_i.sig, 2'b00};
 
-    // Magnitudes, infinities largest and zeros smallest.
-    ka   = a_zero ? 33'd0 : {a_inf, a_ex, a_sig};
-    kt   = t_i.zero ? 33'd0 : {t_i.inf, t_e8, t_sig};
+    // Magnitudes as {exponent field, fraction}: zeros smallest, denormals below normals,
+    // infinities largest (a NaN is +inf).
+    ka   = {a_e8, a_nan ? 23'd0 : acc_i[22:0]};
+    kt   = {t_e8, t_i.sig[20:0], 2'b00};
     t_ge = kt >= ka;
     t_eq = kt == ka;
 
@@ -95,8 +96,9 @@ module ane_mac_acc_add #(
     a_side.raw     = raw_i;
     a_big          = raw_i ? {1'b0, acc_i[22:0]} : (use_t ? t_sig : a_sig);
     a_small        = a_side.pass ? 24'd0 : (use_t ? a_sig : t_sig);
-    d              = use_t ? (t_e8 - a_ex) : (a_ex - t_e8);
-    a_d            = (d > 8'd31) ? 5'd31 : d[4:0];
+    dt             = t_e8 - a_ex;  // both differences at once; the order picks one
+    da             = a_ex - t_e8;
+    a_d            = use_t ? ((dt > 8'd31) ? 5'd31 : dt[4:0]) : ((da > 8'd31) ? 5'd31 : da[4:0]);
     a_sub          = t_i.sign != a_sign;
   end
 
@@ -143,35 +145,41 @@ module ane_mac_acc_add #(
     end
   end
 
+  // The rounding decision is taken here, from the normalized value; stage d increments, and
+  // finds the overflow and the port ceiling beside the increment, from the same values.
+  logic c_inc;
+  assign c_inc = !c_side.pass && c_n[2] && (c_n[1] || c_n[0] || c_n[3]);
+
   side_t       d_side;
   logic [26:0] d_n;
   logic [8:0]  d_e;
-  logic        d_zero;
+  logic        d_zero, d_inc;
 
   // ------------------------------------------------------------------ d: round and pack
-  logic        d_inc;
   logic [24:0] d_sr;
-  logic [8:0]  d_ef;
+  logic [7:0]  d_ef;
   logic [22:0] d_frac;
-  logic [31:0] res;
+  logic        d_ones, d_ovf, d_ceil;
 
   always_comb begin
-    d_inc  = !d_side.pass && d_n[2] && (d_n[1] || d_n[0] || d_n[3]);
     d_sr   = {1'b0, d_n[26:3]} + {24'd0, d_inc};
-    d_ef   = d_e + {8'd0, d_sr[24]};
-    d_frac = d_sr[24] ? d_sr[23:1] : d_sr[22:0];
-    if ((d_ef >= 9'd255) && !d_side.raw) begin
-      res = {d_side.sign, 8'hFF, 23'd0};
+    d_ef   = d_e[7:0] + {7'd0, d_sr[24]};
+    d_frac = d_sr[24] ? 23'd0 : d_sr[22:0];  // a carry leaves 1.000...
+    d_ones = d_n[26:3] == 24'hFF_FFFF;       // the increment carries into the exponent
+    d_ovf  = !d_side.raw && ((d_e >= 9'd255) || ((d_e == 9'd254) && d_ones && d_inc));
+    // N-2.6 accumulator-port ceiling: RNE_fp16(acc) >= 32768 exactly when |acc| >= 32760, the
+    // fp32 value 0x46FFF000 (exponent field 141, fraction 0x7FF000).
+    d_ceil = d_side.ceiling && ((d_e > 9'd141) ||
+             ((d_e == 9'd141) && ((d_n[25:15] == 11'h7FF) || ((d_n[25:3] == 23'h7F_EFFF) && d_inc))));
+    if (d_side.sp) begin
+      acc_o = d_side.sp_zero ? 32'd0 : {d_side.sp_sign, 8'hFF, 23'd0};
+    end else if (d_zero) begin
+      acc_o = 32'd0;
+    end else if (d_ovf || d_ceil) begin
+      acc_o = {d_side.sign, 8'hFF, 23'd0};
     end else begin
-      res = {d_side.sign, d_ef[7:0], d_frac};
+      acc_o = {d_side.sign, d_ef, d_frac};
     end
-    if (d_zero) res = 32'd0;
-    if (d_side.sp) res = d_side.sp_zero ? 32'd0 : {d_side.sp_sign, 8'hFF, 23'd0};
-    // N-2.6 accumulator-port ceiling: RNE_fp16(acc) >= 32768 exactly when |acc| >= 32760.
-    if (d_side.ceiling && (res[30:23] != 8'hFF) && (res[30:0] >= 31'h46FF_F000)) begin
-      res = {res[31], 8'hFF, 23'd0};
-    end
-    acc_o = res;
   end
 
   // ------------------------------------------------------------------ pipeline registers
@@ -189,6 +197,7 @@ module ane_mac_acc_add #(
         d_n     <= c_n;
         d_e     <= c_e;
         d_zero  <= c_zero;
+        d_inc   <= c_inc;
       end
     end
   end else begin : g_comb
@@ -204,13 +213,14 @@ module ane_mac_acc_add #(
       d_n     = c_n;
       d_e     = c_e;
       d_zero  = c_zero;
+      d_inc   = c_inc;
     end
     logic unused;
     assign unused = ^{clk_i, en_i};
   end
 
   logic unused_nrm;
-  assign unused_nrm = ^{nrm_x[4:0], d_side.e};
+  assign unused_nrm = ^{nrm_x[4:0], d_side.e, d_side.pass, d_n[2:0], d_sr[23]};
 
 endmodule
 

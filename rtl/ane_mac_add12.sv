@@ -2,6 +2,8 @@
 //   add12(x, y) = RNE(x + y) on the grid 2^(e - 11), e = max(exponent(x), exponent(y)) over the
 //   nonzero operands; add12 of two zeros is +0; inf + finite = inf; inf + (-inf) = +0; zero
 //   results are +0. pass_i: s = y exactly (x ignored): the first product of a quad.
+//   pad_i: s = add12(s, +0), the padding of an incomplete final quad: s rounded (RNE) to 12 bits
+//   relative to its own exponent.
 // Operands and result are mac_fv_t (22-bit normalized significand and exponent). Four stages;
 // Pipe = 1 puts a register (enable en_i) after each of the first three, Pipe = 0 makes the
 // block combinational (the stage tests).
@@ -26,6 +28,7 @@ module ane_mac_add12 #(
   input  wire ane_pkg::mac_fv_t x_i,
   input  wire ane_pkg::mac_fv_t y_i,
   input  wire logic             pass_i,
+  input  wire logic             pad_i,
   output      ane_pkg::mac_fv_t s_o
 );
 
@@ -37,6 +40,7 @@ module ane_mac_add12 #(
     logic       sign;
     logic [6:0] e;
     logic       pass;
+    logic       pad;
   } side_t;
 
   // ------------------------------------------------------------------ a: order
@@ -68,6 +72,7 @@ module ane_mac_add12 #(
     a_side.sign    = big.sign;
     a_side.e       = big.e;
     a_side.pass    = pass_i;
+    a_side.pad     = pad_i;
   end
 
   side_t       b_side;
@@ -92,15 +97,31 @@ module ane_mac_add12 #(
   logic [23:0] c_sum;
 
   // ------------------------------------------------------------------ c: round to the grid
-  logic        c_inc;
-  logic [13:0] c_r;
+  // R = the sum on the grid (RNE; at most 2^13). The padding rounds R again to 12 significant
+  // bits: only an R in [2^12, 2^13) has a 13th bit to drop. A padded pass rounds y's 22-bit
+  // significand to 12 bits; its value then continues as a grid value (R with exponent e).
+  logic        c_inc, c_pinc, c_yinc;
+  logic [13:0] c_r, c_rp;
+  logic [12:0] c_ry;
   logic [21:0] c_val;
+  side_t       c_out;
 
   always_comb begin
     // grid step = window bit 11, guard = bit 10, sticky = bits 9..0
     c_inc = c_sum[10] && (c_sum[11] || (c_sum[9:0] != 10'd0));
     c_r   = {1'b0, c_sum[23:11]} + {13'd0, c_inc};
-    c_val = c_side.pass ? c_sum[22:1] : {c_r, 8'd0};
+    c_pinc = c_r[0] && c_r[1];  // the dropped bit is a tie: round to even
+    c_rp  = c_r[12] && !c_r[13] ? {c_r[13:1] + {12'd0, c_pinc}, 1'b0} : c_r;
+    // a padded pass: y's significand (window bits 22..1) to 12 bits
+    c_yinc = c_sum[10] && (c_sum[11] || (c_sum[9:1] != 9'd0));
+    c_ry  = {1'b0, c_sum[22:11]} + {12'd0, c_yinc};
+    c_out = c_side;
+    c_out.pass = c_side.pass && !c_side.pad;
+    if (c_side.pass) begin
+      c_val = c_side.pad ? {1'b0, c_ry, 8'd0} : c_sum[22:1];
+    end else begin
+      c_val = {c_side.pad ? c_rp : c_r, 8'd0};
+    end
   end
 
   side_t       d_side;
@@ -142,7 +163,7 @@ module ane_mac_add12 #(
         b_sub   <= a_sub;
         c_side  <= b_side;
         c_sum   <= b_sum;
-        d_side  <= c_side;
+        d_side  <= c_out;
         d_val   <= c_val;
       end
     end
@@ -155,7 +176,7 @@ module ane_mac_add12 #(
       b_sub   = a_sub;
       c_side  = b_side;
       c_sum   = b_sum;
-      d_side  = c_side;
+      d_side  = c_out;
       d_val   = c_val;
     end
     logic unused;
@@ -163,7 +184,7 @@ module ane_mac_add12 #(
   end
 
   logic unused_nrm;
-  assign unused_nrm = ^{nrm_x[1:0], x.zero, x.e, y_i.zero, big.inf, big.zero, sml.inf, sml.zero, sml.sign};
+  assign unused_nrm = ^{nrm_x[1:0], d_side.pad, x.zero, x.e, y_i.zero, big.inf, big.zero, sml.inf, sml.zero, sml.sign};
 
 endmodule
 

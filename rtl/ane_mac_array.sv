@@ -10,7 +10,7 @@
 // Results and the read port return all lanes at once. One control unit (ane_mac_ctrl) drives
 // every lane datapath (ane_mac_dp): the lanes are in lockstep by construction, and the slot
 // bookkeeping, hazard check and stage valid bits exist once. Timing is the lane's (initiation
-// interval 1 whenever consecutive operations go to different slots, latency 13; docs/mac_lane.md).
+// interval 1 whenever the slots rotate, latency 11; docs/mac_lane.md).
 `default_nettype none
 
 module ane_mac_array #(
@@ -50,6 +50,7 @@ module ane_mac_array #(
 );
 
   ane_pkg::mac_ctl_t ctl;
+  ane_pkg::mac_oq_t  oq;
   logic              en;
 
   ane_mac_ctrl u_ctrl (
@@ -68,7 +69,8 @@ module ane_mac_array #(
     .rd_en_i     (rd_en_i),
     .rd_valid_o  (rd_valid_o),
     .en_o        (en),
-    .ctl_o       (ctl)
+    .ctl_o       (ctl),
+    .oq_o        (oq)
   );
 
   for (genvar i = 0; i < NumLanes; i++) begin : g_lane
@@ -91,6 +93,9 @@ module ane_mac_array #(
       .rst_ni      (rst_ni),
       .en_i        (en),
       .ctl_i       (ctl),
+      .oq_i        (oq),
+      .in_cmd_i    (in_cmd_i),
+      .in_mode_i   (in_mode_i),
       .in_data_i   (data),
       .in_kernel_i (kernel),
       .out_acc_o   (out_acc_o[32*i +: 32]),

@@ -5,16 +5,20 @@
 //
 // It accepts the operation stream, keeps the per-slot quad bookkeeping (products in the pending
 // quad, products seen, continuation, "the quad starts a reduction", "holds a value"), carries
-// each operation down the 13 pipeline registers (docs/mac_lane.md) and tells the datapaths, per
-// stage, what to do (ane_pkg::mac_ctl_t).
+// each operation down the pipeline registers 1..9 (docs/mac_lane.md) and tells the datapaths,
+// per stage, what to do (ane_pkg::mac_ctl_t).
 //
-// Hazards (docs/mac_lane.md, "Same-slot dependencies"): the fp pending quad is read in stage L2
-// and written at the end of L5, the accumulator read in L7 and written at the end of L10; an fp
-// or compare operation that reads either waits in register 0 while an older operation on one of
-// its slots that writes it is in registers 1..3. The integer quads and accumulators are read and
-// written within one stage (L5, L10) and never wait. CmdLoad and CmdClear execute in L0 and wait
-// until no older operation on their slot is left in registers 1..10. Everything else (one slot
-// after another, the mappings of the array and the core) streams at one operation per cycle.
+// Hazards (docs/mac_lane.md, "Timing"). The datapath reads a slot's fp pending quad in L1 and
+// writes it in L5 (the read takes the value being written in the same cycle); it reads the
+// slot's accumulator for an fp or compare operation in L5 and writes it in L9. So an operation
+// waits in register 0 while an older operation on one of its slots that writes what it reads is
+// in registers 1..3 (the pending quad) or 1..4 (the accumulator). Integer operations read and
+// write their pending quads in L2 and their accumulators in L3: they wait for older fp / compare
+// accumulator writes (registers 1..6) and fp quad writes (1..3), and for an older integer result
+// on their slots in register 1 (a result is read back from the accumulator in L5). CmdLoad and
+// CmdClear execute in L0 and wait until no older operation on their slot is left in registers
+// 1..9. Everything else (one slot after another, the mappings of the array and the core) streams
+// at one operation per cycle.
 // Results leave through a two-entry queue (a skid buffer); the pipeline stops (en_o = 0) only
 // while the queue is full, so the result port's ready drives no pipeline enable.
 `default_nettype none
@@ -39,7 +43,8 @@ module ane_mac_ctrl (
   output      logic               rd_valid_o,
   // to the datapaths
   output      logic               en_o,
-  output      ane_pkg::mac_ctl_t  ctl_o
+  output      ane_pkg::mac_ctl_t  ctl_o,
+  output      ane_pkg::mac_oq_t   oq_o
 );
 
   localparam int unsigned NumSlots = 8;
@@ -225,28 +230,26 @@ module ane_mac_ctrl (
     op0.fh   = (s0_fp || s0_i8) ? {3'd0, rot_fh[0]}   : (s0_i4 ? rot_fh[3:0]   : 4'd0);
   end
 
-  // ------------------------------------------------------------------ registers 1..12
-  op_t s1_q, s2_q, s3_q, s4_q, s5_q, s6_q, s7_q, s8_q, s9_q, s10_q, s11_q;
+  // ------------------------------------------------------------------ registers 1..9
+  op_t s1_q, s2_q, s3_q, s4_q, s5_q, s6_q, s7_q, s8_q, s9_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      {s1_q, s2_q, s3_q, s4_q, s5_q, s6_q, s7_q, s8_q, s9_q, s10_q, s11_q} <= '0;
+      {s1_q, s2_q, s3_q, s4_q, s5_q, s6_q, s7_q, s8_q, s9_q} <= '0;
     end else if (en) begin
-      s1_q  <= op0;
-      s2_q  <= s1_q;
-      s3_q  <= s2_q;
-      s4_q  <= s3_q;
-      s5_q  <= s4_q;
-      s6_q  <= s5_q;
-      s7_q  <= s6_q;
-      s8_q  <= s7_q;
-      s9_q  <= s8_q;
-      s10_q <= s9_q;
-      s11_q <= s10_q;
+      s1_q <= op0;
+      s2_q <= s1_q;
+      s3_q <= s2_q;
+      s4_q <= s3_q;
+      s5_q <= s4_q;
+      s6_q <= s5_q;
+      s7_q <= s6_q;
+      s8_q <= s7_q;
+      s9_q <= s8_q;
     end
   end
 
   // ------------------------------------------------------------------ output queue
-  assign opush = en && s11_q.v && s11_q.last;
+  assign opush = en && s9_q.v && s9_q.last;
   assign opop  = (ocount_q != 2'd0) && out_ready_i;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -256,15 +259,14 @@ module ane_mac_ctrl (
     end else begin
       ocount_q <= ocount_q + {1'b0, opush} - {1'b0, opop};
       if (opop && (ocount_q == 2'd2)) ohead_q <= oskid_q;
-      if (opush && ((ocount_q == 2'd0) || ((ocount_q == 2'd1) && opop))) ohead_q <= s11_q.slot;
-      if (opush && (ocount_q == 2'd1) && !opop) oskid_q <= s11_q.slot;
+      if (opush && ((ocount_q == 2'd0) || ((ocount_q == 2'd1) && opop))) ohead_q <= s9_q.slot;
+      if (opush && (ocount_q == 2'd1) && !opop) oskid_q <= s9_q.slot;
     end
   end
   assign out_valid_o = ocount_q != 2'd0;
   assign out_slot_o  = ohead_q;
-  logic unused_s11;
-  assign unused_s11 = ^{s11_q.fp, s11_q.i8, s11_q.i4, s11_q.cmp, s11_q.mx, s11_q.pass, s11_q.pad,
-                        s11_q.ceiling, s11_q.hv, s11_q.done, s11_q.b0, s11_q.qclr, s11_q.fh};
+  logic unused_s9;
+  assign unused_s9 = ^{s9_q.pass, s9_q.pad, s9_q.b0};
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -289,77 +291,110 @@ module ane_mac_ctrl (
     wa_of = (v && fpc) ? ({4'd0, done_fh} << slot) : 8'h00;
   endfunction
 
-  logic [7:0] near_q, near_a, near_a5, far;
+  // The integer results it leaves (read back from the accumulator in L5): its base slot.
+  function automatic logic [7:0] ir_of(logic v, logic integer_op, logic last, logic [2:0] slot);
+    ir_of = (v && integer_op && last) ? (8'h01 << slot) : 8'h00;
+  endfunction
+
+  logic [7:0] near_q, near_a, near_a6, near_r, far;
   logic       rd_q, rd_a;
   always_comb begin
     near_q  = wq_of(s1_q.v, s1_q.fp, s1_q.slot) | wq_of(s2_q.v, s2_q.fp, s2_q.slot) |
               wq_of(s3_q.v, s3_q.fp, s3_q.slot);
     near_a  = wa_of(s1_q.v, s1_q.fp || s1_q.cmp, s1_q.done | s1_q.fh | {3'd0, s1_q.cmp}, s1_q.slot) |
               wa_of(s2_q.v, s2_q.fp || s2_q.cmp, s2_q.done | s2_q.fh | {3'd0, s2_q.cmp}, s2_q.slot) |
-              wa_of(s3_q.v, s3_q.fp || s3_q.cmp, s3_q.done | s3_q.fh | {3'd0, s3_q.cmp}, s3_q.slot);
-    near_a5 = near_a |
-              wa_of(s4_q.v, s4_q.fp || s4_q.cmp, s4_q.done | s4_q.fh | {3'd0, s4_q.cmp}, s4_q.slot) |
-              wa_of(s5_q.v, s5_q.fp || s5_q.cmp, s5_q.done | s5_q.fh | {3'd0, s5_q.cmp}, s5_q.slot);
+              wa_of(s3_q.v, s3_q.fp || s3_q.cmp, s3_q.done | s3_q.fh | {3'd0, s3_q.cmp}, s3_q.slot) |
+              wa_of(s4_q.v, s4_q.fp || s4_q.cmp, s4_q.done | s4_q.fh | {3'd0, s4_q.cmp}, s4_q.slot);
+    near_a6 = near_a |
+              wa_of(s5_q.v, s5_q.fp || s5_q.cmp, s5_q.done | s5_q.fh | {3'd0, s5_q.cmp}, s5_q.slot) |
+              wa_of(s6_q.v, s6_q.fp || s6_q.cmp, s6_q.done | s6_q.fh | {3'd0, s6_q.cmp}, s6_q.slot);
+    near_r  = ir_of(s1_q.v, s1_q.i8 || s1_q.i4, s1_q.last, s1_q.slot);
     far     = slots_of(s1_q.v, s1_q.i4, s1_q.slot) | slots_of(s2_q.v, s2_q.i4, s2_q.slot) |
               slots_of(s3_q.v, s3_q.i4, s3_q.slot) | slots_of(s4_q.v, s4_q.i4, s4_q.slot) |
               slots_of(s5_q.v, s5_q.i4, s5_q.slot) | slots_of(s6_q.v, s6_q.i4, s6_q.slot) |
               slots_of(s7_q.v, s7_q.i4, s7_q.slot) | slots_of(s8_q.v, s8_q.i4, s8_q.slot) |
-              slots_of(s9_q.v, s9_q.i4, s9_q.slot) | slots_of(s10_q.v, s10_q.i4, s10_q.slot);
+              slots_of(s9_q.v, s9_q.i4, s9_q.slot);
     // fp: reads its pending quad unless it starts one; reads the accumulator when its quad
     // completes and does not start the reduction. compare: reads the accumulator unless first.
-    // integer: reads and writes in L5, after every older fp / compare accumulator write.
     rd_q   = s0_fp && !bp0[s0_slot_q];
     rd_a   = (s0_fp && done[s0_slot_q] && !qclr[s0_slot_q]) || (s0_cmp && !s0_first_q);
     hazard = (rd_q && ((near_q & m0) != 8'd0)) || (rd_a && ((near_a & m0) != 8'd0)) ||
-             (s0_int && ((near_a5 & m0) != 8'd0)) || (!s0_mac && ((far & m0) != 8'd0));
+             (s0_int && (((near_a6 | near_q | near_r) & m0) != 8'd0)) ||
+             (!s0_mac && ((far & m0) != 8'd0));
   end
 
   // ------------------------------------------------------------------ datapath commands
-  logic s5_int, s7_int, s10_int;
+  // The integer lanes' slot masks for L2 and L3 are decoded a stage early, from register 1.
+  logic       s1_int;
+  logic [7:0] m2_iwe_q, m2_ib0_q, m2_idone_q, m2_iclr_q, m2_ifh_q;
+  logic [7:0] m3_iwe_q, m3_idone_q, m3_iclr_q, m3_ifh_q;
+  assign s1_int = s1_q.v && (s1_q.i8 || s1_q.i4);
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      {m2_iwe_q, m2_ib0_q, m2_idone_q, m2_iclr_q, m2_ifh_q} <= '0;
+      {m3_iwe_q, m3_idone_q, m3_iclr_q, m3_ifh_q} <= '0;
+    end else if (en) begin
+      m2_iwe_q   <= s1_int ? slots_of(1'b1, s1_q.i4, s1_q.slot) : 8'h00;
+      m2_ib0_q   <= {4'd0, s1_q.b0} << s1_q.slot;
+      m2_idone_q <= s1_int ? ({4'd0, s1_q.done} << s1_q.slot) : 8'h00;
+      m2_iclr_q  <= {4'd0, s1_q.qclr} << s1_q.slot;
+      m2_ifh_q   <= s1_int ? ({4'd0, s1_q.fh} << s1_q.slot) : 8'h00;
+      m3_iwe_q   <= m2_iwe_q;
+      m3_idone_q <= m2_idone_q;
+      m3_iclr_q  <= m2_iclr_q;
+      m3_ifh_q   <= m2_ifh_q;
+    end
+  end
+
+  logic s5_int, s6_int, s9_int;
   always_comb begin
-    s5_int  = s5_q.v && (s5_q.i8 || s5_q.i4);
-    s7_int  = s7_q.v && (s7_q.i8 || s7_q.i4);
-    s10_int = s10_q.v && (s10_q.i8 || s10_q.i4);
+    s5_int = s5_q.v && (s5_q.i8 || s5_q.i4);
+    s6_int = s6_q.v && (s6_q.i8 || s6_q.i4);
+    s9_int = s9_q.v && (s9_q.i8 || s9_q.i4);
     ctl_o = '0;
-    ctl_o.s0_load     = in_fire;
-    ctl_o.l0_mode     = s0_mode_q;
-    ctl_o.l0_ld_we    = (adv0 && !s0_mac) ? (8'h01 << s0_slot_q) : 8'h00;
-    ctl_o.l0_ld_zero  = s0_cmd_q == ane_pkg::CmdClear;
-    ctl_o.l2_slot     = s2_q.slot;
-    ctl_o.l2_pass     = s2_q.pass;
-    ctl_o.l5_slot     = s5_q.slot;
-    ctl_o.l5_pass     = s5_q.pass;
-    ctl_o.l5_cmp      = s5_q.cmp;
-    ctl_o.l5_twe      = wq_of(s5_q.v, s5_q.fp, s5_q.slot);
-    ctl_o.l5_int      = s5_int;
-    ctl_o.l5_int4     = s5_q.i4;
-    ctl_o.l5_iwe      = s5_int ? slots_of(1'b1, s5_q.i4, s5_q.slot) : 8'h00;
-    ctl_o.l5_ib0      = {4'd0, s5_q.b0} << s5_q.slot;
-    ctl_o.l5_idone    = s5_int ? ({4'd0, s5_q.done} << s5_q.slot) : 8'h00;
-    ctl_o.l5_iclr     = {4'd0, s5_q.qclr} << s5_q.slot;
-    ctl_o.l5_ifh      = s5_int ? ({4'd0, s5_q.fh} << s5_q.slot) : 8'h00;
-    ctl_o.l6_pad      = s6_q.pad;
-    ctl_o.l7_slot     = s7_q.slot;
-    ctl_o.l7_qclr     = s7_q.qclr[0];
-    ctl_o.l7_cmp      = s7_q.cmp;
-    ctl_o.l7_max      = s7_q.mx;
-    ctl_o.l7_hv       = s7_q.hv;
-    ctl_o.l7_ceiling  = s7_q.ceiling;
-    ctl_o.l7_raw      = s7_int;
-    ctl_o.l10_slot    = s10_q.slot;
-    ctl_o.l10_qclr    = s10_q.qclr[0];
-    ctl_o.l10_cmp     = s10_q.cmp;
-    ctl_o.l10_max     = s10_q.mx;
-    ctl_o.l10_hv      = s10_q.hv;
-    ctl_o.l10_ceiling = s10_q.ceiling;
-    ctl_o.l10_raw     = s10_int;
-    ctl_o.l10_fwe     = (s10_q.v && ((s10_q.fp && s10_q.done[0]) || s10_q.cmp)) ? (8'h01 << s10_q.slot)
-                                                                                : 8'h00;
-    ctl_o.l10_satclr  = s10_q.qclr[0];
-    ctl_o.l10_fh      = (s10_q.v && s10_q.fp && s10_q.fh[0]) ? (8'h01 << s10_q.slot) : 8'h00;
-    ctl_o.o_head_new  = opush && ((ocount_q == 2'd0) || ((ocount_q == 2'd1) && opop));
-    ctl_o.o_head_skid = opop && (ocount_q == 2'd2);
-    ctl_o.o_skid_new  = opush && (ocount_q == 2'd1) && !opop;
+    ctl_o.s0_load    = in_ready_o;
+    ctl_o.l0_ld_we   = (adv0 && !s0_mac) ? (8'h01 << s0_slot_q) : 8'h00;
+    ctl_o.l0_ld_zero = s0_cmd_q == ane_pkg::CmdClear;
+    ctl_o.l1_slot    = s1_q.slot;
+    ctl_o.l1_fwd     = s5_q.v && s5_q.fp && (s5_q.slot == s1_q.slot);
+    ctl_o.l2_pass    = s2_q.pass;
+    ctl_o.l2_pad     = s2_q.pad;
+    ctl_o.l2_int4    = s2_q.i4;
+    ctl_o.l2_slot    = s2_q.slot[1:0];
+    ctl_o.l2_iwe     = m2_iwe_q;
+    ctl_o.l2_ib0     = m2_ib0_q;
+    ctl_o.l3_iwe     = m3_iwe_q;
+    ctl_o.l3_idone   = m3_idone_q;
+    ctl_o.l3_iclr    = m3_iclr_q;
+    ctl_o.l3_ifh     = m3_ifh_q;
+    ctl_o.l5_slot    = s5_q.slot;
+    ctl_o.l5_twe     = wq_of(s5_q.v, s5_q.fp, s5_q.slot);
+    ctl_o.l5_pass    = s5_q.pass;
+    ctl_o.l5_cmp     = s5_q.cmp;
+    ctl_o.l5_int     = s5_int;
+    ctl_o.l6_qclr    = s6_q.qclr[0];
+    ctl_o.l6_cmp     = s6_q.cmp;
+    ctl_o.l6_max     = s6_q.mx;
+    ctl_o.l6_hv      = s6_q.hv;
+    ctl_o.l6_ceiling = s6_q.ceiling;
+    ctl_o.l6_raw     = s6_int;
+    ctl_o.l9_slot    = s9_q.slot;
+    ctl_o.l9_qclr    = s9_q.qclr[0];
+    ctl_o.l9_cmp     = s9_q.cmp;
+    ctl_o.l9_max     = s9_q.mx;
+    ctl_o.l9_hv      = s9_q.hv;
+    ctl_o.l9_ceiling = s9_q.ceiling;
+    ctl_o.l9_raw     = s9_int;
+    ctl_o.l9_fwe     = (s9_q.v && ((s9_q.fp && s9_q.done[0]) || s9_q.cmp)) ? (8'h01 << s9_q.slot) : 8'h00;
+    ctl_o.l9_satclr  = s9_q.qclr[0];
+    ctl_o.l9_fh      = (s9_q.v && s9_q.fp && s9_q.fh[0]) ? (8'h01 << s9_q.slot) : 8'h00;
+  end
+
+  // The output queue's commands (they follow out_ready_i: kept apart from ctl_o).
+  always_comb begin
+    oq_o.head_new  = opush && ((ocount_q == 2'd0) || ((ocount_q == 2'd1) && opop));
+    oq_o.head_skid = opop && (ocount_q == 2'd2);
+    oq_o.skid_new  = opush && (ocount_q == 2'd1) && !opop;
   end
 
 `ifndef SYNTHESIS

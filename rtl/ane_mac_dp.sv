@@ -3,17 +3,21 @@
 // it, stage by stage, what to do (ane_pkg::mac_ctl_t), so one control unit drives all the lanes
 // of an array. Pipeline (docs/mac_lane.md): register k feeds stage Lk.
 //
-//   reg 0   data, kernel
-//   L0, L1  ane_mac_mul: operand decode, the split 11 x 11 multiplier, product sum   N-1, N-2.1-2.3
-//   L2..L5  m1: ane_mac_add12 on the slot's pending quad (read in L2, written in L5) N-2.4
-//           m5: the exact quad sum (read and written in L5)                         N-2.4 (m5)
-//           integer: the quads and the int32 saturating accumulators (L5)           N-2.8
-//   L6      m1: an incomplete final quad is padded: add12(t, +0)                    N-2.4
-//   L7..L10 m1: ane_mac_acc_add (accumulator read in L7, written in L10)            N-2.5, N-2.6, N-2.9
-//           m5: the exact accumulate ane_mac_acc_exact, or the compare (L10)        N-2.5, N-2.6, N-2.9
-//   L11     the fp16 output port of the result (ane_mac_out)                        N-2.6, N-2.3, N-2.7
+//   reg 0   the decoded operands (ane_mac_mul decodes them as the operation enters)   N-1, N-2.1-2.3
+//   L0, L1  ane_mac_mul: the split 11 x 11 multiplier, the product sum               N-2.2, N-2.8
+//   L1      m1: the slot's pending quad is read for L2
+//   L2, L3  integer: four lanes add the products to the quads (L2) and, when a quad
+//           completes, the quad to the int32 saturating accumulator (L3)            N-2.8
+//   L2..L5  m1: ane_mac_add12 on the slot's pending quad (written in L5), with the
+//           padding of an incomplete final quad (add12(t, +0))                      N-2.4
+//   L5      m5: the exact quad sum (read and written in L5)                         N-2.4 (m5)
+//           the slot's accumulator is read for L6 (m1; an integer result, both)
+//   L6..L9  m1: ane_mac_acc_add (written in L9)                                     N-2.5, N-2.6, N-2.9
+//   L9      m5: the exact accumulate ane_mac_acc_exact, or the compare              N-2.5, N-2.6, N-2.9
+//   reg 10  the output queue's head; its fp16 port value (ane_mac_out)              N-2.6, N-2.3, N-2.7
 //
-// An integer result rides the fp registers from L6 on as raw bits.
+// An integer result is read back from its slot's accumulator in L5 and rides the fp registers
+// from there as raw bits.
 `default_nettype none
 
 module ane_mac_dp #(
@@ -24,6 +28,9 @@ module ane_mac_dp #(
   input  wire logic              rst_ni,
   input  wire logic              en_i,
   input  wire ane_pkg::mac_ctl_t ctl_i,
+  input  wire ane_pkg::mac_oq_t  oq_i,
+  input  wire ane_pkg::mac_cmd_e  in_cmd_i,
+  input  wire ane_pkg::mac_mode_e in_mode_i,
   input  wire logic [15:0]       in_data_i,
   input  wire logic [15:0]       in_kernel_i,
   output      logic [31:0]       out_acc_o,
@@ -44,98 +51,104 @@ module ane_mac_dp #(
   logic [NumSlots*32-1:0] tq_q;   // pending quads: m1 fp (mac_fv_t), integer (bits 17:0)
 
   // ------------------------------------------------------------------ register 0, L0, L1
-  logic [15:0] data_q, kernel_q;
-  always_ff @(posedge clk_i) begin
-    if (ctl_i.s0_load) begin
-      data_q   <= in_data_i;
-      kernel_q <= in_kernel_i;
-    end
-  end
-
-  ane_pkg::mac_fv_t prod;
-  logic [31:0]      prod_int;
+  // Register 0 holds the decoded operands (ane_mac_mul's first register), or a CmdLoad's value.
+  ane_pkg::mac_fv_t   prod;
+  logic [31:0]        prod_int, ld_val;
   logic signed [15:0] prod_i8;
-  logic [31:0]      prod_i4;
+  logic [31:0]        prod_i4;
   ane_mac_mul #(.Gen(Gen), .Pipe(1'b1)) u_mul (
     .clk_i       (clk_i),
+    .ld_i        (ctl_i.s0_load),
     .en_i        (en_i),
-    .mode_i      (ctl_i.l0_mode),
-    .data_i      (data_q),
-    .kernel_i    (kernel_q),
+    .mode_i      (in_mode_i),
+    .raw_i       (in_cmd_i == ane_pkg::CmdLoad),
+    .data_i      (in_data_i),
+    .kernel_i    (in_kernel_i),
+    .raw_o       (ld_val),
     .prod_o      (prod),
     .int_prod_o  (prod_i8),
     .int4_prod_o (prod_i4),
     .int_o       (prod_int)
   );
 
-  // ------------------------------------------------------------------ registers 2..5
   ane_pkg::mac_fv_t p2;
-  logic [31:0]      pi2, pi3, pi4, pi5;  // integer products (int8 sign-extended, or four int4)
+  logic [31:0]      pi2;  // integer products (int8 sign-extended, or four int4)
   always_ff @(posedge clk_i) begin
     if (en_i) begin
       p2  <= prod;
       pi2 <= prod_int;
-      pi3 <= pi2;
-      pi4 <= pi3;
-      pi5 <= pi4;
     end
   end
 
-  // ------------------------------------------------------------------ L5: integer quads and accumulators
-  logic [NumSlots*32-1:0] inew;   // per slot: the new int32 accumulator
-  logic [NumSlots-1:0]    isat;   // per slot: the new saturation flag
-  logic [NumSlots*18-1:0] iqs;    // per slot: the new integer pending quad
+  // ------------------------------------------------------------------ L2, L3: integer quads and accumulators
+  // Four integer lanes; lane l serves slots l and l + 4. An int4 operation on base slot b puts
+  // its product i on slot b + i, which lane (b + i) mod 4 serves: the four products are rotated
+  // by b onto the lanes, and no slot is served by two lanes. An int8 operation uses one lane.
+  // In L2 each lane adds the product to the slot's pending quad; in L3, when the quad completes,
+  // it adds the quad to the slot's int32 accumulator with saturation.
+  logic [4*18-1:0] lqs, q3;  // per lane: the new pending quad (L2), registered for L3
+  logic [4*32-1:0] lnew;     // per lane: the new int32 accumulator (L3)
+  logic [3:0]      lsat;     // per lane: the new saturation flag (L3)
 
-  for (genvar j = 0; j < NumSlots; j++) begin : g_int
-    logic [1:0]         rel;
-    logic signed [17:0] addend, tbase, qs;
+  for (genvar l = 0; l < 4; l++) begin : g_int
+    logic               hi2, b0, hi3, clr, sat;
+    logic [1:0]         idx;
+    logic signed [17:0] addend, tbase;
     logic [31:0]        abase;
-    logic signed [32:0] s33;
+    logic signed [19:0] low;       // abase[17:0] + quad: [-2^17, 2^18 + 2^17)
+    logic [13:0]        up, up_m, up_p, up_new;
     logic               ovf_pos, ovf_neg;
     always_comb begin
-      rel     = 2'(3'(j) - ctl_i.l5_slot);
-      addend  = ctl_i.l5_int4 ? 18'($signed(pi5[8*rel +: 8])) : 18'($signed(pi5[15:0]));
-      tbase   = ctl_i.l5_ib0[j] ? 18'sd0 : $signed(tq_q[32*j +: 18]);
-      qs      = tbase + addend;
-      abase   = ctl_i.l5_iclr[j] ? 32'd0 : acc_q[32*j +: 32];
-      s33     = $signed({abase[31], abase}) + 33'($signed(qs));
-      ovf_pos = !s33[32] && s33[31];
-      ovf_neg = s33[32] && !s33[31];
-      inew[32*j +: 32] = ovf_pos ? 32'h7FFF_FFFF : (ovf_neg ? 32'h8000_0000 : s33[31:0]);
-      isat[j]          = (!ctl_i.l5_iclr[j] && sat_q[j]) || ovf_pos || ovf_neg;
-      iqs[18*j +: 18]  = qs;
+      // L2: the pending quad
+      hi2     = ctl_i.l2_iwe[l+4];  // the operation's slot for this lane is l + 4 (else l)
+      b0      = hi2 ? ctl_i.l2_ib0[l+4] : ctl_i.l2_ib0[l];
+      idx     = 2'(l) - ctl_i.l2_slot;  // int4: the product that lands on this lane
+      addend  = ctl_i.l2_int4 ? 18'($signed(pi2[8*idx +: 8])) : 18'($signed(pi2[15:0]));
+      tbase   = b0 ? 18'sd0 : $signed(hi2 ? tq_q[32*(l+4) +: 18] : tq_q[32*l +: 18]);
+      lqs[18*l +: 18] = tbase + addend;
+      // L3: the accumulator. acc + quad (|quad| <= 2^16): the low 18 bits add, the high 14 bits
+      // take -1, 0 or +1 (all three formed at once); int32 overflow is the high part stepping
+      // past its end.
+      hi3     = ctl_i.l3_iwe[l+4];
+      clr     = hi3 ? ctl_i.l3_iclr[l+4] : ctl_i.l3_iclr[l];
+      sat     = hi3 ? sat_q[l+4] : sat_q[l];
+      abase   = clr ? 32'd0 : (hi3 ? acc_q[32*(l+4) +: 32] : acc_q[32*l +: 32]);
+      low     = $signed({2'b00, abase[17:0]}) + 20'($signed(q3[18*l +: 18]));
+      up      = abase[31:18];
+      up_m    = up - 14'd1;
+      up_p    = up + 14'd1;
+      up_new  = low[19] ? up_m : (low[18] ? up_p : up);
+      ovf_pos = !low[19] && low[18] && (up == 14'h1FFF);
+      ovf_neg = low[19] && (up == 14'h2000);
+      lnew[32*l +: 32] = ovf_pos ? 32'h7FFF_FFFF : (ovf_neg ? 32'h8000_0000 : {up_new, low[17:0]});
+      lsat[l]          = (!clr && sat) || ovf_pos || ovf_neg;
     end
   end
-
-  // The integer result of the base slot (a result always completes its quad).
-  logic [31:0] ires5;
-  logic        isat5;
-  always_comb begin
-    ires5 = inew[32*ctl_i.l5_slot +: 32];
-    isat5 = isat[ctl_i.l5_slot];
+  always_ff @(posedge clk_i) begin
+    if (en_i) q3 <= lqs;
   end
 
   // ------------------------------------------------------------------ generation-specific fp path
-  logic [31:0] fp_res;    // L10: the fp / compare result (or an integer result, raw)
-  logic [NumSlots*32-1:0] tq_fp_d;  // L5: the fp pending quad written (m1)
-  logic [31:0] res6;      // register 6 holds an integer result in place of the fp value
-  logic        sat6, sat7, sat8, sat9, sat10;
+  logic [31:0] fp_res;    // L9: the fp / compare result (or an integer result, raw)
+  logic [31:0] acc5;      // L5: the slot's accumulator
+  logic        sat6, sat7, sat8, sat9;  // an integer result's saturation flag
 
+  always_comb begin
+    acc5 = acc_q[32*ctl_i.l5_slot +: 32];
+  end
   always_ff @(posedge clk_i) begin
     if (en_i) begin
-      sat6  <= isat5;
-      sat7  <= sat6;
-      sat8  <= sat7;
-      sat9  <= sat8;
-      sat10 <= sat9;
+      sat6 <= sat_q[ctl_i.l5_slot];  // an integer result's flag (written in L3, read in L5)
+      sat7 <= sat6;
+      sat8 <= sat7;
+      sat9 <= sat8;
     end
   end
-  assign res6 = ires5;
 
   // (Yosys 0.23 cannot resolve struct fields of variables declared inside a generate block:
   // the generation-specific struct variables live here.)
-  ane_pkg::mac_fv_t p3, p4, p5;            // m5
-  ane_pkg::mac_fv_t t_sel, s5, t6, t6p, t7;  // m1
+  ane_pkg::mac_fv_t p3, p4, p5;      // m5
+  ane_pkg::mac_fv_t t_sel, s5, t6;  // m1
 
   if (Gen == ane_pkg::GenM5) begin : g_m5
     // ---- m5: exact quads (NUMERICS N-2.4 m5 [assumption]: no add12 rounding). An exact sum of
@@ -187,168 +200,146 @@ module ane_mac_dp #(
       end
     end
 
-    logic [XW-1:0] x6, x7, x8, x9, x10;
+    // An integer result (read from its accumulator) rides the exact registers as raw bits.
+    logic [XW-1:0] x6, x7, x8, x9;
     always_ff @(posedge clk_i) begin
       if (en_i) begin
-        x6  <= ctl_i.l5_int ? {53'd0, res6} : tnew;
-        x7  <= x6;
-        x8  <= x7;
-        x9  <= x8;
-        x10 <= x9;
+        x6 <= ctl_i.l5_int ? {53'd0, acc5} : tnew;
+        x7 <= x6;
+        x8 <= x7;
+        x9 <= x8;
       end
     end
 
-    // L10: read the accumulator, accumulate exactly or compare.
+    // L9: read the accumulator, accumulate exactly or compare.
     logic [31:0] acc_in, acc_x, cmp_acc, key_d, key_a, cmp_res;
     logic        take_d;
-    ane_mac_acc_exact u_acc (.acc_i(acc_in), .t_i(x10), .ceiling_i(ctl_i.l10_ceiling), .acc_o(acc_x));
-    assign acc_in = ctl_i.l10_qclr ? 32'd0 : acc_q[32*ctl_i.l10_slot +: 32];
+    ane_mac_acc_exact u_acc (.acc_i(acc_in), .t_i(x9), .ceiling_i(ctl_i.l9_ceiling), .acc_o(acc_x));
+    assign acc_in = ctl_i.l9_qclr ? 32'd0 : acc_q[32*ctl_i.l9_slot +: 32];
     always_comb begin
       cmp_acc = ((acc_in[30:23] == 8'hFF) && (acc_in[22:0] != 23'd0)) ? 32'h7F80_0000 :
                 (acc_in == 32'h8000_0000) ? 32'd0 : acc_in;   // NaN -> +inf, -0 -> +0
-      key_d   = x10[31] ? ~x10[31:0] : (x10[31:0] ^ 32'h8000_0000);
+      key_d   = x9[31] ? ~x9[31:0] : (x9[31:0] ^ 32'h8000_0000);
       key_a   = cmp_acc[31] ? ~cmp_acc : (cmp_acc ^ 32'h8000_0000);
-      take_d  = !ctl_i.l10_hv || (ctl_i.l10_max ? (key_d > key_a) : (key_d < key_a));
-      cmp_res = take_d ? x10[31:0] : cmp_acc;
-      fp_res  = ctl_i.l10_raw ? x10[31:0] : (ctl_i.l10_cmp ? cmp_res : acc_x);
+      take_d  = !ctl_i.l9_hv || (ctl_i.l9_max ? (key_d > key_a) : (key_d < key_a));
+      cmp_res = take_d ? x9[31:0] : cmp_acc;
+      fp_res  = ctl_i.l9_raw ? x9[31:0] : (ctl_i.l9_cmp ? cmp_res : acc_x);
     end
-    assign tq_fp_d = tq_q;  // m1 only
 
-    assign {t_sel, s5, t6, t6p, t7} = '0;
+    assign {t_sel, s5, t6} = '0;
     logic unused_m5;
-    assign unused_m5 = ^{t_sel, s5, t6, t6p, t7, ctl_i.l2_slot, ctl_i.l2_pass, ctl_i.l6_pad, ctl_i.l7_slot, ctl_i.l7_qclr,
-                         ctl_i.l7_cmp, ctl_i.l7_max, ctl_i.l7_hv, ctl_i.l7_ceiling, ctl_i.l7_raw};
+    assign unused_m5 = ^{t_sel, s5, t6, tq_q, ctl_i.l1_slot, ctl_i.l1_fwd, ctl_i.l2_pass,
+                         ctl_i.l2_pad, ctl_i.l6_qclr, ctl_i.l6_cmp,
+                         ctl_i.l6_max, ctl_i.l6_hv, ctl_i.l6_ceiling, ctl_i.l6_raw};
   end else begin : g_m1
     // ---- m1: the narrow datapath.
-    assign t_sel = tq_q[32*ctl_i.l2_slot +: 32];
+    // The slot's pending quad is read in L1 for L2; the value L5 writes in the same cycle is
+    // forwarded (the hazard rule keeps every older writer of the slot at least that far ahead).
+    always_ff @(posedge clk_i) begin
+      if (en_i) t_sel <= ctl_i.l1_fwd ? s5 : tq_q[32*ctl_i.l1_slot +: 32];
+    end
     ane_mac_add12 #(.Pipe(1'b1)) u_add12 (
       .clk_i  (clk_i),
       .en_i   (en_i),
       .x_i    (t_sel),
       .y_i    (p2),
       .pass_i (ctl_i.l2_pass),
+      .pad_i  (ctl_i.l2_pad),  // an incomplete final quad is padded: add12(t, +0)
       .s_o    (s5)
     );
-    assign tq_fp_d = {NumSlots{s5}};
 
-    // L6: pad an incomplete final quad, add12(t, +0): round the significand to 12 bits (RNE).
-    logic             pad_inc;
-    logic [12:0]      pad_r;
+    // L5 reads the slot's accumulator for L6 (an integer result: its own, written in L2).
+    logic [31:0] acc6, acc_in;
     always_ff @(posedge clk_i) begin
-      if (en_i) t6 <= ctl_i.l5_int ? res6 : s5;
-    end
-    always_comb begin
-      pad_inc = t6.sig[9] && (t6.sig[10] || (t6.sig[8:0] != 9'd0));
-      pad_r   = {1'b0, t6.sig[21:10]} + {12'd0, pad_inc};
-      t6p     = t6;
-      if (ctl_i.l6_pad && !t6.zero && !t6.inf) begin
-        t6p.sig = pad_r[12] ? {1'b1, 21'd0} : {pad_r[11:0], 10'd0};
-        t6p.e   = t6.e + {6'd0, pad_r[12]};
+      if (en_i) begin
+        t6   <= s5;
+        acc6 <= acc5;
       end
     end
-    always_ff @(posedge clk_i) begin
-      if (en_i) t7 <= t6p;
-    end
-
-    // L7..L10: the accumulator (an integer result passes through as raw bits).
-    logic [31:0] acc_in;
     always_comb begin
-      acc_in = ctl_i.l7_raw ? t7 : (ctl_i.l7_qclr ? 32'd0 : acc_q[32*ctl_i.l7_slot +: 32]);
+      acc_in = ctl_i.l6_raw ? acc6 : (ctl_i.l6_qclr ? 32'd0 : acc6);
     end
     ane_mac_acc_add #(.Pipe(1'b1)) u_acc (
       .clk_i     (clk_i),
       .en_i      (en_i),
       .acc_i     (acc_in),
-      .t_i       (t7),
-      .ceiling_i (ctl_i.l7_ceiling),
-      .cmp_i     (ctl_i.l7_cmp),
-      .max_i     (ctl_i.l7_max),
-      .hv_i      (ctl_i.l7_hv),
-      .raw_i     (ctl_i.l7_raw),
+      .t_i       (t6),
+      .ceiling_i (ctl_i.l6_ceiling),
+      .cmp_i     (ctl_i.l6_cmp),
+      .max_i     (ctl_i.l6_max),
+      .hv_i      (ctl_i.l6_hv),
+      .raw_i     (ctl_i.l6_raw),
       .acc_o     (fp_res)
     );
 
     assign {p3, p4, p5} = '0;
     logic unused_m1;
-    assign unused_m1 = ^{p3, p4, p5, ctl_i.l5_pass, ctl_i.l5_cmp, ctl_i.l10_qclr, ctl_i.l10_cmp, ctl_i.l10_max,
-                         ctl_i.l10_hv, ctl_i.l10_ceiling};
+    assign unused_m1 = ^{p3, p4, p5, ctl_i.l5_pass, ctl_i.l5_cmp, ctl_i.l5_int, ctl_i.l9_qclr,
+                         ctl_i.l9_cmp, ctl_i.l9_max, ctl_i.l9_hv, ctl_i.l9_ceiling};
   end
 
   // ------------------------------------------------------------------ slot writes
   // L0: load / clear (the control unit lets them run only when no older operation on the slot is
-  // in flight); L5: integer quads and accumulators, the fp pending quad (m1); L10: fp / compare.
+  // in flight); L2, L3: integer quads and accumulators; L5: the fp pending quad (m1); L9: fp /
+  // compare.
   for (genvar j = 0; j < NumSlots; j++) begin : g_slot
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
         acc_q[32*j +: 32] <= 32'd0;
         sat_q[j]          <= 1'b0;
       end else if (ctl_i.l0_ld_we[j]) begin
-        acc_q[32*j +: 32] <= ctl_i.l0_ld_zero ? 32'd0 : {kernel_q, data_q};
+        acc_q[32*j +: 32] <= ctl_i.l0_ld_zero ? 32'd0 : ld_val;
         sat_q[j]          <= 1'b0;
-      end else if (en_i && ctl_i.l5_idone[j]) begin
-        acc_q[32*j +: 32] <= inew[32*j +: 32];
-        sat_q[j]          <= isat[j];
-      end else if (en_i && ctl_i.l5_ifh[j]) begin
+      end else if (en_i && ctl_i.l3_idone[j]) begin
+        acc_q[32*j +: 32] <= lnew[32*(j%4) +: 32];
+        sat_q[j]          <= lsat[j%4];
+      end else if (en_i && ctl_i.l3_ifh[j]) begin
         acc_q[32*j +: 32] <= 32'd0;
         sat_q[j]          <= 1'b0;
-      end else if (en_i && ctl_i.l10_fwe[j]) begin
+      end else if (en_i && ctl_i.l9_fwe[j]) begin
         acc_q[32*j +: 32] <= fp_res;
-        sat_q[j]          <= !ctl_i.l10_satclr && sat_q[j];
-      end else if (en_i && ctl_i.l10_fh[j]) begin
+        sat_q[j]          <= !ctl_i.l9_satclr && sat_q[j];
+      end else if (en_i && ctl_i.l9_fh[j]) begin
         acc_q[32*j +: 32] <= 32'd0;
         sat_q[j]          <= 1'b0;
       end
     end
     always_ff @(posedge clk_i) begin
       if (en_i && ctl_i.l5_twe[j]) begin
-        tq_q[32*j +: 32] <= tq_fp_d[32*j +: 32];
-      end else if (en_i && ctl_i.l5_iwe[j]) begin
-        tq_q[32*j +: 18] <= iqs[18*j +: 18];
+        tq_q[32*j +: 32] <= s5;  // m1 (m5 keeps its quads in tx_q)
+      end else if (en_i && ctl_i.l2_iwe[j]) begin
+        tq_q[32*j +: 18] <= lqs[18*(j%4) +: 18];
       end
     end
   end
 
-  // ------------------------------------------------------------------ registers 11, 12: result
-  logic [31:0] res_acc_q, out_acc_q;
-  logic        res_sat_q, out_sat_q;
-  logic [15:0] out_fp16_q, res_fp16;
-  always_ff @(posedge clk_i) begin
-    if (en_i) begin
-      res_acc_q <= fp_res;
-      res_sat_q <= ctl_i.l10_raw ? sat10 : (!ctl_i.l10_satclr && sat_q[ctl_i.l10_slot]);
-    end
-  end
-  ane_mac_out #(.Gen(Gen)) u_out (.acc_i(res_acc_q), .fp16_o(res_fp16));
-  // The output queue: the head drives the ports, the skid entry holds a second result while the
-  // head waits (ane_mac_ctrl keeps the count).
-  logic [31:0] skid_acc_q;
-  logic [15:0] skid_fp16_q;
-  logic        skid_sat_q;
+  // ------------------------------------------------------------------ register 10: the output queue
+  // The head drives the ports, the skid entry holds a second result while the head waits
+  // (ane_mac_ctrl keeps the count). The fp16 port value is formed after the head register.
+  logic [31:0] out_acc_q, skid_acc_q;
+  logic        out_sat_q, skid_sat_q, res_sat;
+  assign res_sat = ctl_i.l9_raw ? sat9 : (!ctl_i.l9_satclr && sat_q[ctl_i.l9_slot]);
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      out_acc_q  <= 32'd0;
-      out_fp16_q <= 16'd0;
-      out_sat_q  <= 1'b0;
-    end else if (ctl_i.o_head_new) begin  // the output registers hold the last result, never X
-      out_acc_q  <= res_acc_q;
-      out_fp16_q <= res_fp16;
-      out_sat_q  <= res_sat_q;
-    end else if (ctl_i.o_head_skid) begin
-      out_acc_q  <= skid_acc_q;
-      out_fp16_q <= skid_fp16_q;
-      out_sat_q  <= skid_sat_q;
+      out_acc_q <= 32'd0;
+      out_sat_q <= 1'b0;
+    end else if (oq_i.head_new) begin  // the output registers hold the last result, never X
+      out_acc_q <= fp_res;
+      out_sat_q <= res_sat;
+    end else if (oq_i.head_skid) begin
+      out_acc_q <= skid_acc_q;
+      out_sat_q <= skid_sat_q;
     end
   end
   always_ff @(posedge clk_i) begin
-    if (ctl_i.o_skid_new) begin
-      skid_acc_q  <= res_acc_q;
-      skid_fp16_q <= res_fp16;
-      skid_sat_q  <= res_sat_q;
+    if (oq_i.skid_new) begin
+      skid_acc_q <= fp_res;
+      skid_sat_q <= res_sat;
     end
   end
-  assign out_acc_o  = out_acc_q;
-  assign out_fp16_o = out_fp16_q;
-  assign out_sat_o  = out_sat_q;
+  assign out_acc_o = out_acc_q;
+  assign out_sat_o = out_sat_q;
+  ane_mac_out #(.Gen(Gen)) u_out (.acc_i(out_acc_q), .fp16_o(out_fp16_o));
 
   // ------------------------------------------------------------------ read port
   logic [31:0] rd_acc_q;

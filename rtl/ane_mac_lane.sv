@@ -10,16 +10,18 @@
 //   CmdLoad  loads {in_kernel_i, in_data_i} into the slot (a partial sum to continue, N-2.5).
 //   CmdClear clears the slot.
 // Result stream (valid/ready): for every CmdMac with last, the slot's new 32-bit register, its
-// fp16 output port value (N-2.6) and its saturation flag. Back-pressure on the result stream
-// freezes the whole pipeline (in_ready_o = 0) and changes no result.
+// fp16 output port value (N-2.6) and its saturation flag. Results wait in a two-entry queue;
+// back-pressure stops the pipeline only when the queue is full, and changes no result.
 // Read port: rd_en_i / rd_slot_i give the slot register one cycle later; it never stalls the MACs.
 //
-// Pipeline (docs/mac_lane.md): 13 registers, latency 13 cycles from an accepted operation to its
+// Pipeline (docs/mac_lane.md): 11 registers, latency 11 cycles from an accepted operation to its
 // result. m1 is a narrow floating-point datapath (22-bit products, a 24-bit add12 window, a
 // 28-bit fp32 adder); m5 keeps its quads exact (83 bits), as its contract asks.
-// Same-slot dependencies: an fp or compare operation that continues a slot waits while an older
-// operation on the slot is less than 4 registers ahead (ane_mac_ctrl); operations on different
-// slots, and integer operations, never wait. CmdLoad / CmdClear wait until their slot has drained.
+// Same-slot dependencies (ane_mac_ctrl, docs/mac_lane.md "Timing"): an fp or compare operation
+// that continues a slot waits while an older operation on the slot is less than 4 (its pending
+// quad) or 5 (its accumulator) registers ahead; integer operations wait only for older fp or
+// compare work on their slots; CmdLoad / CmdClear wait until their slot has drained. Operations
+// on different slots never wait.
 `default_nettype none
 
 module ane_mac_lane #(
@@ -55,6 +57,7 @@ module ane_mac_lane #(
 );
 
   ane_pkg::mac_ctl_t ctl;
+  ane_pkg::mac_oq_t  oq;
   logic              en;
 
   ane_mac_ctrl u_ctrl (
@@ -73,7 +76,8 @@ module ane_mac_lane #(
     .rd_en_i     (rd_en_i),
     .rd_valid_o  (rd_valid_o),
     .en_o        (en),
-    .ctl_o       (ctl)
+    .ctl_o       (ctl),
+    .oq_o        (oq)
   );
 
   ane_mac_dp #(.Gen(Gen)) u_dp (
@@ -81,6 +85,9 @@ module ane_mac_lane #(
     .rst_ni      (rst_ni),
     .en_i        (en),
     .ctl_i       (ctl),
+    .oq_i        (oq),
+    .in_cmd_i    (in_cmd_i),
+    .in_mode_i   (in_mode_i),
     .in_data_i   (in_data_i),
     .in_kernel_i (in_kernel_i),
     .out_acc_o   (out_acc_o),

@@ -1,9 +1,11 @@
 // ane_mac_mul: operand decode and exact products of one MAC lane (NUMERICS N-1, N-2.1 to N-2.3,
-// N-2.8, N-2.9). Two stages; Pipe = 1 puts a register (enable en_i) between them, Pipe = 0 makes
-// the block combinational (the stage tests).
-//   stage 1  decode both operands (N-1: NaN -> +inf, -0 -> +0; m1: denormal -> +0), convert an
-//            int8 operand exactly to fp16 form (mixed modes), form the two partial products of
-//            the one 11 x 11 significand multiplier (ane_sig_mul), add the exponents
+// N-2.8, N-2.9). Three stages; Pipe = 1 puts a register after the first (enable ld_i: it is the
+// lane's register 0, written as an operation is accepted) and after the second (enable en_i);
+// Pipe = 0 makes the block combinational (the stage tests).
+//   stage 0  decode both operands (N-1: NaN -> +inf, -0 -> +0; m1: denormal -> +0), convert an
+//            int8 operand exactly to fp16 form (mixed modes), add the exponents; raw_i keeps
+//            {kernel, data} as they are instead (raw_o: a CmdLoad's value)
+//   stage 1  the two partial products of the one 11 x 11 significand multiplier (ane_sig_mul)
 //   stage 2  sum the partial products and normalize: prod_o is the exact product in mac_fv_t
 //            form (22-bit significand, 0 x inf = +0, inf x nonzero = signed inf)
 // Modes:
@@ -23,17 +25,20 @@ module ane_mac_mul #(
   parameter bit   Pipe = 1'b0
 ) (
   input  wire logic               clk_i,
+  input  wire logic               ld_i,
   input  wire logic               en_i,
   input  wire ane_pkg::mac_mode_e mode_i,
+  input  wire logic               raw_i,
   input  wire logic [15:0]        data_i,
   input  wire logic [15:0]        kernel_i,
+  output      logic [31:0]        raw_o,
   output      ane_pkg::mac_fv_t   prod_o,
   output      logic signed [15:0] int_prod_o,
   output      logic [31:0]        int4_prod_o,
   output      logic [31:0]        int_o        // int4 ? int4_prod_o : int_prod_o sign-extended
 );
 
-  // ------------------------------------------------------------------ stage 1
+  // ------------------------------------------------------------------ stage 0
   ane_pkg::fp16_unpacked_t data_fp, kernel_fp;
   ane_fp16_unpack #(.Gen(Gen)) u_unpack_data   (.fp16_i(data_i),   .op_o(data_fp));
   ane_fp16_unpack #(.Gen(Gen)) u_unpack_kernel (.fp16_i(kernel_i), .op_o(kernel_fp));
@@ -67,7 +72,6 @@ module ane_mac_mul #(
   logic        a_sign, b_sign, a_zero, b_zero, a_inf, b_inf;
   logic [4:0]  a_exp, b_exp;
   logic [10:0] a_sig, b_sig, a_hi;
-  logic [4:0]  b_hi;
   logic [3:0]  k4;
 
   always_comb begin
@@ -117,37 +121,58 @@ module ane_mac_mul #(
       b_sig  = 11'd1024;
     end
     if (is_int4) b_sig = {7'd0, k4};
-    b_hi = is_int4 ? {1'b0, k4} : b_sig[10:6];
   end
 
+  ane_pkg::mac_dec_t dec_d, dec_q;
+  always_comb begin
+    dec_d.a_sig = a_sig;
+    dec_d.a_hi  = a_hi;
+    dec_d.b_sig = b_sig;
+    dec_d.esum  = {1'b0, a_exp} + {1'b0, b_exp};
+    dec_d.zero  = a_zero || b_zero;
+    dec_d.inf   = !(a_zero || b_zero) && (a_inf || b_inf);
+    dec_d.sign  = a_sign ^ b_sign;
+    dec_d.s4    = {data_i[15] ^ kernel_i[3], data_i[11] ^ kernel_i[3], data_i[7] ^ kernel_i[3],
+                   data_i[3] ^ kernel_i[3]};
+    dec_d.int4  = is_int4;
+    if (raw_i) begin  // {kernel, data} as they are: bits 31..21, 20..10, 9..0
+      dec_d.a_sig       = kernel_i[15:5];
+      dec_d.a_hi        = {kernel_i[4:0], data_i[15:10]};
+      dec_d.b_sig[10:1] = data_i[9:0];
+    end
+  end
+
+  // ------------------------------------------------------------------ stage 1
   logic [16:0] lo;
   logic [15:0] hi;
-  ane_sig_mul u_sig_mul (.a_lo_i(a_sig), .b_lo_i(b_sig[5:0]), .a_hi_i(a_hi), .b_hi_i(b_hi),
-                         .lo_o(lo), .hi_o(hi));
+  logic [4:0]  b_hi_q;
+  assign b_hi_q = dec_q.int4 ? {1'b0, dec_q.b_sig[3:0]} : dec_q.b_sig[10:6];
+  ane_sig_mul u_sig_mul (.a_lo_i(dec_q.a_sig), .b_lo_i(dec_q.b_sig[5:0]), .a_hi_i(dec_q.a_hi),
+                         .b_hi_i(b_hi_q), .lo_o(lo), .hi_o(hi));
+  assign raw_o = {dec_q.a_sig, dec_q.a_hi, dec_q.b_sig[10:1]};
 
-  // Stage-1 result: partial products, exponent sum, flags, int4 signs.
   ane_pkg::mac_pp_t pp_d, pp_q;
-
   always_comb begin
     pp_d.lo   = lo;
     pp_d.hi   = hi;
-    pp_d.esum = {1'b0, a_exp} + {1'b0, b_exp};
-    pp_d.zero = a_zero || b_zero;
-    pp_d.inf  = !(a_zero || b_zero) && (a_inf || b_inf);
-    pp_d.sign = a_sign ^ b_sign;
-    pp_d.s4   = {data_i[15] ^ kernel_i[3], data_i[11] ^ kernel_i[3], data_i[7] ^ kernel_i[3],
-                 data_i[3] ^ kernel_i[3]};
-    pp_d.int4 = is_int4;
+    pp_d.esum = dec_q.esum;
+    pp_d.zero = dec_q.zero;
+    pp_d.inf  = dec_q.inf;
+    pp_d.sign = dec_q.sign;
+    pp_d.s4   = dec_q.s4;
+    pp_d.int4 = dec_q.int4;
   end
 
   if (Pipe) begin : g_pipe
     always_ff @(posedge clk_i) begin
+      if (ld_i) dec_q <= dec_d;
       if (en_i) pp_q <= pp_d;
     end
   end else begin : g_comb
-    assign pp_q = pp_d;
+    assign dec_q = dec_d;
+    assign pp_q  = pp_d;
     logic unused;
-    assign unused = ^{clk_i, en_i};
+    assign unused = ^{clk_i, ld_i, en_i};
   end
 
   // ------------------------------------------------------------------ stage 2

@@ -3,6 +3,10 @@
 //   m1: |r| < 2^-14 (an fp16 denormal) leaves as +0; every zero result is +0;
 //   an fp32 NaN (only a loaded value can hold one) acts as +inf (N-1.1).
 // The 32768 ceiling is applied in the accumulator (ane_mac_acc_add), not here.
+//
+// In the fp16 normal range the rounding is one 15-bit increment of {exponent, fraction}: a carry
+// out of the fraction steps the exponent, and out of 2^15 - 2^4 it lands on the inf code. Below
+// it, m1 keeps only what rounds up to 2^-14; m5 shifts the significand onto the denormal grid.
 `default_nettype none
 
 module ane_mac_out #(
@@ -14,65 +18,50 @@ module ane_mac_out #(
 );
 
   logic [7:0]  e8;
-  logic [23:0] sig;
-  logic signed [9:0] e;      // unbiased exponent of the fp32 value
-  logic [5:0]  pos;          // bit of sig holding one fp16 quantum
-  logic [25:0] wide, low_mask, low_bits, half, rounded;
-  logic        round_up;
-  logic [11:0] sig16;
-  logic signed [9:0] e16;    // fp16 biased exponent field before the carry check
-  logic [15:0] r;
+  logic [22:0] f;
+  logic        sign, nan, big, normal, inc;
+  logic [14:0] rn, rd;  // normal range; denormal range (before the m1 flush)
+  logic [14:0] r;
 
   always_comb begin
-    e8  = acc_i[30:23];
-    sig = {(e8 != 8'h00), acc_i[22:0]};
-    e   = ((e8 == 8'h00) ? 10'sd1 : $signed({2'b00, e8})) - 10'sd127;
-    // fp16 quantum exponent: max(e, -14) - 10; sig's lsb exponent is e - 23 (fp32 normal).
-    if (e >= -10'sd14) begin
-      pos = 6'd13;
-    end else if (e >= -10'sd39) begin
-      pos = 6'(-e - 10'sd1);  // (-24) - (e - 23): 14 .. 38
-    end else begin
-      pos = 6'd39;            // far below half the smallest fp16 denormal
-    end
-    wide     = {2'b00, sig};
-    if (pos > 6'd25) begin
-      rounded = '0;
-      round_up = 1'b0;
-      low_mask = '0;
-      low_bits = '0;
-      half = '0;
-    end else begin
-      low_mask = ~({26{1'b1}} << pos);
-      low_bits = wide & low_mask;
-      half     = 26'd1 << (pos - 6'd1);
-      round_up = (low_bits > half) || ((low_bits == half) && wide[pos[4:0]]);
-      rounded  = (wide & ~low_mask) + (round_up ? (26'd1 << pos) : 26'd0);
-    end
-    sig16 = 12'(rounded >> pos);
-    e16   = (e >= -10'sd14) ? (e + 10'sd15) : 10'sd0;  // 0 marks the denormal range
-    if (e16 != 10'sd0) begin
-      if (sig16[11]) begin
-        e16 = e16 + 10'sd1;  // carry into the next binade
-        sig16 = sig16 >> 1;
-      end
-    end else if (sig16[10]) begin
-      e16 = 10'sd1;  // a denormal that rounded up to 2^-14
-    end
+    e8     = acc_i[30:23];
+    f      = acc_i[22:0];
+    sign   = acc_i[31];
+    nan    = (e8 == 8'hFF) && (f != 23'd0);
+    big    = e8 >= 8'd143;   // |acc| >= 2^16 (or inf): beyond fp16
+    normal = e8 >= 8'd113;   // |acc| >= 2^-14
+    // normal range: fp16 exponent e8 - 112, fraction f[22:13], guard f[12], sticky f[11:0]
+    inc    = f[12] && ((f[11:0] != 12'd0) || f[13]);
+    rn     = {5'(e8 - 8'd112), f[22:13]} + {14'd0, inc};
+    r      = big ? 15'h7C00 : rn;
+  end
 
-    if (e8 == 8'hFF) begin
-      r = (acc_i[22:0] != 23'd0) ? 16'h7C00 : {acc_i[31], 15'h7C00};  // NaN -> +inf
-    end else if (e16 >= 10'sd31) begin
-      r = {acc_i[31], 15'h7C00};
-    end else if (e16 == 10'sd0) begin
-      r = {acc_i[31], 5'd0, sig16[9:0]};
-    end else begin
-      r = {acc_i[31], e16[4:0], sig16[9:0]};
+  if (Gen == ane_pkg::GenM1) begin : g_m1
+    // Below 2^-14 only [2^-14 - 2^-25, 2^-14) survives: it rounds up to 2^-14 (the half-way
+    // value is a tie that rounds to the even 1024 x 2^-24).
+    assign rd = ((e8 == 8'd112) && (f[22:13] == 10'h3FF)) ? 15'h0400 : 15'd0;
+  end else begin : g_m5
+    // The denormal grid 2^-24: sig24 >> (126 - e8) for e8 in [102, 112] (smaller values round
+    // to 0), guard and sticky below it; a carry into bit 10 gives 2^-14 (the normal code 0x0400).
+    logic [4:0]  sh;
+    logic [47:0] wide;
+    logic        g, st;
+    logic        unused_wide;
+    assign unused_wide = ^wide[47:34];  // zero after a shift of 14 or more
+    always_comb begin
+      sh   = 5'(8'd126 - e8);
+      wide = {1'b1, f, 24'd0} >> ((e8 >= 8'd102) ? sh : 5'd31);
+      g    = wide[23];
+      st   = wide[22:0] != 23'd0;
+      rd   = 15'(wide[33:24]) + {14'd0, (e8 >= 8'd102) && g && (st || wide[24])};
     end
-    // N-2.7: zero results are +0; N-2.3: m1 flushes fp16 denormal results to +0.
-    if (r[14:0] == 15'd0) r = 16'd0;
-    if ((Gen == ane_pkg::GenM1) && (r[14:10] == 5'd0)) r = 16'd0;
-    fp16_o = r;
+  end
+
+  always_comb begin
+    fp16_o = {sign, normal ? r : rd};
+    if (nan) fp16_o = 16'h7C00;                          // N-1.1
+    if (fp16_o[14:0] == 15'd0) fp16_o = 16'h0000;        // N-2.7
+    if ((Gen == ane_pkg::GenM1) && (fp16_o[14:10] == 5'd0)) fp16_o = 16'h0000;  // N-2.3
   end
 
 endmodule

@@ -4,8 +4,8 @@
 // denormal operand is +0) and the accumulator's rules for c (N-2.5: a NaN is +inf, zero sums +0).
 // It reuses the lane's multiplier (ane_mac_mul) and fp32 adder (ane_mac_acc_add): the product of
 // two fp16 values is exact in 22 bits, so the sum is rounded once.
-// Latency 7: input registers, the multiplier's register, the product register, the adder's three,
-// the output register.
+// Latency 7: the multiplier's two registers (the first takes the inputs), the product register,
+// the adder's three, the output register.
 `default_nettype none
 
 module ane_mac_ref (
@@ -16,11 +16,8 @@ module ane_mac_ref (
   output      logic [31:0] y_o
 );
 
-  logic [15:0] a_q, b_q;
   logic [31:0] c_q, c1_q, c2_q, y_q;
   always_ff @(posedge clk_i) begin
-    a_q  <= a_i;
-    b_q  <= b_i;
     c_q  <= c_i;
     c1_q <= c_q;  // c waits while the product is formed
     c2_q <= c1_q;
@@ -28,13 +25,16 @@ module ane_mac_ref (
 
   ane_pkg::mac_fv_t p, p_q;
   logic signed [15:0] unused_i8;
-  logic [31:0]        unused_i4, unused_int;
-  ane_mac_mul #(.Gen(ane_pkg::GenM1), .Pipe(1'b1)) u_mul (
+  logic [31:0]        unused_i4, unused_int, unused_raw;
+  ane_mac_mul #(.Gen(ane_pkg::GenM1), .Pipe(1'b1)) u_mul (  // its first register takes a, b
     .clk_i       (clk_i),
+    .ld_i        (1'b1),
     .en_i        (1'b1),
     .mode_i      (ane_pkg::ModeFp16),
-    .data_i      (a_q),
-    .kernel_i    (b_q),
+    .raw_i       (1'b0),
+    .data_i      (a_i),
+    .kernel_i    (b_i),
+    .raw_o       (unused_raw),
     .prod_o      (p),
     .int_prod_o  (unused_i8),
     .int4_prod_o (unused_i4),
@@ -59,7 +59,7 @@ module ane_mac_ref (
   assign y_o = y_q;
 
   logic unused;
-  assign unused = ^{unused_i8, unused_i4, unused_int};
+  assign unused = ^{unused_i8, unused_i4, unused_int, unused_raw};
 
 endmodule
 

@@ -76,8 +76,21 @@ package ane_pkg;
     logic [21:0] sig;
   } mac_fv_t;
 
-  // ane_mac_mul's register between its two stages: the partial products of the split
-  // significand multiplier, the exponent sum, the product's flags and the int4 product signs.
+  // ane_mac_mul's registers. mac_dec_t: the decoded operands (register 0 of the lane, or, for a
+  // CmdLoad, its raw {kernel, data} in bits 46..15); mac_pp_t: the partial products of the split
+  // significand multiplier, with the exponent sum, the product's flags and the int4 signs.
+  typedef struct packed {
+    logic [10:0] a_sig;   // data significand / int8 magnitude / two packed int4 magnitudes
+    logic [10:0] a_hi;    // the same for the high half (int4: the other two magnitudes)
+    logic [10:0] b_sig;   // kernel significand / int8 magnitude / int4 magnitude
+    logic [5:0]  esum;
+    logic        zero;
+    logic        inf;
+    logic        sign;
+    logic [3:0]  s4;
+    logic        int4;
+  } mac_dec_t;
+
   typedef struct packed {
     logic [16:0] lo;
     logic [15:0] hi;
@@ -90,47 +103,57 @@ package ane_pkg;
   } mac_pp_t;
 
   // The MAC control unit's per-stage commands to the lane datapaths (ane_mac_ctrl -> ane_mac_dp).
-  // Stage Lk is the logic fed by pipeline register k (docs/mac_lane.md, "Pipeline").
+  // Stage Lk is the logic fed by pipeline register k (docs/mac_lane.md, "Pipeline"). Every field
+  // is a function of registers only (no input port reaches it combinationally), so a simulator
+  // evaluates the lanes' logic once per clock; the output queue's commands, which follow the
+  // result port's ready, travel apart (mac_oq_t).
   typedef struct packed {
-    logic        s0_load;     // capture in_data_i / in_kernel_i into register 0
-    mac_mode_e   l0_mode;     // the mode of the operation in register 0 (operand decode)
+    logic        s0_load;     // capture in_data_i / in_kernel_i into register 0 (register 0 is
+                              // free: what it captures matters only with in_valid_i)
     logic [7:0]  l0_ld_we;    // CmdLoad / CmdClear executes now: write acc and sat of this slot
     logic        l0_ld_zero;  // ... with +0 (CmdClear) instead of {kernel, data} (CmdLoad)
-    logic [2:0]  l2_slot;     // fp quad (m1): slot whose pending quad is read
-    logic        l2_pass;     // ... the product starts a quad (t' = p, nothing read)
-    logic [2:0]  l5_slot;     // quad: slot (fp) or base slot (integer)
+    logic [2:0]  l1_slot;     // fp quad (m1): slot whose pending quad is read (for L2) ...
+    logic        l1_fwd;      // ... and L5 writes it now: take that value
+    logic        l2_pass;     // fp quad (m1): the product starts a quad (t' = p, nothing read)
+    logic        l2_pad;      // ... the incomplete final quad is padded (add12(t, +0))
+    logic        l2_int4;     // integer operation: int4 packed (else int8), on base slot ...
+    logic [1:0]  l2_slot;     // ... (its low bits: which product lands on which lane)
+    logic [7:0]  l2_iwe;      // ... its slots: pending quads read and written in L2
+    logic [7:0]  l2_ib0;      // ... whose product starts a quad (t' = p)
+    logic [7:0]  l3_iwe;      // integer operation in L3: its slots (accumulators read and written)
+    logic [7:0]  l3_idone;    // ... whose quad completes: acc = sat32(acc + t)
+    logic [7:0]  l3_iclr;     // ... whose quad starts the reduction: acc reads +0
+    logic [7:0]  l3_ifh;      // ... starting a reduction with the quad pending: acc = +0
+    logic [2:0]  l5_slot;     // fp quad: slot written (m1), read and written (m5); the
+                              // accumulator (and flag) read for L6 (m1) and integer results
+    logic [7:0]  l5_twe;      // fp quad: write the slot's pending quad
     logic        l5_pass;     // fp quad (m5): as l2_pass
     logic        l5_cmp;      // compare mode (m5: the data value travels as fp32 bits)
-    logic [7:0]  l5_twe;      // fp quad: write the pending quad of this slot
-    logic        l5_int;      // integer operation: quads and accumulators in L5
-    logic        l5_int4;     // ... int4 packed (else int8)
-    logic [7:0]  l5_iwe;      // ... its slots
-    logic [7:0]  l5_ib0;      // ... whose product starts a quad (t' = p)
-    logic [7:0]  l5_idone;    // ... whose quad completes: acc = sat32(acc + t)
-    logic [7:0]  l5_iclr;     // ... whose quad starts the reduction: acc reads +0
-    logic [7:0]  l5_ifh;      // ... starting a reduction with the quad pending: acc = +0
-    logic        l6_pad;      // fp (m1): the incomplete final quad is padded (add12(t, +0))
-    logic [2:0]  l7_slot;     // accumulate (m1): slot read
-    logic        l7_qclr;     // ... the quad starts a reduction, acc reads +0
-    logic        l7_cmp;      // ... compare mode (N-2.9)
-    logic        l7_max;      // ... max (else min)
-    logic        l7_hv;       // ... the slot holds a value
-    logic        l7_ceiling;  // ... the port ceiling applies (N-2.6)
-    logic        l7_raw;      // ... an integer result passes through as raw bits
-    logic [2:0]  l10_slot;    // write-back: slot
-    logic        l10_qclr;    // as l7_* for m5, which reads the accumulator in L10
-    logic        l10_cmp;
-    logic        l10_max;
-    logic        l10_hv;
-    logic        l10_ceiling;
-    logic        l10_raw;
-    logic [7:0]  l10_fwe;     // write-back: write the fp / compare result into this slot
-    logic        l10_satclr;  // ... and clear its saturation flag
-    logic [7:0]  l10_fh;      // write-back: an fp reduction starts with its quad pending: +0
-    logic        o_head_new;  // output queue: the result leaving L11 goes to the head (the ports)
-    logic        o_head_skid; // ... the head takes the skid entry
-    logic        o_skid_new;  // ... the result leaving L11 goes to the skid entry
+    logic        l5_int;      // an integer operation (its result is read from the accumulator)
+    logic        l6_qclr;     // accumulate (m1): the quad starts a reduction, acc reads +0
+    logic        l6_cmp;      // ... compare mode (N-2.9)
+    logic        l6_max;      // ... max (else min)
+    logic        l6_hv;       // ... the slot holds a value
+    logic        l6_ceiling;  // ... the port ceiling applies (N-2.6)
+    logic        l6_raw;      // ... an integer result passes through as raw bits
+    logic [2:0]  l9_slot;     // write-back: slot
+    logic        l9_qclr;     // as l6_* for m5, which reads the accumulator in L9
+    logic        l9_cmp;
+    logic        l9_max;
+    logic        l9_hv;
+    logic        l9_ceiling;
+    logic        l9_raw;
+    logic [7:0]  l9_fwe;      // write-back: write the fp / compare result into this slot
+    logic        l9_satclr;   // ... and clear its saturation flag
+    logic [7:0]  l9_fh;       // write-back: an fp reduction starts with its quad pending: +0
   } mac_ctl_t;
+
+  // The output queue's commands (they follow out_ready_i).
+  typedef struct packed {
+    logic        head_new;    // the result leaving L9 goes to the head (the output ports)
+    logic        head_skid;   // the head takes the skid entry
+    logic        skid_new;    // the result leaving L9 goes to the skid entry
+  } mac_oq_t;
 
   // True when an fp16 code is a NaN (all-ones exponent, nonzero fraction).
   function automatic logic fp16_is_nan(logic [14:0] h);  // sign bit not needed

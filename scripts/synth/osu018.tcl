@@ -40,7 +40,9 @@ yosys rename -top $top
 
 # OSU 0.18um mapping
 yosys dfflibmap -liberty $lib
-yosys abc -D 5000 -liberty $lib -script {+strash;&get,-n;&fraig,-x;&put;scorr;dc2;dretime;strash;&get,-n;&dch,-f;&nf,-D,5000;&put;buffer,-p;upsize,-D,5000;dnsize,-D,5000}
+# &st;&if,-g;&st: delay-oriented SOP balancing before the choices and the mapping, so that the
+# carry chains of adders and the trees of multipliers keep their logarithmic depth.
+yosys abc -D 5000 -liberty $lib -script {+strash;&get,-n;&fraig,-x;&put;scorr;dc2;dretime;strash;&get,-n;&st;&if,-g;&st;&dch,-f;&nf,-D,5000;&put;buffer,-p;upsize,-D,5000;dnsize,-D,5000}
 yosys opt_clean -purge
 yosys setundef -zero
 # Buffer trees on the nets ABC does not buffer (ports and flip-flop outputs), as placement

@@ -202,7 +202,7 @@ StageReport Locate(const oracle::Matrix& a, const oracle::Matrix& b, oracle::Gen
     if (k == 0) lane.Clear(0);
     lane.Step(mode, a.at(row, k), b.at(k, col), 0, last);
     if (last) {
-      // The result leaves through the output port (latency 13).
+      // The result leaves through the output port (latency 11).
       dut.in_valid_i = 0;
       for (int i = 0; i < 20; ++i) {
         sim.Eval();

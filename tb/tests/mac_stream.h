@@ -163,15 +163,17 @@ class StreamGen {
 
 // The MAC pipeline's timing rule (docs/mac_lane.md, "Timing"), written from the document, not
 // from the RTL: an operation accepted in cycle a sits in register 0 and leaves it at the end of
-// cycle l >= a + 1; its result is valid from cycle l + 12 (latency 13 when l = a + 1); the
+// cycle l >= a + 1; its result is valid from cycle l + 10 (latency 11 when l = a + 1); the
 // next operation can be accepted from cycle l on. An operation leaves register 0 only when
 //   fp (fp16, mixed) reading its pending quad (not its quad's first product): 4 cycles after
 //     every older fp operation on its slot;
 //   fp completing a quad that does not start its reduction, or compare without first (they read
-//     the accumulator): 4 cycles after every older fp or compare operation on its slot that
+//     the accumulator): 5 cycles after every older fp or compare operation on its slot that
 //     writes the accumulator (completes a quad, starts a reduction, or compares);
-//   integer (int8, int4): 6 cycles after every older such fp or compare operation on its slots;
-//   CmdLoad / CmdClear: 11 cycles after every older operation on its slot.
+//   integer (int8, int4): 7 cycles after every older such fp or compare operation on its slots,
+//     4 after every older fp operation on them, 2 after every older integer result (last) whose
+//     slot is one of them;
+//   CmdLoad / CmdClear: 10 cycles after every older operation on its slot.
 // With the result port always ready the pipeline never stops, and the rule gives the exact cycle
 // of every acceptance and result.
 class TimingModel {
@@ -200,9 +202,13 @@ class TimingModel {
     }
     for (int j = s; j < s + width; ++j) {
       if (reads_quad) leave = std::max(leave, quad_writer_[j] + 4);
-      if (reads_acc) leave = std::max(leave, acc_writer_[j] + 4);
-      if (integer) leave = std::max(leave, acc_writer_[j] + 6);
-      if (!mac) leave = std::max(leave, any_[j] + 11);
+      if (reads_acc) leave = std::max(leave, acc_writer_[j] + 5);
+      if (integer) {
+        leave = std::max(leave, acc_writer_[j] + 7);
+        leave = std::max(leave, quad_writer_[j] + 4);
+        leave = std::max(leave, int_result_[j] + 2);
+      }
+      if (!mac) leave = std::max(leave, any_[j] + 10);
     }
     // the slots' bookkeeping, as the operation executes
     for (int j = s; j < s + width; ++j) {
@@ -220,13 +226,14 @@ class TimingModel {
       if (fp) quad_writer_[j] = leave;
       if (writes_acc) acc_writer_[j] = leave;
     }
+    if (integer && op.last) int_result_[s] = leave;  // read back from the base slot in L5
     last_leave_ = leave;
     return leave;
   }
   // The first cycle a new operation can be accepted.
   int64_t ReadyFrom() const { return last_leave_; }
 
-  static constexpr int64_t kLatency = 13;  // register 0 .. the output register
+  static constexpr int64_t kLatency = 11;  // register 0 .. the output register (the queue's head)
 
  private:
   static constexpr int64_t kLongAgo = -1000;
@@ -237,6 +244,7 @@ class TimingModel {
   int64_t quad_writer_[8] = {kLongAgo, kLongAgo, kLongAgo, kLongAgo, kLongAgo, kLongAgo, kLongAgo, kLongAgo};
   int64_t acc_writer_[8] = {kLongAgo, kLongAgo, kLongAgo, kLongAgo, kLongAgo, kLongAgo, kLongAgo, kLongAgo};
   int64_t any_[8] = {kLongAgo, kLongAgo, kLongAgo, kLongAgo, kLongAgo, kLongAgo, kLongAgo, kLongAgo};
+  int64_t int_result_[8] = {kLongAgo, kLongAgo, kLongAgo, kLongAgo, kLongAgo, kLongAgo, kLongAgo, kLongAgo};
   int64_t last_leave_ = kLongAgo;
 };
 

@@ -332,6 +332,7 @@ TEST(MacLaneTiming, N7_OneSlotWaitsForItsOwnQuad) {
   results.clear();
   EXPECT_EQ(RunPattern({2}, k, MacMode::kInt4, &stalls, &results), k);
   EXPECT_EQ(stalls, 0);
+
 }
 
 }  // namespace

@@ -31,7 +31,7 @@ uint16_t LaneDot(const std::vector<uint16_t>& data, const std::vector<uint16_t>&
   int results = 0;
   uint16_t out = 0;
   size_t i = 0;
-  const int drain = 4 * int(data.size()) + 32;  // one slot: up to 4 cycles per product, latency 13
+  const int drain = 4 * int(data.size()) + 32;  // one slot: up to 4 cycles per product, latency 11
   for (int cycle = 0; i < data.size() || cycle < drain; ++cycle) {
     dut.in_valid_i = i < data.size();
     dut.in_cmd_i = kCmdMac;
@@ -104,7 +104,7 @@ TEST(RtlMacReference, N2_4_SurvivorSweepOverEveryFp16MagnitudeOnTheArray) {
   for (int layout = 0; layout < 2; ++layout) {
     for (uint32_t base = 1; base <= last_b; base += kLanes) {
       // 48 products per lane on one slot (each quad's products wait for one another), then the
-      // result 13 cycles after the last (the lane latency).
+      // result 11 cycles after the last (the lane latency).
       std::vector<uint16_t> b(kLanes);
       for (int l = 0; l < kLanes; ++l) b[size_t(l)] = uint16_t(std::min<uint32_t>(base + l, last_b));
       bool seen = false;

@@ -102,6 +102,9 @@ void CheckProducts(Generation gen, uint64_t default_seed) {
   const uint64_t seed = test::TestSeed(default_seed);
   SCOPED_TRACE(test::SeedNote(seed));
   Rng rng(seed);
+  dut.ld_i = 0;  // Pipe = 0: combinational
+  dut.en_i = 0;
+  dut.raw_i = 0;
   auto check_fp = [&](MacMode mode, uint16_t d, uint16_t k) {
     dut.mode_i = uint8_t(mode);
     dut.data_i = d;
@@ -146,6 +149,7 @@ TEST(RtlMacMul, N2_2_M5ProductsMatchOracle) { CheckProducts<Vane_mac_mul_m5>(Gen
 TEST(RtlMacMul, N2_3_DenormalTimesDenormalFlushedInM1KeptInM5) {
   harness::Sim<Vane_mac_mul_m1> m1("ane_mac_mul", harness::CurrentTestStem() + "_m1");
   harness::Sim<Vane_mac_mul_m5> m5("ane_mac_mul", harness::CurrentTestStem() + "_m5");
+  m1.dut().raw_i = m5.dut().raw_i = 0;
   for (uint32_t d = 1; d < 0x400; d += 3) {
     for (uint32_t k = 1; k < 0x400; ++k) {
       const uint16_t dc = uint16_t(d | ((d & 1) << 15)), kc = uint16_t(k);
@@ -169,6 +173,7 @@ TEST(RtlMacMul, N2_9_CompareModeGivesTheDataValue) {
       uint32_t got;
       if (gen == Generation::kM1) {
         static harness::Sim<Vane_mac_mul_m1> sim("ane_mac_mul", harness::CurrentTestStem() + "_m1");
+        sim.dut().raw_i = 0;
         sim.dut().mode_i = uint8_t(MacMode::kCmpMax);
         sim.dut().data_i = uint16_t(d);
         sim.dut().kernel_i = uint16_t(d * 7);  // ignored
@@ -176,6 +181,7 @@ TEST(RtlMacMul, N2_9_CompareModeGivesTheDataValue) {
         got = sim.dut().prod_o;
       } else {
         static harness::Sim<Vane_mac_mul_m5> sim("ane_mac_mul", harness::CurrentTestStem() + "_m5");
+        sim.dut().raw_i = 0;
         sim.dut().mode_i = uint8_t(MacMode::kCmpMin);
         sim.dut().data_i = uint16_t(d);
         sim.dut().kernel_i = uint16_t(d * 7);
@@ -188,9 +194,26 @@ TEST(RtlMacMul, N2_9_CompareModeGivesTheDataValue) {
   }
 }
 
+// A CmdLoad's value passes the decode as it is.
+TEST(RtlMacMul, N2_5_LoadValuePassesTheDecodeUnchanged) {
+  harness::Sim<Vane_mac_mul_m1> sim("ane_mac_mul", harness::CurrentTestStem());
+  auto& dut = sim.dut();
+  Rng rng(test::TestSeed(303));
+  dut.raw_i = 1;
+  for (int i = 0; i < 100000; ++i) {
+    const uint32_t v = uint32_t(rng.Next());
+    dut.mode_i = uint8_t(rng.Below(7));
+    dut.data_i = uint16_t(v);
+    dut.kernel_i = uint16_t(v >> 16);
+    sim.Eval();
+    ASSERT_EQ(dut.raw_o, v) << std::hex << v;
+  }
+}
+
 TEST(RtlMacMul, N2_8_Int8ProductsOnAllPairs) {
   harness::Sim<Vane_mac_mul_m1> sim("ane_mac_mul", harness::CurrentTestStem());
   auto& dut = sim.dut();
+  dut.raw_i = 0;
   dut.mode_i = uint8_t(MacMode::kInt8);
   for (uint32_t d = 0; d < 256; ++d) {
     for (uint32_t k = 0; k < 256; ++k) {
@@ -207,6 +230,7 @@ TEST(RtlMacMul, N2_8_Int8ProductsOnAllPairs) {
 TEST(RtlMacMul, N2_8_Int4PackedProductsOnAllDataWords) {
   harness::Sim<Vane_mac_mul_m1> sim("ane_mac_mul", harness::CurrentTestStem());
   auto& dut = sim.dut();
+  dut.raw_i = 0;
   dut.mode_i = uint8_t(MacMode::kInt4);
   for (uint32_t k = 0; k < 16; ++k) {
     for (uint32_t d = 0; d < 0x10000; ++d) {
@@ -229,16 +253,20 @@ TEST(RtlMacMul, N2_8_Int4PackedProductsOnAllDataWords) {
 class Add12Check {
  public:
   Add12Check() : sim_("ane_mac_add12", harness::CurrentTestStem()) {}
-  // add12(x, y) through the RTL against the oracle; returns the oracle's result.
-  Exact Step(const Exact& x, const Exact& y, bool pass = false) {
+  // add12(x, y) through the RTL against the oracle, then (pad) add12(s, +0); returns the
+  // oracle's result.
+  Exact Step(const Exact& x, const Exact& y, bool pass = false, bool pad = false) {
     auto& dut = sim_.dut();
     dut.x_i = ToFv(x);
     dut.y_i = ToFv(y);
     dut.pass_i = pass;
+    dut.pad_i = pad;
     sim_.Eval();
-    const Exact want = pass ? y : oracle::Add12(x, y);
+    Exact want = pass ? y : oracle::Add12(x, y);
+    if (pad) want = oracle::Add12(want, Exact());
     const Exact got = FromFv(dut.s_o);
-    EXPECT_EQ(got, want) << (pass ? "pass " : "add12(") << Bits(x) << ", " << Bits(y) << "): rtl " << Bits(got);
+    EXPECT_EQ(got, want) << (pass ? "pass " : "add12(") << Bits(x) << ", " << Bits(y) << ")"
+                         << (pad ? " padded" : "") << ": rtl " << Bits(got);
     EXPECT_TRUE(Canonical(dut.s_o)) << "add12(" << Bits(x) << ", " << Bits(y) << ")";
     ++steps_;
     return want;
@@ -261,9 +289,12 @@ TEST(RtlMacAdd12, N2_4_QuadChainsMatchOracle) {
     const uint16_t anchor = uint16_t(rng.Code() & 0xFBFF);
     std::array<Exact, 4> p;
     for (auto& x : p) x = M1Product(rng, anchor);
-    const int n = 1 + int(rng.Below(4));  // quads of 1..4 products, padded with +0
-    Exact t = c.Step(Exact(), p[0], /*pass=*/true);
-    for (int i = 1; i < 4; ++i) t = c.Step(t, i < n ? p[size_t(i)] : Exact());
+    // quads of 1..4 products, padded with +0 (the lane pads once: add12(t, +0) after the last
+    // product; the oracle's further add12(t, +0) change nothing)
+    const int n = 1 + int(rng.Below(4));
+    Exact t = c.Step(Exact(), p[0], /*pass=*/true, /*pad=*/n == 1);
+    for (int i = 1; i < n; ++i) t = c.Step(t, p[size_t(i)], false, /*pad=*/i == n - 1 && n < 4);
+    for (int i = n; i < 4; ++i) ASSERT_EQ(oracle::Add12(t, Exact()), t) << "padding is idempotent";
   }
   ::testing::Test::RecordProperty("products", std::to_string(quads * 4));
 }
@@ -343,9 +374,11 @@ TEST(RtlMacAdd12, N2_4_ExponentExtremesInfinitiesAndZeros) {
       const Exact t = c.Step(x, y);
       if (!t.is_inf()) c.Step(t, y);  // an add12 result (up to 14 bits) as the next x
       c.Step(x, y, /*pass=*/true);
+      c.Step(x, y, /*pass=*/false, /*pad=*/true);
+      c.Step(x, y, /*pass=*/true, /*pad=*/true);
     }
   }
-  EXPECT_GE(c.steps(), 2 * v.size() * v.size());
+  EXPECT_GE(c.steps(), 4 * v.size() * v.size());
 }
 
 // ---- ane_mac_acc_add (m1, narrow) ----
