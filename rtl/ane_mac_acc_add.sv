@@ -13,7 +13,8 @@
 //   a  decode, order the operands by magnitude, compare-mode decision, exponent difference
 //   b  align the smaller in a 28-bit window with a jam bit, add or subtract
 //   c  normalize (one step right on a carry, or the leading zeros away)
-//   d  round to nearest even, pack, overflow, the port ceiling
+//   d  the exponent (minus the leading zeros), round to nearest even, pack, overflow, the port
+//      ceiling
 // The window: the larger operand's 24-bit significand sits at bits 26..3, so it is a multiple of
 // 8 units; the smaller's bits below bit 0 become one jam bit. Whenever bits were jammed
 // (exponent difference >= 2) the sum keeps its msb at bit 25 or above, so the rounding step is
@@ -125,23 +126,27 @@ module ane_mac_acc_add #(
 
   // ------------------------------------------------------------------ c: normalize
   logic [31:0] nrm_x;
-  logic [4:0]  nrm_n;
+  logic [4:0]  nrm_n, c_nz;
   logic [26:0] c_n;
-  logic [8:0]  c_e;
+  logic [8:0]  c_eb;
   logic        c_zero;
 
+  // The exponent is e - nz: stage d subtracts, beside its increment.
   ane_mac_norm #(.Width(32)) u_norm (.v_i({c_sum[26:0], 5'd0}), .x_o(nrm_x), .n_o(nrm_n));
   always_comb begin
     c_zero = !c_side.pass && (c_sum == 28'd0);
     if (c_side.pass) begin
-      c_n = c_sum[26:0];
-      c_e = c_side.e;
+      c_n  = c_sum[26:0];
+      c_eb = c_side.e;
+      c_nz = 5'd0;
     end else if (c_sum[27]) begin
-      c_n = {c_sum[27:2], c_sum[1] | c_sum[0]};
-      c_e = c_side.e + 9'd1;
+      c_n  = {c_sum[27:2], c_sum[1] | c_sum[0]};
+      c_eb = c_side.e + 9'd1;
+      c_nz = 5'd0;
     end else begin
-      c_n = nrm_x[31:5];
-      c_e = c_side.e - {4'd0, nrm_n};
+      c_n  = nrm_x[31:5];
+      c_eb = c_side.e;
+      c_nz = nrm_n;
     end
   end
 
@@ -152,7 +157,8 @@ module ane_mac_acc_add #(
 
   side_t       d_side;
   logic [26:0] d_n;
-  logic [8:0]  d_e;
+  logic [8:0]  d_eb, d_e;
+  logic [4:0]  d_nz;
   logic        d_zero, d_inc;
 
   // ------------------------------------------------------------------ d: round and pack
@@ -162,6 +168,7 @@ module ane_mac_acc_add #(
   logic        d_ones, d_ovf, d_ceil;
 
   always_comb begin
+    d_e    = d_eb - {4'd0, d_nz};
     d_sr   = {1'b0, d_n[26:3]} + {24'd0, d_inc};
     d_ef   = d_e[7:0] + {7'd0, d_sr[24]};
     d_frac = d_sr[24] ? 23'd0 : d_sr[22:0];  // a carry leaves 1.000...
@@ -195,7 +202,8 @@ module ane_mac_acc_add #(
         c_sum   <= b_sum;
         d_side  <= c_side;
         d_n     <= c_n;
-        d_e     <= c_e;
+        d_eb    <= c_eb;
+        d_nz    <= c_nz;
         d_zero  <= c_zero;
         d_inc   <= c_inc;
       end
@@ -211,7 +219,8 @@ module ane_mac_acc_add #(
       c_sum   = b_sum;
       d_side  = c_side;
       d_n     = c_n;
-      d_e     = c_e;
+      d_eb    = c_eb;
+      d_nz    = c_nz;
       d_zero  = c_zero;
       d_inc   = c_inc;
     end

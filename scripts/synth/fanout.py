@@ -9,7 +9,8 @@ before ABC ran. A flip-flop or a port driving a few hundred gates unbuffered is 
 placement tool would leave, and it dominates the timing of any block with wide selects or
 enables. This step gives every net with more than N loads (default 12) a tree of buffer cells
 with at most M loads each (default 8), whatever drives it. Clock and reset ports (--skip) are
-left alone: the clock is ideal in the timing constraints and the reset is a false path.
+left alone: the clock is ideal in the timing constraints and the reset is a false path. So are
+the gated clocks scripts/synth/clockgate.py made (nets driven by its `$clockgate$` cells).
 
 Prints one line: how many nets were buffered and how many buffers were added.
 """
@@ -55,6 +56,8 @@ def main():
                 next_bit = max(next_bit, b + 1)
                 if c.get("port_directions", {}).get(pin) == "input":
                     loads[b].append((cname, pin, i))
+                elif cname.startswith("$clockgate$"):
+                    skip.add(b)  # a clock net (clockgate.py)
     for n in m["netnames"].values():
         for b in n["bits"]:
             if isinstance(b, int):

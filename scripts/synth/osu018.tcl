@@ -38,6 +38,30 @@ yosys rename -top ${top}_gl
 yosys write_verilog -noattr $out/gl.v
 yosys rename -top $top
 
+# json_pass NAME SCRIPT ARGS...: the design through Yosys's JSON, scripts/synth/SCRIPT (which
+# reads IN.json, writes OUT.json for the top and prints one line, kept in NAME.txt) and back,
+# with the library's cells as blackboxes.
+set here [file dirname [info script]]
+proc json_pass {name script args} {
+  global out top lib here
+  yosys write_json $out/$name.in.json
+  set msg [exec python3 $here/$script $out/$name.in.json $out/$name.out.json $top {*}$args]
+  puts $msg
+  set fd [open $out/$name.txt w]
+  puts $fd $msg
+  close $fd
+  yosys design -reset
+  yosys read_liberty -lib $lib
+  yosys read_json $out/$name.out.json
+  yosys hierarchy -check -top $top
+  file delete $out/$name.in.json $out/$name.out.json
+}
+
+# Clock gating: groups of enable flip-flops move to a latch-based gated clock
+# (scripts/synth/clockgate.py), as a synthesis tool for a real library would do.
+set cgargs [expr {[info exists ::env(ANE_CLOCKGATE_ARGS)] ? $::env(ANE_CLOCKGATE_ARGS) : ""}]
+json_pass clockgate clockgate.py {*}$cgargs
+
 # OSU 0.18um mapping
 yosys dfflibmap -liberty $lib
 # &st;&if,-g;&st: delay-oriented SOP balancing before the choices and the mapping, so that the
@@ -47,19 +71,7 @@ yosys opt_clean -purge
 yosys setundef -zero
 # Buffer trees on the nets ABC does not buffer (ports and flip-flop outputs), as placement
 # would: scripts/synth/fanout.py.
-yosys read_liberty -lib $lib
-yosys write_json $out/premap.json
-set here [file dirname [info script]]
-set fo [exec python3 $here/fanout.py $out/premap.json $out/fanout.json $top --skip clk_i --skip rst_ni]
-puts $fo
-set fd [open $out/fanout.txt w]
-puts $fd $fo
-close $fd
-yosys design -reset
-yosys read_liberty -lib $lib
-yosys read_json $out/fanout.json
-yosys hierarchy -check -top $top
-file delete $out/premap.json $out/fanout.json
+json_pass fanout fanout.py --skip clk_i --skip rst_ni
 yosys tee -q -o $out/stat_osu018.txt stat -liberty $lib
 yosys write_verilog -noattr -noexpr -nohex -nodec -simple-lhs $out/mapped.v
 

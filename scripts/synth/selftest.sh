@@ -12,6 +12,8 @@
 #   4 mutant    a project top's netlist with one output bit inverted fails the check
 #   5 mutant    the clocked fixture's netlist with one output bit inverted fails the check
 #   6 verilator the Verilator 5.006 gate-optimisation bug shape passes with the check's flags
+#   7 clockgate the clocked fixture synthesized with one clock gate left out of its flip-flops'
+#               clock (clockgate.py --mutant) fails the gate-level check of the mapped netlist
 # Prints one line per test, exits 1 when any test does not behave as expected.
 set -euo pipefail
 orig="$(pwd)"
@@ -61,7 +63,7 @@ mutant_test() {  # NAME DIR: invert one output bit of DIR/gl.v, expect a mismatc
   fi
 }
 
-group_a() {  # tests 1, 2, 5
+group_a() {  # tests 1, 2, 5, 7
   # 1 lint
   run "$out/lint_ok.log" scripts/lint.sh --tops "$T/tops_ok.txt" --rtl "$T"
   if [ $RC -eq 0 ]; then ok "lint passes the clocked fixture"; else no "lint of tops_ok.txt: exit $RC" "$(cat "$out/lint_ok.log")"; fi
@@ -83,6 +85,17 @@ group_a() {  # tests 1, 2, 5
     mutant_test clocked "$out/clocked/fx_acc__Mode_fx_pkg__ModeXor"
   else
     no "clocked mutant: no fixture netlist (test 2 failed)"
+  fi
+
+  # 7 a clock-gating mistake in the mapped netlist is caught
+  ANE_CLOCKGATE_ARGS=--mutant run "$out/cgmutant.log" scripts/synth.sh --smoke --no-selftest \
+    --tops "$T/tops_ok.txt" --rtl "$T" --out "$out/cgmutant"
+  if [ $RC -ne 0 ] && has "$out/cgmutant.log" "gate-level check failed" \
+     && grep -q "MUTANT" "$out/cgmutant/fx_acc__Mode_fx_pkg__ModeXor/clockgate.txt" \
+     && grep -q "netlist glmap differs" "$out/cgmutant/fx_acc__Mode_fx_pkg__ModeXor/glcheck.log"; then
+    ok "clock-gating mutant caught: $(grep -o 'at cycle.*' "$out/cgmutant/fx_acc__Mode_fx_pkg__ModeXor/glcheck.log" | head -1)"
+  else
+    no "clock-gating mutant not caught: exit $RC ($out/cgmutant.log)" "$(tail -3 "$out/cgmutant.log")"
   fi
 }
 
