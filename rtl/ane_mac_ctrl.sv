@@ -327,22 +327,24 @@ module ane_mac_ctrl (
   // The integer lanes' slot masks for L2 and L3 are decoded a stage early, from register 1.
   logic       s1_int;
   logic [7:0] m2_iwe_q, m2_ib0_q, m2_idone_q, m2_iclr_q, m2_ifh_q;
-  logic [7:0] m3_iwe_q, m3_idone_q, m3_iclr_q, m3_ifh_q;
+  logic [7:0] m3_idone_q, m3_ifh_q;
+  logic [3:0] m3_ilo_q, m3_ihi_q;  // integer lane l's accumulator source, decoded a stage early
   assign s1_int = s1_q.v && (s1_q.i8 || s1_q.i4);
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       {m2_iwe_q, m2_ib0_q, m2_idone_q, m2_iclr_q, m2_ifh_q} <= '0;
-      {m3_iwe_q, m3_idone_q, m3_iclr_q, m3_ifh_q} <= '0;
+      {m3_idone_q, m3_ifh_q} <= '0;
+      {m3_ilo_q, m3_ihi_q} <= '0;
     end else if (en) begin
       m2_iwe_q   <= s1_int ? slots_of(1'b1, s1_q.i4, s1_q.slot) : 8'h00;
       m2_ib0_q   <= {4'd0, s1_q.b0} << s1_q.slot;
       m2_idone_q <= s1_int ? ({4'd0, s1_q.done} << s1_q.slot) : 8'h00;
       m2_iclr_q  <= {4'd0, s1_q.qclr} << s1_q.slot;
       m2_ifh_q   <= s1_int ? ({4'd0, s1_q.fh} << s1_q.slot) : 8'h00;
-      m3_iwe_q   <= m2_iwe_q;
       m3_idone_q <= m2_idone_q;
-      m3_iclr_q  <= m2_iclr_q;
       m3_ifh_q   <= m2_ifh_q;
+      m3_ilo_q   <= ~m2_iwe_q[7:4] & ~m2_iclr_q[3:0];
+      m3_ihi_q   <= m2_iwe_q[7:4] & ~m2_iclr_q[7:4];
     end
   end
 
@@ -363,10 +365,10 @@ module ane_mac_ctrl (
     ctl_o.l2_slot    = s2_q.slot[1:0];
     ctl_o.l2_iwe     = m2_iwe_q;
     ctl_o.l2_ib0     = m2_ib0_q;
-    ctl_o.l3_iwe     = m3_iwe_q;
     ctl_o.l3_idone   = m3_idone_q;
-    ctl_o.l3_iclr    = m3_iclr_q;
     ctl_o.l3_ifh     = m3_ifh_q;
+    ctl_o.l3_ilo     = m3_ilo_q;
+    ctl_o.l3_ihi     = m3_ihi_q;
     ctl_o.l5_slot    = s5_q.slot;
     ctl_o.l5_twe     = wq_of(s5_q.v, s5_q.fp, s5_q.slot);
     ctl_o.l5_pass    = s5_q.pass;

@@ -91,13 +91,15 @@ module ane_mac_dp #(
   logic [3:0]      lsat;     // per lane: the new saturation flag (L3)
 
   for (genvar l = 0; l < 4; l++) begin : g_int
-    logic               hi2, b0, hi3, clr, sat;
+    logic               hi2, b0, sat;
     logic [1:0]         idx;
     logic signed [17:0] addend, tbase;
     logic [31:0]        abase;
-    logic signed [19:0] low;       // abase[17:0] + quad: [-2^17, 2^18 + 2^17)
-    logic [13:0]        up, up_m, up_p, up_new;
-    logic               ovf_pos, ovf_neg;
+    logic [9:0]         lo9;       // abase[8:0] + quad[8:0], with its carry
+    logic [10:0]        a9, q9, mid0, mid1;
+    logic [13:0]        up, up_m, up_p;
+    logic               up_max, up_min, ovf0, ovf1;
+    logic [31:0]        res0, res1;
     always_comb begin
       // L2: the pending quad
       hi2     = ctl_i.l2_iwe[l+4];  // the operation's slot for this lane is l + 4 (else l)
@@ -106,22 +108,34 @@ module ane_mac_dp #(
       addend  = ctl_i.l2_int4 ? 18'($signed(pi2[8*idx +: 8])) : 18'($signed(pi2[15:0]));
       tbase   = b0 ? 18'sd0 : $signed(hi2 ? tq_q[32*(l+4) +: 18] : tq_q[32*l +: 18]);
       lqs[18*l +: 18] = tbase + addend;
-      // L3: the accumulator. acc + quad (|quad| <= 2^16): the low 18 bits add, the high 14 bits
-      // take -1, 0 or +1 (all three formed at once); int32 overflow is the high part stepping
-      // past its end.
-      hi3     = ctl_i.l3_iwe[l+4];
-      clr     = hi3 ? ctl_i.l3_iclr[l+4] : ctl_i.l3_iclr[l];
-      sat     = hi3 ? sat_q[l+4] : sat_q[l];
-      abase   = clr ? 32'd0 : (hi3 ? acc_q[32*(l+4) +: 32] : acc_q[32*l +: 32]);
-      low     = $signed({2'b00, abase[17:0]}) + 20'($signed(q3[18*l +: 18]));
+      // L3: the accumulator, acc + quad (|quad| <= 2^16). The source (slot l, slot l + 4, or +0
+      // when the quad starts the reduction) comes decoded from the control unit, so the
+      // selection is one AND-OR level. The adder is a carry-select one: the low 9 bits add,
+      // and bits 19..9 of abase[17:0] + quad (mid, [-2^8, 2^9 + 2^8)) are formed for both
+      // carries out of them, and from each mid the whole saturated result: mid's top bits
+      // choose up - 1, up or up + 1 for abase's high 14 bits (up), and int32 overflow is up
+      // stepping past its end. The low carry then picks one of the two results.
+      abase   = ({32{ctl_i.l3_ilo[l]}} & acc_q[32*l +: 32])
+              | ({32{ctl_i.l3_ihi[l]}} & acc_q[32*(l+4) +: 32]);
+      sat     = (ctl_i.l3_ilo[l] && sat_q[l]) || (ctl_i.l3_ihi[l] && sat_q[l+4]);
+      lo9     = {1'b0, abase[8:0]} + {1'b0, q3[18*l +: 9]};
+      a9      = {2'b00, abase[17:9]};
+      q9      = {{2{q3[18*l+17]}}, q3[18*l+9 +: 9]};
+      mid0    = a9 + q9;
+      mid1    = 11'(({a9, 1'b1} + {q9, 1'b1}) >> 1);  // a9 + q9 + 1, as one adder
       up      = abase[31:18];
       up_m    = up - 14'd1;
       up_p    = up + 14'd1;
-      up_new  = low[19] ? up_m : (low[18] ? up_p : up);
-      ovf_pos = !low[19] && low[18] && (up == 14'h1FFF);
-      ovf_neg = low[19] && (up == 14'h2000);
-      lnew[32*l +: 32] = ovf_pos ? 32'h7FFF_FFFF : (ovf_neg ? 32'h8000_0000 : {up_new, low[17:0]});
-      lsat[l]          = (!clr && sat) || ovf_pos || ovf_neg;
+      up_max  = up == 14'h1FFF;
+      up_min  = up == 14'h2000;
+      ovf0    = (!mid0[10] && mid0[9] && up_max) || (mid0[10] && up_min);
+      ovf1    = (!mid1[10] && mid1[9] && up_max) || (mid1[10] && up_min);
+      res0    = ovf0 ? {mid0[10], {31{!mid0[10]}}}
+                     : {mid0[10] ? up_m : (mid0[9] ? up_p : up), mid0[8:0], lo9[8:0]};
+      res1    = ovf1 ? {mid1[10], {31{!mid1[10]}}}
+                     : {mid1[10] ? up_m : (mid1[9] ? up_p : up), mid1[8:0], lo9[8:0]};
+      lnew[32*l +: 32] = lo9[9] ? res1 : res0;
+      lsat[l]          = sat || (lo9[9] ? ovf1 : ovf0);
     end
   end
   always_ff @(posedge clk_i) begin

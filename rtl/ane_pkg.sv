@@ -120,10 +120,11 @@ package ane_pkg;
     logic [1:0]  l2_slot;     // ... (its low bits: which product lands on which lane)
     logic [7:0]  l2_iwe;      // ... its slots: pending quads read and written in L2
     logic [7:0]  l2_ib0;      // ... whose product starts a quad (t' = p)
-    logic [7:0]  l3_iwe;      // integer operation in L3: its slots (accumulators read and written)
-    logic [7:0]  l3_idone;    // ... whose quad completes: acc = sat32(acc + t)
-    logic [7:0]  l3_iclr;     // ... whose quad starts the reduction: acc reads +0
+    logic [7:0]  l3_idone;    // integer operation in L3: its slots whose quad completes:
+                              // acc = sat32(acc + t)
     logic [7:0]  l3_ifh;      // ... starting a reduction with the quad pending: acc = +0
+    logic [3:0]  l3_ilo;      // ... integer lane l reads slot l's accumulator, l3_ihi slot l + 4's;
+    logic [3:0]  l3_ihi;      // neither: +0 (the quad starts the reduction)
     logic [2:0]  l5_slot;     // fp quad: slot written (m1), read and written (m5); the
                               // accumulator (and flag) read for L6 (m1) and integer results
     logic [7:0]  l5_twe;      // fp quad: write the slot's pending quad

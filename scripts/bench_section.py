@@ -124,8 +124,10 @@ def section(reports):
                "same run. `BM_LaneReduction/K`: one K-long fp16 reduction through one lane at full "
                "rate; the cycle counts are exact counts from the simulation (II: cycles per "
                "accepted operation; latency: from the last operation accepted to its result on "
-               "the output port). A K-long reduction takes K + 3 cycles from its first operation "
-               "to its result; 8 interleaved slots give 8 results every 8K cycles.")
+               "the output port). One slot alone is held by its own quads (the same-slot rule of "
+               "docs/mac_lane.md, Timing), so its II is about 3.25; operations rotating over 8 "
+               "slots (16 columns in two-kernel mode), as the array and the core issue them, run "
+               "at II 1 (`BM_ArrayMatmul`: 8K + 11 cycles per pass).")
     out.append("")
     out.append("`BM_Shifter/L`: every work unit of a 3x3 same-padded layer (4 channels, one per work "
                "unit) loaded into the L-lane input buffer and walked with 8 requests per step; the "
