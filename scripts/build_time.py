@@ -76,19 +76,22 @@ def model_objects(build, model):
 
 
 def compile_seconds(build, objs):
-    """Sum of the logged durations of the given outputs (ninja log v5: start end mtime path)."""
-    want, seen, total = set(objs), set(), 0
+    """Sum of the logged durations of the given outputs (ninja log v5: start end mtime path;
+    an output built more than once counts with its last build)."""
+    want, last = set(objs), {}
     with open(os.path.join(build, ".ninja_log")) as f:
         for line in f:
             parts = line.split("\t")
             if len(parts) < 4 or parts[3].strip() not in want:
                 continue
-            seen.add(parts[3].strip())
-            total += int(parts[1]) - int(parts[0])
-    missing = want - seen
+            last[parts[3].strip()] = int(parts[1]) - int(parts[0])
+    missing = want - set(last)
     if missing:
         sys.exit(f"build_time: ninja logged no build of {sorted(missing)[0]}")
-    return total / 1000.0
+    if any(os.path.basename(k).startswith("unity") for k in last):
+        return sum(last.values()) / 1000.0, None  # a unity build mixes trace and model code
+    trace = sum(v for k, v in last.items() if "__Trace__" in k)
+    return sum(last.values()) / 1000.0, trace / 1000.0
 
 
 def measure(work, rev, models):
@@ -104,7 +107,7 @@ def measure(work, rev, models):
             if os.path.exists(p):
                 os.remove(p)
         run(["ninja", "-C", build, "-j1"] + objs)
-        comp = compile_seconds(build, objs)
+        comp, trace = compile_seconds(build, objs)
         cwd, cmd = verilator_command(build, model)
         # Verilate again into a scratch directory: the same command, its output redirected.
         scratch = os.path.join(work, "scratch")
@@ -124,9 +127,9 @@ def measure(work, rev, models):
         for dirpath, _, files in os.walk(scratch):
             size += sum(os.path.getsize(os.path.join(dirpath, f)) for f in files
                         if f.endswith((".cpp", ".h")))
-        rows.append((model, sha, len(objs), ver, comp, size))
+        rows.append((model, sha, len(objs), ver, comp, trace, size))
         print(f"build_time: {model} at {sha[:10]}: verilate {ver:.0f} s, compile {comp:.0f} s "
-              f"({len(objs)} objects), C++ {size / 1e6:.1f} MB", flush=True)
+              f"(trace code {'n/a' if trace is None else f'{trace:.0f} s'}; {len(objs)} objects), C++ {size / 1e6:.1f} MB", flush=True)
     return rows
 
 
@@ -148,13 +151,16 @@ def main():
            "between the markers. Each revision is a clean clone built with CMake + Ninja, Release "
            "(-O2). verilate: Verilator alone on the model (wall time); compile: the sum of the "
            "model's object compile times, one job at a time (CPU time on this machine, "
-           f"{os.cpu_count()} cores); C++: the generated sources.", "",
-           "| Model | Revision | Verilate (s) | Compile (s) | Total (s) | Objects | C++ (MB) |",
-           "|---|---|---:|---:|---:|---:|---:|"]
-    for model, sha, n, ver, comp, size in rows:
+           f"{os.cpu_count()} cores), and of it the trace code's (`Trace__*.cpp`, what a "
+           "waveform dump runs; a hierarchical block's internals are not in it); C++: the "
+           "generated sources.", "",
+           "| Model | Revision | Verilate (s) | Compile (s) | of it trace code (s) | Total (s) | Objects | C++ (MB) |",
+           "|---|---|---:|---:|---:|---:|---:|---:|"]
+    for model, sha, n, ver, comp, trace, size in rows:
         subject = run(["git", "-C", ROOT, "log", "-1", "--format=%s", sha]).strip()
         out.append(f"| `{model}` | `{sha[:10]}` {subject[:60]}... | {ver:.0f} | {comp:.0f} | "
-                   f"{ver + comp:.0f} | {n} | {size / 1e6:.1f} |")
+                   f"{'n/a (unity build)' if trace is None else f'{trace:.0f}'} | {ver + comp:.0f} | "
+                   f"{n} | {size / 1e6:.1f} |")
     out += ["", END]
     text = "\n".join(out) + "\n"
     print(text)
