@@ -53,10 +53,9 @@ def checkout(work, rev):
     return sha, src
 
 
-def verilator_command(build, model):
-    """The Verilator command ninja runs for the model: (cwd, argv) of the custom command."""
-    objs = model_objects(build, model)
-    text = run(["ninja", "-C", build, "-t", "commands"] + objs[:1])
+def verilator_command(build, model, obj):
+    """The Verilator command ninja runs before the model's object `obj`: (cwd, command)."""
+    text = run(["ninja", "-C", build, "-t", "commands", obj])
     for line in text.splitlines():
         if ("verilator_bin " in line or "verilate_hier.py" in line) and model in line:
             if line.startswith("cd "):
@@ -108,15 +107,14 @@ def measure(work, rev, models):
                 os.remove(p)
         run(["ninja", "-C", build, "-j1"] + objs)
         comp, trace = compile_seconds(build, objs)
-        cwd, cmd = verilator_command(build, model)
+        cwd, cmd = verilator_command(build, model, objs[0])
         # Verilate again into a scratch directory: the same command, its output redirected.
         scratch = os.path.join(work, "scratch")
         shutil.rmtree(scratch, ignore_errors=True)
         os.makedirs(scratch)
         argv = shlex.split(cmd)
-        for flag in ("--Mdir",):
-            if flag in argv:
-                argv[argv.index(flag) + 1] = scratch
+        if "--Mdir" in argv:
+            argv[argv.index("--Mdir") + 1] = scratch
         if "verilate_hier.py" in cmd:  # hierarchical build: the first argument is its output dir
             i = next(i for i, a in enumerate(argv) if a.endswith("verilate_hier.py"))
             argv[i + 1] = scratch
