@@ -236,7 +236,8 @@ module ane_core #(
   logic [NumLanes*16-1:0] res_fp16, rd_fp16;   // the post-processor rounds (res_acc)
   logic [NumLanes-1:0]    res_sat, rd_sat;
   logic                   rd_valid;            // the read port is not used by a layer
-  ane_mac_array #(.Gen(Gen), .NumLanes(NumLanes)) u_array (
+  // no read port, no fp16 result port: the post-processor rounds the accumulators
+  ane_mac_array #(.Gen(Gen), .NumLanes(NumLanes), .ReadPort(1'b0), .Fp16Port(1'b0)) u_array (
     .clk_i(clk_i), .rst_ni(rst_ni),
     .in_valid_i(vec_valid), .in_ready_o(vec_ready), .in_cmd_i(ane_pkg::CmdMac),
     .in_mode_i(mode), .in_slot_i(vec_tag[4:2]),

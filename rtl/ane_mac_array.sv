@@ -16,7 +16,10 @@
 module ane_mac_array #(
   // N-0.2 generation: ane_pkg::GenM1 (0) or ane_pkg::GenM5 (1).
   parameter logic        Gen      = ane_pkg::GenM1,
-  parameter int unsigned NumLanes = 256
+  parameter int unsigned NumLanes = 256,
+  // The lanes' read port (rd_*) and fp16 result port (out_fp16_o); ane_mac_dp says what 0 does.
+  parameter logic        ReadPort = 1'b1,
+  parameter logic        Fp16Port = 1'b1
 ) (
   input  wire logic                  clk_i,
   input  wire logic                  rst_ni,
@@ -88,7 +91,7 @@ module ane_mac_array #(
       end
     end
 
-    ane_mac_dp #(.Gen(Gen)) u_dp (
+    ane_mac_dp #(.Gen(Gen), .ReadPort(ReadPort), .Fp16Port(Fp16Port)) u_dp (
       .clk_i       (clk_i),
       .rst_ni      (rst_ni),
       .en_i        (en),

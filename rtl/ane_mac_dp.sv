@@ -22,7 +22,11 @@
 
 module ane_mac_dp #(
   // N-0.2 generation: ane_pkg::GenM1 (0) or ane_pkg::GenM5 (1).
-  parameter logic Gen = ane_pkg::GenM1
+  parameter logic Gen      = ane_pkg::GenM1,
+  // The read port (rd_*) and the result's fp16 port (out_fp16_o). The core has neither (its
+  // post-processor rounds out_acc_o): with 0 the outputs are tied to 0 and their logic is gone.
+  parameter logic ReadPort = 1'b1,
+  parameter logic Fp16Port = 1'b1
 ) (
   input  wire logic              clk_i,
   input  wire logic              rst_ni,
@@ -91,6 +95,9 @@ module ane_mac_dp #(
   logic [3:0]      lsat;     // per lane: the new saturation flag (L3)
 
   for (genvar l = 0; l < 4; l++) begin : g_int
+    // (The adders' temporaries are not traced: the waveform has their inputs and results, and
+    // each of the 256 lanes' trace entries is its own code in the 256-lane models.)
+    /*verilator tracing_off*/
     logic               hi2, b0, sat;
     logic [1:0]         idx;
     logic signed [17:0] addend, tbase;
@@ -100,6 +107,7 @@ module ane_mac_dp #(
     logic [13:0]        up, up_m, up_p;
     logic               up_max, up_min, ovf0, ovf1;
     logic [31:0]        res0, res1;
+    /*verilator tracing_on*/
     always_comb begin
       // L2: the pending quad
       hi2     = ctl_i.l2_iwe[l+4];  // the operation's slot for this lane is l + 4 (else l)
@@ -353,23 +361,37 @@ module ane_mac_dp #(
   end
   assign out_acc_o = out_acc_q;
   assign out_sat_o = out_sat_q;
-  ane_mac_out #(.Gen(Gen)) u_out (.acc_i(out_acc_q), .fp16_o(out_fp16_o));
+  if (Fp16Port) begin : g_fp16
+    ane_mac_out #(.Gen(Gen)) u_out (.acc_i(out_acc_q), .fp16_o(out_fp16_o));
+  end else begin : g_no_fp16
+    assign out_fp16_o = 16'd0;
+  end
 
   // ------------------------------------------------------------------ read port
-  logic [31:0] rd_acc_q;
-  logic        rd_sat_q;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      rd_acc_q <= 32'd0;
-      rd_sat_q <= 1'b0;
-    end else begin
-      rd_acc_q <= acc_q[32*rd_slot_i +: 32];
-      rd_sat_q <= sat_q[rd_slot_i];
+  if (ReadPort) begin : g_rd
+    logic [31:0] rd_acc_q;
+    logic        rd_sat_q;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        rd_acc_q <= 32'd0;
+        rd_sat_q <= 1'b0;
+      end else begin
+        rd_acc_q <= acc_q[32*rd_slot_i +: 32];
+        rd_sat_q <= sat_q[rd_slot_i];
+      end
     end
+    assign rd_acc_o = rd_acc_q;
+    assign rd_sat_o = rd_sat_q;
+    if (Fp16Port) begin : g_rd_fp16
+      ane_mac_out #(.Gen(Gen)) u_rd_out (.acc_i(rd_acc_q), .fp16_o(rd_fp16_o));
+    end else begin : g_rd_no_fp16
+      assign rd_fp16_o = 16'd0;
+    end
+  end else begin : g_no_rd
+    assign {rd_acc_o, rd_fp16_o, rd_sat_o} = '0;
+    logic unused_rd;
+    assign unused_rd = ^rd_slot_i;
   end
-  assign rd_acc_o = rd_acc_q;
-  assign rd_sat_o = rd_sat_q;
-  ane_mac_out #(.Gen(Gen)) u_rd_out (.acc_i(rd_acc_q), .fp16_o(rd_fp16_o));
 
   logic unused;
   assign unused = ^{prod_i8, prod_i4};

@@ -7,8 +7,8 @@ The whole core is too large for the flow of scripts/synth.sh (ane_core is lint-o
 constraints/tops.txt), so this script adds up the blocks that make synth did synthesize, from
 out/synth/<label>/summary.json (OSU 0.18 um, Yosys + ABC, OpenSTA):
 
-  area ~ ane_mac_ctrl + lanes x ane_mac_dp (the MAC array: one control unit drives every lane's
-         datapath) + ane_core_out (2 lanes) + (lanes - 2) x ane_postproc (1 lane)
+  area ~ ane_mac_ctrl + lanes x ane_mac_dp as the core has it (ReadPort=0, Fp16Port=0; the
+         MAC array: one control unit drives every lane's datapath) + ane_core_out (2 lanes) + (lanes - 2) x ane_postproc (1 lane)
          + ane_kernel_extract + ane_core_load + ane_core_kread + ane_core_route
          + ane_shifter (4 lanes)
 
@@ -48,7 +48,8 @@ def main():
     n = a.lanes
     parts = [  # (label prefix, count, role)
         ("ane_mac_ctrl", 1, "MAC array control unit (one for all lanes)"),
-        ("ane_mac_dp", n, "MAC lane datapath (with the read port the core leaves unused)"),
+        ("ane_mac_dp__ReadPort_1_b0__Fp16Port_1_b0", n,
+         "MAC lane datapath as the core has it (no read port, no fp16 port)"),
         ("ane_core_out", 1, "result queue, parameter queue, post-processor (2 lanes), writer"),
         ("ane_postproc", n - 2, "post-processor lane (a 1-lane post-processor)"),
         ("ane_kernel_extract", 1, "kernel extract"),
@@ -88,7 +89,7 @@ def main():
     if not missing:
         out.append(f"**Core estimate: at least {total / 1e6:.1f} mm2 of OSU 0.18 um cells; Fmax at most "
                    f"{fmax[0]} MHz (`{fmax[1]}`).** The MAC lanes' datapaths are "
-                   f"{100 * find(a.synth, 'ane_mac_dp')[1]['area_um2'] * n / total:.0f}% of it.")
+                   f"{100 * find(a.synth, 'ane_mac_dp__ReadPort_1_b0__Fp16Port_1_b0')[1]['area_um2'] * n / total:.0f}% of it.")
         out.append("")
     out.append(END)
     update(a.update, "\n".join(out) + "\n", BEGIN, END)

@@ -20,6 +20,8 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "verilated.h"
@@ -91,22 +93,43 @@ class Sim {
   uint64_t cycles() const { return cycles_; }
   void set_timeout(uint64_t cycles) { timeout_ = cycles; }
 
-  // Combinational top: settle the inputs and record one time step.
+  // Combinational top: settle the inputs and record one time step. (Clocked top: settle the
+  // inputs set for the next clock edge, to read what they drive combinationally.)
   void Eval() {
     Verilated::threadContextp(context_.get());
     model_->eval();
+    if constexpr (HasClock<Model>::value) low_seen_ = model_->clk_i == 0;
     Dump();
   }
 
   // Clocked top: one full clk_i period. Throws when the timeout is exceeded.
+  // With a waveform: clk_i low, eval, clk_i high, eval, each a time step. Without one, one eval
+  // is saved per cycle (every eval re-evaluates the logic the inputs drive, a quarter of a
+  // 256-lane array's simulation time): the cycle ends with clk_i set low but not evaluated,
+  // so the caller's Eval() of the next cycle's inputs is also the model's low phase, and the
+  // next Tick() goes straight to the rising edge. The edge samples the same values either way:
+  // no block has logic on the falling edge or on the clock level, and an input changed after
+  // that Eval() is settled by the edge's own eval before the registers sample it.
   void Tick() {
     Verilated::threadContextp(context_.get());
-    model_->clk_i = 0;
-    model_->eval();
-    Dump();
-    model_->clk_i = 1;
-    model_->eval();
-    Dump();
+    if (trace_) {
+      model_->clk_i = 0;
+      model_->eval();
+      Dump();
+      model_->clk_i = 1;
+      model_->eval();
+      Dump();
+    } else {
+      if (!low_seen_ || model_->clk_i != 0) {
+        model_->clk_i = 0;
+        model_->eval();
+      }
+      model_->clk_i = 1;
+      model_->eval();
+      model_->clk_i = 0;
+      low_seen_ = false;
+      context_->timeInc(2);
+    }
     if (++cycles_ > timeout_) throw std::runtime_error("Sim: cycle timeout exceeded");
   }
 
@@ -123,9 +146,16 @@ class Sim {
     context_->timeInc(1);
   }
 
+  // Whether the model has a clk_i input (a clocked top).
+  template <class M, class = void>
+  struct HasClock : std::false_type {};
+  template <class M>
+  struct HasClock<M, std::void_t<decltype(std::declval<M&>().clk_i)>> : std::true_type {};
+
   std::unique_ptr<VerilatedContext> context_;
   std::unique_ptr<Model> model_;
   std::unique_ptr<VerilatedFstC> trace_;
+  bool low_seen_ = false;  // the last eval saw clk_i low, and clk_i is still low
   uint64_t cycles_ = 0;
   uint64_t timeout_ = uint64_t(1) << 40;
 };

@@ -53,16 +53,29 @@ struct LaneRun {
   int max_k = 0;              // the longest reduction in the stream
 };
 
-// Drives `n_ops` operations; in_valid_pct / out_ready_pct set the gaps and back-pressure.
-template <class Model>
-LaneRun RunLane(Generation gen, uint64_t seed, uint64_t n_ops, int in_valid_pct,
-                int out_ready_pct, uint32_t x_seed) {
+// A fixed list of operations, in the interface of StreamGen (Next, max_k).
+class OpList {
+ public:
+  explicit OpList(std::vector<Op> ops) : ops_(std::move(ops)) {}
+  Op Next() { return ops_.at(next_++); }
+  int max_k() const { return 0; }
+  uint64_t size() const { return ops_.size(); }
+
+ private:
+  std::vector<Op> ops_;
+  size_t next_ = 0;
+};
+
+// Drives `n_ops` operations from `gen_ops`; in_valid_pct / out_ready_pct set the gaps and
+// back-pressure (their random draws come from `seed`).
+template <class Model, class Source>
+LaneRun RunLaneOn(Generation gen, Source& gen_ops, uint64_t seed, uint64_t n_ops, int in_valid_pct,
+                  int out_ready_pct, uint32_t x_seed) {
   harness::Sim<Model> sim("ane_mac_lane", harness::CurrentTestStem(), x_seed);
   auto& dut = sim.dut();
   oracle::MacLane model(gen);
   test::TimingModel timing;
   const bool exact_timing = out_ready_pct == 100;  // nothing ever stops the pipeline
-  StreamGen gen_ops(seed);
   Rng rng(seed ^ 0x5EED);
   std::deque<Expected> expected;
   LaneRun run;
@@ -176,6 +189,14 @@ LaneRun RunLane(Generation gen, uint64_t seed, uint64_t n_ops, int in_valid_pct,
   return run;
 }
 
+// Drives `n_ops` operations of the random stream `seed`.
+template <class Model>
+LaneRun RunLane(Generation gen, uint64_t seed, uint64_t n_ops, int in_valid_pct,
+                int out_ready_pct, uint32_t x_seed) {
+  StreamGen gen_ops(seed);
+  return RunLaneOn<Model>(gen, gen_ops, seed, n_ops, in_valid_pct, out_ready_pct, x_seed);
+}
+
 struct LaneCase {
   const char* name;
   int in_valid_pct;
@@ -235,6 +256,118 @@ TEST(MacLaneDeterminism, N7_1_ResultsDoNotDependOnStallsOrXSeeds) {
     } else {
       EXPECT_EQ(run.raw, first) << "x seed " << x_seed << " changed the results";
     }
+  }
+}
+
+// N-2.8 at the ends of int32: integer reductions continued from loaded accumulators next to
+// INT32_MAX and INT32_MIN and next to every carry boundary of the accumulate (the lane adds the
+// low 9 bits apart from the rest, docs/mac_lane.md), with quads from the extremes of the int8
+// and int4 products: saturation on either end, sums that stop one short of it, and a saturated
+// slot that keeps accumulating (its flag stays set). The random streams load values in
+// +-2e9 and never load before int4, so they almost never get there.
+std::vector<Op> Int32EdgeOps(uint64_t seed) {
+  Rng rng(seed);
+  std::vector<uint32_t> accs = {0x7FFFFFFFu, 0x7FFFFFFEu, 0x7FFFFF00u, 0x7FFFFE01u, 0x7FFC0000u,
+                                0x7FFBFFFFu, 0x7FFEFFFFu, 0x80000000u, 0x80000001u, 0x800001FFu,
+                                0x80000200u, 0x8003FFFFu, 0x80040000u, 0x80010000u, 0xFFFFFFFFu,
+                                0x00000000u, 0x000001FFu, 0x00000200u, 0x0003FFFFu, 0xFFFC0000u,
+                                0xFFFFFE00u, 0x7FFF0000u, 0x8000FFFFu};
+  for (int i = 0; i < 24; ++i) {  // random low bits under the ends
+    accs.push_back(0x7FF00000u | (rng.Next() & 0xFFFFFu));
+    accs.push_back(0x80000000u | (rng.Next() & 0xFFFFFu));
+  }
+  // int8 operand pairs: the extreme products (+16384, +16129, -16256, ...) and small ones.
+  const uint8_t kI8[] = {0x80, 0x81, 0x7F, 0x7E, 0x01, 0xFF, 0x00, 0x40, 0xC0};
+  std::vector<Op> ops;
+  int slot = 0;
+  for (uint32_t acc : accs) {
+    for (int quad_kind = 0; quad_kind < 6; ++quad_kind) {
+      const MacMode mode = quad_kind < 4 ? MacMode::kInt8 : MacMode::kInt4;
+      const int width = mode == MacMode::kInt4 ? 4 : 1;
+      if (slot + width > 8) slot = 0;
+      for (int i = 0; i < width; ++i) {
+        Op load;
+        load.cmd = kCmdLoad;
+        load.slot = slot + i;
+        const uint32_t v = acc ^ (i == 0 ? 0u : rng.Next() & 0x1FFu);  // int4: four nearby values
+        load.data = uint16_t(v);
+        load.kernel = uint16_t(v >> 16);
+        ops.push_back(load);
+      }
+      // Two quads (8 products), then a third that is cut short: the second continues a slot
+      // that may already be saturated.
+      const int k = 8 + 1 + int(rng.Below(4));
+      for (int j = 0; j < k; ++j) {
+        Op op;
+        op.mode = mode;
+        op.slot = slot;
+        op.first = false;
+        op.last = j == k - 1;
+        if (mode == MacMode::kInt8) {
+          // kinds: positive extremes (-128 x -128 = 16384, 127 x 127, ...), negative extremes
+          // (-128 x 127 = -16256, ...), mixed extremes, small products
+          const uint8_t neg = kI8[rng.Below(2)], pos = kI8[2 + rng.Below(2)];
+          uint8_t d = 0, w = 0;
+          if (quad_kind == 0) {
+            d = rng.Below(2) ? neg : pos;
+            w = (d & 0x80) ? kI8[rng.Below(2)] : kI8[2 + rng.Below(2)];
+          } else if (quad_kind == 1) {
+            d = rng.Below(2) ? neg : pos;
+            w = (d & 0x80) ? kI8[2 + rng.Below(2)] : kI8[rng.Below(2)];
+          } else if (quad_kind == 2) {
+            d = kI8[rng.Below(4)];
+            w = kI8[rng.Below(4)];
+          } else {
+            d = kI8[4 + rng.Below(5)];
+            w = kI8[4 + rng.Below(5)];
+          }
+          op.data = uint16_t(rng.Code() & 0xFF00u) | d;  // the high byte is not part of an int8
+          op.kernel = uint16_t(rng.Code() & 0xFF00u) | w;
+        } else {
+          // int4: -8 x -8 = +64 in every nibble, or -8 x 7 = -56, or random nibbles
+          const uint32_t kind = rng.Below(3);
+          op.data = kind == 0 ? 0x8888 : kind == 1 ? 0x7777 : rng.Code();
+          op.kernel = uint16_t((rng.Code() & 0xFFF0u) | (kind == 2 ? rng.Below(16) : 0x8));
+        }
+        ops.push_back(op);
+      }
+      // An int4 reduction's result leaves from its base slot: the other three slots show theirs
+      // through one more product, 0 x 0, that continues them and ends there.
+      for (int i = 1; i < width; ++i) {
+        Op op;
+        op.mode = MacMode::kInt8;
+        op.slot = slot + i;
+        op.last = true;
+        ops.push_back(op);
+      }
+      slot += width;
+    }
+  }
+  return ops;
+}
+
+TEST(MacLaneIntEdges, N2_8_Int32EndsThroughTheCarrySelectAccumulate) {
+  const uint64_t seed = test::TestSeed(8801);
+  SCOPED_TRACE(test::SeedNote(seed));
+  for (const int gaps : {100, 60}) {
+    OpList m1_ops(Int32EdgeOps(seed));
+    const uint64_t n = m1_ops.size();
+    const LaneRun m1 = RunLaneOn<Vane_mac_lane_m1>(Generation::kM1, m1_ops, seed, n, gaps, gaps == 100 ? 100 : 50, 1);
+    EXPECT_EQ(m1.accepted, n);
+    OpList m5_ops(Int32EdgeOps(seed));
+    const LaneRun m5 = RunLaneOn<Vane_mac_lane_m5>(Generation::kM5, m5_ops, seed, n, gaps, gaps == 100 ? 100 : 50, 2);
+    EXPECT_EQ(m5.accepted, n);
+    EXPECT_EQ(m1.raw, m5.raw);  // integer results do not depend on the generation
+    // The stream reaches both ends: results at INT32_MAX and INT32_MIN, and results near them.
+    int at_max = 0, at_min = 0, near = 0;
+    for (uint32_t r : m1.raw) {
+      at_max += r == 0x7FFFFFFFu;
+      at_min += r == 0x80000000u;
+      near += (r >= 0x7FF00000u && r < 0x7FFFFFFFu) || (r > 0x80000000u && r <= 0x800FFFFFu);
+    }
+    EXPECT_GT(at_max, 10);
+    EXPECT_GT(at_min, 10);
+    EXPECT_GT(near, 10);
   }
 }
 
