@@ -147,7 +147,8 @@ def main():
                 have = fst_signals(os.path.join(wave_dir, fsts[0]))
                 label = case[2] if case[0] == "test" else "ane run"
                 missing = 0
-                for name, rng in save_signals(os.path.join(ROOT, "sim", top + ".gtkw")):
+                wanted = save_signals(os.path.join(ROOT, "sim", top + ".gtkw"))
+                for name, rng in wanted:
                     if name not in have:
                         print(f"check_waves: sim/{top}.gtkw: {name}{rng} is not in {fsts[0]} ({label})")
                         missing += 1
@@ -155,7 +156,7 @@ def main():
                         print(f"check_waves: sim/{top}.gtkw: {name}{rng} is {name}{have[name]} in {fsts[0]}")
                         missing += 1
                 bad += missing
-                n = len(save_signals(os.path.join(ROOT, "sim", top + ".gtkw")))
+                n = len(wanted)
                 print(f"check_waves: {top}: {n - missing} of {n} signals found ({fsts[0]}, {len(have)} traced)")
     return 1 if bad else 0
 
