@@ -6,13 +6,15 @@
 //                 acc_i (a loaded value) is +inf (N-1.1).
 //   compare:      cmp_i: acc_o = max_i ? max(acc, t) : min(acc, t), or t when !hv_i; the slot
 //                 value canonical (NaN -> +inf, -0 -> +0), t the data value (an fp16 value).
-//   raw:          raw_i: acc_o = acc_i bit for bit (an integer result passing through the lane's
-//                 pipeline registers).
+//   integer:      int_i: acc_o = sat32(acc_i + q), q = t_i.sig[17:0] as a two's complement
+//                 integer quad (N-2.8), ovf_o = the sum left the int32 range (then acc_o is
+//                 INT32_MAX or INT32_MIN).
 // An ordinary floating-point adder with guard, round and sticky bits, four stages; Pipe = 1 puts
 // a register (enable en_i) after each of the first three, Pipe = 0 makes it combinational.
 //   a  decode, order the operands by magnitude, compare-mode decision, exponent difference
-//   b  align the smaller in a 28-bit window with a jam bit, add or subtract
-//   c  normalize (one step right on a carry, or the leading zeros away)
+//   b  align the smaller in a 28-bit window with a jam bit, add or subtract (integer: the same
+//      adder, 8 bits wider, adds acc and q as 33-bit integers)
+//   c  normalize (one step right on a carry, or the leading zeros away); integer: saturate
 //   d  the exponent (minus the leading zeros), round to nearest even, pack, overflow, the port
 //      ceiling
 // The window: the larger operand's 24-bit significand sits at bits 26..3, so it is a multiple of
@@ -36,8 +38,9 @@ module ane_mac_acc_add #(
   input  wire logic             cmp_i,
   input  wire logic             max_i,
   input  wire logic             hv_i,
-  input  wire logic             raw_i,
-  output      logic [31:0]      acc_o
+  input  wire logic             int_i,
+  output      logic [31:0]      acc_o,
+  output      logic             ovf_o
 );
 
   typedef struct packed {
@@ -48,7 +51,7 @@ module ane_mac_acc_add #(
     logic [8:0] e;        // the larger operand's biased fp32 exponent field
     logic       pass;     // one operand is +0 (or compare mode): the result is the other, as is
     logic       ceiling;
-    logic       raw;      // acc_i passes bit for bit
+    logic       int_;     // integer accumulate
   } side_t;
 
   // ------------------------------------------------------------------ a: decode and order
@@ -59,7 +62,8 @@ module ane_mac_acc_add #(
   logic        t_ge, t_eq, d_gt_a, d_lt_a, take_d, use_t;
   logic [7:0]  dt, da;
   side_t       a_side;
-  logic [23:0] a_big, a_small;
+  logic [31:0] a_big;     // integer: all of acc_i; fp: the larger significand in bits 23..0
+  logic [23:0] a_small;   // integer: q sign-extended
   logic [4:0]  a_d;
   logic        a_sub;
 
@@ -86,43 +90,46 @@ module ane_mac_acc_add #(
     d_lt_a = (t_i.sign != a_sign) ?  t_i.sign : (t_i.sign ? (t_ge && !t_eq) : !t_ge);
     take_d = !hv_i || (max_i ? d_gt_a : d_lt_a);
 
-    a_side.pass    = cmp_i || t_i.zero || a_zero || raw_i;
-    use_t          = !raw_i && (cmp_i ? take_d : (a_side.pass ? a_zero : t_ge));
-    a_side.sp      = !cmp_i && !raw_i && (a_inf || t_i.inf);
+    a_side.pass    = cmp_i || t_i.zero || a_zero;
+    use_t          = cmp_i ? take_d : (a_side.pass ? a_zero : t_ge);
+    a_side.sp      = !cmp_i && !int_i && (a_inf || t_i.inf);
     a_side.sp_zero = a_inf && t_i.inf && (a_sign != t_i.sign);
     a_side.sp_sign = a_inf ? a_sign : t_i.sign;
-    a_side.sign    = raw_i ? acc_i[31] : (use_t ? t_i.sign : a_sign);
+    a_side.sign    = use_t ? t_i.sign : a_sign;
     a_side.e       = {1'b0, use_t ? t_e8 : a_e8};
-    a_side.ceiling = ceiling_i && !cmp_i && !raw_i;
-    a_side.raw     = raw_i;
-    a_big          = raw_i ? {1'b0, acc_i[22:0]} : (use_t ? t_sig : a_sig);
-    a_small        = a_side.pass ? 24'd0 : (use_t ? a_sig : t_sig);
+    a_side.ceiling = ceiling_i && !cmp_i;
+    a_side.int_    = int_i;
+    a_big          = int_i ? acc_i : {8'd0, use_t ? t_sig : a_sig};
+    a_small        = int_i ? {{6{t_i.sig[17]}}, t_i.sig[17:0]} : (a_side.pass ? 24'd0 : (use_t ? a_sig : t_sig));
     dt             = t_e8 - a_ex;  // both differences at once; the order picks one
     da             = a_ex - t_e8;
-    a_d            = use_t ? ((dt > 8'd31) ? 5'd31 : dt[4:0]) : ((da > 8'd31) ? 5'd31 : da[4:0]);
-    a_sub          = t_i.sign != a_sign;
+    a_d            = int_i ? 5'd0 : (use_t ? ((dt > 8'd31) ? 5'd31 : dt[4:0]) : ((da > 8'd31) ? 5'd31 : da[4:0]));
+    a_sub          = !int_i && (t_i.sign != a_sign);
   end
 
   side_t       b_side;
-  logic [23:0] b_big, b_small;
+  logic [31:0] b_big;
+  logic [23:0] b_small;
   logic [4:0]  b_d;
   logic        b_sub;
 
   // ------------------------------------------------------------------ b: align and add
+  // Bits 27..0 are the fp window; an integer sum (acc and q at bit 3) uses bits 35..3. An fp
+  // operand's bits above 27 are 0, and an fp difference is never negative (big >= small).
   logic [26:0] y27, yshift, ymask;
-  logic [27:0] wx, wy, b_sum;
+  logic [35:0] wx, wy, b_sum;
 
   always_comb begin
     y27    = {b_small, 3'b000};
     yshift = y27 >> b_d;
     ymask  = ~({27{1'b1}} << b_d);
-    wx     = {1'b0, b_big, 3'b000};
-    wy     = {1'b0, yshift[26:1], yshift[0] | ((y27 & ymask) != 27'd0)};
+    wx     = {b_side.int_ && b_big[31], b_big, 3'b000};
+    wy     = {{9{b_side.int_ && b_small[23]}}, yshift[26:1], yshift[0] | ((y27 & ymask) != 27'd0)};
     b_sum  = b_sub ? (wx - wy) : (wx + wy);
   end
 
   side_t       c_side;
-  logic [27:0] c_sum;
+  logic [35:0] c_sum;
 
   // ------------------------------------------------------------------ c: normalize
   logic [31:0] nrm_x;
@@ -133,9 +140,21 @@ module ane_mac_acc_add #(
 
   // The exponent is e - nz: stage d subtracts, beside its increment.
   ane_mac_norm #(.Width(32)) u_norm (.v_i({c_sum[26:0], 5'd0}), .x_o(nrm_x), .n_o(nrm_n));
+  // integer: the 33-bit sum saturated to int32 (an overflow leaves bits 35 and 34 different)
+  logic        c_iovf;
+  logic [31:0] c_ires;
   always_comb begin
-    c_zero = !c_side.pass && (c_sum == 28'd0);
-    if (c_side.pass) begin
+    c_iovf = c_sum[35] != c_sum[34];
+    c_ires = c_iovf ? {c_sum[35], {31{!c_sum[35]}}} : c_sum[34:3];
+  end
+
+  always_comb begin
+    c_zero = !c_side.pass && (c_sum[27:0] == 28'd0);
+    if (c_side.int_) begin  // the saturated integer rides d_n and d_eb
+      c_n  = c_ires[26:0];
+      c_eb = {4'd0, c_ires[31:27]};
+      c_nz = 5'd0;
+    end else if (c_side.pass) begin
       c_n  = c_sum[26:0];
       c_eb = c_side.e;
       c_nz = 5'd0;
@@ -153,13 +172,13 @@ module ane_mac_acc_add #(
   // The rounding decision is taken here, from the normalized value; stage d increments, and
   // finds the overflow and the port ceiling beside the increment, from the same values.
   logic c_inc;
-  assign c_inc = !c_side.pass && c_n[2] && (c_n[1] || c_n[0] || c_n[3]);
+  assign c_inc = !c_side.pass && !c_side.int_ && c_n[2] && (c_n[1] || c_n[0] || c_n[3]);
 
   side_t       d_side;
   logic [26:0] d_n;
   logic [8:0]  d_eb, d_e;
   logic [4:0]  d_nz;
-  logic        d_zero, d_inc;
+  logic        d_zero, d_inc, d_iovf;
 
   // ------------------------------------------------------------------ d: round and pack
   logic [24:0] d_sr;
@@ -173,12 +192,15 @@ module ane_mac_acc_add #(
     d_ef   = d_e[7:0] + {7'd0, d_sr[24]};
     d_frac = d_sr[24] ? 23'd0 : d_sr[22:0];  // a carry leaves 1.000...
     d_ones = d_n[26:3] == 24'hFF_FFFF;       // the increment carries into the exponent
-    d_ovf  = !d_side.raw && ((d_e >= 9'd255) || ((d_e == 9'd254) && d_ones && d_inc));
+    d_ovf  = (d_e >= 9'd255) || ((d_e == 9'd254) && d_ones && d_inc);
     // N-2.6 accumulator-port ceiling: RNE_fp16(acc) >= 32768 exactly when |acc| >= 32760, the
     // fp32 value 0x46FFF000 (exponent field 141, fraction 0x7FF000).
     d_ceil = d_side.ceiling && ((d_e > 9'd141) ||
              ((d_e == 9'd141) && ((d_n[25:15] == 11'h7FF) || ((d_n[25:3] == 23'h7F_EFFF) && d_inc))));
-    if (d_side.sp) begin
+    ovf_o = d_side.int_ && d_iovf;
+    if (d_side.int_) begin
+      acc_o = {d_eb[4:0], d_n};
+    end else if (d_side.sp) begin
       acc_o = d_side.sp_zero ? 32'd0 : {d_side.sp_sign, 8'hFF, 23'd0};
     end else if (d_zero) begin
       acc_o = 32'd0;
@@ -206,6 +228,7 @@ module ane_mac_acc_add #(
         d_nz    <= c_nz;
         d_zero  <= c_zero;
         d_inc   <= c_inc;
+        d_iovf  <= c_iovf;
       end
     end
   end else begin : g_comb
@@ -223,6 +246,7 @@ module ane_mac_acc_add #(
       d_nz    = c_nz;
       d_zero  = c_zero;
       d_inc   = c_inc;
+      d_iovf  = c_iovf;
     end
     logic unused;
     assign unused = ^{clk_i, en_i};

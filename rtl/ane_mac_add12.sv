@@ -4,6 +4,9 @@
 //   results are +0. pass_i: s = y exactly (x ignored): the first product of a quad.
 //   pad_i: s = add12(s, +0), the padding of an incomplete final quad: s rounded (RNE) to 12 bits
 //   relative to its own exponent.
+//   inj_i: stage a is bypassed and an integer quad injq_i enters the stage-b register as a pass
+//   value: s_o.sig = injq_i sign-extended to 22 bits, every other field 0 (s_o.zero when it is
+//   0). The lane's integer quads use this path to reach the accumulator (docs/mac_lane.md).
 // Operands and result are mac_fv_t (22-bit normalized significand and exponent). Four stages;
 // Pipe = 1 puts a register (enable en_i) after each of the first three, Pipe = 0 makes the
 // block combinational (the stage tests).
@@ -29,6 +32,8 @@ module ane_mac_add12 #(
   input  wire ane_pkg::mac_fv_t y_i,
   input  wire logic             pass_i,
   input  wire logic             pad_i,
+  input  wire logic             inj_i,
+  input  wire logic [17:0]      injq_i,
   output      ane_pkg::mac_fv_t s_o
 );
 
@@ -79,6 +84,27 @@ module ane_mac_add12 #(
   logic [21:0] b_big, b_small;
   logic [4:0]  b_d;
   logic        b_sub;
+
+  // stage a's results, or an injected integer quad (a pass of big = the quad, small = 0)
+  side_t       i_side;
+  logic [21:0] i_big, i_small;
+  logic [4:0]  i_d;
+  logic        i_sub;
+  always_comb begin
+    i_side  = a_side;
+    i_big   = a_big;
+    i_small = a_small;
+    i_d     = a_d;
+    i_sub   = a_sub;
+    if (inj_i) begin
+      i_side      = '0;
+      i_side.pass = 1'b1;
+      i_big       = {{4{injq_i[17]}}, injq_i};
+      i_small     = 22'd0;
+      i_d         = 5'd0;
+      i_sub       = 1'b0;
+    end
+  end
 
   // ------------------------------------------------------------------ b: align and add
   logic [22:0] y23, yshift, ymask;
@@ -156,11 +182,11 @@ module ane_mac_add12 #(
   if (Pipe) begin : g_pipe
     always_ff @(posedge clk_i) begin
       if (en_i) begin
-        b_side  <= a_side;
-        b_big   <= a_big;
-        b_small <= a_small;
-        b_d     <= a_d;
-        b_sub   <= a_sub;
+        b_side  <= i_side;
+        b_big   <= i_big;
+        b_small <= i_small;
+        b_d     <= i_d;
+        b_sub   <= i_sub;
         c_side  <= b_side;
         c_sum   <= b_sum;
         d_side  <= c_out;
@@ -169,11 +195,11 @@ module ane_mac_add12 #(
     end
   end else begin : g_comb
     always_comb begin
-      b_side  = a_side;
-      b_big   = a_big;
-      b_small = a_small;
-      b_d     = a_d;
-      b_sub   = a_sub;
+      b_side  = i_side;
+      b_big   = i_big;
+      b_small = i_small;
+      b_d     = i_d;
+      b_sub   = i_sub;
       c_side  = b_side;
       c_sum   = b_sum;
       d_side  = c_out;

@@ -8,16 +8,29 @@
 // each operation down the pipeline registers 1..9 (docs/mac_lane.md) and tells the datapaths,
 // per stage, what to do (ane_pkg::mac_ctl_t).
 //
-// Hazards (docs/mac_lane.md, "Timing"). The datapath reads a slot's fp pending quad in L1 and
-// writes it in L5 (the read takes the value being written in the same cycle); it reads the
-// slot's accumulator for an fp or compare operation in L5 and writes it in L9. So an operation
-// waits in register 0 while an older operation on one of its slots that writes what it reads is
-// in registers 1..3 (the pending quad) or 1..4 (the accumulator). Integer operations read and
-// write their pending quads in L2 and their accumulators in L3: they wait for older fp / compare
-// accumulator writes (registers 1..6) and fp quad writes (1..3), and for an older integer result
-// on their slots in register 1 (a result is read back from the accumulator in L5). CmdLoad and
-// CmdClear execute in L0 and wait until no older operation on their slot is left in registers
-// 1..9. Everything else (one slot after another, the mappings of the array and the core) streams
+// A pipeline position has a front (the product and its pending quad: fp quads read in L1 and
+// written in L5, integer quads read and written in L2) and a back (the accumulator: read in L5
+// (m1) or L9 (m5), written in L9; a result leaves from L9). Every accumulator write of a MAC
+// operation happens in L9: fp quads, compares, and integer quads, which enter the fp path in L2
+// and are added in the fp32 adder's integer mode. An int4 operation completes up to four quads
+// at once: the base slot's uses its own back, slots base + 1..3 use the backs of the three
+// positions after it ("extra accumulates", from the datapath's hold register).
+//
+// Hazards (docs/mac_lane.md, "Timing"): the operation in register 0 waits while
+//   - it is fp and continues its quad, and an fp operation on its slot is in registers 1..3
+//     (the quad it reads is written in L5; the value written in the same cycle is forwarded);
+//   - it is integer, and an fp operation on one of its slots is in registers 1..3 (that fp
+//     quad write would land after the integer one);
+//   - it reads an accumulator (an fp or integer quad that completes without starting the
+//     reduction, a compare without first) and a write to one of its slots is in registers 1..3
+//     (the accumulator is written in L9 and read in L5; the value written in the same cycle is
+//     forwarded); an int4 operation reads slot base + i in the position i after its own, so for
+//     it a write to base + i counts only in registers 1..3 - i;
+//   - it needs the back of its position (fp, compare, an integer operation that completes a
+//     quad or starts a reduction with a quad pending) and an int4 operation with extra
+//     accumulates is in registers 1..3;
+//   - it is CmdLoad / CmdClear (they execute in L0) and anything on its slot is in registers 1..9.
+// Everything else (one slot after another, the mappings of the array and the core) streams
 // at one operation per cycle.
 // Results leave through a two-entry queue (a skid buffer); the pipeline stops (en_o = 0) only
 // while the queue is full, so the result port's ready drives no pipeline enable.
@@ -49,25 +62,33 @@ module ane_mac_ctrl (
 
   localparam int unsigned NumSlots = 8;
 
-  // One operation as it travels down registers 1..12 (only CmdMac operations travel).
+  // One pipeline position as it travels down registers 1..9.
   typedef struct packed {
-    logic       v;        // a valid operation
+    // front: the operation's product and pending quad
+    logic       v;        // a CmdMac operation
     logic       fp;       // fp16, int8 x fp16 or fp16 x int8
-    logic       i8;       // int8 x int8
-    logic       i4;       // int4 packed
+    logic       i4;       // int4 packed (slots slot .. slot + 3)
+    logic       intg;     // int8 or int4
     logic       cmp;      // compare max / min
-    logic       mx;       // compare max
     logic [2:0] slot;
-    logic       last;     // the reduction ends: a result leaves
-    logic       pass;     // fp: the product starts its quad
+    logic       pass;     // fp: the product starts its quad; compare: the data passes
     logic       pad;      // fp: the final quad is incomplete, pad with +0
-    logic       ceiling;  // fp: N-2.6 ceiling applies (K >= 2 or a continuation)
-    logic       hv;       // compare: the slot holds a value
-    logic [3:0] done;     // per slot slot + i: the quad completes (fp, integer)
-    logic [3:0] b0;       // per slot slot + i: the product starts a quad
-    logic [3:0] qclr;     // per slot slot + i: the quad starts a reduction (acc := +0 first);
-                          // compare: first
-    logic [3:0] fh;       // per slot slot + i: first with the quad pending (acc := +0 now)
+    logic [3:0] b0;       // integer, per slot slot + i: the product starts a quad
+    logic       xa;       // int4: extra accumulates in the next three positions ...
+    logic [3:1] xdone;    // ... for slot + i whose quad completes ...
+    logic [3:1] xqclr;    // ... and whether that quad starts the reduction
+    // back: the accumulator
+    logic       av;       // a result is written to aslot in L9
+    logic       aint;     // ... an integer quad (acc = sat32(acc + quad))
+    logic       acmp;     // ... a compare (else an fp quad accumulate)
+    logic       amx;      // compare: max
+    logic       ahv;      // compare: the slot holds a value
+    logic       aceil;    // fp: the N-2.6 ceiling applies (K >= 2 or a continuation)
+    logic       aqclr;    // the quad starts the reduction: acc reads +0, the flag is cleared
+    logic       ahold;    // integer: the quad comes from the hold register (extra accumulate)
+    logic       alast;    // the reduction ends: the result leaves
+    logic [2:0] aslot;
+    logic [3:0] afh;      // per slot aslot + i: a reduction starts with its quad pending: +0
   } op_t;
 
   // The pipeline advances while the two-entry output queue has room: the result port's ready
@@ -201,37 +222,67 @@ module ane_mac_ctrl (
     end
   end
 
-  // The operation leaving register 0 (a bubble for loads, clears and hazards).
-  op_t op0;
+  // ------------------------------------------------------------------ the position leaving register 0
+  op_t        s1_q, s2_q, s3_q, s4_q, s5_q, s6_q, s7_q, s8_q, s9_q;
+  op_t        op0;
   logic [3:0] rot_done, rot_b0, rot_qclr, rot_fh;
+  logic       s0_xa;
   always_comb begin
     // per-slot flags relative to the base slot (int4 uses four, the rest one)
     rot_done = 4'(done >> s0_slot_q);
     rot_b0   = 4'(bp0  >> s0_slot_q);
     rot_qclr = 4'(qclr >> s0_slot_q);
     rot_fh   = 4'(fh   >> s0_slot_q);
-    op0      = '0;
-    op0.v    = s0_go && s0_mac;
-    op0.fp   = s0_fp;
-    op0.i8   = s0_i8;
-    op0.i4   = s0_i4;
-    op0.cmp  = s0_cmp;
-    op0.mx   = s0_mode_q == ane_pkg::ModeCmpMax;
-    op0.slot = s0_slot_q;
-    op0.last = s0_last_q;
-    op0.pass = s0_cmp || rot_b0[0];
-    op0.pad  = s0_fp && s0_last_q && !(!s0_first_q && (pos_q[2*s0_slot_q +: 2] == 2'd3));
-    op0.ceiling = bcont[s0_slot_q] || cnt2[s0_slot_q];
-    op0.hv   = !s0_first_q && hv_q[s0_slot_q];
-    op0.done = (s0_fp || s0_i8) ? {3'd0, rot_done[0]} : (s0_i4 ? rot_done[3:0] : 4'd0);
-    op0.b0   = (s0_fp || s0_i8) ? {3'd0, rot_b0[0]}   : (s0_i4 ? rot_b0[3:0]   : 4'd0);
-    op0.qclr = s0_cmp ? {3'd0, s0_first_q}
-                      : ((s0_fp || s0_i8) ? {3'd0, rot_qclr[0]} : rot_qclr[3:0]);
-    op0.fh   = (s0_fp || s0_i8) ? {3'd0, rot_fh[0]}   : (s0_i4 ? rot_fh[3:0]   : 4'd0);
+    s0_xa    = s0_i4 && (rot_done[3:1] != 3'd0);
+  end
+  always_comb begin
+    op0       = '0;
+    // front (a bubble for loads, clears and hazards)
+    op0.v     = s0_go && s0_mac;
+    op0.fp    = s0_fp;
+    op0.i4    = s0_i4;
+    op0.intg  = s0_int;
+    op0.cmp   = s0_cmp;
+    op0.slot  = s0_slot_q;
+    op0.pass  = s0_cmp || rot_b0[0];
+    op0.pad   = s0_fp && s0_last_q && !(!s0_first_q && (pos_q[2*s0_slot_q +: 2] == 2'd3));
+    op0.b0    = s0_i4 ? rot_b0 : {3'd0, rot_b0[0]};
+    op0.xa    = s0_go && s0_xa;
+    op0.xdone = rot_done[3:1];
+    op0.xqclr = rot_qclr[3:1];
+    // back: an int4 operation's extra accumulate when one is due at this position (no
+    // operation that needs the back leaves then), else the operation's own
+    if (s1_q.xa || s2_q.xa || s3_q.xa) begin
+      op0.ahold = 1'b1;
+      op0.aint  = 1'b1;
+      if (s1_q.xa) begin
+        op0.av    = s1_q.xdone[1];
+        op0.aqclr = s1_q.xqclr[1];
+        op0.aslot = s1_q.slot + 3'd1;
+      end else if (s2_q.xa) begin
+        op0.av    = s2_q.xdone[2];
+        op0.aqclr = s2_q.xqclr[2];
+        op0.aslot = s2_q.slot + 3'd2;
+      end else begin
+        op0.av    = s3_q.xdone[3];
+        op0.aqclr = s3_q.xqclr[3];
+        op0.aslot = s3_q.slot + 3'd3;
+      end
+    end else if (s0_go && s0_mac) begin
+      op0.av    = s0_cmp || rot_done[0];
+      op0.aint  = s0_int;
+      op0.acmp  = s0_cmp;
+      op0.amx   = s0_mode_q == ane_pkg::ModeCmpMax;
+      op0.ahv   = !s0_first_q && hv_q[s0_slot_q];
+      op0.aceil = s0_fp && (bcont[s0_slot_q] || cnt2[s0_slot_q]);
+      op0.aqclr = s0_cmp ? s0_first_q : rot_qclr[0];
+      op0.alast = s0_last_q;
+      op0.aslot = s0_slot_q;
+      op0.afh   = s0_i4 ? rot_fh : {3'd0, rot_fh[0] && !s0_cmp};
+    end
   end
 
   // ------------------------------------------------------------------ registers 1..9
-  op_t s1_q, s2_q, s3_q, s4_q, s5_q, s6_q, s7_q, s8_q, s9_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       {s1_q, s2_q, s3_q, s4_q, s5_q, s6_q, s7_q, s8_q, s9_q} <= '0;
@@ -249,7 +300,7 @@ module ane_mac_ctrl (
   end
 
   // ------------------------------------------------------------------ output queue
-  assign opush = en && s9_q.v && s9_q.last;
+  assign opush = en && s9_q.alast;
   assign opop  = (ocount_q != 2'd0) && out_ready_i;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -259,14 +310,17 @@ module ane_mac_ctrl (
     end else begin
       ocount_q <= ocount_q + {1'b0, opush} - {1'b0, opop};
       if (opop && (ocount_q == 2'd2)) ohead_q <= oskid_q;
-      if (opush && ((ocount_q == 2'd0) || ((ocount_q == 2'd1) && opop))) ohead_q <= s9_q.slot;
-      if (opush && (ocount_q == 2'd1) && !opop) oskid_q <= s9_q.slot;
+      if (opush && ((ocount_q == 2'd0) || ((ocount_q == 2'd1) && opop))) ohead_q <= s9_q.aslot;
+      if (opush && (ocount_q == 2'd1) && !opop) oskid_q <= s9_q.aslot;
     end
   end
   assign out_valid_o = ocount_q != 2'd0;
   assign out_slot_o  = ohead_q;
+  // (Register 9's front and its int4 extra-accumulate fields are not read; nor register 4..8's
+  // fields that only earlier stages use: synthesis drops those flip-flops.)
   logic unused_s9;
-  assign unused_s9 = ^{s9_q.pass, s9_q.pad, s9_q.b0};
+  assign unused_s9 = ^{s9_q.fp, s9_q.intg, s9_q.cmp, s9_q.pass, s9_q.pad, s9_q.b0, s9_q.xa,
+                       s9_q.xdone, s9_q.xqclr, s9_q.ahold};
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -277,119 +331,121 @@ module ane_mac_ctrl (
   end
 
   // ------------------------------------------------------------------ hazards
-  // The slots of an operation in a register: one, or four from the base slot for int4.
-  function automatic logic [7:0] slots_of(logic v, logic i4, logic [2:0] slot);
-    slots_of = v ? (i4 ? (8'h0F << slot) : (8'h01 << slot)) : 8'h00;
+  // Slot tests against the operation in register 0, slots s0 .. s0 + m (m = 3 for int4, else 0;
+  // fewer when only some of them matter). A slot t among them:
+  function automatic logic in_s0(logic [2:0] t, logic [2:0] s0, logic [1:0] m);
+    logic [3:0] d;
+    d     = {1'b0, t} - {1'b0, s0};
+    in_s0 = !d[3] && (d[2:0] <= {1'b0, m});
   endfunction
-  // The fp pending quads it writes (L5).
-  function automatic logic [7:0] wq_of(logic v, logic fp, logic [2:0] slot);
-    wq_of = (v && fp) ? (8'h01 << slot) : 8'h00;
+  // Slots t .. t + 3 (an int4 operation's) meeting them:
+  function automatic logic in_s0r(logic [2:0] t, logic [2:0] s0, logic [1:0] m);
+    logic [3:0] e;
+    e      = {1'b0, s0} - {1'b0, t};
+    in_s0r = (!e[3] && (e[2:0] <= 3'd3)) || in_s0(t, s0, m);
   endfunction
-  // The accumulators it writes in L10 (fp and compare operations): a completed quad, a
-  // compare, a first with its quad pending. Integer operations write theirs in L5.
-  function automatic logic [7:0] wa_of(logic v, logic fpc, logic [3:0] done_fh, logic [2:0] slot);
-    wa_of = (v && fpc) ? ({4'd0, done_fh} << slot) : 8'h00;
+  // The accumulators a position writes in L9 meeting them (its result, or its +0 writes: one
+  // slot, or four for an int4 reduction that starts with its quads pending).
+  function automatic logic wr_s0(logic av, logic zw, logic i4, logic [2:0] aslot, logic [2:0] s0,
+                                 logic [1:0] m);
+    wr_s0 = (av && in_s0(aslot, s0, m)) || (zw && (i4 ? in_s0r(aslot, s0, m) : in_s0(aslot, s0, m)));
+  endfunction
+  // Anything a position does to them (its front's slots, its back's writes).
+  function automatic logic any_s0(logic v, logic av, logic zw, logic i4, logic [2:0] slot,
+                                  logic [2:0] aslot, logic [2:0] s0, logic [1:0] m);
+    any_s0 = (v && (i4 ? in_s0r(slot, s0, m) : in_s0(slot, s0, m))) || wr_s0(av, zw, i4, aslot, s0, m);
   endfunction
 
-  // The integer results it leaves (read back from the accumulator in L5): its base slot.
-  function automatic logic [7:0] ir_of(logic v, logic integer_op, logic last, logic [2:0] slot);
-    ir_of = (v && integer_op && last) ? (8'h01 << slot) : 8'h00;
-  endfunction
-
-  logic [7:0] near_q, near_a, near_a6, near_r, far;
-  logic       rd_q, rd_a;
+  logic       rd_q, rd_a, back, near_q, near_a, near_x, far;
+  logic [1:0] m4;
   always_comb begin
-    near_q  = wq_of(s1_q.v, s1_q.fp, s1_q.slot) | wq_of(s2_q.v, s2_q.fp, s2_q.slot) |
-              wq_of(s3_q.v, s3_q.fp, s3_q.slot);
-    near_a  = wa_of(s1_q.v, s1_q.fp || s1_q.cmp, s1_q.done | s1_q.fh | {3'd0, s1_q.cmp}, s1_q.slot) |
-              wa_of(s2_q.v, s2_q.fp || s2_q.cmp, s2_q.done | s2_q.fh | {3'd0, s2_q.cmp}, s2_q.slot) |
-              wa_of(s3_q.v, s3_q.fp || s3_q.cmp, s3_q.done | s3_q.fh | {3'd0, s3_q.cmp}, s3_q.slot) |
-              wa_of(s4_q.v, s4_q.fp || s4_q.cmp, s4_q.done | s4_q.fh | {3'd0, s4_q.cmp}, s4_q.slot);
-    near_a6 = near_a |
-              wa_of(s5_q.v, s5_q.fp || s5_q.cmp, s5_q.done | s5_q.fh | {3'd0, s5_q.cmp}, s5_q.slot) |
-              wa_of(s6_q.v, s6_q.fp || s6_q.cmp, s6_q.done | s6_q.fh | {3'd0, s6_q.cmp}, s6_q.slot);
-    near_r  = ir_of(s1_q.v, s1_q.i8 || s1_q.i4, s1_q.last, s1_q.slot);
-    far     = slots_of(s1_q.v, s1_q.i4, s1_q.slot) | slots_of(s2_q.v, s2_q.i4, s2_q.slot) |
-              slots_of(s3_q.v, s3_q.i4, s3_q.slot) | slots_of(s4_q.v, s4_q.i4, s4_q.slot) |
-              slots_of(s5_q.v, s5_q.i4, s5_q.slot) | slots_of(s6_q.v, s6_q.i4, s6_q.slot) |
-              slots_of(s7_q.v, s7_q.i4, s7_q.slot) | slots_of(s8_q.v, s8_q.i4, s8_q.slot) |
-              slots_of(s9_q.v, s9_q.i4, s9_q.slot);
-    // fp: reads its pending quad unless it starts one; reads the accumulator when its quad
-    // completes and does not start the reduction. compare: reads the accumulator unless first.
+    // fp: reads its pending quad unless it starts one; fp / integer: reads the accumulator when
+    // a quad completes without starting the reduction (integer: on any of its slots); compare:
+    // reads it unless first.
     rd_q   = s0_fp && !bp0[s0_slot_q];
-    rd_a   = (s0_fp && done[s0_slot_q] && !qclr[s0_slot_q]) || (s0_cmp && !s0_first_q);
-    hazard = (rd_q && ((near_q & m0) != 8'd0)) || (rd_a && ((near_a & m0) != 8'd0)) ||
-             (s0_int && (((near_a6 | near_q | near_r) & m0) != 8'd0)) ||
-             (!s0_mac && ((far & m0) != 8'd0));
+    rd_a   = (s0_fp && done[s0_slot_q] && !qclr[s0_slot_q]) || (s0_cmp && !s0_first_q) ||
+             (s0_int && ((rot_done & ~rot_qclr & (s0_i4 ? 4'hF : 4'h1)) != 4'd0));
+    // needs the back of its position (and, fp and compare, add12's path)
+    back   = s0_fp || s0_cmp ||
+             (s0_int && (((rot_done | rot_fh) & (s0_i4 ? 4'hF : 4'h1)) != 4'd0));
+    // (an int4 operation reads slot s0 + i in its position + i: a write i positions closer is
+    // still early enough)
+    m4     = s0_i4 ? 2'd3 : 2'd0;
+    near_q = (s1_q.v && s1_q.fp && in_s0(s1_q.slot, s0_slot_q, m4)) ||
+             (s2_q.v && s2_q.fp && in_s0(s2_q.slot, s0_slot_q, m4)) ||
+             (s3_q.v && s3_q.fp && in_s0(s3_q.slot, s0_slot_q, m4));
+    near_a = wr_s0(s1_q.av, s1_q.afh != 4'd0, s1_q.i4, s1_q.aslot, s0_slot_q, s0_i4 ? 2'd2 : 2'd0) ||
+             wr_s0(s2_q.av, s2_q.afh != 4'd0, s2_q.i4, s2_q.aslot, s0_slot_q, s0_i4 ? 2'd1 : 2'd0) ||
+             wr_s0(s3_q.av, s3_q.afh != 4'd0, s3_q.i4, s3_q.aslot, s0_slot_q, 2'd0);
+    near_x = s1_q.xa || s2_q.xa || s3_q.xa;
+    far    = any_s0(s1_q.v, s1_q.av, s1_q.afh != 4'd0, s1_q.i4, s1_q.slot, s1_q.aslot, s0_slot_q, 2'd0) ||
+             any_s0(s2_q.v, s2_q.av, s2_q.afh != 4'd0, s2_q.i4, s2_q.slot, s2_q.aslot, s0_slot_q, 2'd0) ||
+             any_s0(s3_q.v, s3_q.av, s3_q.afh != 4'd0, s3_q.i4, s3_q.slot, s3_q.aslot, s0_slot_q, 2'd0) ||
+             any_s0(s4_q.v, s4_q.av, s4_q.afh != 4'd0, s4_q.i4, s4_q.slot, s4_q.aslot, s0_slot_q, 2'd0) ||
+             any_s0(s5_q.v, s5_q.av, s5_q.afh != 4'd0, s5_q.i4, s5_q.slot, s5_q.aslot, s0_slot_q, 2'd0) ||
+             any_s0(s6_q.v, s6_q.av, s6_q.afh != 4'd0, s6_q.i4, s6_q.slot, s6_q.aslot, s0_slot_q, 2'd0) ||
+             any_s0(s7_q.v, s7_q.av, s7_q.afh != 4'd0, s7_q.i4, s7_q.slot, s7_q.aslot, s0_slot_q, 2'd0) ||
+             any_s0(s8_q.v, s8_q.av, s8_q.afh != 4'd0, s8_q.i4, s8_q.slot, s8_q.aslot, s0_slot_q, 2'd0) ||
+             any_s0(s9_q.v, s9_q.av, s9_q.afh != 4'd0, s9_q.i4, s9_q.slot, s9_q.aslot, s0_slot_q, 2'd0);
+    hazard = ((rd_q || s0_int) && near_q) || (rd_a && near_a) || (back && near_x) ||
+             (!s0_mac && far);
   end
 
   // ------------------------------------------------------------------ datapath commands
-  // The integer lanes' slot masks for L2 and L3 are decoded a stage early, from register 1.
-  logic       s1_int;
-  logic [7:0] m2_iwe_q, m2_ib0_q, m2_idone_q, m2_iclr_q, m2_ifh_q;
-  logic [7:0] m3_idone_q, m3_ifh_q;
-  logic [3:0] m3_ilo_q, m3_ihi_q;  // integer lane l's accumulator source, decoded a stage early
-  assign s1_int = s1_q.v && (s1_q.i8 || s1_q.i4);
+  // The integer lanes' slot masks for L2 are decoded a stage early, from register 1.
+  logic [7:0] m2_iwe_q, m2_ib0_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      {m2_iwe_q, m2_ib0_q, m2_idone_q, m2_iclr_q, m2_ifh_q} <= '0;
-      {m3_idone_q, m3_ifh_q} <= '0;
-      {m3_ilo_q, m3_ihi_q} <= '0;
+      {m2_iwe_q, m2_ib0_q} <= '0;
     end else if (en) begin
-      m2_iwe_q   <= s1_int ? slots_of(1'b1, s1_q.i4, s1_q.slot) : 8'h00;
-      m2_ib0_q   <= {4'd0, s1_q.b0} << s1_q.slot;
-      m2_idone_q <= s1_int ? ({4'd0, s1_q.done} << s1_q.slot) : 8'h00;
-      m2_iclr_q  <= {4'd0, s1_q.qclr} << s1_q.slot;
-      m2_ifh_q   <= s1_int ? ({4'd0, s1_q.fh} << s1_q.slot) : 8'h00;
-      m3_idone_q <= m2_idone_q;
-      m3_ifh_q   <= m2_ifh_q;
-      m3_ilo_q   <= ~m2_iwe_q[7:4] & ~m2_iclr_q[3:0];
-      m3_ihi_q   <= m2_iwe_q[7:4] & ~m2_iclr_q[7:4];
+      m2_iwe_q <= (s1_q.v && s1_q.intg) ? ((s1_q.i4 ? 8'h0F : 8'h01) << s1_q.slot) : 8'h00;
+      m2_ib0_q <= {4'd0, s1_q.b0} << s1_q.slot;
     end
   end
 
-  logic s5_int, s6_int, s9_int;
+  logic [7:0] l9_fwe, l9_fh;
   always_comb begin
-    s5_int = s5_q.v && (s5_q.i8 || s5_q.i4);
-    s6_int = s6_q.v && (s6_q.i8 || s6_q.i4);
-    s9_int = s9_q.v && (s9_q.i8 || s9_q.i4);
+    l9_fwe = s9_q.av ? (8'h01 << s9_q.aslot) : 8'h00;
+    l9_fh  = {4'd0, s9_q.afh} << s9_q.aslot;
     ctl_o = '0;
-    ctl_o.s0_load    = in_ready_o;
-    ctl_o.l0_ld_we   = (adv0 && !s0_mac) ? (8'h01 << s0_slot_q) : 8'h00;
-    ctl_o.l0_ld_zero = s0_cmd_q == ane_pkg::CmdClear;
-    ctl_o.l1_slot    = s1_q.slot;
-    ctl_o.l1_fwd     = s5_q.v && s5_q.fp && (s5_q.slot == s1_q.slot);
-    ctl_o.l2_pass    = s2_q.pass;
-    ctl_o.l2_pad     = s2_q.pad;
-    ctl_o.l2_int4    = s2_q.i4;
-    ctl_o.l2_slot    = s2_q.slot[1:0];
-    ctl_o.l2_iwe     = m2_iwe_q;
-    ctl_o.l2_ib0     = m2_ib0_q;
-    ctl_o.l3_idone   = m3_idone_q;
-    ctl_o.l3_ifh     = m3_ifh_q;
-    ctl_o.l3_ilo     = m3_ilo_q;
-    ctl_o.l3_ihi     = m3_ihi_q;
-    ctl_o.l5_slot    = s5_q.slot;
-    ctl_o.l5_twe     = wq_of(s5_q.v, s5_q.fp, s5_q.slot);
-    ctl_o.l5_pass    = s5_q.pass;
-    ctl_o.l5_cmp     = s5_q.cmp;
-    ctl_o.l5_int     = s5_int;
-    ctl_o.l6_qclr    = s6_q.qclr[0];
-    ctl_o.l6_cmp     = s6_q.cmp;
-    ctl_o.l6_max     = s6_q.mx;
-    ctl_o.l6_hv      = s6_q.hv;
-    ctl_o.l6_ceiling = s6_q.ceiling;
-    ctl_o.l6_raw     = s6_int;
-    ctl_o.l9_slot    = s9_q.slot;
-    ctl_o.l9_qclr    = s9_q.qclr[0];
-    ctl_o.l9_cmp     = s9_q.cmp;
-    ctl_o.l9_max     = s9_q.mx;
-    ctl_o.l9_hv      = s9_q.hv;
-    ctl_o.l9_ceiling = s9_q.ceiling;
-    ctl_o.l9_raw     = s9_int;
-    ctl_o.l9_fwe     = (s9_q.v && ((s9_q.fp && s9_q.done[0]) || s9_q.cmp)) ? (8'h01 << s9_q.slot) : 8'h00;
-    ctl_o.l9_satclr  = s9_q.qclr[0];
-    ctl_o.l9_fh      = (s9_q.v && s9_q.fp && s9_q.fh[0]) ? (8'h01 << s9_q.slot) : 8'h00;
+    ctl_o.s0_load     = in_ready_o;
+    ctl_o.l0_ld_we    = (adv0 && !s0_mac) ? (8'h01 << s0_slot_q) : 8'h00;
+    ctl_o.l0_ld_zero  = s0_cmd_q == ane_pkg::CmdClear;
+    ctl_o.l1_slot     = s1_q.slot;
+    ctl_o.l1_fwd      = s5_q.v && s5_q.fp && (s5_q.slot == s1_q.slot);
+    ctl_o.l1_int4     = s1_q.i4;
+    ctl_o.l2_pass     = s2_q.pass;
+    ctl_o.l2_pad      = s2_q.pad;
+    ctl_o.l2_int4     = s2_q.i4;
+    ctl_o.l2_iwe      = m2_iwe_q;
+    ctl_o.l2_ib0      = m2_ib0_q;
+    ctl_o.l2_inj      = s2_q.av && s2_q.aint;
+    ctl_o.l2_inj_lsel = (s2_q.av && s2_q.aint && !s2_q.ahold) ? (4'h1 << s2_q.aslot[1:0]) : 4'h0;
+    ctl_o.l2_inj_hsel = (s2_q.av && s2_q.aint && s2_q.ahold) ? (4'h1 << s2_q.aslot[1:0]) : 4'h0;
+    ctl_o.l2_hold_ld  = s2_q.xa;
+    ctl_o.l5_slot     = s5_q.aslot;
+    ctl_o.l5_fwd      = l9_fwe[s5_q.aslot];
+    ctl_o.l5_fwd0     = l9_fh[s5_q.aslot];
+    ctl_o.l5_twe      = (s5_q.v && s5_q.fp) ? (8'h01 << s5_q.slot) : 8'h00;
+    ctl_o.l5_pass     = s5_q.pass;
+    ctl_o.l5_cmp      = s5_q.cmp;
+    ctl_o.l5_iacc     = s5_q.av && s5_q.aint;
+    ctl_o.l6_qclr     = s6_q.aqclr;
+    ctl_o.l6_cmp      = s6_q.acmp;
+    ctl_o.l6_max      = s6_q.amx;
+    ctl_o.l6_hv       = s6_q.ahv;
+    ctl_o.l6_ceiling  = s6_q.aceil;
+    ctl_o.l6_int      = s6_q.aint;
+    ctl_o.l9_slot     = s9_q.aslot;
+    ctl_o.l9_qclr     = s9_q.aqclr;
+    ctl_o.l9_cmp      = s9_q.acmp;
+    ctl_o.l9_max      = s9_q.amx;
+    ctl_o.l9_hv       = s9_q.ahv;
+    ctl_o.l9_ceiling  = s9_q.aceil;
+    ctl_o.l9_int      = s9_q.aint;
+    ctl_o.l9_fwe      = l9_fwe;
+    ctl_o.l9_satclr   = s9_q.aqclr;
+    ctl_o.l9_fh       = l9_fh;
   end
 
   // The output queue's commands (they follow out_ready_i: kept apart from ctl_o).

@@ -6,18 +6,16 @@
 //   reg 0   the decoded operands (ane_mac_mul decodes them as the operation enters)   N-1, N-2.1-2.3
 //   L0, L1  ane_mac_mul: the split 11 x 11 multiplier, the product sum               N-2.2, N-2.8
 //   L1      m1: the slot's pending quad is read for L2
-//   L2, L3  integer: four lanes add the products to the quads (L2) and, when a quad
-//           completes, the quad to the int32 saturating accumulator (L3)            N-2.8
+//   L2      integer: four lanes add the products to the slots' pending quads; a completed
+//           quad enters the accumulator path (m1: add12's stage-b register; m5: p3)  N-2.8
 //   L2..L5  m1: ane_mac_add12 on the slot's pending quad (written in L5), with the
-//           padding of an incomplete final quad (add12(t, +0))                      N-2.4
+//           padding of an incomplete final quad (add12(t, +0)); an integer quad passes N-2.4
 //   L5      m5: the exact quad sum (read and written in L5)                         N-2.4 (m5)
-//           the slot's accumulator is read for L6 (m1; an integer result, both)
-//   L6..L9  m1: ane_mac_acc_add (written in L9)                                     N-2.5, N-2.6, N-2.9
-//   L9      m5: the exact accumulate ane_mac_acc_exact, or the compare              N-2.5, N-2.6, N-2.9
+//           m1: the accumulator is read for L6 (the value L9 writes now forwarded)
+//   L6..L9  m1: ane_mac_acc_add: fp32 accumulate, compare, or int32 saturating add  N-2.5, N-2.6,
+//   L9      m5: the exact accumulate ane_mac_acc_exact, the compare or the int32 add N-2.8, N-2.9
+//           every accumulator write of a MAC operation happens here
 //   reg 10  the output queue's head; its fp16 port value (ane_mac_out)              N-2.6, N-2.3, N-2.7
-//
-// An integer result is read back from its slot's accumulator in L5 and rides the fp registers
-// from there as raw bits.
 `default_nettype none
 
 module ane_mac_dp #(
@@ -75,97 +73,58 @@ module ane_mac_dp #(
     .int_o       (prod_int)
   );
 
+  // The integer products: int8 sign-extended, or the four int4 products rotated by the base
+  // slot so that byte l is the product integer lane l adds (for slot l or l + 4).
   ane_pkg::mac_fv_t p2;
-  logic [31:0]      pi2;  // integer products (int8 sign-extended, or four int4)
+  logic [31:0]      pi2;
+  logic [63:0]      prod_rot;  // bits 63..32: the products rotated left by 8 x (slot mod 4)
+  assign prod_rot = {prod_int, prod_int} << {ctl_i.l1_slot[1:0], 3'b000};
   always_ff @(posedge clk_i) begin
     if (en_i) begin
       p2  <= prod;
-      pi2 <= prod_int;
+      pi2 <= ctl_i.l1_int4 ? prod_rot[63:32] : prod_int;
     end
   end
 
-  // ------------------------------------------------------------------ L2, L3: integer quads and accumulators
+  // ------------------------------------------------------------------ L2: integer quads
   // Four integer lanes; lane l serves slots l and l + 4. An int4 operation on base slot b puts
   // its product i on slot b + i, which lane (b + i) mod 4 serves: the four products are rotated
   // by b onto the lanes, and no slot is served by two lanes. An int8 operation uses one lane.
-  // In L2 each lane adds the product to the slot's pending quad; in L3, when the quad completes,
-  // it adds the quad to the slot's int32 accumulator with saturation.
-  logic [4*18-1:0] lqs, q3;  // per lane: the new pending quad (L2), registered for L3
-  logic [4*32-1:0] lnew;     // per lane: the new int32 accumulator (L3)
-  logic [3:0]      lsat;     // per lane: the new saturation flag (L3)
+  // In L2 each lane adds the product to the slot's pending quad. A quad that completes goes on
+  // to the accumulator path: the base slot's (or the int8 slot's) at once, an int4 operation's
+  // other three from the hold register in the three pipeline positions after it (int4 quads
+  // fit 10 bits: |quad| <= 4 x 64).
+  logic [4*18-1:0] lqs;   // per lane: the new pending quad (L2)
+  logic [4*10-1:0] hold;  // per lane: an int4 operation's completed quads, for base + 1..3
+  logic [17:0]     injq;  // the completed quad that enters the accumulator path
 
   for (genvar l = 0; l < 4; l++) begin : g_int
-    // (The adders' temporaries are not traced: the waveform has their inputs and results, and
-    // each of the 256 lanes' trace entries is its own code in the 256-lane models.)
-    /*verilator tracing_off*/
-    logic               hi2, b0, sat;
-    logic [1:0]         idx;
+    logic               hi2, b0;
     logic signed [17:0] addend, tbase;
-    logic [31:0]        abase;
-    logic [9:0]         lo9;       // abase[8:0] + quad[8:0], with its carry
-    logic [10:0]        a9, q9, mid0, mid1;
-    logic [13:0]        up, up_m, up_p;
-    logic               up_max, up_min, ovf0, ovf1;
-    logic [31:0]        res0, res1;
-    /*verilator tracing_on*/
     always_comb begin
-      // L2: the pending quad
       hi2     = ctl_i.l2_iwe[l+4];  // the operation's slot for this lane is l + 4 (else l)
       b0      = hi2 ? ctl_i.l2_ib0[l+4] : ctl_i.l2_ib0[l];
-      idx     = 2'(l) - ctl_i.l2_slot;  // int4: the product that lands on this lane
-      addend  = ctl_i.l2_int4 ? 18'($signed(pi2[8*idx +: 8])) : 18'($signed(pi2[15:0]));
+      addend  = ctl_i.l2_int4 ? 18'($signed(pi2[8*l +: 8])) : 18'($signed(pi2[15:0]));
       tbase   = b0 ? 18'sd0 : $signed(hi2 ? tq_q[32*(l+4) +: 18] : tq_q[32*l +: 18]);
       lqs[18*l +: 18] = tbase + addend;
-      // L3: the accumulator, acc + quad (|quad| <= 2^16). The source (slot l, slot l + 4, or +0
-      // when the quad starts the reduction) comes decoded from the control unit, so the
-      // selection is one AND-OR level. The adder is a carry-select one: the low 9 bits add,
-      // and bits 19..9 of abase[17:0] + quad (mid, [-2^8, 2^9 + 2^8)) are formed for both
-      // carries out of them, and from each mid the whole saturated result: mid's top bits
-      // choose up - 1, up or up + 1 for abase's high 14 bits (up), and int32 overflow is up
-      // stepping past its end. The low carry then picks one of the two results.
-      abase   = ({32{ctl_i.l3_ilo[l]}} & acc_q[32*l +: 32])
-              | ({32{ctl_i.l3_ihi[l]}} & acc_q[32*(l+4) +: 32]);
-      sat     = (ctl_i.l3_ilo[l] && sat_q[l]) || (ctl_i.l3_ihi[l] && sat_q[l+4]);
-      lo9     = {1'b0, abase[8:0]} + {1'b0, q3[18*l +: 9]};
-      a9      = {2'b00, abase[17:9]};
-      q9      = {{2{q3[18*l+17]}}, q3[18*l+9 +: 9]};
-      mid0    = a9 + q9;
-      mid1    = 11'(({a9, 1'b1} + {q9, 1'b1}) >> 1);  // a9 + q9 + 1, as one adder
-      up      = abase[31:18];
-      up_m    = up - 14'd1;
-      up_p    = up + 14'd1;
-      up_max  = up == 14'h1FFF;
-      up_min  = up == 14'h2000;
-      ovf0    = (!mid0[10] && mid0[9] && up_max) || (mid0[10] && up_min);
-      ovf1    = (!mid1[10] && mid1[9] && up_max) || (mid1[10] && up_min);
-      res0    = ovf0 ? {mid0[10], {31{!mid0[10]}}}
-                     : {mid0[10] ? up_m : (mid0[9] ? up_p : up), mid0[8:0], lo9[8:0]};
-      res1    = ovf1 ? {mid1[10], {31{!mid1[10]}}}
-                     : {mid1[10] ? up_m : (mid1[9] ? up_p : up), mid1[8:0], lo9[8:0]};
-      lnew[32*l +: 32] = lo9[9] ? res1 : res0;
-      lsat[l]          = sat || (lo9[9] ? ovf1 : ovf0);
     end
   end
   always_ff @(posedge clk_i) begin
-    if (en_i) q3 <= lqs;
+    if (en_i && ctl_i.l2_hold_ld) begin
+      hold <= {lqs[54 +: 10], lqs[36 +: 10], lqs[18 +: 10], lqs[0 +: 10]};
+    end
+  end
+  always_comb begin
+    injq = '0;
+    for (int l = 0; l < 4; l++) begin
+      injq = injq | ({18{ctl_i.l2_inj_lsel[l]}} & lqs[18*l +: 18])
+                  | ({18{ctl_i.l2_inj_hsel[l]}} & {{8{hold[10*l+9]}}, hold[10*l +: 10]});
+    end
   end
 
   // ------------------------------------------------------------------ generation-specific fp path
-  logic [31:0] fp_res;    // L9: the fp / compare result (or an integer result, raw)
-  logic [31:0] acc5;      // L5: the slot's accumulator
-  logic        sat6, sat7, sat8, sat9;  // an integer result's saturation flag
-
-  always_comb begin
-    acc5 = acc_q[32*ctl_i.l5_slot +: 32];
-  end
-  always_ff @(posedge clk_i) begin
-    if (en_i) begin
-      sat6 <= sat_q[ctl_i.l5_slot];  // an integer result's flag (written in L3, read in L5)
-      sat7 <= sat6;
-      sat8 <= sat7;
-      sat9 <= sat8;
-    end
-  end
+  logic [31:0] fp_res;    // L9: the fp / compare / integer result
+  logic        res_ovf;   // L9: an integer sum left the int32 range (saturated)
 
   // (Yosys 0.23 cannot resolve struct fields of variables declared inside a generate block:
   // the generation-specific struct variables live here.)
@@ -177,7 +136,7 @@ module ane_mac_dp #(
     // four products needs up to 83 bits, and so does the state that holds it between products.
     always_ff @(posedge clk_i) begin
       if (en_i) begin
-        p3 <= p2;
+        p3 <= ctl_i.l2_inj ? {{14{injq[17]}}, injq} : p2;  // an integer quad rides p3..p5
         p4 <= p3;
         p5 <= p4;
       end
@@ -222,19 +181,21 @@ module ane_mac_dp #(
       end
     end
 
-    // An integer result (read from its accumulator) rides the exact registers as raw bits.
+    // An integer quad rides the exact registers as raw bits.
     logic [XW-1:0] x6, x7, x8, x9;
     always_ff @(posedge clk_i) begin
       if (en_i) begin
-        x6 <= ctl_i.l5_int ? {53'd0, acc5} : tnew;
+        x6 <= ctl_i.l5_iacc ? {53'd0, p5} : tnew;
         x7 <= x6;
         x8 <= x7;
         x9 <= x8;
       end
     end
 
-    // L9: read the accumulator, accumulate exactly or compare.
-    logic [31:0] acc_in, acc_x, cmp_acc, key_d, key_a, cmp_res;
+    // L9: read the accumulator, accumulate exactly, compare, or add an integer quad (int32,
+    // saturating: N-2.8).
+    logic [31:0] acc_in, acc_x, cmp_acc, key_d, key_a, cmp_res, int_res;
+    logic [32:0] isum;
     logic        take_d;
     ane_mac_acc_exact u_acc (.acc_i(acc_in), .t_i(x9), .ceiling_i(ctl_i.l9_ceiling), .acc_o(acc_x));
     assign acc_in = ctl_i.l9_qclr ? 32'd0 : acc_q[32*ctl_i.l9_slot +: 32];
@@ -245,14 +206,17 @@ module ane_mac_dp #(
       key_a   = cmp_acc[31] ? ~cmp_acc : (cmp_acc ^ 32'h8000_0000);
       take_d  = !ctl_i.l9_hv || (ctl_i.l9_max ? (key_d > key_a) : (key_d < key_a));
       cmp_res = take_d ? x9[31:0] : cmp_acc;
-      fp_res  = ctl_i.l9_raw ? x9[31:0] : (ctl_i.l9_cmp ? cmp_res : acc_x);
+      isum    = {acc_in[31], acc_in} + {{15{x9[17]}}, x9[17:0]};
+      res_ovf = ctl_i.l9_int && (isum[32] != isum[31]);
+      int_res = (isum[32] != isum[31]) ? {isum[32], {31{!isum[32]}}} : isum[31:0];
+      fp_res  = ctl_i.l9_int ? int_res : (ctl_i.l9_cmp ? cmp_res : acc_x);
     end
 
     assign {t_sel, s5, t6} = '0;
     logic unused_m5;
-    assign unused_m5 = ^{t_sel, s5, t6, tq_q, ctl_i.l1_slot, ctl_i.l1_fwd, ctl_i.l2_pass,
-                         ctl_i.l2_pad, ctl_i.l6_qclr, ctl_i.l6_cmp,
-                         ctl_i.l6_max, ctl_i.l6_hv, ctl_i.l6_ceiling, ctl_i.l6_raw};
+    assign unused_m5 = ^{t_sel, s5, t6, tq_q[NumSlots*32-1:0], ctl_i.l1_slot, ctl_i.l1_fwd,
+                         ctl_i.l2_pass, ctl_i.l2_pad, ctl_i.l5_fwd, ctl_i.l5_fwd0, ctl_i.l6_qclr,
+                         ctl_i.l6_cmp, ctl_i.l6_max, ctl_i.l6_hv, ctl_i.l6_ceiling, ctl_i.l6_int};
   end else begin : g_m1
     // ---- m1: the narrow datapath.
     // The slot's pending quad is read in L1 for L2; the value L5 writes in the same cycle is
@@ -267,19 +231,22 @@ module ane_mac_dp #(
       .y_i    (p2),
       .pass_i (ctl_i.l2_pass),
       .pad_i  (ctl_i.l2_pad),  // an incomplete final quad is padded: add12(t, +0)
+      .inj_i  (ctl_i.l2_inj),  // a completed integer quad passes through instead
+      .injq_i (injq),
       .s_o    (s5)
     );
 
-    // L5 reads the slot's accumulator for L6 (an integer result: its own, written in L2).
+    // L5 reads the slot's accumulator for L6; when L9 writes that slot in the same cycle, its
+    // value is taken instead (an accumulator written in L9 is read again four positions later).
     logic [31:0] acc6, acc_in;
     always_ff @(posedge clk_i) begin
       if (en_i) begin
         t6   <= s5;
-        acc6 <= acc5;
+        acc6 <= ctl_i.l5_fwd0 ? 32'd0 : (ctl_i.l5_fwd ? fp_res : acc_q[32*ctl_i.l5_slot +: 32]);
       end
     end
     always_comb begin
-      acc_in = ctl_i.l6_raw ? acc6 : (ctl_i.l6_qclr ? 32'd0 : acc6);
+      acc_in = ctl_i.l6_qclr ? 32'd0 : acc6;
     end
     ane_mac_acc_add #(.Pipe(1'b1)) u_acc (
       .clk_i     (clk_i),
@@ -290,20 +257,24 @@ module ane_mac_dp #(
       .cmp_i     (ctl_i.l6_cmp),
       .max_i     (ctl_i.l6_max),
       .hv_i      (ctl_i.l6_hv),
-      .raw_i     (ctl_i.l6_raw),
-      .acc_o     (fp_res)
+      .int_i     (ctl_i.l6_int),
+      .acc_o     (fp_res),
+      .ovf_o     (res_ovf)
     );
 
     assign {p3, p4, p5} = '0;
     logic unused_m1;
-    assign unused_m1 = ^{p3, p4, p5, ctl_i.l5_pass, ctl_i.l5_cmp, ctl_i.l5_int, ctl_i.l9_qclr,
-                         ctl_i.l9_cmp, ctl_i.l9_max, ctl_i.l9_hv, ctl_i.l9_ceiling};
+    assign unused_m1 = ^{p3, p4, p5, ctl_i.l5_pass, ctl_i.l5_cmp, ctl_i.l5_iacc, ctl_i.l9_qclr,
+                         ctl_i.l9_cmp, ctl_i.l9_max, ctl_i.l9_hv, ctl_i.l9_ceiling, ctl_i.l9_int};
   end
 
   // ------------------------------------------------------------------ slot writes
   // L0: load / clear (the control unit lets them run only when no older operation on the slot is
-  // in flight); L2, L3: integer quads and accumulators; L5: the fp pending quad (m1); L9: fp /
-  // compare.
+  // in flight); L2: integer pending quads; L5: the fp pending quad (m1); L9: every accumulator
+  // result (fp, compare, integer) and the +0 of a reduction that starts with its quad pending.
+  // The saturation flag: a reduction's start clears it, an integer sum out of range sets it.
+  logic res_sat;  // L9: the written slot's new flag
+  assign res_sat = (!ctl_i.l9_satclr && sat_q[ctl_i.l9_slot]) || res_ovf;
   for (genvar j = 0; j < NumSlots; j++) begin : g_slot
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
@@ -312,15 +283,9 @@ module ane_mac_dp #(
       end else if (ctl_i.l0_ld_we[j]) begin
         acc_q[32*j +: 32] <= ctl_i.l0_ld_zero ? 32'd0 : ld_val;
         sat_q[j]          <= 1'b0;
-      end else if (en_i && ctl_i.l3_idone[j]) begin
-        acc_q[32*j +: 32] <= lnew[32*(j%4) +: 32];
-        sat_q[j]          <= lsat[j%4];
-      end else if (en_i && ctl_i.l3_ifh[j]) begin
-        acc_q[32*j +: 32] <= 32'd0;
-        sat_q[j]          <= 1'b0;
       end else if (en_i && ctl_i.l9_fwe[j]) begin
         acc_q[32*j +: 32] <= fp_res;
-        sat_q[j]          <= !ctl_i.l9_satclr && sat_q[j];
+        sat_q[j]          <= res_sat;
       end else if (en_i && ctl_i.l9_fh[j]) begin
         acc_q[32*j +: 32] <= 32'd0;
         sat_q[j]          <= 1'b0;
@@ -339,8 +304,7 @@ module ane_mac_dp #(
   // The head drives the ports, the skid entry holds a second result while the head waits
   // (ane_mac_ctrl keeps the count). The fp16 port value is formed after the head register.
   logic [31:0] out_acc_q, skid_acc_q;
-  logic        out_sat_q, skid_sat_q, res_sat;
-  assign res_sat = ctl_i.l9_raw ? sat9 : (!ctl_i.l9_satclr && sat_q[ctl_i.l9_slot]);
+  logic        out_sat_q, skid_sat_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       out_acc_q <= 32'd0;
@@ -394,7 +358,7 @@ module ane_mac_dp #(
   end
 
   logic unused;
-  assign unused = ^{prod_i8, prod_i4};
+  assign unused = ^{prod_i8, prod_i4, prod_rot[31:0]};
 
 endmodule
 

@@ -43,6 +43,7 @@ module ane_mac_ref (
   always_ff @(posedge clk_i) p_q <= p;
 
   logic [31:0] y;
+  logic        unused_ovf;
   ane_mac_acc_add #(.Pipe(1'b1)) u_add (
     .clk_i     (clk_i),
     .en_i      (1'b1),
@@ -52,14 +53,15 @@ module ane_mac_ref (
     .cmp_i     (1'b0),
     .max_i     (1'b0),
     .hv_i      (1'b0),
-    .raw_i     (1'b0),
-    .acc_o     (y)
+    .int_i     (1'b0),
+    .acc_o     (y),
+    .ovf_o     (unused_ovf)
   );
   always_ff @(posedge clk_i) y_q <= y;
   assign y_o = y_q;
 
   logic unused;
-  assign unused = ^{unused_i8, unused_i4, unused_int, unused_raw};
+  assign unused = ^{unused_i8, unused_i4, unused_int, unused_raw, unused_ovf};
 
 endmodule
 

@@ -107,6 +107,10 @@ package ane_pkg;
   // is a function of registers only (no input port reaches it combinationally), so a simulator
   // evaluates the lanes' logic once per clock; the output queue's commands, which follow the
   // result port's ready, travel apart (mac_oq_t).
+  // A pipeline position has a front (the product and its quad: L1..L5) and a back (the
+  // accumulator: read in L5, m1, or L9, m5; written in L9). Every accumulator write of a MAC,
+  // compare or integer operation happens in L9; an int4 operation that completes quads on its
+  // other three slots uses the backs of the three positions after it (docs/mac_lane.md).
   typedef struct packed {
     logic        s0_load;     // capture in_data_i / in_kernel_i into register 0 (register 0 is
                               // free: what it captures matters only with in_valid_i)
@@ -114,39 +118,42 @@ package ane_pkg;
     logic        l0_ld_zero;  // ... with +0 (CmdClear) instead of {kernel, data} (CmdLoad)
     logic [2:0]  l1_slot;     // fp quad (m1): slot whose pending quad is read (for L2) ...
     logic        l1_fwd;      // ... and L5 writes it now: take that value
+    logic        l1_int4;     // int4: the four products are rotated by the base slot onto the
+                              // integer lanes (lane l gets the product for slot l or l + 4)
     logic        l2_pass;     // fp quad (m1): the product starts a quad (t' = p, nothing read)
     logic        l2_pad;      // ... the incomplete final quad is padded (add12(t, +0))
-    logic        l2_int4;     // integer operation: int4 packed (else int8), on base slot ...
-    logic [1:0]  l2_slot;     // ... (its low bits: which product lands on which lane)
+    logic        l2_int4;     // integer operation: int4 packed (else int8)
     logic [7:0]  l2_iwe;      // ... its slots: pending quads read and written in L2
     logic [7:0]  l2_ib0;      // ... whose product starts a quad (t' = p)
-    logic [7:0]  l3_idone;    // integer operation in L3: its slots whose quad completes:
-                              // acc = sat32(acc + t)
-    logic [7:0]  l3_ifh;      // ... starting a reduction with the quad pending: acc = +0
-    logic [3:0]  l3_ilo;      // ... integer lane l reads slot l's accumulator, l3_ihi slot l + 4's;
-    logic [3:0]  l3_ihi;      // neither: +0 (the quad starts the reduction)
-    logic [2:0]  l5_slot;     // fp quad: slot written (m1), read and written (m5); the
-                              // accumulator (and flag) read for L6 (m1) and integer results
+    logic        l2_inj;      // back: an integer quad completes: it enters the accumulator path
+    logic [3:0]  l2_inj_lsel; // ... from integer lane l just computed (one-hot; slot mod 4), or
+    logic [3:0]  l2_inj_hsel; // ... from the hold register's lane l (int4, slots base + 1..3)
+    logic        l2_hold_ld;  // an int4 operation completes quads on slots base + 1..3: hold them
+    logic [2:0]  l5_slot;     // back: the slot whose accumulator is read (m1) for L6; m5: the
+                              // slot whose exact pending quad is read and written
+    logic        l5_fwd;      // m1: L9 writes that slot now: take its result ...
+    logic        l5_fwd0;     // ... or the +0 it writes
     logic [7:0]  l5_twe;      // fp quad: write the slot's pending quad
     logic        l5_pass;     // fp quad (m5): as l2_pass
     logic        l5_cmp;      // compare mode (m5: the data value travels as fp32 bits)
-    logic        l5_int;      // an integer operation (its result is read from the accumulator)
+    logic        l5_iacc;     // m5: an integer quad enters the accumulator path
     logic        l6_qclr;     // accumulate (m1): the quad starts a reduction, acc reads +0
     logic        l6_cmp;      // ... compare mode (N-2.9)
     logic        l6_max;      // ... max (else min)
     logic        l6_hv;       // ... the slot holds a value
     logic        l6_ceiling;  // ... the port ceiling applies (N-2.6)
-    logic        l6_raw;      // ... an integer result passes through as raw bits
+    logic        l6_int;      // ... integer: acc = sat32(acc + quad) (N-2.8)
     logic [2:0]  l9_slot;     // write-back: slot
     logic        l9_qclr;     // as l6_* for m5, which reads the accumulator in L9
     logic        l9_cmp;
     logic        l9_max;
     logic        l9_hv;
     logic        l9_ceiling;
-    logic        l9_raw;
-    logic [7:0]  l9_fwe;      // write-back: write the fp / compare result into this slot
-    logic        l9_satclr;   // ... and clear its saturation flag
-    logic [7:0]  l9_fh;       // write-back: an fp reduction starts with its quad pending: +0
+    logic        l9_int;      // ... and (both generations) an integer saturation sets the flag
+    logic [7:0]  l9_fwe;      // write-back: write the result into this slot
+    logic        l9_satclr;   // ... and clear its saturation flag first (a reduction starts)
+    logic [7:0]  l9_fh;       // write-back: these slots start a reduction with their quads
+                              // pending: acc = +0, flag cleared
   } mac_ctl_t;
 
   // The output queue's commands (they follow out_ready_i).

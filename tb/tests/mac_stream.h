@@ -164,16 +164,20 @@ class StreamGen {
 // The MAC pipeline's timing rule (docs/mac_lane.md, "Timing"), written from the document, not
 // from the RTL: an operation accepted in cycle a sits in register 0 and leaves it at the end of
 // cycle l >= a + 1; its result is valid from cycle l + 10 (latency 11 when l = a + 1); the
-// next operation can be accepted from cycle l on. An operation leaves register 0 only when
+// next operation can be accepted from cycle l on. Every accumulator write happens in the
+// position's L9; an int4 operation that completes quads on slots base + 1..3 writes them in the
+// three positions after its own (l + 1 .. l + 3). An operation leaves register 0 only when it is
 //   fp (fp16, mixed) reading its pending quad (not its quad's first product): 4 cycles after
 //     every older fp operation on its slot;
-//   fp completing a quad that does not start its reduction, or compare without first (they read
-//     the accumulator): 5 cycles after every older fp or compare operation on its slot that
-//     writes the accumulator (completes a quad, starts a reduction, or compares);
-//   integer (int8, int4): 7 cycles after every older such fp or compare operation on its slots,
-//     4 after every older fp operation on them, 2 after every older integer result (last) whose
-//     slot is one of them;
-//   CmdLoad / CmdClear: 10 cycles after every older operation on its slot.
+//   integer (int8, int4): 4 cycles after every older fp operation on its slots;
+//   reading an accumulator (fp or integer completing a quad that does not start its reduction
+//     -- integer: on any of its slots -- or compare without first): 4 cycles after every older
+//     write of an accumulator of its slots (a completed quad, a reduction started with its quad
+//     pending, a compare; an int4 operation's slot base + i counts from l + i), less i for its
+//     own slot base + i when it is int4 (it reads that slot in position l + i);
+//   fp, compare, or integer completing a quad or starting a reduction with a quad pending: 4
+//     cycles after every older int4 operation that completes quads on slots base + 1..3;
+//   CmdLoad / CmdClear: 10 cycles after every older operation or accumulator write on its slot.
 // With the result port always ready the pipeline never stops, and the rule gives the exact cycle
 // of every acceptance and result.
 class TimingModel {
@@ -188,45 +192,61 @@ class TimingModel {
     const bool integer = mac && oracle::IsIntegerMode(op.mode);
     const int width = op.mode == MacMode::kInt4 && mac ? 4 : 1;
     const int s = op.slot;
-    bool reads_quad = false, reads_acc = false, writes_acc = false;
+    // per slot of the operation: its quad completes, it starts the reduction, first with the
+    // quad pending
+    bool done[4] = {}, qclr[4] = {}, fh[4] = {};
+    bool reads_quad = false, reads_acc = false, back = false;
+    for (int i = 0; i < width; ++i) {
+      const int j = s + i;
+      const int bpos = op.first ? 0 : pos_[j];
+      done[i] = op.last || bpos == 3;
+      qclr[i] = op.first || (pos_[j] != 0 && clr_[j]);
+      fh[i] = op.first && !done[i];
+    }
     if (fp) {
-      const int bpos = op.first ? 0 : pos_[s];
-      const bool done = op.last || bpos == 3;
-      const bool qclr = op.first || (pos_[s] != 0 && clr_[s]);
-      reads_quad = bpos != 0;
-      reads_acc = done && !qclr;
-      writes_acc = done || op.first;
+      reads_quad = (op.first ? 0 : pos_[s]) != 0;
+      reads_acc = done[0] && !qclr[0];
+      back = true;
     } else if (cmp) {
       reads_acc = !op.first;
-      writes_acc = true;
+      back = true;
+    } else if (integer) {
+      for (int i = 0; i < width; ++i) {
+        reads_acc = reads_acc || (done[i] && !qclr[i]);
+        back = back || done[i] || fh[i];
+      }
     }
     for (int j = s; j < s + width; ++j) {
       if (reads_quad) leave = std::max(leave, quad_writer_[j] + 4);
-      if (reads_acc) leave = std::max(leave, acc_writer_[j] + 5);
-      if (integer) {
-        leave = std::max(leave, acc_writer_[j] + 7);
-        leave = std::max(leave, quad_writer_[j] + 4);
-        leave = std::max(leave, int_result_[j] + 2);
-      }
+      if (integer) leave = std::max(leave, quad_writer_[j] + 4);
+      if (reads_acc) leave = std::max(leave, acc_writer_[j] + 4 - (j - s));
       if (!mac) leave = std::max(leave, any_[j] + 10);
     }
+    if (back) leave = std::max(leave, extra_until_);
     // the slots' bookkeeping, as the operation executes
     for (int j = s; j < s + width; ++j) {
       if (!mac || (cmp && op.first)) {
         pos_[j] = 0;
         clr_[j] = false;
       } else if (fp || integer) {
+        const int i = j - s;
         const int bpos = op.first ? 0 : pos_[j];
-        const bool done = op.last || bpos == 3;
-        const bool qclr = op.first || (pos_[j] != 0 && clr_[j]);
-        pos_[j] = done ? 0 : bpos + 1;
-        clr_[j] = done ? false : qclr;
+        pos_[j] = done[i] ? 0 : bpos + 1;
+        clr_[j] = done[i] ? false : qclr[i];
       }
-      if (mac) any_[j] = leave;
-      if (fp) quad_writer_[j] = leave;
-      if (writes_acc) acc_writer_[j] = leave;
     }
-    if (integer && op.last) int_result_[s] = leave;  // read back from the base slot in L5
+    // the writes it makes
+    for (int i = 0; i < width && mac; ++i) {
+      const int j = s + i;
+      any_[j] = std::max(any_[j], leave);
+      if (fp) quad_writer_[j] = leave;
+      if (cmp || ((fp || integer) && (done[i] || fh[i]))) {
+        const int64_t at = (integer && i > 0 && done[i]) ? leave + i : leave;  // int4 extra accumulate
+        acc_writer_[j] = std::max(acc_writer_[j], at);
+        any_[j] = std::max(any_[j], at);
+      }
+    }
+    if (integer && width == 4 && (done[1] || done[2] || done[3])) extra_until_ = leave + 4;
     last_leave_ = leave;
     return leave;
   }
@@ -239,12 +259,12 @@ class TimingModel {
   static constexpr int64_t kLongAgo = -1000;
   int pos_[8] = {};
   bool clr_[8] = {};
-  // the cycle the last fp operation on the slot left register 0; the last fp / compare
-  // accumulator writer; the last operation of any kind
+  // the cycle the last fp operation on the slot left register 0; the last accumulator write
+  // (the position's leave cycle); the last operation or accumulator write of any kind
   int64_t quad_writer_[8] = {kLongAgo, kLongAgo, kLongAgo, kLongAgo, kLongAgo, kLongAgo, kLongAgo, kLongAgo};
   int64_t acc_writer_[8] = {kLongAgo, kLongAgo, kLongAgo, kLongAgo, kLongAgo, kLongAgo, kLongAgo, kLongAgo};
   int64_t any_[8] = {kLongAgo, kLongAgo, kLongAgo, kLongAgo, kLongAgo, kLongAgo, kLongAgo, kLongAgo};
-  int64_t int_result_[8] = {kLongAgo, kLongAgo, kLongAgo, kLongAgo, kLongAgo, kLongAgo, kLongAgo, kLongAgo};
+  int64_t extra_until_ = kLongAgo;  // an int4 operation's extra accumulates occupy the backs
   int64_t last_leave_ = kLongAgo;
 };
 

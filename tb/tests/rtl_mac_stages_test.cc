@@ -261,6 +261,8 @@ class Add12Check {
     dut.y_i = ToFv(y);
     dut.pass_i = pass;
     dut.pad_i = pad;
+    dut.inj_i = 0;
+    dut.injq_i = uint32_t(sim_.cycles() * 2654435761u) & 0x3FFFF;  // ignored
     sim_.Eval();
     Exact want = pass ? y : oracle::Add12(x, y);
     if (pad) want = oracle::Add12(want, Exact());
@@ -271,6 +273,21 @@ class Add12Check {
     ++steps_;
     return want;
   }
+  // An integer quad injected in place of stage a (x, y, pass and pad ignored): it leaves as a
+  // pass value, its 18-bit two's complement code sign-extended in sig, every other field 0.
+  void Inject(int32_t q) {
+    auto& dut = sim_.dut();
+    dut.x_i = uint32_t(sim_.cycles() * 2654435761u);  // ignored
+    dut.y_i = uint32_t(sim_.cycles() * 40503u + 7);
+    dut.pass_i = sim_.cycles() & 1;
+    dut.pad_i = (sim_.cycles() >> 1) & 1;
+    dut.inj_i = 1;
+    dut.injq_i = uint32_t(q) & 0x3FFFF;
+    sim_.Eval();
+    const uint32_t want = q == 0 ? (1u << 30) : (uint32_t(q) & 0x3FFFFF);  // zero flag, or sig
+    EXPECT_EQ(uint32_t(dut.s_o), want) << "injected quad " << q;
+    ++steps_;
+  }
   uint64_t steps() const { return steps_; }
 
  private:
@@ -279,6 +296,15 @@ class Add12Check {
 };
 
 // Whole quads of real m1 products, every step compared; ~10^8 products per make soak.
+// The integer path (N-2.8): a completed integer quad (|quad| <= 4 x 2^14) crosses add12's
+// last three stages unchanged, whatever stage a is given.
+TEST(RtlMacAdd12, N2_8_IntegerQuadsPassUnchanged) {
+  Add12Check c;
+  for (int32_t q = -(1 << 17); q < (1 << 17); q += 7) c.Inject(q);
+  for (int32_t q : {0, 1, -1, 65536, -65536, 131071, -131072, 255, -256}) c.Inject(q);
+  EXPECT_GT(c.steps(), 37000u);
+}
+
 TEST(RtlMacAdd12, N2_4_QuadChainsMatchOracle) {
   Add12Check c;
   const uint64_t seed = test::TestSeed(401);
@@ -394,7 +420,7 @@ class AccCheck {
     dut.cmp_i = 0;
     dut.max_i = 0;
     dut.hv_i = 0;
-    dut.raw_i = 0;
+    dut.int_i = 0;
     sim_.Eval();
     const uint32_t want = oracle::AccumulateQuad(acc, t, ceiling);
     EXPECT_EQ(dut.acc_o, want) << std::hex << "acc 0x" << acc << " + t " << Bits(t) << " ceiling "
@@ -410,22 +436,30 @@ class AccCheck {
     dut.cmp_i = 1;
     dut.max_i = is_max;
     dut.hv_i = hv;
-    dut.raw_i = 0;
+    dut.int_i = 0;
     sim_.Eval();
     const uint32_t want = oracle::CompareStep(acc, hv, data, is_max, Generation::kM1);
     EXPECT_EQ(dut.acc_o, want) << std::hex << (is_max ? "max" : "min") << "(acc 0x" << acc << " hv " << hv
                                << ", data 0x" << data << "): rtl 0x" << dut.acc_o;
     ++steps_;
   }
-  void Raw(uint32_t bits) {
+  // Integer mode (N-2.8): acc = sat32(acc + quad), the quad an 18-bit two's complement code in
+  // t_i.sig; ovf_o when the sum saturates. The compare and ceiling inputs are ignored.
+  void Int(uint32_t acc, int32_t q) {
     auto& dut = sim_.dut();
-    dut.acc_i = bits;
-    dut.t_i = uint32_t(sim_.cycles() * 2654435761u);  // ignored
-    dut.cmp_i = bits & 1;
+    dut.acc_i = acc;
+    dut.t_i = (uint32_t(sim_.cycles() * 2654435761u) & 0xFFC00000u) | (uint32_t(q) & 0x3FFFF) |
+              ((q < 0 ? 0xFu : 0u) << 18);  // sig = the quad sign-extended; other fields ignored
+    dut.cmp_i = acc & 1;
+    dut.max_i = (acc >> 1) & 1;
+    dut.hv_i = (acc >> 2) & 1;
     dut.ceiling_i = 1;
-    dut.raw_i = 1;
+    dut.int_i = 1;
     sim_.Eval();
-    EXPECT_EQ(dut.acc_o, bits) << std::hex << bits;
+    bool saturated = false;
+    const int32_t want = oracle::IntAccumulate(int32_t(acc), q, &saturated);
+    EXPECT_EQ(dut.acc_o, uint32_t(want)) << std::hex << "acc 0x" << acc << " + quad " << std::dec << q;
+    EXPECT_EQ(bool(dut.ovf_o), saturated) << std::hex << "acc 0x" << acc << " + quad " << std::dec << q;
     ++steps_;
   }
   uint64_t steps() const { return steps_; }
@@ -536,11 +570,18 @@ TEST(RtlMacAccAdd, N2_9_CompareModeMatchesOracle) {
   }
 }
 
-TEST(RtlMacAccAdd, RawResultsPassBitForBit) {
+// Every integer quad value against accumulators near both int32 ends, at every carry
+// boundary, and at random; the exact sums and the saturation flag against the oracle.
+TEST(RtlMacAccAdd, N2_8_IntegerSaturatingAccumulate) {
   AccCheck c;
   Rng rng(test::TestSeed(505));
-  for (int i = 0; i < 100000 && !::testing::Test::HasFailure(); ++i) c.Raw(uint32_t(rng.Next()));
-  for (uint32_t b : {0x80000000u, 0x7FFFFFFFu, 0x7FC00001u, 0xFF800000u, 0u}) c.Raw(b);
+  const uint32_t ends[] = {0x7FFFFFFFu, 0x80000000u, 0x7FFF0000u, 0x80010000u, 0u, 0xFFFFFFFFu,
+                           0x0003FFFFu, 0xFFFC0000u, 0x7FFEFFFFu, 0x80010001u};
+  for (int32_t q = -(1 << 17); q < (1 << 17) && !::testing::Test::HasFailure(); ++q) {
+    for (uint32_t a : ends) c.Int(a - uint32_t(q & 3), q);
+    c.Int(uint32_t(rng.Next()), q);
+  }
+  EXPECT_GT(c.steps(), 2800000u);
 }
 
 // ---- ane_mac_acc_exact (m5: exact quads) ----
