@@ -13,10 +13,11 @@
 // a register (enable en_i) after each of the first three, Pipe = 0 makes it combinational.
 //   a  decode, order the operands by magnitude, compare-mode decision, exponent difference
 //   b  align the smaller in a 28-bit window with a jam bit, add or subtract (integer: the same
-//      adder, 8 bits wider, adds acc and q as 33-bit integers)
-//   c  normalize (one step right on a carry, or the leading zeros away); integer: saturate
+//      adder adds acc's low 24 bits and q sign-extended to 24 bits)
+//   c  normalize (one step right on a carry, or the leading zeros away); integer: passes
 //   d  the exponent (minus the leading zeros), round to nearest even, pack, overflow, the port
-//      ceiling
+//      ceiling; integer: acc's high 8 bits (carried in the exponent field) step by the low
+//      sum's carry (-1, 0 or +1), and an int32 overflow (a step past 0x7F or 0x80) saturates
 // The window: the larger operand's 24-bit significand sits at bits 26..3, so it is a multiple of
 // 8 units; the smaller's bits below bit 0 become one jam bit. Whenever bits were jammed
 // (exponent difference >= 2) the sum keeps its msb at bit 25 or above, so the rounding step is
@@ -62,7 +63,7 @@ module ane_mac_acc_add #(
   logic        t_ge, t_eq, d_gt_a, d_lt_a, take_d, use_t;
   logic [7:0]  dt, da;
   side_t       a_side;
-  logic [31:0] a_big;     // integer: all of acc_i; fp: the larger significand in bits 23..0
+  logic [23:0] a_big;     // integer: acc_i's low 24 bits
   logic [23:0] a_small;   // integer: q sign-extended
   logic [4:0]  a_d;
   logic        a_sub;
@@ -74,7 +75,7 @@ module ane_mac_acc_add #(
     a_zero = (acc_i[30:0] == 31'd0);
     a_sign = acc_i[31] && !a_nan && !a_zero;             // canonical: NaN -> +inf, -0 -> +0
     a_ex   = (a_e8 == 8'h00) ? 8'd1 : a_e8;              // a denormal's scale
-    a_sig  = a_inf ? 24'd0 : {(a_e8 != 8'h00), acc_i[22:0]};
+    a_sig  = (a_inf && !int_i) ? 24'd0 : {int_i ? acc_i[23] : (a_e8 != 8'h00), acc_i[22:0]};  // integer: acc_i[23:0]
     t_e8   = t_i.inf ? 8'hFF : (t_i.zero ? 8'h00 : 8'({1'b0, t_i.e} + 8'd63));
     t_sig  = {t_i.sig, 2'b00};
 
@@ -90,16 +91,16 @@ module ane_mac_acc_add #(
     d_lt_a = (t_i.sign != a_sign) ?  t_i.sign : (t_i.sign ? (t_ge && !t_eq) : !t_ge);
     take_d = !hv_i || (max_i ? d_gt_a : d_lt_a);
 
-    a_side.pass    = cmp_i || t_i.zero || a_zero;
-    use_t          = cmp_i ? take_d : (a_side.pass ? a_zero : t_ge);
+    a_side.pass    = cmp_i || t_i.zero || a_zero || int_i;  // integer: no fp rounding after b
+    use_t          = !int_i && (cmp_i ? take_d : (a_side.pass ? a_zero : t_ge));
     a_side.sp      = !cmp_i && !int_i && (a_inf || t_i.inf);
     a_side.sp_zero = a_inf && t_i.inf && (a_sign != t_i.sign);
     a_side.sp_sign = a_inf ? a_sign : t_i.sign;
-    a_side.sign    = use_t ? t_i.sign : a_sign;
-    a_side.e       = {1'b0, use_t ? t_e8 : a_e8};
+    a_side.sign    = int_i ? t_i.sig[17] : (use_t ? t_i.sign : a_sign);  // integer: q < 0
+    a_side.e       = {1'b0, int_i ? acc_i[31:24] : (use_t ? t_e8 : a_e8)};
     a_side.ceiling = ceiling_i && !cmp_i;
     a_side.int_    = int_i;
-    a_big          = int_i ? acc_i : {8'd0, use_t ? t_sig : a_sig};
+    a_big          = use_t ? t_sig : a_sig;
     a_small        = int_i ? {{6{t_i.sig[17]}}, t_i.sig[17:0]} : (a_side.pass ? 24'd0 : (use_t ? a_sig : t_sig));
     dt             = t_e8 - a_ex;  // both differences at once; the order picks one
     da             = a_ex - t_e8;
@@ -108,28 +109,25 @@ module ane_mac_acc_add #(
   end
 
   side_t       b_side;
-  logic [31:0] b_big;
-  logic [23:0] b_small;
+  logic [23:0] b_big, b_small;
   logic [4:0]  b_d;
   logic        b_sub;
 
   // ------------------------------------------------------------------ b: align and add
-  // Bits 27..0 are the fp window; an integer sum (acc and q at bit 3) uses bits 35..3. An fp
-  // operand's bits above 27 are 0, and an fp difference is never negative (big >= small).
   logic [26:0] y27, yshift, ymask;
-  logic [35:0] wx, wy, b_sum;
+  logic [27:0] wx, wy, b_sum;
 
   always_comb begin
     y27    = {b_small, 3'b000};
     yshift = y27 >> b_d;
     ymask  = ~({27{1'b1}} << b_d);
-    wx     = {b_side.int_ && b_big[31], b_big, 3'b000};
-    wy     = {{9{b_side.int_ && b_small[23]}}, yshift[26:1], yshift[0] | ((y27 & ymask) != 27'd0)};
+    wx     = {1'b0, b_big, 3'b000};
+    wy     = {1'b0, yshift[26:1], yshift[0] | ((y27 & ymask) != 27'd0)};
     b_sum  = b_sub ? (wx - wy) : (wx + wy);
   end
 
   side_t       c_side;
-  logic [35:0] c_sum;
+  logic [27:0] c_sum;
 
   // ------------------------------------------------------------------ c: normalize
   logic [31:0] nrm_x;
@@ -140,21 +138,9 @@ module ane_mac_acc_add #(
 
   // The exponent is e - nz: stage d subtracts, beside its increment.
   ane_mac_norm #(.Width(32)) u_norm (.v_i({c_sum[26:0], 5'd0}), .x_o(nrm_x), .n_o(nrm_n));
-  // integer: the 33-bit sum saturated to int32 (an overflow leaves bits 35 and 34 different)
-  logic        c_iovf;
-  logic [31:0] c_ires;
   always_comb begin
-    c_iovf = c_sum[35] != c_sum[34];
-    c_ires = c_iovf ? {c_sum[35], {31{!c_sum[35]}}} : c_sum[34:3];
-  end
-
-  always_comb begin
-    c_zero = !c_side.pass && (c_sum[27:0] == 28'd0);
-    if (c_side.int_) begin  // the saturated integer rides d_n and d_eb
-      c_n  = c_ires[26:0];
-      c_eb = {4'd0, c_ires[31:27]};
-      c_nz = 5'd0;
-    end else if (c_side.pass) begin
+    c_zero = !c_side.pass && (c_sum == 28'd0);
+    if (c_side.pass) begin
       c_n  = c_sum[26:0];
       c_eb = c_side.e;
       c_nz = 5'd0;
@@ -172,19 +158,23 @@ module ane_mac_acc_add #(
   // The rounding decision is taken here, from the normalized value; stage d increments, and
   // finds the overflow and the port ceiling beside the increment, from the same values.
   logic c_inc;
-  assign c_inc = !c_side.pass && !c_side.int_ && c_n[2] && (c_n[1] || c_n[0] || c_n[3]);
+  assign c_inc = !c_side.pass && c_n[2] && (c_n[1] || c_n[0] || c_n[3]);
 
   side_t       d_side;
   logic [26:0] d_n;
   logic [8:0]  d_eb, d_e;
   logic [4:0]  d_nz;
-  logic        d_zero, d_inc, d_iovf;
+  logic        d_zero, d_inc, d_icarry;
 
   // ------------------------------------------------------------------ d: round and pack
   logic [24:0] d_sr;
   logic [7:0]  d_ef;
   logic [22:0] d_frac;
   logic        d_ones, d_ovf, d_ceil;
+  // integer: acc = {hi, lo}; lo + q (q sign-extended to 24 bits) sits in d_n[26:3] with its carry
+  // in d_icarry; the true sum's high part is hi + carry - (q < 0), a step of -1, 0 or +1.
+  logic        d_iinc, d_idec, d_iovf;
+  logic [7:0]  d_ihi;
 
   always_comb begin
     d_e    = d_eb - {4'd0, d_nz};
@@ -197,9 +187,13 @@ module ane_mac_acc_add #(
     // fp32 value 0x46FFF000 (exponent field 141, fraction 0x7FF000).
     d_ceil = d_side.ceiling && ((d_e > 9'd141) ||
              ((d_e == 9'd141) && ((d_n[25:15] == 11'h7FF) || ((d_n[25:3] == 23'h7F_EFFF) && d_inc))));
-    ovf_o = d_side.int_ && d_iovf;
+    d_iinc = d_icarry && !d_side.sign;
+    d_idec = !d_icarry && d_side.sign;
+    d_ihi  = d_eb[7:0] + {{7{d_idec}}, d_iinc || d_idec};
+    d_iovf = (d_iinc && (d_eb[7:0] == 8'h7F)) || (d_idec && (d_eb[7:0] == 8'h80));
+    ovf_o  = d_side.int_ && d_iovf;
     if (d_side.int_) begin
-      acc_o = {d_eb[4:0], d_n};
+      acc_o = d_iovf ? {d_idec, {31{d_iinc}}} : {d_ihi, d_n[26:3]};
     end else if (d_side.sp) begin
       acc_o = d_side.sp_zero ? 32'd0 : {d_side.sp_sign, 8'hFF, 23'd0};
     end else if (d_zero) begin
@@ -228,7 +222,7 @@ module ane_mac_acc_add #(
         d_nz    <= c_nz;
         d_zero  <= c_zero;
         d_inc   <= c_inc;
-        d_iovf  <= c_iovf;
+        d_icarry <= c_sum[27];
       end
     end
   end else begin : g_comb
@@ -246,7 +240,7 @@ module ane_mac_acc_add #(
       d_nz    = c_nz;
       d_zero  = c_zero;
       d_inc   = c_inc;
-      d_iovf  = c_iovf;
+      d_icarry = c_sum[27];
     end
     logic unused;
     assign unused = ^{clk_i, en_i};

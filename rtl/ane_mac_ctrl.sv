@@ -22,14 +22,17 @@
 //   - it is integer, and an fp operation on one of its slots is in registers 1..3 (that fp
 //     quad write would land after the integer one);
 //   - it reads an accumulator (an fp or integer quad that completes without starting the
-//     reduction, a compare without first) and a write to one of its slots is in registers 1..3
+//     reduction, a compare without first) and a result write to one of its slots is in registers 1..3
 //     (the accumulator is written in L9 and read in L5; the value written in the same cycle is
 //     forwarded); an int4 operation reads slot base + i in the position i after its own, so for
 //     it a write to base + i counts only in registers 1..3 - i;
 //   - it needs the back of its position (fp, compare, an integer operation that completes a
 //     quad or starts a reduction with a quad pending) and an int4 operation with extra
 //     accumulates is in registers 1..3;
-//   - it is CmdLoad / CmdClear (they execute in L0) and anything on its slot is in registers 1..9.
+//   - it is CmdLoad / CmdClear (they execute in L0) and the pipeline is not empty (registers 1..9
+//     hold an operation or an accumulator write). Loads and clears are rare (a pass that
+//     continues partial sums loads its slots before its first product; the core never uses
+//     them): a whole drain is cheaper than tracking their slots.
 // Everything else (one slot after another, the mappings of the array and the core) streams
 // at one operation per cycle.
 // Results leave through a two-entry queue (a skid buffer); the pipeline stops (en_o = 0) only
@@ -319,7 +322,7 @@ module ane_mac_ctrl (
   // (Register 9's front and its int4 extra-accumulate fields are not read; nor register 4..8's
   // fields that only earlier stages use: synthesis drops those flip-flops.)
   logic unused_s9;
-  assign unused_s9 = ^{s9_q.fp, s9_q.intg, s9_q.cmp, s9_q.pass, s9_q.pad, s9_q.b0, s9_q.xa,
+  assign unused_s9 = ^{s9_q.fp, s9_q.i4, s9_q.intg, s9_q.cmp, s9_q.slot, s9_q.pass, s9_q.pad, s9_q.b0, s9_q.xa,
                        s9_q.xdone, s9_q.xqclr, s9_q.ahold};
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -338,22 +341,11 @@ module ane_mac_ctrl (
     d     = {1'b0, t} - {1'b0, s0};
     in_s0 = !d[3] && (d[2:0] <= {1'b0, m});
   endfunction
-  // Slots t .. t + 3 (an int4 operation's) meeting them:
-  function automatic logic in_s0r(logic [2:0] t, logic [2:0] s0, logic [1:0] m);
-    logic [3:0] e;
-    e      = {1'b0, s0} - {1'b0, t};
-    in_s0r = (!e[3] && (e[2:0] <= 3'd3)) || in_s0(t, s0, m);
-  endfunction
-  // The accumulators a position writes in L9 meeting them (its result, or its +0 writes: one
-  // slot, or four for an int4 reduction that starts with its quads pending).
-  function automatic logic wr_s0(logic av, logic zw, logic i4, logic [2:0] aslot, logic [2:0] s0,
-                                 logic [1:0] m);
-    wr_s0 = (av && in_s0(aslot, s0, m)) || (zw && (i4 ? in_s0r(aslot, s0, m) : in_s0(aslot, s0, m)));
-  endfunction
-  // Anything a position does to them (its front's slots, its back's writes).
-  function automatic logic any_s0(logic v, logic av, logic zw, logic i4, logic [2:0] slot,
-                                  logic [2:0] aslot, logic [2:0] s0, logic [1:0] m);
-    any_s0 = (v && (i4 ? in_s0r(slot, s0, m) : in_s0(slot, s0, m))) || wr_s0(av, zw, i4, aslot, s0, m);
+  // The accumulator a position writes in L9 with a result, meeting them. (Its +0 writes, a
+  // reduction that starts with its quad pending, need no wait: the next read of that slot is
+  // the quad's completion, which starts the reduction and reads +0.)
+  function automatic logic wr_s0(logic av, logic [2:0] aslot, logic [2:0] s0, logic [1:0] m);
+    wr_s0 = av && in_s0(aslot, s0, m);
   endfunction
 
   logic       rd_q, rd_a, back, near_q, near_a, near_x, far;
@@ -374,19 +366,13 @@ module ane_mac_ctrl (
     near_q = (s1_q.v && s1_q.fp && in_s0(s1_q.slot, s0_slot_q, m4)) ||
              (s2_q.v && s2_q.fp && in_s0(s2_q.slot, s0_slot_q, m4)) ||
              (s3_q.v && s3_q.fp && in_s0(s3_q.slot, s0_slot_q, m4));
-    near_a = wr_s0(s1_q.av, s1_q.afh != 4'd0, s1_q.i4, s1_q.aslot, s0_slot_q, s0_i4 ? 2'd2 : 2'd0) ||
-             wr_s0(s2_q.av, s2_q.afh != 4'd0, s2_q.i4, s2_q.aslot, s0_slot_q, s0_i4 ? 2'd1 : 2'd0) ||
-             wr_s0(s3_q.av, s3_q.afh != 4'd0, s3_q.i4, s3_q.aslot, s0_slot_q, 2'd0);
+    near_a = wr_s0(s1_q.av, s1_q.aslot, s0_slot_q, s0_i4 ? 2'd2 : 2'd0) ||
+             wr_s0(s2_q.av, s2_q.aslot, s0_slot_q, s0_i4 ? 2'd1 : 2'd0) ||
+             wr_s0(s3_q.av, s3_q.aslot, s0_slot_q, 2'd0);
     near_x = s1_q.xa || s2_q.xa || s3_q.xa;
-    far    = any_s0(s1_q.v, s1_q.av, s1_q.afh != 4'd0, s1_q.i4, s1_q.slot, s1_q.aslot, s0_slot_q, 2'd0) ||
-             any_s0(s2_q.v, s2_q.av, s2_q.afh != 4'd0, s2_q.i4, s2_q.slot, s2_q.aslot, s0_slot_q, 2'd0) ||
-             any_s0(s3_q.v, s3_q.av, s3_q.afh != 4'd0, s3_q.i4, s3_q.slot, s3_q.aslot, s0_slot_q, 2'd0) ||
-             any_s0(s4_q.v, s4_q.av, s4_q.afh != 4'd0, s4_q.i4, s4_q.slot, s4_q.aslot, s0_slot_q, 2'd0) ||
-             any_s0(s5_q.v, s5_q.av, s5_q.afh != 4'd0, s5_q.i4, s5_q.slot, s5_q.aslot, s0_slot_q, 2'd0) ||
-             any_s0(s6_q.v, s6_q.av, s6_q.afh != 4'd0, s6_q.i4, s6_q.slot, s6_q.aslot, s0_slot_q, 2'd0) ||
-             any_s0(s7_q.v, s7_q.av, s7_q.afh != 4'd0, s7_q.i4, s7_q.slot, s7_q.aslot, s0_slot_q, 2'd0) ||
-             any_s0(s8_q.v, s8_q.av, s8_q.afh != 4'd0, s8_q.i4, s8_q.slot, s8_q.aslot, s0_slot_q, 2'd0) ||
-             any_s0(s9_q.v, s9_q.av, s9_q.afh != 4'd0, s9_q.i4, s9_q.slot, s9_q.aslot, s0_slot_q, 2'd0);
+    far    = s1_q.v || s1_q.av || s2_q.v || s2_q.av || s3_q.v || s3_q.av || s4_q.v || s4_q.av ||
+             s5_q.v || s5_q.av || s6_q.v || s6_q.av || s7_q.v || s7_q.av || s8_q.v || s8_q.av ||
+             s9_q.v || s9_q.av;  // (a position's +0 writes come with its operation)
     hazard = ((rd_q || s0_int) && near_q) || (rd_a && near_a) || (back && near_x) ||
              (!s0_mac && far);
   end
@@ -425,7 +411,6 @@ module ane_mac_ctrl (
     ctl_o.l2_hold_ld  = s2_q.xa;
     ctl_o.l5_slot     = s5_q.aslot;
     ctl_o.l5_fwd      = l9_fwe[s5_q.aslot];
-    ctl_o.l5_fwd0     = l9_fh[s5_q.aslot];
     ctl_o.l5_twe      = (s5_q.v && s5_q.fp) ? (8'h01 << s5_q.slot) : 8'h00;
     ctl_o.l5_pass     = s5_q.pass;
     ctl_o.l5_cmp      = s5_q.cmp;

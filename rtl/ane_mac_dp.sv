@@ -215,7 +215,7 @@ module ane_mac_dp #(
     assign {t_sel, s5, t6} = '0;
     logic unused_m5;
     assign unused_m5 = ^{t_sel, s5, t6, tq_q[NumSlots*32-1:0], ctl_i.l1_slot, ctl_i.l1_fwd,
-                         ctl_i.l2_pass, ctl_i.l2_pad, ctl_i.l5_fwd, ctl_i.l5_fwd0, ctl_i.l6_qclr,
+                         ctl_i.l2_pass, ctl_i.l2_pad, ctl_i.l5_fwd, ctl_i.l6_qclr,
                          ctl_i.l6_cmp, ctl_i.l6_max, ctl_i.l6_hv, ctl_i.l6_ceiling, ctl_i.l6_int};
   end else begin : g_m1
     // ---- m1: the narrow datapath.
@@ -242,7 +242,7 @@ module ane_mac_dp #(
     always_ff @(posedge clk_i) begin
       if (en_i) begin
         t6   <= s5;
-        acc6 <= ctl_i.l5_fwd0 ? 32'd0 : (ctl_i.l5_fwd ? fp_res : acc_q[32*ctl_i.l5_slot +: 32]);
+        acc6 <= ctl_i.l5_fwd ? fp_res : acc_q[32*ctl_i.l5_slot +: 32];
       end
     end
     always_comb begin

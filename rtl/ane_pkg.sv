@@ -131,8 +131,9 @@ package ane_pkg;
     logic        l2_hold_ld;  // an int4 operation completes quads on slots base + 1..3: hold them
     logic [2:0]  l5_slot;     // back: the slot whose accumulator is read (m1) for L6; m5: the
                               // slot whose exact pending quad is read and written
-    logic        l5_fwd;      // m1: L9 writes that slot now: take its result ...
-    logic        l5_fwd0;     // ... or the +0 it writes
+    logic        l5_fwd;      // m1: L9 writes that slot's result now: take it (a +0 that L9
+                              // writes needs no forward: the next read of the slot starts its
+                              // reduction and reads +0)
     logic [7:0]  l5_twe;      // fp quad: write the slot's pending quad
     logic        l5_pass;     // fp quad (m5): as l2_pass
     logic        l5_cmp;      // compare mode (m5: the data value travels as fp32 bits)

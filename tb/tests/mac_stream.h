@@ -172,12 +172,12 @@ class StreamGen {
 //   integer (int8, int4): 4 cycles after every older fp operation on its slots;
 //   reading an accumulator (fp or integer completing a quad that does not start its reduction
 //     -- integer: on any of its slots -- or compare without first): 4 cycles after every older
-//     write of an accumulator of its slots (a completed quad, a reduction started with its quad
-//     pending, a compare; an int4 operation's slot base + i counts from l + i), less i for its
-//     own slot base + i when it is int4 (it reads that slot in position l + i);
+//     result written to an accumulator of its slots (a completed quad or a compare; an int4
+//     operation's slot base + i counts from l + i), less i for its own slot base + i when it is
+//     int4 (it reads that slot in position l + i);
 //   fp, compare, or integer completing a quad or starting a reduction with a quad pending: 4
 //     cycles after every older int4 operation that completes quads on slots base + 1..3;
-//   CmdLoad / CmdClear: 10 cycles after every older operation or accumulator write on its slot.
+//   CmdLoad / CmdClear: 10 cycles after every older operation or accumulator write (on any slot).
 // With the result port always ready the pipeline never stops, and the rule gives the exact cycle
 // of every acceptance and result.
 class TimingModel {
@@ -220,9 +220,9 @@ class TimingModel {
       if (reads_quad) leave = std::max(leave, quad_writer_[j] + 4);
       if (integer) leave = std::max(leave, quad_writer_[j] + 4);
       if (reads_acc) leave = std::max(leave, acc_writer_[j] + 4 - (j - s));
-      if (!mac) leave = std::max(leave, any_[j] + 10);
     }
     if (back) leave = std::max(leave, extra_until_);
+    if (!mac) leave = std::max(leave, any_ + 10);
     // the slots' bookkeeping, as the operation executes
     for (int j = s; j < s + width; ++j) {
       if (!mac || (cmp && op.first)) {
@@ -238,12 +238,12 @@ class TimingModel {
     // the writes it makes
     for (int i = 0; i < width && mac; ++i) {
       const int j = s + i;
-      any_[j] = std::max(any_[j], leave);
+      any_ = std::max(any_, leave);
       if (fp) quad_writer_[j] = leave;
-      if (cmp || ((fp || integer) && (done[i] || fh[i]))) {
-        const int64_t at = (integer && i > 0 && done[i]) ? leave + i : leave;  // int4 extra accumulate
+      if (cmp || ((fp || integer) && done[i])) {
+        const int64_t at = (integer && i > 0) ? leave + i : leave;  // int4 extra accumulate
         acc_writer_[j] = std::max(acc_writer_[j], at);
-        any_[j] = std::max(any_[j], at);
+        any_ = std::max(any_, at);
       }
     }
     if (integer && width == 4 && (done[1] || done[2] || done[3])) extra_until_ = leave + 4;
@@ -260,10 +260,10 @@ class TimingModel {
   int pos_[8] = {};
   bool clr_[8] = {};
   // the cycle the last fp operation on the slot left register 0; the last accumulator write
-  // (the position's leave cycle); the last operation or accumulator write of any kind
+  // (the position's leave cycle); the last operation or accumulator write on any slot
   int64_t quad_writer_[8] = {kLongAgo, kLongAgo, kLongAgo, kLongAgo, kLongAgo, kLongAgo, kLongAgo, kLongAgo};
   int64_t acc_writer_[8] = {kLongAgo, kLongAgo, kLongAgo, kLongAgo, kLongAgo, kLongAgo, kLongAgo, kLongAgo};
-  int64_t any_[8] = {kLongAgo, kLongAgo, kLongAgo, kLongAgo, kLongAgo, kLongAgo, kLongAgo, kLongAgo};
+  int64_t any_ = kLongAgo;
   int64_t extra_until_ = kLongAgo;  // an int4 operation's extra accumulates occupy the backs
   int64_t last_leave_ = kLongAgo;
 };
