@@ -360,12 +360,13 @@ module ane_mac_ctrl (
     // needs the back of its position (and, fp and compare, add12's path)
     back   = s0_fp || s0_cmp ||
              (s0_int && (((rot_done | rot_fh) & (s0_i4 ? 4'hF : 4'h1)) != 4'd0));
-    // (an int4 operation reads slot s0 + i in its position + i: a write i positions closer is
-    // still early enough)
+    // fp quad writes on its slots in registers 1..3 (L5 writes, L1 / L2 read or write)
     m4     = s0_i4 ? 2'd3 : 2'd0;
     near_q = (s1_q.v && s1_q.fp && in_s0(s1_q.slot, s0_slot_q, m4)) ||
              (s2_q.v && s2_q.fp && in_s0(s2_q.slot, s0_slot_q, m4)) ||
              (s3_q.v && s3_q.fp && in_s0(s3_q.slot, s0_slot_q, m4));
+    // result writes on its slots in registers 1..3 (L9 writes, L5 reads; an int4 operation
+    // reads slot s0 + i in its position + i, so a write i positions closer is early enough)
     near_a = wr_s0(s1_q.av, s1_q.aslot, s0_slot_q, s0_i4 ? 2'd2 : 2'd0) ||
              wr_s0(s2_q.av, s2_q.aslot, s0_slot_q, s0_i4 ? 2'd1 : 2'd0) ||
              wr_s0(s3_q.av, s3_q.aslot, s0_slot_q, 2'd0);
