@@ -78,8 +78,10 @@ module ane_mac_ctrl (
     logic       pad;      // fp: the final quad is incomplete, pad with +0
     logic [3:0] b0;       // integer, per slot slot + i: the product starts a quad
     logic       xa;       // int4: extra accumulates in the next three positions ...
-    logic [3:1] xdone;    // ... for slot + i whose quad completes ...
-    logic [3:1] xqclr;    // ... and whether that quad starts the reduction
+    logic [2:0] xdone;    // ... for slot + i (bit i - 1) whose quad completes ...
+    logic [2:0] xqclr;    // ... and whether that quad starts the reduction (bit i - 1)
+    // (fields are 0-based: Yosys 0.23 reads bit k of a struct field declared [3:1] as the
+    // field's k-th bit from its low end, which is the next field's bit)
     // back: the accumulator
     logic       av;       // a result is written to aslot in L9
     logic       aint;     // ... an integer quad (acc = sat32(acc + quad))
@@ -259,16 +261,16 @@ module ane_mac_ctrl (
       op0.ahold = 1'b1;
       op0.aint  = 1'b1;
       if (s1_q.xa) begin
-        op0.av    = s1_q.xdone[1];
-        op0.aqclr = s1_q.xqclr[1];
+        op0.av    = s1_q.xdone[0];
+        op0.aqclr = s1_q.xqclr[0];
         op0.aslot = s1_q.slot + 3'd1;
       end else if (s2_q.xa) begin
-        op0.av    = s2_q.xdone[2];
-        op0.aqclr = s2_q.xqclr[2];
+        op0.av    = s2_q.xdone[1];
+        op0.aqclr = s2_q.xqclr[1];
         op0.aslot = s2_q.slot + 3'd2;
       end else begin
-        op0.av    = s3_q.xdone[3];
-        op0.aqclr = s3_q.xqclr[3];
+        op0.av    = s3_q.xdone[2];
+        op0.aqclr = s3_q.xqclr[2];
         op0.aslot = s3_q.slot + 3'd3;
       end
     end else if (s0_go && s0_mac) begin
