@@ -295,7 +295,6 @@ class Add12Check {
   uint64_t steps_ = 0;
 };
 
-// Whole quads of real m1 products, every step compared; ~10^8 products per make soak.
 // The integer path (N-2.8): a completed integer quad (|quad| <= 4 x 2^14) crosses add12's
 // last three stages unchanged, whatever stage a is given.
 TEST(RtlMacAdd12, N2_8_IntegerQuadsPassUnchanged) {
@@ -305,6 +304,7 @@ TEST(RtlMacAdd12, N2_8_IntegerQuadsPassUnchanged) {
   EXPECT_GT(c.steps(), 37000u);
 }
 
+// Whole quads of real m1 products, every step compared; ~10^8 products per make soak.
 TEST(RtlMacAdd12, N2_4_QuadChainsMatchOracle) {
   Add12Check c;
   const uint64_t seed = test::TestSeed(401);
