@@ -55,13 +55,8 @@ double ReferenceValue(uint32_t bits, DType dtype) {
   return oracle::Fp16ToDouble(oracle::InputBoundary(uint16_t(bits)));
 }
 
-oracle::Exact DoubleToExact(double v) {
-  if (std::isinf(v)) return oracle::Exact::Infinity(v < 0);
-  if (v == 0) return oracle::Exact();
-  int e = 0;
-  const double m = std::frexp(std::fabs(v), &e);  // v = m * 2^e, 0.5 <= m < 1
-  return oracle::Exact::FromInt(v < 0, uint64_t(std::ldexp(m, 53)), e - 53);
-}
+// An fp64 reference value rounded once to fp16; NaN (an indeterminate form) gives +0 (N-4.2).
+uint32_t ReferenceFp16(double v) { return std::isnan(v) ? 0u : oracle::DoubleToFp16(v); }
 
 }  // namespace
 
@@ -1303,7 +1298,7 @@ uint32_t PostReference(const oracle::PostConfig& p, const oracle::ChannelParams&
   if (p.bias_en) v += oracle::Fp16ToDouble(oracle::Fp32ToFp16(ch.bias));
   if (p.act == oracle::PostAct::kRelu) v = std::max(v, 0.0);
   if (p.act == oracle::PostAct::kTable) v = oracle::ActReference(ActFnOf(p.table), v);
-  return std::isnan(v) ? 0u : oracle::RoundToFp16(DoubleToExact(v));
+  return ReferenceFp16(v);
 }
 
 // conv2d in fp64: each output the sum over (c, ky, kx) in order of x * w (x zero outside the
@@ -1362,7 +1357,7 @@ TensorMap Reference(const Operation& op) {
         t = (std::isinf(t) && t == m) ? 1.0 : std::exp(t - m);
         sum += t;
       }
-      for (size_t k = 0; k < list.size(); ++k) y.bits[list[k]] = oracle::RoundToFp16(DoubleToExact(val[k] / sum));
+      for (size_t k = 0; k < list.size(); ++k) y.bits[list[k]] = ReferenceFp16(val[k] / sum);
     }
     return {{"y", y}};
   }
@@ -1397,7 +1392,7 @@ TensorMap Reference(const Operation& op) {
         }
       }
       if (op.op == "pool" && op.pool == oracle::PoolOp::kMean) acc /= counts[k];
-      y.bits.push_back(std::isnan(acc) ? 0u : oracle::RoundToFp16(DoubleToExact(acc)));
+      y.bits.push_back(ReferenceFp16(acc));
     }
     return {{"y", y}};
   }
@@ -1428,7 +1423,7 @@ TensorMap Reference(const Operation& op) {
         case PeEwOp::kMultiplyAdd: v = a + b * c; break;
         case PeEwOp::kAddMultiply: v = (a + b) * c; break;
       }
-      y.bits.push_back(std::isnan(v) ? 0u : oracle::RoundToFp16(DoubleToExact(v)));
+      y.bits.push_back(ReferenceFp16(v));
     }
     return {{"y", y}};
   }
@@ -1437,7 +1432,7 @@ TensorMap Reference(const Operation& op) {
     Tensor y{DType::kFp16, x.shape, {}};
     for (uint32_t c : x.bits) {
       const double v = oracle::ActReference(op.function, ReferenceValue(c, DType::kFp16));
-      y.bits.push_back(std::isnan(v) ? 0u : oracle::RoundToFp16(DoubleToExact(v)));
+      y.bits.push_back(ReferenceFp16(v));
     }
     return {{"y", y}};
   }
@@ -1464,7 +1459,7 @@ TensorMap Reference(const Operation& op) {
       if (y.dtype == DType::kInt32) {
         y.bits.push_back(uint32_t(int32_t(std::clamp(sum, double(INT32_MIN), double(INT32_MAX)))));
       } else {
-        y.bits.push_back(oracle::RoundToFp16(DoubleToExact(sum)));
+        y.bits.push_back(ReferenceFp16(sum));
       }
     }
   }

@@ -96,6 +96,19 @@ uint32_t Fp16ToFp32(uint16_t h) {
   return RoundToFp32(DecodeFp16(h));
 }
 
+uint16_t DoubleToFp16(double v) {
+  if (std::isnan(v)) throw std::invalid_argument("DoubleToFp16: NaN has no fp16 rounding");
+  const bool neg = std::signbit(v);
+  const double a = std::fabs(v);
+  // fp16 overflows to inf from 65520 = 2^16 - 2^4 up, and everything below half the smallest
+  // denormal (2^-25) rounds to zero: clamping outside [2^-26, 2^17) changes no result.
+  if (a >= 0x1p17) return neg ? kFp16NegInf : kFp16PosInf;
+  if (a < 0x1p-26) return 0;
+  int e = 0;
+  const double m = std::frexp(a, &e);  // a = m * 2^e, m in [0.5, 1)
+  return RoundToFp16(Exact::FromInt(neg, uint64_t(std::ldexp(m, 53)), e - 53));
+}
+
 double Fp16ToDouble(uint16_t h) {
   const bool neg = h & 0x8000;
   const int e = (h >> 10) & 0x1F;

@@ -61,6 +61,11 @@ uint32_t Fp16ToFp32(uint16_t h);
 
 // For reports and reference checks only (never used to compute a result).
 double Fp16ToDouble(uint16_t h);
+// RNE (N-0.3) of any non-NaN double to fp16, for fp64 reference lines and generated tables:
+// the double's exact value rounded once. Magnitudes of 2^17 and more give inf and below 2^-26
+// give +0 (both are far past where every fp16 rounding is decided), so no double leaves
+// Exact's range. NaN throws std::invalid_argument: the caller decides what NaN means.
+uint16_t DoubleToFp16(double v);
 // Position of an fp16 code on the ordered line of codes (+0 and -0 both at 0); the ulp
 // distance between two codes is the difference of their positions.
 int64_t Fp16OrderedIndex(uint16_t h);

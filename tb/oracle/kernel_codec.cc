@@ -38,15 +38,6 @@ Fp16Parts Parts(uint16_t h) {
 
 uint16_t Int8ToFp16(int q) { return RoundToFp16(Exact::FromSigned(q)); }
 
-// RNE of a double to fp16 (through the exact value of the double).
-uint16_t DoubleToFp16(double v) {
-  if (v == 0.0) return 0;
-  int e = 0;
-  const double frac = std::frexp(std::fabs(v), &e);
-  const uint64_t mant = uint64_t(std::ldexp(frac, 53));
-  return RoundToFp16(Exact::FromInt(v < 0, mant, e - 53));
-}
-
 uint16_t SignExtend(uint32_t v, int bits) {
   const uint32_t sign = 1u << (bits - 1);
   const int32_t s = int32_t((v ^ sign)) - int32_t(sign);

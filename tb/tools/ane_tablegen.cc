@@ -35,13 +35,7 @@ using ane::oracle::ActMode;
 using ane::oracle::ActSym;
 using ane::oracle::ActTable;
 
-uint16_t DoubleToFp16(double v) {
-  if (v == 0) return 0;
-  int exp = 0;
-  const double frac = std::frexp(std::fabs(v), &exp);  // v = frac * 2^exp, frac in [0.5, 1)
-  const uint64_t mant = uint64_t(std::ldexp(frac, 53));
-  return ane::oracle::RoundToFp16(ane::oracle::Exact::FromInt(v < 0, mant, exp - 53));
-}
+using ane::oracle::DoubleToFp16;
 
 double Fp16(uint16_t h) { return ane::oracle::Fp16ToDouble(h); }
 
