@@ -4,15 +4,19 @@
 #include <stdlib.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "tb/cli/npy.h"
+#include "tb/oracle/activation.h"
+#include "tb/oracle/elementwise.h"
 
 namespace ane::cli {
 namespace {
@@ -834,6 +838,249 @@ TEST_F(CliTest, N7_1_RegressInParallelWritesJunitAndAWaveformOfTheFailure) {
     const Result b = Ane({"regress", "suite.yaml", "-j", j});
     EXPECT_EQ(b.exit_code, 2) << j;
     EXPECT_NE(b.err.find("-j"), std::string::npos) << b.err;
+  }
+}
+
+// ---- every fp16 code through every unary operation (N-1, N-4.1, N-5) ----
+
+// All 65,536 fp16 codes in code order (both zeros, denormals, infinities and every NaN).
+Tensor AllFp16Codes(std::vector<int64_t> shape) {
+  Tensor t{DType::kFp16, std::move(shape), {}};
+  for (uint32_t c = 0; c < 0x10000; ++c) t.bits.push_back(c);
+  return t;
+}
+
+// One unary operation of `ane run` and its result by the contract, from the oracle's own
+// functions (called directly here, not through the CLI).
+struct UnaryOp {
+  std::string name;  // test name
+  std::string yaml;  // the op file's fields
+  uint16_t (*want)(uint16_t);
+};
+
+template <oracle::ActFn F>
+uint16_t ActWant(uint16_t x) {
+  return oracle::EvalActTable(oracle::DefaultActTable(F), x);
+}
+
+std::vector<UnaryOp> UnaryOps() {
+  using oracle::ActFn;
+  std::vector<UnaryOp> ops = {
+      {"abs", "op: elementwise, function: abs", [](uint16_t x) { return oracle::Fp16Abs(x); }},
+      {"neg", "op: elementwise, function: neg", [](uint16_t x) { return oracle::Fp16Neg(x); }},
+      {"relu", "op: elementwise, function: relu", [](uint16_t x) { return oracle::Fp16Max(x, 0); }},
+      {"square", "op: elementwise, function: square", [](uint16_t x) { return oracle::Fp16Square(x); }},
+  };
+  auto act = [&](const char* fn, uint16_t (*want)(uint16_t)) {
+    ops.push_back({fn, std::string("op: activation, function: ") + fn, want});
+  };
+  act("sigmoid", ActWant<ActFn::kSigmoid>);
+  act("tanh", ActWant<ActFn::kTanh>);
+  act("gelu", ActWant<ActFn::kGelu>);
+  act("silu", ActWant<ActFn::kSilu>);
+  act("swish", ActWant<ActFn::kSilu>);
+  act("erf", ActWant<ActFn::kErf>);
+  act("exp", ActWant<ActFn::kExp>);
+  act("softplus", ActWant<ActFn::kSoftplus>);
+  act("softsign", ActWant<ActFn::kSoftsign>);
+  act("sin", ActWant<ActFn::kSin>);
+  act("cos", ActWant<ActFn::kCos>);
+  act("log", ActWant<ActFn::kLog>);
+  act("recip", ActWant<ActFn::kRecip>);
+  act("rsqrt", ActWant<ActFn::kRsqrt>);
+  act("sqrt", ActWant<ActFn::kSqrt>);
+  return ops;
+}
+
+class UnarySweep : public CliTest, public ::testing::WithParamInterface<UnaryOp> {};
+
+// `ane run` of the operation over every fp16 code, on each engine: exit 0, nothing on stderr,
+// the fp64 reference line printed, and every output the contract's result (rtl and both too:
+// both also compares rtl with the oracle itself). Found: sigmoid of x <= -75 exited 3 with
+// "Exact: value out of range" from the fp64 reference line.
+TEST_P(UnarySweep, N1_N4_1_N5_EveryFp16CodeOnEveryEngine) {
+  const UnaryOp& op = GetParam();
+  WriteNpy("x.npy", AllFp16Codes({0x10000}));
+  Write("op.yaml", "{" + op.yaml + ", inputs: {x: x.npy}, outputs: {y: y.npy}}\n");
+  std::vector<uint32_t> want;
+  for (uint32_t c = 0; c < 0x10000; ++c) want.push_back(op.want(uint16_t(c)));
+  for (const char* engine : {"oracle", "rtl", "both"}) {
+    fs::remove(work_ / "y.npy");
+    const Result r = Ane({"run", "op.yaml", "--engine", engine});
+    ASSERT_EQ(r.exit_code, 0) << op.name << " on " << engine << ": " << r.err;
+    EXPECT_EQ(r.err, "") << engine;
+    EXPECT_NE(r.out.find("vs fp64"), std::string::npos) << engine << "\n" << r.out;
+    const Tensor y = ReadNpy(work_ / "y.npy");
+    ASSERT_EQ(y.shape, std::vector<int64_t>{0x10000}) << engine;
+    size_t wrong = 0, first = 0;
+    for (size_t i = 0; i < want.size(); ++i) {
+      if (y.bits[i] != want[i] && wrong++ == 0) first = i;
+    }
+    EXPECT_EQ(wrong, 0u) << op.name << " on " << engine << ": first x = 0x" << std::hex << first << " gives 0x"
+                         << y.bits[first] << ", the contract 0x" << want[first];
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryUnaryOp, UnarySweep, ::testing::ValuesIn(UnaryOps()),
+                         [](const ::testing::TestParamInfo<UnaryOp>& p) { return p.param.name; });
+
+// The reductions and softmax over every fp16 code (infinities and NaNs in every row, sums that
+// overflow), on both engines compared bit for bit, with the fp64 reference line: exit 0.
+TEST_F(CliTest, N4_5_N4_7_EveryFp16CodeThroughReductionsAndSoftmax) {
+  WriteNpy("x.npy", AllFp16Codes({256, 256}));
+  const std::vector<std::string> ops = {
+      "op: reduce, function: sum, axis: rows",    "op: reduce, function: max, axis: columns",
+      "op: reduce, function: min, axis: rows",    "op: pool, function: mean, kernel: [3, 3], stride: [2, 2]",
+      "op: pool, function: max, kernel: [2, 2]",  "op: softmax, axis: rows",
+  };
+  for (const std::string& o : ops) {
+    Write("op.yaml", "{" + o + ", inputs: {x: x.npy}, outputs: {y: y.npy}}\n");
+    fs::remove(work_ / "y.npy");
+    const Result r = Ane({"run", "op.yaml", "--engine", "both"});
+    EXPECT_EQ(r.exit_code, 0) << o << ": " << r.err << r.out;
+    EXPECT_NE(r.out.find("vs fp64"), std::string::npos) << o << "\n" << r.out;
+    EXPECT_TRUE(fs::exists(work_ / "y.npy")) << o;
+  }
+}
+
+// Generated tensors at the edges of the generators' parameter ranges (|x| up to 2^40, grids
+// of 2^-40) through the fp64 reference: every one exits 0 and overflows to inf or rounds to
+// zero as RNE16 says (checked on the few values that are known by hand).
+TEST_F(CliTest, N0_3_GeneratedTensorsWithExtremeParameters) {
+  const std::vector<std::string> gens = {
+      "{distribution: normal, seed: 1, shape: [64], mean: 1099511627776, std: 1099511627776}",
+      "{distribution: uniform, seed: 2, shape: [64], low: -1099511627776, high: 1099511627776}",
+      "{distribution: range, shape: [64], start: -1099511627776, step: 1099511627776}",
+      "{distribution: range, shape: [64], start: 0, step: 0.0000000000009094947017729282379150390625}",
+      "{distribution: normal, seed: 3, shape: [64], mean: 0, std: 0.0000000000009094947017729282379150390625}",
+  };
+  for (const std::string& g : gens) {
+    for (const char* o : {"op: activation, function: exp", "op: elementwise, function: square",
+                          "op: reduce, function: sum, axis: rows", "op: softmax, axis: rows"}) {
+      Write("op.yaml", std::string("{") + o + ", inputs: {x: {generate: " + g + "}}, outputs: {y: y.npy}}\n");
+      const Result r = Ane({"run", "op.yaml", "--engine", "both"});
+      EXPECT_EQ(r.exit_code, 0) << o << " of " << g << ": " << r.err << r.out;
+    }
+  }
+  // range from -2^40 in steps of 2^40: -2^40 and 2^40.. are +-inf in fp16, 0 stays 0.
+  Write("op.yaml",
+        "{op: elementwise, function: abs, inputs: {x: {generate: {distribution: range, shape: [3], "
+        "start: -1099511627776, step: 1099511627776}}}, outputs: {y: y.npy}}\n");
+  ASSERT_EQ(Ane({"run", "op.yaml"}).exit_code, 0);
+  EXPECT_EQ(ReadNpy(work_ / "y.npy").bits, (std::vector<uint32_t>{0x7C00, 0x0000, 0x7C00}));
+}
+
+// ---- regress: shards and merged JUnit reports ----
+
+// The cases of a JUnit file: "classname name" per testcase, in file order.
+std::vector<std::string> JunitCases(const std::string& xml) {
+  std::vector<std::string> cases;
+  for (size_t p = xml.find("<testcase "); p != std::string::npos; p = xml.find("<testcase ", p + 1)) {
+    const size_t end = xml.find('>', p);
+    const std::string tag = xml.substr(p, end - p);
+    const size_t n = tag.find(" name=\"");
+    cases.push_back(tag.substr(n + 7, tag.find('"', n + 7) - n - 7));
+  }
+  return cases;
+}
+
+TEST_F(CliTest, RegressShardsSplitTheSuiteAndMergeIntoTheWholeReport) {
+  std::string suite = "cases:\n";
+  for (int i = 0; i < 7; ++i) {
+    suite += "  - {name: c" + std::to_string(i) + ", dot: {data: [" + std::to_string(i) + ", 1]}, expect: " +
+             std::to_string(i + 1) + "}\n";
+  }
+  Write("suite.yaml", suite);
+  const Result whole = Ane({"regress", "suite.yaml", "--junit", "whole.xml"});
+  ASSERT_EQ(whole.exit_code, 0) << whole.err;
+  const std::vector<std::string> all = JunitCases(ReadText(work_ / "whole.xml"));
+  ASSERT_EQ(all.size(), 7u);
+  for (int n : {1, 2, 3, 7, 10}) {
+    std::vector<std::string> files;
+    std::multiset<std::string> seen;
+    for (int i = 1; i <= n; ++i) {
+      const std::string f = "s" + std::to_string(i) + ".xml";
+      const std::string shard = std::to_string(i) + "/" + std::to_string(n);
+      const Result r = Ane({"regress", "suite.yaml", "--shard", shard, "--junit", f});
+      ASSERT_EQ(r.exit_code, 0) << shard << r.err;
+      EXPECT_NE(r.out.find("shard " + shard + ": "), std::string::npos) << r.out;
+      // the GoogleTest convention selects the same cases (0-based index)
+      const Result e = Ane({"regress", "suite.yaml", "--junit", "env.xml"}, {},
+                           "GTEST_SHARD_INDEX=" + std::to_string(i - 1) + " GTEST_TOTAL_SHARDS=" + std::to_string(n));
+      ASSERT_EQ(e.exit_code, 0) << e.err;
+      const std::vector<std::string> mine = JunitCases(ReadText(work_ / f));
+      EXPECT_EQ(JunitCases(ReadText(work_ / "env.xml")), mine) << shard;
+      for (size_t k = 0; k < mine.size(); ++k) {
+        // shard i of n holds the cases at positions i, i + n, ... (1-based)
+        EXPECT_EQ(mine[k], "c" + std::to_string(i - 1 + int(k) * n)) << shard;
+      }
+      seen.insert(mine.begin(), mine.end());
+      files.push_back(f);
+    }
+    // every case in exactly one shard
+    EXPECT_EQ(seen, std::multiset<std::string>(all.begin(), all.end())) << n << " shards";
+    std::vector<std::string> merge = {"regress", "--merge-junit", "merged.xml"};
+    merge.insert(merge.end(), files.rbegin(), files.rend());  // any order
+    const Result m = Ane(merge);
+    ASSERT_EQ(m.exit_code, 0) << m.err;
+    EXPECT_NE(m.out.find("7 cases, 7 passed, 0 failed"), std::string::npos) << m.out;
+    std::vector<std::string> merged = JunitCases(ReadText(work_ / "merged.xml"));
+    std::sort(merged.begin(), merged.end());
+    EXPECT_EQ(merged, all) << n << " shards";
+    EXPECT_NE(ReadText(work_ / "merged.xml").find("<testsuite name=\"suite\" tests=\"7\" failures=\"0\""),
+              std::string::npos);
+  }
+  // GTEST_SHARD_STATUS_FILE is created, as GoogleTest's sharding protocol asks.
+  ASSERT_EQ(Ane({"regress", "suite.yaml", "--shard", "1/2"}, {}, "GTEST_SHARD_STATUS_FILE=status").exit_code, 0);
+  EXPECT_TRUE(fs::exists(work_ / "status"));
+}
+
+TEST_F(CliTest, RegressShardAndMergeRefuseWhatCannotBeWhole) {
+  Write("suite.yaml",
+        "cases:\n  - {name: a, dot: {data: [1]}, expect: 1}\n  - {name: b, dot: {data: [2]}, expect: 2}\n"
+        "  - {name: c, dot: {data: [3]}, expect: 4}\n");
+  for (const char* bad : {"0/2", "3/2", "1/0", "x", "1/", "/2", "-1/2", "1/2/3", "1/100000"}) {
+    const Result r = Ane({"regress", "suite.yaml", "--shard", bad});
+    EXPECT_EQ(r.exit_code, 2) << bad;
+    EXPECT_EQ(r.err.rfind("ane: error: --shard " + std::string(bad) + ": expected I/N", 0), 0u) << r.err;
+  }
+  for (const char* env : {"GTEST_SHARD_INDEX=0", "GTEST_TOTAL_SHARDS=2", "GTEST_SHARD_INDEX=2 GTEST_TOTAL_SHARDS=2",
+                          "GTEST_SHARD_INDEX=x GTEST_TOTAL_SHARDS=2"}) {
+    const Result r = Ane({"regress", "suite.yaml"}, {}, env);
+    EXPECT_EQ(r.exit_code, 2) << env;
+    EXPECT_EQ(Lines(r.err).size(), 1u) << r.err;
+    EXPECT_NE(r.err.find("GTEST_"), std::string::npos) << r.err;
+  }
+  // shard 2/3 holds case b only; shard 3/3 holds c, which fails: the merge says so (exit 1).
+  for (int i = 1; i <= 3; ++i) {
+    Ane({"regress", "suite.yaml", "--shard", std::to_string(i) + "/3", "--junit", "p" + std::to_string(i) + ".xml"});
+  }
+  Ane({"regress", "suite.yaml", "--shard", "2/2", "--junit", "q2.xml"});  // [b]
+  Ane({"regress", "suite.yaml", "--shard", "2/3", "--filter", "b", "--junit", "f2.xml"});  // [b]: 2/3 is empty
+  Ane({"regress", "suite.yaml", "--junit", "all.xml"});
+  const Result ok = Ane({"regress", "--merge-junit", "m.xml", "p1.xml", "p2.xml", "p3.xml"});
+  EXPECT_EQ(ok.exit_code, 1) << ok.err;
+  EXPECT_NE(ok.out.find("3 cases, 2 passed, 1 failed"), std::string::npos) << ok.out;
+  fs::remove(work_ / "m.xml");
+  Write("junk.xml", "<testsuites><testsuite name=\"x\"><testcase name=\"t\"></testsuite></testsuites>\n");
+  const std::vector<std::pair<std::vector<std::string>, std::string>> refusals = {
+      {{"p1.xml", "p2.xml"}, "shard 3/3 of suite suite is missing"},
+      {{"p1.xml", "p2.xml", "p3.xml", "p2.xml"}, "p2.xml: given twice"},
+      {{"p1.xml", "q2.xml", "p3.xml"}, "different splits"},
+      {{"p1.xml", "f2.xml", "p3.xml"}, "different filters"},
+      {{"p1.xml", "p2.xml", "p3.xml", "all.xml"}, "testcase a of suite is also in p1.xml"},
+      {{"p1.xml", "p2.xml", "p3.xml", "nope.xml"}, "nope.xml: no such file"},
+      {{"p1.xml", "junk.xml"}, "junk.xml: line 1: not JUnit XML"},
+      {{}, "needs the JUnit files"},
+  };
+  for (const auto& [inputs, what] : refusals) {
+    std::vector<std::string> args = {"regress", "--merge-junit", "m.xml"};
+    args.insert(args.end(), inputs.begin(), inputs.end());
+    const Result r = Ane(args);
+    EXPECT_EQ(r.exit_code, 2) << what;
+    ASSERT_EQ(Lines(r.err).size(), 1u) << r.err;
+    EXPECT_NE(r.err.find(what), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(work_ / "m.xml")) << what;
   }
 }
 

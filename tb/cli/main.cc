@@ -2,12 +2,16 @@
 //
 //   ane run OP.yaml [--engine E] [--out-dir DIR] [--seed S] [--wave FILE.fst]
 //   ane regress SUITE.yaml [--engine E] [-j N] [--junit FILE.xml] [--wave-dir DIR] [--filter TEXT] [--seed S]
+//               [--shard I/N]
+//   ane regress --merge-junit OUT.xml A.xml B.xml ...
 //
 // Exit codes: 0 success, 1 a regress case failed or `--engine both` found a difference, 2 bad input or usage (one line on stderr:
 // "ane: error: <file>: <field>: <what>", nothing written), 3 internal error.
 #include <fmt/format.h>
 
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <optional>
@@ -37,9 +41,11 @@ usage:
       softmax), write its outputs (.npy) and print a summary: shape, min/max, infinities,
       the difference from an fp64 reference in ulps, and the RTL's cycles.
   ane regress SUITE.yaml [--engine E] [-j N] [--junit FILE.xml] [--wave-dir DIR]
-                         [--filter TEXT] [--seed S]
+                         [--filter TEXT] [--seed S] [--shard I/N]
       Run a suite of cases: one PASS/FAIL line per case, a summary table, then
       "N passed, N failed".
+  ane regress --merge-junit OUT.xml A.xml B.xml ...
+      Join the JUnit reports of a suite's shards (or any JUnit files) into one.
   ane help [run|regress]     this text, or one command's
   ane --version
 
@@ -75,7 +81,8 @@ computed before any output is written; outputs are written whole or not at all.
 
 constexpr char kRegressHelp[] =
     R"TEXT(usage: ane regress SUITE.yaml [--engine E] [-j N] [--junit FILE.xml] [--wave-dir DIR]
-                            [--filter TEXT] [--seed S]
+                            [--filter TEXT] [--seed S] [--shard I/N]
+       ane regress --merge-junit OUT.xml A.xml B.xml ...
 
 Runs the cases of SUITE.yaml (operations with expectations, and dot products) and prints
 "PASS name  (details)  [k/n, time]" or "FAIL ..." as each case finishes, a summary table
@@ -90,6 +97,16 @@ Exit code 0 when all pass, 1 when any fails, 2 when the suite is bad (nothing ru
   --wave-dir DIR    where failing cases' waveforms go (default regress-waves)
   --filter TEXT     run only the cases whose name contains TEXT
   --seed S          a tensor generated with seed s uses seed s + S
+  --shard I/N       run the I-th of N parts (1 <= I <= N): the cases at positions I, I + N,
+                    I + 2N, ... of the suite (after --filter). The whole suite is still read
+                    and checked. Without the flag, GTEST_SHARD_INDEX (0-based) and
+                    GTEST_TOTAL_SHARDS select the part the same way, and GTEST_SHARD_STATUS_FILE
+                    is created when set. An empty part passes with 0 cases.
+  --merge-junit OUT.xml A.xml ...
+                    join the JUnit files of the N parts (--junit of each) into OUT.xml, counts
+                    recomputed from the testcases. Refused (exit 2, nothing written): a file
+                    that is not JUnit XML, a case in two files, a missing or repeated part,
+                    parts of different splits or filters. Exit 1 when a merged case failed.
 )TEXT";
 
 struct Args {
@@ -363,7 +380,28 @@ int Main(const std::vector<std::string>& argv) {
     return Run(args);
   }
   if (command == "regress") {
-    const Args args = ParseArgs(command, rest, {"engine", "filter", "seed", "jobs", "junit", "wave-dir"});
+    // ane regress --merge-junit OUT A.xml B.xml ...: no suite, every other argument a report.
+    for (size_t i = 0; i < rest.size(); ++i) {
+      const bool eq = rest[i].rfind("--merge-junit=", 0) == 0;
+      if (rest[i] != "--merge-junit" && !eq) continue;
+      std::vector<std::string> files;
+      std::string output = eq ? rest[i].substr(14) : "";
+      for (size_t k = 0; k < rest.size(); ++k) {
+        if (k == i) continue;
+        if (!eq && k == i + 1) {
+          output = rest[k];
+          continue;
+        }
+        if (rest[k].size() > 1 && rest[k][0] == '-') {
+          throw CliError(fmt::format("--merge-junit takes only file names ('{}' given)", rest[k]));
+        }
+        files.push_back(rest[k]);
+      }
+      if (output.empty()) throw CliError("--merge-junit needs an output file name");
+      return RunMergeJunit(output, files, std::cout);
+    }
+    const Args args =
+        ParseArgs(command, rest, {"engine", "filter", "seed", "jobs", "junit", "wave-dir", "shard"});
     if (args.help) {
       std::cout << kRegressHelp;
       return 0;
@@ -388,6 +426,18 @@ int Main(const std::vector<std::string>& argv) {
     if (auto it = args.flags.find("wave-dir"); it != args.flags.end()) {
       if (it->second.empty()) throw CliError("--wave-dir needs a directory name");
       options.wave_dir = it->second;
+    }
+    if (auto it = args.flags.find("shard"); it != args.flags.end()) {
+      options.shard = ParseShard(it->second);
+    } else {
+      bool from_env = false;
+      const Shard env = ShardFromEnvironment(&from_env);
+      if (from_env) options.shard = env;
+    }
+    // The GoogleTest sharding protocol: a runner that shards creates this file to say so.
+    if (const char* status = std::getenv("GTEST_SHARD_STATUS_FILE"); status != nullptr && *status != '\0') {
+      std::ofstream touch(status, std::ios::app);
+      if (!touch) throw CliError(fmt::format("GTEST_SHARD_STATUS_FILE={}: cannot create the file", status));
     }
     return RunSuite(args.file, options, std::cout);
   }

@@ -389,7 +389,8 @@ std::string XmlEscape(const std::string& t) {
 }
 
 void WriteJunit(const std::string& file, const std::string& suite, const std::vector<Case>& cases,
-                const std::vector<Outcome>& outcomes, Engine engine) {
+                const std::vector<Outcome>& outcomes, const RegressOptions& options, size_t suite_cases) {
+  const Engine engine = options.engine;
   int failures = 0;
   double total = 0;
   for (const Outcome& o : outcomes) {
@@ -402,6 +403,16 @@ void WriteJunit(const std::string& file, const std::string& suite, const std::ve
                    total);
   x << fmt::format("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"0\" time=\"{:.3f}\">\n",
                    XmlEscape(suite), cases.size(), failures, total);
+  // What ran: `ane regress --merge-junit` checks shards against these.
+  x << "    <properties>\n";
+  x << fmt::format("      <property name=\"ane.suite\" value=\"{}\"/>\n", XmlEscape(suite));
+  x << fmt::format("      <property name=\"ane.engine\" value=\"{}\"/>\n", EngineName(engine));
+  if (options.filter) x << fmt::format("      <property name=\"ane.filter\" value=\"{}\"/>\n", XmlEscape(*options.filter));
+  if (options.shard) {
+    x << fmt::format("      <property name=\"ane.shard\" value=\"{}\"/>\n", ShardText(*options.shard));
+    x << fmt::format("      <property name=\"ane.cases\" value=\"{}\"/>\n", suite_cases);
+  }
+  x << "    </properties>\n";
   for (size_t i = 0; i < cases.size(); ++i) {
     const Outcome& o = outcomes[i];
     x << fmt::format("    <testcase classname=\"{}.{}\" name=\"{}\" time=\"{:.3f}\">\n", XmlEscape(suite),
@@ -448,6 +459,15 @@ int RunSuite(const std::string& path, const RegressOptions& options, std::ostrea
   if (cases.empty()) {
     throw CliError(fmt::format("--filter {}: no case name contains it", *options.filter));
   }
+  const size_t suite_cases = cases.size();
+  if (options.shard) {
+    const Shard& sh = *options.shard;
+    std::vector<Case> mine;
+    for (size_t k = 0; k < cases.size(); ++k) {
+      if (int(k % size_t(sh.total)) == sh.index) mine.push_back(std::move(cases[k]));
+    }
+    cases = std::move(mine);
+  }
   namespace fs = std::filesystem;
   if (options.junit) {
     const fs::path j(*options.junit);
@@ -462,6 +482,15 @@ int RunSuite(const std::string& path, const RegressOptions& options, std::ostrea
                        *options.seed_offset, *options.seed_offset);
   }
   const size_t n = cases.size();
+  if (options.shard) {
+    std::vector<size_t> where;
+    for (size_t k = size_t(options.shard->index); k < suite_cases && where.size() < 4; k += size_t(options.shard->total)) {
+      where.push_back(k + 1);
+    }
+    out << fmt::format("shard {}: {} of the {} cases{}\n", ShardText(*options.shard), n, suite_cases,
+                       n == 0 ? " (none falls in this shard)"
+                              : fmt::format(" (suite positions {}{})", fmt::join(where, ", "), n > 4 ? ", ..." : ""));
+  }
   std::vector<Outcome> outcomes(n);
   size_t finished = 0;
   auto report = [&](size_t i) {
@@ -469,7 +498,7 @@ int RunSuite(const std::string& path, const RegressOptions& options, std::ostrea
     out << fmt::format("{}  [{}/{}, {:.2f} s]\n", ResultLine(cases[i], outcomes[i]), finished, n, outcomes[i].seconds)
         << std::flush;
   };
-  if (options.jobs <= 1 || n == 1) {
+  if (options.jobs <= 1 || n <= 1) {
     for (size_t i = 0; i < n; ++i) {
       outcomes[i] = TimedCase(cases[i], options);
       report(i);
@@ -533,7 +562,7 @@ int RunSuite(const std::string& path, const RegressOptions& options, std::ostrea
                      options.jobs > 1 ? "s" : "");
 
   if (options.junit) {
-    WriteJunit(*options.junit, fs::path(path).stem().string(), cases, outcomes, options.engine);
+    WriteJunit(*options.junit, fs::path(path).stem().string(), cases, outcomes, options, suite_cases);
     out << fmt::format("wrote JUnit XML: {}\n", *options.junit);
   }
   // Rerun each failing case on the RTL with a waveform, and say how to open it and rerun it.

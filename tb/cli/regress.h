@@ -9,6 +9,7 @@
 #include <ostream>
 #include <string>
 
+#include "tb/cli/junit.h"
 #include "tb/cli/operation.h"
 
 namespace ane::cli {
@@ -21,6 +22,7 @@ struct RegressOptions {
   int jobs = 1;              // cases run at once (> 1: one child process per case)
   std::optional<std::string> junit;  // write JUnit XML here
   std::string wave_dir = "regress-waves";  // failing RTL cases are rerun with a waveform here
+  std::optional<Shard> shard;  // run only this shard of the (filtered) cases
 };
 
 // Prints one line per case as it finishes ("PASS name  (details)  [k/n, t s]" or "FAIL ..."),
@@ -28,6 +30,8 @@ struct RegressOptions {
 // "N passed, N failed". A case that fails on the RTL engine is rerun with a waveform in
 // options.wave_dir, and the line to open it is printed. Returns 0 when every case passed,
 // 1 otherwise. Throws CliError for a bad suite (exit code 2) before any case runs.
+// With options.shard, the whole suite is read and checked, then only the cases k (in suite
+// order, after the filter) with k % total == index run; an empty shard passes with 0 cases.
 int RunSuite(const std::string& path, const RegressOptions& options, std::ostream& out);
 
 }  // namespace ane::cli

@@ -190,6 +190,9 @@ uint16_t MeanFinish(uint32_t sum, int n) {
   const Exact s = DecodeFp32(sum);
   if (s.is_inf()) return s.negative() ? kFp16NegInf : kFp16PosInf;
   if (s.is_zero()) return 0;
+  // |sum / n| < 2^-40 is far below half the smallest fp16 denormal (2^-25): RNE16 gives +0.
+  // (It also keeps the quotient's exponent inside Exact's range for fp32 denormal sums.)
+  if (s.Exponent() < -40) return 0;
   // sum = (-1)^neg * m * 2^e with an integer m < 2^24.
   const int be = int((sum >> 23) & 0xFF);
   const uint64_t m = be ? ((sum & 0x7FFFFF) | 0x800000u) : (sum & 0x7FFFFF);

@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
+#include <stdexcept>
 #include <vector>
 
 #include "tb/oracle/elementwise.h"
@@ -235,6 +237,36 @@ TEST(OracleFormats, N0_3_Fp32ToFp16RoundsToNearestEvenLikeTheHost) {
     const uint16_t got = Fp32ToFp16(f);
     ASSERT_EQ(got, want) << "fp32 0x" << std::hex << f;
   }
+}
+
+// The fp64 reference lines round through DoubleToFp16: every double, the tiniest denormals and
+// the largest finite values included, rounds as the host's double -> _Float16 conversion does
+// (zeros to +0), and none leaves the exact type's range (sigmoid(-75) once did).
+TEST(OracleFormats, N0_3_DoubleToFp16RoundsLikeTheHostOverEveryExponent) {
+  const uint64_t seed = test::TestSeed(64);
+  SCOPED_TRACE(test::SeedNote(seed));
+  test::Rng rng(seed);
+  for (int i = 0; i < 2'000'000; ++i) {
+    uint64_t d = rng.Next();
+    // Half the draws near the fp16 range (binary exponents -40 .. 20) for ties and denormals.
+    if (i % 2) d = (d & 0x800FFFFFFFFFFFFFull) | (uint64_t(1023 - 40 + rng.Below(61)) << 52);
+    double x;
+    std::memcpy(&x, &d, 8);
+    if (std::isnan(x)) {
+      EXPECT_THROW(DoubleToFp16(x), std::invalid_argument);
+      continue;
+    }
+    uint16_t want = HostBits(static_cast<_Float16>(x));
+    if ((want & 0x7FFF) == 0) want = 0;
+    ASSERT_EQ(DoubleToFp16(x), want) << "double 0x" << std::hex << d;
+  }
+  EXPECT_EQ(DoubleToFp16(std::exp(-75.0)), 0);  // sigmoid(-75) = 2.7e-33
+  EXPECT_EQ(DoubleToFp16(-1e300), 0xFC00);
+  EXPECT_EQ(DoubleToFp16(65519.99), 0x7BFF);
+  EXPECT_EQ(DoubleToFp16(65520.0), 0x7C00);
+  EXPECT_EQ(DoubleToFp16(std::ldexp(1.0, -25)), 0);            // a tie at half the smallest denormal
+  EXPECT_EQ(DoubleToFp16(std::nextafter(std::ldexp(1.0, -25), 1.0)), 1);
+  EXPECT_EQ(DoubleToFp16(4.9e-324), 0);
 }
 
 }  // namespace

@@ -239,6 +239,16 @@ TEST(OraclePlanar, N4_5_MeanDividesTheSumExactlyOnce) {
   }
   EXPECT_EQ(oracle::MeanFinish(F32Bits(3.0f), 3), H(1.0));
   EXPECT_EQ(oracle::MeanFinish(0x7F800000u, 5), 0x7C00);
+  // Tiny sums down to the fp32 denormals (the quotient's exponent would leave the exact
+  // type's range): every one rounds as the exact quotient does, to 0 or the fp16 denormals.
+  for (int i = 0; i < 20000; ++i) {
+    const int n = 1 + int(rng.Below(64));
+    const uint32_t sum = (uint32_t(rng.Below(2)) << 31) | (rng.Below(111) << 23) | (uint32_t(rng.Next()) & 0x7FFFFF);
+    const mpq_class exact = mpq_class(F32(sum)) / n;
+    ASSERT_EQ(oracle::MeanFinish(sum, n), RoundToFp16Exact(exact)) << std::hex << sum << std::dec << " / " << n;
+  }
+  EXPECT_EQ(oracle::MeanFinish(0x00000001u, 3), 0);  // 2^-149 / 3
+  EXPECT_EQ(oracle::MeanFinish(0x80000007u, 1), 0);  // -7 * 2^-149: +0 (N-1.2 zero)
 }
 
 TEST(OraclePlanar, N4_5_PoolingIsEdgeCorrect) {
