@@ -1030,6 +1030,24 @@ TEST_F(CliTest, RegressShardsSplitTheSuiteAndMergeIntoTheWholeReport) {
     EXPECT_NE(ReadText(work_ / "merged.xml").find("<testsuite name=\"suite\" tests=\"7\" failures=\"0\""),
               std::string::npos);
   }
+  // The project's default suite (64 cases) in 4 parts on the oracle: the merged report is the
+  // unsharded one's cases, each once.
+  const std::string def = std::string(ANE_SOURCE_DIR) + "/sim/regress/default.yaml";
+  ASSERT_EQ(Ane({"regress", def, "--junit", "dwhole.xml"}).exit_code, 0);
+  std::vector<std::string> dall = JunitCases(ReadText(work_ / "dwhole.xml"));
+  ASSERT_GE(dall.size(), 60u);
+  std::vector<std::string> dmerge = {"regress", "--merge-junit", "dmerged.xml"};
+  for (int i = 1; i <= 4; ++i) {
+    const std::string f = "d" + std::to_string(i) + ".xml";
+    ASSERT_EQ(Ane({"regress", def, "--shard", std::to_string(i) + "/4", "--junit", f}).exit_code, 0);
+    dmerge.push_back(f);
+  }
+  const Result dm = Ane(dmerge);
+  ASSERT_EQ(dm.exit_code, 0) << dm.err;
+  std::vector<std::string> dmerged = JunitCases(ReadText(work_ / "dmerged.xml"));
+  std::sort(dall.begin(), dall.end());
+  std::sort(dmerged.begin(), dmerged.end());
+  EXPECT_EQ(dmerged, dall);
   // GTEST_SHARD_STATUS_FILE is created, as GoogleTest's sharding protocol asks.
   ASSERT_EQ(Ane({"regress", "suite.yaml", "--shard", "1/2"}, {}, "GTEST_SHARD_STATUS_FILE=status").exit_code, 0);
   EXPECT_TRUE(fs::exists(work_ / "status"));
