@@ -125,8 +125,11 @@ module ane_pe_ew #(
   end
 
 `ifndef SYNTHESIS
-  always_ff @(posedge clk_i) begin
-    if (in_valid_i) assert (in_op_i <= OpMulAfterAdd);
+  // Out of reset only: a unit held in reset ignores its inputs, whatever they carry.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (rst_ni) begin
+      if (in_valid_i) assert (in_op_i <= OpMulAfterAdd);
+    end
   end
 `endif
 

@@ -5,7 +5,8 @@
 //                              significand plus `width` bits below its LSB, plus rand, truncated;
 //                              > 65504 is inf; m1 flushes a denormal result; zero is +0
 //   int32 accumulator, int8 store:  q = clamp(RNE(acc / 2^shift), -128, 127), sign-extended
-//   int32 accumulator, fp16 store:  RNE16(acc / 2^shift), gradual underflow, inf at 65520
+//   int32 accumulator, fp16 store:  RNE16(acc / 2^shift), gradual underflow, inf at 65520;
+//                                   zero is +0
 `default_nettype none
 
 module ane_pp_round #(
@@ -116,9 +117,11 @@ module ane_pp_round #(
     iinc    = ir_bit & (isticky | m_sh[0]);
     if (inormal) icode = {5'(ie + 7'sd14), 10'd0} + m_sh + {14'd0, iinc};
     else         icode = m_sh + {14'd0, iinc};
+    // A zero is +0, also where a negative value rounds to it (|acc / 2^shift| <= 2^-25, below
+    // the normals: there icode is the whole result and cannot wrap as on an overflow).
     if (mag == 32'd0)                            int16_r = 16'h0000;
     else if (ie > 7'sd15 || icode[14:10] == 5'h1F) int16_r = {acc_i[31], 15'h7C00};
-    else                                         int16_r = {acc_i[31], icode[14:0]};
+    else int16_r = {acc_i[31] && (inormal || icode != 15'd0), icode[14:0]};
   end
 
   always_comb begin

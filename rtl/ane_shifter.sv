@@ -301,9 +301,12 @@ module ane_shifter #(
       end
     end
 `ifndef SYNTHESIS
-    // A lane inside the patch reads inside the bank.
-    always_ff @(posedge clk_i) begin
-      if (en && vb_q && inb) assert (eaddr < (elem16_q ? 16'(BankBytes / 2) : 16'(BankBytes)));
+    // A lane inside the patch reads inside the bank. Out of reset only: at the first edges of
+    // the power-up reset vb_q and the lane table still hold their X-seeded initial values.
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (rst_ni) begin
+        if (en && vb_q && inb) assert (eaddr < (elem16_q ? 16'(BankBytes / 2) : 16'(BankBytes)));
+      end
     end
 `endif
   end

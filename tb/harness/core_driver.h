@@ -2,6 +2,10 @@
 // configuration, runs the layer and returns what the core wrote to the output region with its
 // counters. The memory model answers reads in order after a random latency and holds the read
 // and write ports' ready low at random (RunOptions), so tests show that neither changes a result.
+// Run counts every output byte written (a layer writes each exactly once, and done_o follows
+// the last) and throws when the core touches memory or reports done while it is being
+// configured. ResetMidJob resets the core in the middle of a layer (Sim::InterruptAt) together
+// with the memory model's answers still in flight.
 #ifndef TB_HARNESS_CORE_DRIVER_H_
 #define TB_HARNESS_CORE_DRIVER_H_
 
@@ -33,6 +37,9 @@ struct CoreResult {
   oracle::Tensor3 y;           // [Cout][OH][OW] as written (int8 outputs sign-extended)
   CoreCounters counters;
   uint64_t cycles = 0;         // from START to done
+  uint64_t write_beats = 0;    // output port beats taken
+  uint64_t bytes_written = 0;  // distinct output bytes written by done (a layer: all of y)
+  uint64_t bytes_rewritten = 0;  // byte writes to an output byte this run had written already
 };
 
 template <class Model>
@@ -41,23 +48,44 @@ class CoreDriver {
   CoreDriver(Sim<Model>& sim, const CoreParams& cp) : sim_(sim), cp_(cp) {}
 
   void Reset() {
-    Model& d = sim_.dut();
-    d.cfg_we_i = 0;
-    d.xr_ready_i = 0;
-    d.xs_valid_i = 0;
-    d.kr_ready_i = 0;
-    d.ks_valid_i = 0;
-    d.yw_ready_i = 0;
+    Idle();
     sim_.Reset();
   }
 
-  void Write(uint32_t addr, uint32_t data) { WriteConfig(sim_, addr, data); }
+  // Reset in the middle of a layer: rst_ni low for `hold` cycles, with random traffic on the
+  // memory ports (`below` set: ready and answer valid at random, random answer data) that the
+  // core must ignore; the configuration port stays quiet. The memory model is reset with the
+  // core: the answers to reads of the interrupted layer that were still in flight are dropped.
+  // The inputs are idle afterwards.
+  void ResetMidJob(int hold, const std::function<uint32_t(uint32_t)>& below = {}) {
+    Model& d = sim_.dut();
+    Idle();
+    xq_.clear();
+    kq_.clear();
+    sim_.Reset(hold, [&] {
+      if (!below) return;
+      d.xr_ready_i = below(2);
+      d.kr_ready_i = below(2);
+      d.yw_ready_i = below(2);
+      d.xs_valid_i = below(2);
+      d.ks_valid_i = below(2);
+      d.xs_data_i = Junk64(below);
+      d.ks_data_i = Junk64(below);
+    });
+    Idle();
+  }
+
+  void Write(uint32_t addr, uint32_t data) {
+    ExpectQuiet("being configured");
+    WriteConfig(sim_, addr, data);
+  }
 
   void WaitIdle() {
     Model& d = sim_.dut();
     d.eval();
     for (int i = 0; d.busy_o; ++i) {
       if (i > 100000) throw std::runtime_error("ane_core: busy does not fall");
+      ExpectQuiet("being configured");
       sim_.Tick();
       d.eval();
     }
@@ -79,7 +107,8 @@ class CoreDriver {
     for (const auto& [a, v] : im.writes) Write(a, v);
     Write(0x10, 1);  // START
     const uint64_t t0 = sim_.cycles();
-    std::deque<std::pair<uint64_t, uint64_t>> xq, kq;  // (due cycle, data)
+    std::vector<uint8_t> written(im.y_bytes, 0);  // per output byte: written in this run
+    CoreResult r;
     auto roll = [&](int pct) { return opt.below && int(opt.below(100)) < pct; };
     auto lat = [&]() { return uint64_t(opt.below && opt.max_latency > 1 ? 1 + opt.below(uint32_t(opt.max_latency)) : 1); };
     bool done = false;
@@ -88,16 +117,17 @@ class CoreDriver {
       d.xr_ready_i = !roll(opt.stall_pct);
       d.kr_ready_i = !roll(opt.stall_pct);
       d.yw_ready_i = !roll(opt.stall_pct);
-      const bool xs = !xq.empty() && xq.front().first <= now;
-      const bool ks = !kq.empty() && kq.front().first <= now;
+      const bool xs = !xq_.empty() && xq_.front().first <= now;
+      const bool ks = !kq_.empty() && kq_.front().first <= now;
       d.xs_valid_i = xs;
       d.ks_valid_i = ks;
-      if (xs) d.xs_data_i = xq.front().second;
-      if (ks) d.ks_data_i = kq.front().second;
+      if (xs) d.xs_data_i = xq_.front().second;
+      if (ks) d.ks_data_i = kq_.front().second;
       d.eval();
-      if (d.xr_valid_o && d.xr_ready_i) Answer(&xq, d.xr_addr_o, now + lat());
-      if (d.kr_valid_o && d.kr_ready_i) Answer(&kq, d.kr_addr_o, now + lat());
+      if (d.xr_valid_o && d.xr_ready_i) Answer(&xq_, d.xr_addr_o, now + lat());
+      if (d.kr_valid_o && d.kr_ready_i) Answer(&kq_, d.kr_addr_o, now + lat());
       if (d.yw_valid_o && d.yw_ready_i) {
+        ++r.write_beats;
         for (int i = 0; i < cp_.out_bytes; ++i) {
           if (!((PortWord(d.yw_strb_o, i / 32) >> (i % 32)) & 1)) continue;
           const uint64_t a = uint64_t(d.yw_addr_o) + uint64_t(i);
@@ -105,14 +135,20 @@ class CoreDriver {
             throw std::runtime_error("ane_core wrote outside the output tensor at " + std::to_string(a));
           }
           mem_[size_t(a)] = uint8_t(PortWord(d.yw_data_o, i / 4) >> (8 * (i % 4)));
+          uint8_t& w = written[size_t(a - im.y_base)];
+          if (w) {
+            ++r.bytes_rewritten;
+          } else {
+            w = 1;
+            ++r.bytes_written;
+          }
         }
       }
       done = d.done_o;
-      if (xs) xq.pop_front();
-      if (ks) kq.pop_front();
+      if (xs) xq_.pop_front();
+      if (ks) kq_.pop_front();
       sim_.Tick();
     }
-    CoreResult r;
     r.cycles = sim_.cycles() - t0;
     d.eval();
     r.counters = {d.st_cycles_o, d.st_mac_o, d.st_stall_res_o, d.st_wait_load_o, d.st_wait_kern_o, d.st_last_mac_o};
@@ -139,10 +175,34 @@ class CoreDriver {
     if (!q->empty() && q->back().first >= due) due = q->back().first + 1;  // in order, one a cycle
     q->push_back({due, Read8(addr)});
   }
+  void Idle() {
+    Model& d = sim_.dut();
+    d.cfg_we_i = 0;
+    d.xr_ready_i = 0;
+    d.xs_valid_i = 0;
+    d.kr_ready_i = 0;
+    d.ks_valid_i = 0;
+    d.yw_ready_i = 0;
+  }
+  // Before START the core has nothing to read or write and nothing to report: a request or
+  // done_o then is left over from an earlier (interrupted) layer.
+  void ExpectQuiet(const char* phase) {
+    Model& d = sim_.dut();
+    d.eval();
+    if (d.xr_valid_o || d.kr_valid_o || d.yw_valid_o || d.done_o) {
+      throw std::runtime_error(std::string("ane_core: ") + (d.done_o ? "done" : "a memory request") +
+                               " while " + phase + " (cycle " + std::to_string(sim_.cycles()) + ")");
+    }
+  }
+  static uint64_t Junk64(const std::function<uint32_t(uint32_t)>& below) {
+    return uint64_t(below(1u << 16)) | uint64_t(below(1u << 16)) << 16 | uint64_t(below(1u << 16)) << 32 |
+           uint64_t(below(1u << 16)) << 48;
+  }
 
   Sim<Model>& sim_;
   CoreParams cp_;
   std::vector<uint8_t> mem_;
+  std::deque<std::pair<uint64_t, uint64_t>> xq_, kq_;  // read answers in flight: (due cycle, data)
 };
 
 }  // namespace ane::harness

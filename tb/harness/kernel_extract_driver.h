@@ -1,11 +1,14 @@
 // Drives an ane_kernel_extract model: configures the reduction (C, KH, KW), streams compressed
 // kernel groups (32-bit words, two per 64-bit beat) with random input gaps, and collects the
-// operations and post-processing parameters with random back-pressure on both.
+// operations and post-processing parameters with random back-pressure on both. ResetMidJob
+// resets it in the middle of a stream.
 #ifndef TB_HARNESS_KERNEL_EXTRACT_DRIVER_H_
 #define TB_HARNESS_KERNEL_EXTRACT_DRIVER_H_
 
 #include <cstdint>
 #include <functional>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "tb/harness/sim.h"
@@ -34,12 +37,24 @@ class KernelExtractDriver {
   explicit KernelExtractDriver(Sim<Model>& sim) : sim_(sim) {}
 
   void Reset() {
-    Model& d = sim_.dut();
-    d.cfg_we_i = 0;
-    d.kin_valid_i = 0;
-    d.op_ready_i = 1;
-    d.pp_ready_i = 1;
+    Idle();
     sim_.Reset();
+  }
+
+  // Reset in the middle of a stream (Sim::InterruptAt): rst_ni low for `hold` cycles while beats
+  // keep being offered and results taken (`below` set: kin_valid_i, op_ready_i and pp_ready_i
+  // at random), the configuration port quiet; then idle. The configuration is to be written
+  // again.
+  void ResetMidJob(int hold, const std::function<uint32_t(uint32_t)>& below = {}) {
+    Model& d = sim_.dut();
+    Idle();
+    sim_.Reset(hold, [&] {
+      if (!below) return;
+      d.kin_valid_i = below(2);
+      d.op_ready_i = below(2);
+      d.pp_ready_i = below(2);
+    });
+    Idle();
   }
 
   void Configure(int channels, int kh, int kw) {
@@ -72,6 +87,11 @@ class KernelExtractDriver {
       d.eval();
       const bool take = offer && d.kin_ready_o;
       pending = offer && !take;
+      if (beat == 0 && ((d.op_valid_o && d.op_ready_i) || (d.pp_valid_o && d.pp_ready_i))) {
+        // nothing of this stream has gone in: the result is left over from an earlier one
+        throw std::runtime_error("kernel extract: a result before the stream's first beat (cycle " +
+                                 std::to_string(sim_.cycles()) + ")");
+      }
       if (d.op_valid_o && d.op_ready_i) {
         ExtractOp o;
         o.coef_a = d.op_coef_a_o;
@@ -104,13 +124,19 @@ class KernelExtractDriver {
                                  " of " + std::to_string(ops) + ")");
       }
     }
-    d.kin_valid_i = 0;
-    d.op_ready_i = 1;
-    d.pp_ready_i = 1;
+    Idle();
     if (stats) *stats = st;
   }
 
  private:
+  void Idle() {
+    Model& d = sim_.dut();
+    d.cfg_we_i = 0;
+    d.kin_valid_i = 0;
+    d.op_ready_i = 1;
+    d.pp_ready_i = 1;
+  }
+
   Sim<Model>& sim_;
 };
 

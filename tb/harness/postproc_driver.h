@@ -1,12 +1,14 @@
 // Drives an ane_postproc model (any NumLanes, any generation): loads an oracle PostConfig through
 // the configuration port (the register map of rtl/ane_postproc.sv and docs/postproc.md) and
 // streams lane vectors through it with optional random input gaps and output back-pressure.
+// ResetMidJob resets it in the middle of a job.
 #ifndef TB_HARNESS_POSTPROC_DRIVER_H_
 #define TB_HARNESS_POSTPROC_DRIVER_H_
 
 #include <cstdint>
 #include <functional>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "tb/harness/sim.h"
@@ -56,11 +58,22 @@ class PostprocDriver {
   PostprocDriver(Sim<Model>& sim, int lanes) : sim_(sim), lanes_(lanes) {}
 
   void Reset() {
-    Model& d = sim_.dut();
-    d.cfg_we_i = 0;
-    d.in_valid_i = 0;
-    d.out_ready_i = 1;
+    Idle();
     sim_.Reset();
+  }
+
+  // Reset in the middle of a job (Sim::InterruptAt): rst_ni low for `hold` cycles while vectors
+  // keep being offered and taken (`below` set: in_valid_i and out_ready_i at random), the
+  // configuration port quiet; then idle. The configuration is to be written again.
+  void ResetMidJob(int hold, const std::function<uint32_t(uint32_t)>& below = {}) {
+    Model& d = sim_.dut();
+    Idle();
+    sim_.Reset(hold, [&] {
+      if (!below) return;
+      d.in_valid_i = below(2);
+      d.out_ready_i = below(2);
+    });
+    Idle();
   }
 
   void Write(uint32_t addr, uint32_t data) { WriteConfig(sim_, addr, data); }
@@ -99,6 +112,11 @@ class PostprocDriver {
       const bool take_in = offer && d.in_ready_o;
       pending = offer && !take_in;
       const bool take_out = d.out_valid_o && d.out_ready_i;
+      if (take_out && out.size() >= next) {
+        // every result answers a vector of this run taken in an earlier cycle
+        throw std::runtime_error("ane_postproc: a result with no vector in flight (cycle " +
+                                 std::to_string(sim_.cycles()) + ")");
+      }
       if (take_out) {
         std::vector<uint16_t> v(size_t(lanes_), 0);
         for (int l = 0; l < lanes_; ++l) {
@@ -114,13 +132,19 @@ class PostprocDriver {
       }
       sim_.Tick();
     }
-    d.in_valid_i = 0;
-    d.out_ready_i = 1;
+    Idle();
     if (stats) stats->cycles = sim_.cycles() - start;
     return out;
   }
 
  private:
+  void Idle() {
+    Model& d = sim_.dut();
+    d.cfg_we_i = 0;
+    d.in_valid_i = 0;
+    d.out_ready_i = 1;
+  }
+
   Sim<Model>& sim_;
   int lanes_;
 };

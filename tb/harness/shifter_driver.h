@@ -1,13 +1,15 @@
 // Drives an ane_shifter model (any NumLanes, BankBytes, BeatBytes): configures a layer, loads
 // its work units through the load port while requests run on the other bank (double
 // buffering), and collects the lane vectors, with random gaps on both input ports and random
-// back-pressure on the output.
+// back-pressure on the output. ResetMidJob resets the shifter in the middle of a layer.
 #ifndef TB_HARNESS_SHIFTER_DRIVER_H_
 #define TB_HARNESS_SHIFTER_DRIVER_H_
 
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <stdexcept>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -66,12 +68,26 @@ class ShifterDriver {
       : sim_(sim), lanes_(lanes), beat_bytes_(beat_bytes) {}
 
   void Reset() {
-    Model& d = sim_.dut();
-    d.cfg_we_i = 0;
-    d.ld_valid_i = 0;
-    d.rq_valid_i = 0;
-    d.out_ready_i = 1;
+    Idle();
     sim_.Reset();
+  }
+
+  // Reset in the middle of a layer (Sim::InterruptAt): rst_ni low for `hold` cycles while the
+  // load and request ports keep offering (`below` set: valid, ready and the 1-bit flags at
+  // random; the data fields keep their last values), the configuration port quiet; then idle.
+  void ResetMidJob(int hold, const std::function<uint32_t(uint32_t)>& below = {}) {
+    Model& d = sim_.dut();
+    Idle();
+    sim_.Reset(hold, [&] {
+      if (!below) return;
+      d.ld_valid_i = below(2);
+      d.ld_last_i = below(2);
+      d.rq_valid_i = below(2);
+      d.rq_release_i = below(2);
+      d.rq_nodata_i = below(2);
+      d.out_ready_i = below(2);
+    });
+    Idle();
   }
 
   void Configure(const ShifterLayer& l) {
@@ -94,6 +110,7 @@ class ShifterDriver {
     std::vector<ShifterOutput> out;
     size_t wu = 0, beat = 0, next = 0;
     bool ld_pending = false, rq_pending = false;
+    size_t in_flight = 0;  // data requests taken whose vector has not come out
     const uint64_t start = sim_.cycles();
     ShifterStats st;
     while (out.size() < expect) {
@@ -131,6 +148,13 @@ class ShifterDriver {
       rq_pending = rq_offer && !rq_take;
       if (rq_offer && !rq_take) ++st.req_stalls;
       if (d.out_valid_o && d.out_ready_i) {
+        // A vector is the answer to a request of this run taken in an earlier cycle: one
+        // with none in flight is left over (from a layer interrupted by a reset, say).
+        if (in_flight == 0) {
+          throw std::runtime_error("ane_shifter: a vector with no request in flight (cycle " +
+                                   std::to_string(sim_.cycles()) + ")");
+        }
+        --in_flight;
         ShifterOutput o;
         o.data.resize(size_t(lanes_));
         o.mask.resize(size_t(lanes_));
@@ -148,18 +172,24 @@ class ShifterDriver {
           ++wu;
         }
       }
-      if (rq_take) ++next;
+      if (rq_take) in_flight += reqs[next++].nodata ? 0 : 1;
       sim_.Tick();
     }
-    d.ld_valid_i = 0;
-    d.rq_valid_i = 0;
-    d.out_ready_i = 1;
+    Idle();
     st.cycles = sim_.cycles() - start;
     if (stats) *stats = st;
     return out;
   }
 
  private:
+  void Idle() {
+    Model& d = sim_.dut();
+    d.cfg_we_i = 0;
+    d.ld_valid_i = 0;
+    d.rq_valid_i = 0;
+    d.out_ready_i = 1;
+  }
+
   Sim<Model>& sim_;
   int lanes_;
   int beat_bytes_;

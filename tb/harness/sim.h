@@ -10,13 +10,17 @@
 // - or, for `ane run --wave FILE.fst` (RequestWaveFile), one explicit file: the first Sim
 //   built after the request writes FILE.fst, later ones FILE.2.fst, FILE.3.fst, ... (an
 //   operation that runs several blocks one after another), each with its .top sidecar;
-// - a cycle timeout for clocked tests.
+// - a cycle timeout for clocked tests;
+// - InterruptAt: stop whatever a driver is doing at an exact cycle (a reset in the middle of a
+//   job, tb/tests/rtl_reset_test.cc).
 #ifndef TB_HARNESS_SIM_H_
 #define TB_HARNESS_SIM_H_
 
 #include <cstdint>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
+#include <limits>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -46,6 +50,16 @@ inline WaveRequest& CurrentWaveRequest() {
   return r;
 }
 inline void RequestWaveFile(const std::string& file) { CurrentWaveRequest() = WaveRequest{file, {}, {}}; }
+
+// Thrown by Sim::Tick() at the cycle Sim::InterruptAt named. A driver can be in any phase then
+// (writing the configuration, waiting for busy, streaming, draining): its in-flight bookkeeping
+// unwinds with its stack, the model stays as it is, and the test resets it in the middle of the
+// job.
+struct SimInterrupted : std::runtime_error {
+  explicit SimInterrupted(uint64_t cycle)
+      : std::runtime_error("Sim: interrupted at cycle " + std::to_string(cycle)), cycle(cycle) {}
+  uint64_t cycle;
+};
 
 template <class Model>
 class Sim {
@@ -93,6 +107,10 @@ class Sim {
   uint64_t cycles() const { return cycles_; }
   void set_timeout(uint64_t cycles) { timeout_ = cycles; }
 
+  // The first Tick() called once `cycle` clock periods have run (cycles() >= cycle) throws
+  // SimInterrupted instead of clocking: the inputs set for that cycle never reach an edge. Once.
+  void InterruptAt(uint64_t cycle) { interrupt_at_ = cycle; }
+
   // Combinational top: settle the inputs and record one time step. (Clocked top: settle the
   // inputs set for the next clock edge, to read what they drive combinationally.)
   void Eval() {
@@ -111,6 +129,10 @@ class Sim {
   // no block has logic on the falling edge or on the clock level, and an input changed after
   // that Eval() is settled by the edge's own eval before the registers sample it.
   void Tick() {
+    if (cycles_ >= interrupt_at_) {
+      interrupt_at_ = kNever;
+      throw SimInterrupted(cycles_);
+    }
     Verilated::threadContextp(context_.get());
     if (trace_) {
       model_->clk_i = 0;
@@ -133,10 +155,15 @@ class Sim {
     if (++cycles_ > timeout_) throw std::runtime_error("Sim: cycle timeout exceeded");
   }
 
-  // Active-low reset held for `cycles` clock periods.
-  void Reset(int cycles = 4) {
+  // Active-low reset held for `cycles` clock periods. `each_cycle`, when given, sets the other
+  // inputs before each of those clocks (traffic that goes on while the block is held in reset);
+  // the caller sets them for the first cycle after the release.
+  void Reset(int cycles = 4, const std::function<void()>& each_cycle = {}) {
     model_->rst_ni = 0;
-    for (int i = 0; i < cycles; ++i) Tick();
+    for (int i = 0; i < cycles; ++i) {
+      if (each_cycle) each_cycle();
+      Tick();
+    }
     model_->rst_ni = 1;
   }
 
@@ -158,6 +185,8 @@ class Sim {
   bool low_seen_ = false;  // the last eval saw clk_i low, and clk_i is still low
   uint64_t cycles_ = 0;
   uint64_t timeout_ = uint64_t(1) << 40;
+  static constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
+  uint64_t interrupt_at_ = kNever;
 };
 
 // One write to a model's configuration port (cfg_we_i, cfg_addr_i, cfg_wdata_i): one clock.
