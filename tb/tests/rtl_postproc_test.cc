@@ -163,6 +163,41 @@ TEST(RtlPostproc, N3_RandomVectorsAllPathsM5) {
 }
 
 // N-7.1: three X seeds (--x-initial unique) give identical results, equal to the oracle's.
+// N-3.3 / N-1.2: an int32 accumulator stored as fp16 whose value rounds to zero gives +0, from
+// below too (-1 >> 28 once came out as -0). Every shift, the accumulators around zero and the
+// smallest values of each sign that round to zero, to the smallest denormal and past it; no
+// scale, bias or activation, so the rounding alone decides the sign.
+TEST(RtlPostproc, N3_3_IntegerAccumulatorRoundingToZeroIsPlusZero) {
+  for (Generation gen : {Generation::kM1, Generation::kM5}) {
+    for (int shift = 0; shift <= 31; ++shift) {
+      PostConfig cfg;
+      cfg.gen = gen;
+      cfg.int_acc = true;
+      cfg.shift = shift;
+      cfg.store = PostStore::kFp16;
+      std::vector<PostVector> in;
+      PostVector pv;
+      for (int32_t a : {-1, 1, -2, 2, -3, 3, 0, -(1 << 8)}) pv.acc.push_back(uint32_t(a));
+      in.push_back(pv);
+      pv.acc.clear();
+      // |acc| / 2^shift at and around 2^-25 (half the smallest denormal) when shift >= 25.
+      const int32_t half = shift >= 25 ? int32_t(1) << (shift - 25) : 1;
+      for (int32_t a : {-half, half, -half - 1, half + 1, -2 * half, 2 * half, INT32_MIN, INT32_MAX}) {
+        pv.acc.push_back(uint32_t(a));
+      }
+      in.push_back(pv);
+      test::Rng rng(1);
+      const auto got = gen == Generation::kM1 ? RunRtl<Vane_postproc8_m1>(cfg, in, &rng, 0, 0)
+                                              : RunRtl<Vane_postproc8_m5>(cfg, in, &rng, 0, 0);
+      const auto want = RunOracle(cfg, in);
+      ExpectSame(got, want, in, "shift " + std::to_string(shift));
+      for (const auto& v : want) {
+        for (uint16_t h : v) EXPECT_NE(h, 0x8000) << "the oracle gave -0 at shift " << shift;
+      }
+    }
+  }
+}
+
 TEST(RtlPostproc, N7_1_XSeedsGiveIdenticalResults) {
   test::Rng rng(test::TestSeed(54));
   PostConfig cfg;
