@@ -6,8 +6,11 @@ JOBS     ?= $(shell nproc)
 SUITE    ?= sim/regress/default.yaml
 ENGINE   ?= both
 CTEST_ARGS ?=
+FUZZ_BUILD ?= build-fuzz
+FUZZ_RUNS ?= 1000000
+FUZZ_SECONDS ?= 3600
 
-.PHONY: help deps configure build run nightly test lint synth synth-smoke wave results tables soak clean
+.PHONY: help deps configure build run nightly test lint synth synth-smoke wave results tables soak fuzz clean
 
 help: ## list every target
 	@echo "ANE bit-exact model -- make targets"
@@ -55,5 +58,12 @@ tables: configure ## regenerate the activation tables (tb/oracle/act_tables.inc)
 soak: build ## the randomized unit tests with 20x the iterations (ANE_SOAK=1); CI does not run it
 	@cd $(BUILD) && ANE_SOAK=1 ctest --output-on-failure -j $(JOBS) -L unit
 
+fuzz: deps ## libFuzzer + ASan/UBSan on the input readers (.npy, op files, suites, values), FUZZ_RUNS=10^6 runs each; CI does not run it
+	@mkdir -p $(FUZZ_BUILD)
+	@cmake -S tb/fuzz -B $(FUZZ_BUILD) -DCMAKE_CXX_COMPILER=clang++-14 > $(FUZZ_BUILD)/configure.log 2>&1 || (cat $(FUZZ_BUILD)/configure.log; exit 1)
+	@cmake --build $(FUZZ_BUILD) -j $(JOBS)
+	@status=0; for t in npy value operation suite; do \
+	  tb/fuzz/run.sh $(FUZZ_BUILD) $$t $(FUZZ_RUNS) $(FUZZ_SECONDS) || status=1; done; exit $$status
+
 clean: ## remove build outputs
-	rm -rf $(BUILD) $(BUILD).configure.log out
+	rm -rf $(BUILD) $(BUILD).configure.log $(FUZZ_BUILD) out

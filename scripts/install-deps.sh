@@ -9,6 +9,7 @@ packages=(
   gtkwave xvfb xauth imagemagick
   libfmt-dev libyaml-cpp-dev libgtest-dev libgmock-dev libbenchmark-dev libgmp-dev
   z3
+  clang-14 libclang-rt-14-dev llvm-14  # make fuzz and the fuzz.* tests: libFuzzer, sanitizers, llvm-symbolizer
 )
 
 missing=()

@@ -194,6 +194,32 @@ TEST_F(CliTest, MalformedYamlIsRejected) {
   ExpectInputError(Ane({"run", "op.yaml"}), "op.yaml", "line 2, column 1", "malformed YAML");
 }
 
+// Input handling (the fuzzers' findings, end to end): each is one line and exit 2, where `ane`
+// ran out of memory, overflowed its stack or wrote a corrupt file before.
+TEST_F(CliTest, InputHandlingFuzzFindingsExitTwoWithOneLine) {
+  WriteFp16Inputs();
+  // A stray comma after the top-level map: yaml-cpp 0.7 reads empty documents without end.
+  Write("op.yaml", "{op: matmul, inputs: {a: a.npy, b: b.npy}, outputs: {y: y.npy}},\n");
+  const Result comma = Ane({"run", "op.yaml"});
+  EXPECT_EQ(comma.exit_code, 2) << comma.err;
+  ASSERT_EQ(Lines(comma.err).size(), 1u) << comma.err;
+  EXPECT_EQ(comma.err.rfind("ane: error: op.yaml: line 1, column ", 0), 0u) << comma.err;
+  EXPECT_NE(comma.err.find("malformed YAML: the parser cannot go on from here"), std::string::npos) << comma.err;
+  EXPECT_FALSE(fs::exists(work_ / "y.npy"));
+  // A list that holds itself through an alias.
+  Write("op.yaml", "{op: elementwise, function: abs, inputs: {x: {values: &a [1, {repeat: *a, times: 2}]}}, "
+                   "outputs: {y: y.npy}}\n");
+  const Result alias = Ane({"run", "op.yaml"});
+  EXPECT_EQ(alias.exit_code, 2) << alias.err;
+  EXPECT_EQ(Lines(alias.err).size(), 1u) << alias.err;
+  EXPECT_NE(alias.err.find("nested more than 8 deep"), std::string::npos) << alias.err;
+  EXPECT_FALSE(fs::exists(work_ / "y.npy"));
+  // An output of 2^32 elements from two inputs of 2^16.
+  Write("op.yaml", "{op: matmul, inputs: {a: {generate: {distribution: ones, shape: [65536, 1]}}, "
+                   "b: {generate: {distribution: ones, shape: [1, 65536]}}}, outputs: {y: y.npy}}\n");
+  ExpectInputError(Ane({"run", "op.yaml"}), "op.yaml", "inputs", "more than 2^28 elements");
+}
+
 TEST_F(CliTest, UnknownFieldIsRejected) {
   WriteFp16Inputs();
   Write("op.yaml",

@@ -278,6 +278,9 @@ Tensor DecodeNpy(const std::string& bytes) {
         "(save numpy.ascontiguousarray(x))");
   }
   t.shape = get("shape", HeaderValue::kTuple, "a tuple").tuple;
+  if (t.shape.size() > kMaxRank) {
+    Fail(fmt::format("shape has {} dimensions; at most {}", t.shape.size(), kMaxRank));
+  }
   int64_t count = 1;
   for (int64_t d : t.shape) {
     if (d != 0 && count > (int64_t{1} << 40) / d) Fail("shape has too many elements");

@@ -6,6 +6,7 @@
 #ifndef TB_CLI_NPY_H_
 #define TB_CLI_NPY_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <stdexcept>
@@ -19,6 +20,11 @@ enum class DType { kFp16, kInt8, kInt32 };
 const char* DTypeName(DType t);  // "fp16", "int8", "int32"
 const char* NpyDescr(DType t);   // "<f2", "|i1", "<i4"
 int DTypeBytes(DType t);
+
+// The most dimensions a tensor may have (the .npy reader and `shape:` fields): NumPy's own
+// limit (NPY_MAXDIMS of NumPy 1.x). It also keeps the header EncodeNpy writes for an output of
+// that shape under the 65535 bytes a version 1.0 file can hold.
+inline constexpr size_t kMaxRank = 32;
 
 // A dense row-major tensor. Each element is kept as its bit pattern: an fp16 code, an int8
 // byte (0..255) or an int32 word.

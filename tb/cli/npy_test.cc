@@ -2,6 +2,7 @@
 // and all-or-nothing writes.
 #include "tb/cli/npy.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
@@ -135,6 +136,33 @@ TEST(NpyTest, RejectsEveryMalformedFile) {
     } catch (const NpyError& e) {
       EXPECT_NE(std::string(e.what()).find(c.message), std::string::npos)
           << c.name << ": message was: " << e.what();
+    }
+  }
+}
+
+// Input handling (found while writing tb/fuzz; regression input
+// tb/fuzz/regressions/npy/rank_40000_header_over_64k.npy): a header may name any number of
+// dimensions, but EncodeNpy writes version 1.0 files, whose header length is 16 bits, so an
+// output with tens of thousands of dimensions (elementwise keeps its input's shape) was written
+// as a corrupt file. The reader takes at most NumPy's 32 dimensions.
+TEST(NpyTest, InputHandlingAtMost32DimensionsAsNumpy) {
+  auto file = [](size_t rank) {
+    std::string dict = "{'descr': '|i1', 'fortran_order': False, 'shape': (";
+    for (size_t i = 0; i < rank; ++i) dict += "1, ";
+    dict += "), }\n";
+    std::string f("\x93NUMPY\x02\x00", 8);
+    for (int b = 0; b < 4; ++b) f += char((dict.size() >> (8 * b)) & 0xFF);
+    return f + dict + "\x05";
+  };
+  const Tensor t = DecodeNpy(file(32));
+  EXPECT_EQ(t.shape, std::vector<int64_t>(32, 1));
+  EXPECT_EQ(DecodeNpy(EncodeNpy(t)).shape, t.shape);
+  for (size_t rank : {33, 40000}) {
+    try {
+      DecodeNpy(file(rank));
+      ADD_FAILURE() << "rank " << rank << " accepted";
+    } catch (const NpyError& e) {
+      EXPECT_EQ(std::string(e.what()), fmt::format("shape has {} dimensions; at most 32", rank));
     }
   }
 }

@@ -2,12 +2,17 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/parser.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <sstream>
+
+#include "tb/cli/npy.h"
 
 namespace ane::cli {
 
@@ -15,9 +20,6 @@ namespace fs = std::filesystem;
 using u128 = unsigned __int128;
 
 namespace {
-
-// Largest tensor the command accepts (catches a mistyped shape before it eats the memory).
-constexpr int64_t kMaxElements = int64_t{1} << 28;
 
 const char* KindName(const YAML::Node& n) {
   if (n.IsMap()) return "a map";
@@ -146,10 +148,12 @@ fs::path Field::Path() const {
 std::vector<int64_t> Field::Shape() const {
   std::vector<int64_t> shape;
   int64_t elements = 1;
-  for (const Field& d : Items()) {
+  const std::vector<Field> dims = Items();
+  if (dims.size() > kMaxRank) Fail(fmt::format("{} dimensions; at most {}", dims.size(), kMaxRank));
+  for (const Field& d : dims) {
     shape.push_back(d.Integer(1, (int64_t{1} << 31) - 1));
     elements *= shape.back();
-    if (elements > kMaxElements) Fail("more than 2^28 elements");
+    if (elements > kMaxElements) Fail(fmt::format("more than 2^{} elements", kMaxElementsLog2));
   }
   return shape;
 }
@@ -203,6 +207,31 @@ void Fields::Finish() const {
 
 // ---- files ----
 
+namespace {
+
+// Sees the events of a YAML document and keeps only where the document started.
+class DocumentStart : public YAML::EventHandler {
+ public:
+  const YAML::Mark& mark() const { return mark_; }
+  void OnDocumentStart(const YAML::Mark& mark) override { mark_ = mark; }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+
+ private:
+  YAML::Mark mark_;
+};
+
+}  // namespace
+
 Field LoadYamlFile(const std::string& path) {
   std::error_code ec;
   if (fs::is_directory(path, ec)) FailAt(path, "", "is a directory, not a YAML file");
@@ -210,20 +239,45 @@ Field LoadYamlFile(const std::string& path) {
   if (!in) FailAt(path, "", fmt::format("cannot read: {}", std::strerror(errno)));
   std::stringstream text;
   text << in.rdbuf();
-  std::vector<YAML::Node> docs;
+  return ParseYamlFile(text.str(), path);
+}
+
+Field ParseYamlFile(const std::string& text, const std::string& path) {
+  auto malformed = [&path](const YAML::Mark& mark, const std::string& what) {
+    FailAt(path, fmt::format("line {}, column {}", mark.line + 1, mark.column + 1),
+           fmt::format("malformed YAML: {}", what));
+  };
+  // Not YAML::LoadAll: on some malformed text (a stray ',' at the top level) yaml-cpp 0.7's
+  // parser stops consuming input and reports an endless series of empty documents, which
+  // LoadAll collects until the memory runs out (found by fuzz_operation; fixed upstream after
+  // yaml-cpp 0.8.0 by pull request #1319).
+  // So count the documents first, three at most (a document that starts where the previous one
+  // started means the parser is stuck), then load the only one.
+  int documents = 0;
+  YAML::Node root;
   try {
-    docs = YAML::LoadAll(text.str());
+    std::istringstream stream(text);
+    YAML::Parser parser(stream);
+    DocumentStart start;
+    std::optional<YAML::Mark> previous;
+    while (documents < 3 && parser.HandleNextDocument(start)) {
+      if (previous && previous->pos == start.mark().pos) {
+        malformed(start.mark(), "the parser cannot go on from here");
+      }
+      previous = start.mark();
+      ++documents;
+    }
+    if (documents == 1) root = YAML::Load(text);
   } catch (const YAML::Exception& e) {
-    FailAt(path, fmt::format("line {}, column {}", e.mark.line + 1, e.mark.column + 1),
-           fmt::format("malformed YAML: {}", e.msg));
+    malformed(e.mark, e.msg);
   }
-  if (docs.size() > 1) FailAt(path, "", "holds several YAML documents; expected one");
-  if (docs.empty() || docs[0].IsNull()) FailAt(path, "", "is empty; expected a YAML map");
-  Field root(docs[0], path, "");
-  if (!root.IsMap()) {
-    FailAt(path, "", fmt::format("expected a map at the top level, got {}", KindName(root.node())));
+  if (documents > 1) FailAt(path, "", "holds several YAML documents; expected one");
+  if (documents == 0 || root.IsNull()) FailAt(path, "", "is empty; expected a YAML map");
+  Field field(root, path, "");
+  if (!field.IsMap()) {
+    FailAt(path, "", fmt::format("expected a map at the top level, got {}", KindName(root)));
   }
-  return root;
+  return field;
 }
 
 // ---- exact decimals ----

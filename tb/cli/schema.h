@@ -18,6 +18,16 @@
 
 namespace ane::cli {
 
+// The largest tensor the command accepts, in elements: 2^28 for a shape, a list of values, a
+// generated tensor or an output. It catches a mistyped shape before it eats the memory. The fuzz
+// build (tb/fuzz) lowers it with -DANE_CLI_MAX_ELEMENTS_LOG2=12 so that every input is quick to
+// read; the code paths stay the same.
+#ifndef ANE_CLI_MAX_ELEMENTS_LOG2
+#define ANE_CLI_MAX_ELEMENTS_LOG2 28
+#endif
+inline constexpr int kMaxElementsLog2 = ANE_CLI_MAX_ELEMENTS_LOG2;
+inline constexpr int64_t kMaxElements = int64_t{1} << kMaxElementsLog2;
+
 // A user-facing error: bad input or bad usage. main() prints "ane: error: <what()>" as one
 // line and exits with code 2. what() is "<file>: <field>: <message>" for a field of a file.
 class CliError : public std::runtime_error {
@@ -85,6 +95,8 @@ class Fields {
 
 // Reads and parses a YAML file. The top level must be a map.
 Field LoadYamlFile(const std::string& path);
+// The same for the text of a file named `path`.
+Field ParseYamlFile(const std::string& text, const std::string& path);
 
 // A decimal number read exactly: value = (negative ? -1 : 1) * digits * 10^exp10.
 struct Decimal {

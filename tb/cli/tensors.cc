@@ -16,7 +16,7 @@ using oracle::Exact;
 
 // Parameters such as `std: 0.1` that are not binary fractions are rounded to this grid.
 constexpr int kParamFracBits = 40;
-constexpr int64_t kMaxValues = int64_t{1} << 28;
+constexpr int64_t kMaxValues = kMaxElements;
 
 std::string Lower(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
@@ -72,7 +72,13 @@ uint32_t ParseInteger(const Field& f, const std::string& text, DType dtype) {
   return int8 ? uint32_t(v) & 0xFF : uint32_t(int32_t(v));
 }
 
-void AppendValues(const Field& list, DType dtype, std::vector<uint32_t>* out) {
+// Repeat groups nest, but not without end: a YAML alias can make a list hold itself
+// (`&a [1, {repeat: *a, times: 2}]`), which recursed until the stack overflowed (regression
+// input tb/fuzz/regressions/value/repeat_alias_cycle). Hand-written suites nest two or three deep.
+constexpr int kMaxRepeatDepth = 8;
+
+// `depth`: the groups around `list`.
+void AppendValues(const Field& list, DType dtype, std::vector<uint32_t>* out, int depth = 0) {
   for (const Field& item : list.Items()) {
     if (item.IsSequence()) {
       item.Fail("nested lists are not supported (give a flat list and a shape)");
@@ -81,18 +87,23 @@ void AppendValues(const Field& list, DType dtype, std::vector<uint32_t>* out) {
       out->push_back(ParseValue(item, dtype));
       continue;
     }
+    if (depth == kMaxRepeatDepth) {
+      item.Fail(fmt::format("repeat groups nested more than {} deep (a YAML alias that refers to "
+                            "the list holding it?)",
+                            kMaxRepeatDepth));
+    }
     Fields group(item);
     const Field repeat = group.Required("repeat");
     const int64_t times = group.Required("times").Integer(1, kMaxValues);
     group.Finish();
     std::vector<uint32_t> once;
     if (repeat.IsSequence()) {
-      AppendValues(repeat, dtype, &once);
+      AppendValues(repeat, dtype, &once, depth + 1);
     } else {
       once.push_back(ParseValue(repeat, dtype));
     }
     if (int64_t(out->size()) + int64_t(once.size()) * times > kMaxValues)
-      item.Fail("more than 2^28 values");
+      item.Fail(fmt::format("more than 2^{} values", kMaxElementsLog2));
     for (int64_t i = 0; i < times; ++i) out->insert(out->end(), once.begin(), once.end());
   }
 }

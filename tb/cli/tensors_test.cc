@@ -1,11 +1,13 @@
 // Values, exact decimals and tensor generation: exact parsing and printing of every fp16
-// value, pinned generator outputs (computed independently), and the YAML field checks.
+// value, pinned generator outputs (computed independently), and the YAML field checks,
+// including the input-handling fixes from fuzzing the readers (tb/fuzz).
 #include "tb/cli/tensors.h"
 
 #include <gtest/gtest.h>
 
 #include <functional>
 
+#include "tb/cli/operation.h"
 #include "tb/cli/schema.h"
 #include "tb/oracle/formats.h"
 
@@ -86,6 +88,80 @@ TEST(ValuesTest, ExpandsNestedRepeatGroups) {
             std::string::npos);
   EXPECT_NE(ErrorOf([] { ParseValueList(Yaml("[[1, 2]]"), DType::kFp16); }).find("nested lists"),
             std::string::npos);
+}
+
+// Input handling (found while writing tb/fuzz; regression inputs value/repeat_alias_cycle and
+// operation/repeat_alias_cycle.yaml): a YAML alias can make a list hold itself, and expanding its
+// repeat groups recursed until the stack overflowed (a crash, no message). Groups nest at most
+// 8 deep.
+TEST(ValuesTest, InputHandlingRepeatGroupsNestAtMost8Deep) {
+  const std::string error = ErrorOf([] {
+    ParseValueList(Yaml("&a [1, {repeat: *a, times: 2}]"), DType::kFp16);
+  });
+  EXPECT_NE(error.find("repeat groups nested more than 8 deep"), std::string::npos) << error;
+  std::string nested = "1";
+  for (int depth = 0; depth < 8; ++depth) nested = "[{repeat: " + nested + ", times: 2}]";
+  EXPECT_EQ(ParseValueList(Yaml(nested), DType::kFp16).size(), 256u);  // 8 groups, 2^8 ones
+  nested = "[{repeat: " + nested + ", times: 1}]";
+  EXPECT_NE(ErrorOf([&] { ParseValueList(Yaml(nested), DType::kFp16); }).find("nested more than 8"),
+            std::string::npos);
+}
+
+// Input handling (found by fuzz_operation; regression inputs operation/yaml_*): on a stray ','
+// at the top level, or some broken flow maps, yaml-cpp 0.7's LoadAll collected empty documents
+// without end until the memory ran out ("internal error: std::bad_alloc", or the machine's
+// memory). Now one line: malformed YAML at the place the parser stops.
+TEST(SchemaTest, InputHandlingMalformedYamlThatStopsTheParserIsOneError) {
+  auto error = [](const std::string& text) {
+    return ErrorOf([&] { ParseYamlFile(text, "t.yaml"); });
+  };
+  EXPECT_EQ(error("\n,\n"),
+            "t.yaml: line 2, column 1: malformed YAML: the parser cannot go on from here");
+  EXPECT_EQ(error("{op: matmul},"),
+            "t.yaml: line 1, column 13: malformed YAML: the parser cannot go on from here");
+  // What LoadAll gave before, unchanged.
+  EXPECT_EQ(error("a: 1\n---\nb: 2\n"), "t.yaml: holds several YAML documents; expected one");
+  EXPECT_EQ(error("a: 1\n---\n"), "t.yaml: holds several YAML documents; expected one");
+  EXPECT_EQ(error("# nothing\n"), "t.yaml: is empty; expected a YAML map");
+  EXPECT_EQ(error("[1, 2]"), "t.yaml: expected a map at the top level, got a list");
+  EXPECT_EQ(error("a: [1"),
+            "t.yaml: line 1, column 1: malformed YAML: end of sequence flow not found");
+  EXPECT_EQ(ParseYamlFile("a: 1\n...\n", "t.yaml").node()["a"].Scalar(), "1");
+}
+
+// Input handling: a shape has at most NumPy's 32 dimensions (see NpyTest.InputHandling...).
+TEST(SchemaTest, InputHandlingShapeHasAtMost32Dimensions) {
+  std::string shape = "[1";
+  for (int i = 1; i < 32; ++i) shape += ", 1";
+  EXPECT_EQ(Yaml(shape + "]").Shape().size(), 32u);
+  EXPECT_NE(ErrorOf([&] { Yaml(shape + ", 1]").Shape(); }).find("x: 33 dimensions; at most 32"),
+            std::string::npos);
+}
+
+// Input handling (found while writing tb/fuzz; regression inputs operation/*_output_over_the_bound
+// and suite/matmul_output_over_the_bound.yaml): an output far larger than the inputs (an outer
+// product, a 1x1 conv2d with many output channels) made the engines fail to allocate it (exit 3)
+// or, for a suite's `equals: 0`, the reader allocate 16 GiB. It is bad input under the bound of
+// an input tensor, 2^28 elements.
+TEST(OperationTest, InputHandlingOutputOverTheTensorBoundIsAnError) {
+  auto error = [](const std::string& text) {
+    return ErrorOf([&] {
+      Fields fields(Field(YAML::Load(text), "op.yaml", ""));
+      ReadOperation(fields, TensorOptions{});
+    });
+  };
+  EXPECT_EQ(error("{op: matmul, inputs: {a: {generate: {distribution: zeros, shape: [65536, 1]}},"
+                  " b: {generate: {distribution: zeros, shape: [1, 65536]}}}}"),
+            "op.yaml: inputs: the output y would be fp16 [65536, 65536], more than 2^28 elements "
+            "(line 1)");
+  EXPECT_EQ(error("{op: conv2d, inputs: {"
+                  "x: {generate: {distribution: zeros, shape: [1, 512, 512]}}, "
+                  "w: {generate: {distribution: zeros, shape: [2048, 1, 1, 1]}}}}"),
+            "op.yaml: inputs: the output y would be fp16 [2048, 512, 512], more than 2^28 elements "
+            "(line 1)");
+  EXPECT_EQ(error("{op: matmul, inputs: {a: {generate: {distribution: zeros, shape: [16384, 1]}},"
+                  " b: {generate: {distribution: zeros, shape: [1, 16384]}}}}"),
+            "(no error)");  // 2^28 outputs: at the bound
 }
 
 TEST(DecimalTest, ReadsBinaryFractionsExactlyAndRoundsOthersToTheGrid) {
