@@ -29,6 +29,7 @@ fi
 case $target in
   npy) dict=npy.dict ;;
   value) dict=value.dict ;;
+  junit) dict=junit.dict ;;
   *) dict=yaml.dict ;;
 esac
 
