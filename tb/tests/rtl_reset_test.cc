@@ -85,6 +85,7 @@
 #include "tb/oracle/mac.h"
 #include "tb/oracle/planar.h"
 #include "tb/oracle/postproc.h"
+#include "tb/tests/core_stimulus.h"
 #include "tb/tests/mac_stream.h"
 #include "tb/tests/planar_stimulus.h"
 #include "tb/tests/test_seed.h"
@@ -1774,10 +1775,6 @@ TEST(RtlReset, N4_5_PePool4MidJob) {
 // An ane_core instance: NumLanes, 512-byte banks, 8-byte input beats, 32-byte output beats.
 constexpr harness::CoreParams CoreOf(int lanes) { return {lanes, 512, 8, 32}; }
 
-uint16_t SmallFp16(Rng& rng) {
-  const uint16_t mag = uint16_t(0x2C00 + rng.Below(0x1800));  // ~2^-4 .. 2^2
-  return uint16_t(mag | (rng.Below(2) ? 0x8000 : 0));
-}
 
 // A random layer, as rtl_core_test.cc: geometry, groups, fp16 (fp16, int8sym or palette kernels,
 // broadcast or two-kernel, scale, bias, ReLU) or int8 (requantized to int8 or fp16), dense or
@@ -1791,69 +1788,9 @@ struct CoreJob {
 
 bool RandomCoreLayer(Rng& rng, const harness::CoreParams& cp, harness::CoreLayerPlan* out, oracle::Tensor3* x_out,
                      std::vector<std::vector<uint16_t>>* w_out) {
-  harness::CoreLayerPlan p;
-  oracle::ConvLayer& l = p.layer;
-  oracle::ConvGeometry& g = l.geom;
-  const bool int8 = rng.Below(4) == 0;
-  g.kernel_h = 1 + int(rng.Below(rng.Below(4) == 0 ? 7 : 3));
-  g.kernel_w = 1 + int(rng.Below(rng.Below(4) == 0 ? 7 : 3));
-  g.stride_y = 1 + int(rng.Below(2));
-  g.stride_x = 1 + int(rng.Below(2));
-  g.dilation_y = 1 + int(rng.Below(rng.Below(3) == 0 ? 2 : 1));
-  g.dilation_x = 1 + int(rng.Below(rng.Below(3) == 0 ? 2 : 1));
-  const int ey = (g.kernel_h - 1) * g.dilation_y + 1, ex = (g.kernel_w - 1) * g.dilation_x + 1;
-  g.pad_top = int(rng.Below(uint32_t(ey)));
-  g.pad_bottom = int(rng.Below(uint32_t(ey)));
-  g.pad_left = int(rng.Below(uint32_t(ex)));
-  g.pad_right = int(rng.Below(uint32_t(ex)));
-  g.height = std::max(1, ey - g.pad_top - g.pad_bottom) + int(rng.Below(12));
-  g.width = std::max(1, ex - g.pad_left - g.pad_right) + int(rng.Below(14));
-  g.channels = 1 + int(rng.Below(rng.Below(3) == 0 ? 12 : 5));
-  l.groups = 1 + int(rng.Below(3));
-  l.cout = l.groups * (1 + int(rng.Below(rng.Below(3) == 0 ? 20 : 6)));
-  if (int8) {
-    l.mode = MacMode::kInt8;
-    p.kspec.format = oracle::KernelFormat::kRaw8;
-    l.post.int_acc = true;
-    l.post.shift = int(rng.Below(8));
-    l.post.store = rng.Below(2) ? oracle::PostStore::kInt8 : oracle::PostStore::kFp16;
-    if (l.post.store == oracle::PostStore::kInt8 && rng.Below(2)) l.post.act = oracle::PostAct::kRelu;
-  } else {
-    l.mode = MacMode::kFp16;
-    const uint32_t f = rng.Below(4);
-    p.kspec.format = f == 1 ? oracle::KernelFormat::kInt8Sym
-                            : (f == 2 ? oracle::KernelFormat::kPalette : oracle::KernelFormat::kFp16);
-    p.kspec.palette_bits = 4;
-    p.kspec.two_kernel = rng.Below(2) == 0;
-    l.post.scale_en = rng.Below(2) == 0;
-    l.post.bias_en = rng.Below(2) == 0;
-    if (rng.Below(3) == 0) l.post.act = oracle::PostAct::kRelu;
-  }
-  p.kspec.sparse = rng.Below(3) == 0;
-  if (l.post.scale_en || l.post.bias_en) {
-    for (int co = 0; co < l.cout; ++co) {
-      oracle::ChannelParams ch;
-      ch.scale = l.post.scale_en ? SmallFp16(rng) : 0x3C00;
-      ch.bias = l.post.bias_en ? uint32_t(0x3E000000u + rng.Below(0x01000000u)) | (rng.Below(2) ? 0x80000000u : 0) : 0;
-      l.channel.push_back(ch);
-    }
-  }
-  const int cin = l.Cin(), k = g.Steps();
-  oracle::Tensor3 x{cin, g.height, g.width, {}};
-  for (int i = 0; i < cin * g.height * g.width; ++i) x.codes.push_back(int8 ? uint16_t(uint8_t(rng.Next())) : SmallFp16(rng));
-  const int zero_pct = p.kspec.sparse ? 60 : 10;
-  std::vector<std::vector<uint16_t>> w(size_t(l.cout));
-  for (auto& kern : w) {
-    for (int s = 0; s < k; ++s) {
-      const bool zero = int(rng.Below(100)) < zero_pct;
-      kern.push_back(zero ? 0 : (int8 ? uint16_t(uint16_t(int8_t(rng.Next())) & 0xFF) : SmallFp16(rng)));
-    }
-  }
-  if (int8) {
-    for (auto& kern : w)
-      for (auto& v : kern) v = uint16_t(int16_t(int8_t(uint8_t(v))));
-  }
-  if (rng.Below(3) == 0) p.channels_per_wu = 1 + int(rng.Below(uint32_t(g.channels)));
+  test::LayerCase lc = test::RandomLayer(rng, true);
+  harness::CoreLayerPlan& p = lc.plan;
+  if (rng.Below(3) == 0) p.channels_per_wu = 1 + int(rng.Below(uint32_t(p.layer.geom.channels)));
   harness::CoreLayerPlan probe = p;
   if (!harness::PlanCoreLayer(&probe, cp).empty()) {
     p.channels_per_wu = 1;
@@ -1861,8 +1798,8 @@ bool RandomCoreLayer(Rng& rng, const harness::CoreParams& cp, harness::CoreLayer
     if (!harness::PlanCoreLayer(&probe, cp).empty()) return false;  // a window wider than the bank
   }
   *out = probe;
-  *x_out = std::move(x);
-  *w_out = std::move(w);
+  *x_out = std::move(lc.x);
+  *w_out = std::move(lc.w);
   return true;
 }
 
