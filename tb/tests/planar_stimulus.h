@@ -1,9 +1,13 @@
 // Random stimulus shared by the planar tests: pooling windows (NUMERICS N-4.5) and values for
-// the reduction tree (N-4.4).
+// the reduction tree (N-4.4), and the elementwise unit's results (N-4.1, N-4.3).
 #ifndef TB_TESTS_PLANAR_STIMULUS_H_
 #define TB_TESTS_PLANAR_STIMULUS_H_
 
+#include <cstdint>
+
 #include "tb/oracle/conv_walk.h"
+#include "tb/oracle/elementwise.h"
+#include "tb/oracle/planar.h"
 #include "tb/tests/test_seed.h"
 
 namespace ane::test {
@@ -29,6 +33,25 @@ inline uint16_t TreeValue(Rng& rng) {
   if (r < 83) return rng.Below(2) ? 0x7C00 : 0xFC00;
   if (r < 85) return uint16_t(0x7C01 + rng.Below(0x3FF)) | uint16_t(rng.Below(2) << 15);  // NaN
   return rng.Code();
+}
+
+// The contract's result of ane_pe_ew's operation code `op` (its in_op_i: 0 add .. 11 (a+b)*c,
+// N-4.1 / N-4.3) on one lane's operands.
+inline uint16_t EwOracle(int op, uint16_t a, uint16_t b, uint16_t c) {
+  switch (op) {
+    case 0: return oracle::Fp16Add(a, b);
+    case 1: return oracle::Fp16Sub(a, b);
+    case 2: return oracle::Fp16Mul(a, b);
+    case 3: return oracle::Fp16Max(a, b);
+    case 4: return oracle::Fp16Min(a, b);
+    case 5: return oracle::Compare(a, b);
+    case 6: return oracle::Fp16Abs(a);
+    case 7: return oracle::Fp16Neg(a);
+    case 8: return oracle::Fp16Max(a, 0x0000);
+    case 9: return oracle::Fp16Square(a);
+    case 10: return oracle::Ternary(oracle::TernaryOp::kAddMul, a, b, c);
+    default: return oracle::Ternary(oracle::TernaryOp::kMulAfterAdd, a, b, c);
+  }
 }
 
 }  // namespace ane::test

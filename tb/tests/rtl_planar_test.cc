@@ -26,6 +26,7 @@
 #include "tb/oracle/elementwise.h"
 #include "tb/oracle/planar.h"
 #include "tb/tests/fp16_values.h"
+#include "tb/tests/planar_stimulus.h"
 #include "tb/tests/test_seed.h"
 
 namespace ane {
@@ -97,26 +98,11 @@ TEST(RtlPePost, N4_1_XSeedsAndFullRate) {
 // ---- the elementwise unit ----
 
 constexpr int kEwLanes = 16;
+using test::EwOracle;
 constexpr int kEwOps = 12;
 const char* const kEwNames[kEwOps] = {"add", "sub", "mul", "max", "min", "compare",
                                       "abs", "neg", "relu", "square", "a+b*c", "(a+b)*c"};
 
-uint16_t EwOracle(int op, uint16_t a, uint16_t b, uint16_t c) {
-  switch (op) {
-    case 0: return oracle::Fp16Add(a, b);
-    case 1: return oracle::Fp16Sub(a, b);
-    case 2: return oracle::Fp16Mul(a, b);
-    case 3: return oracle::Fp16Max(a, b);
-    case 4: return oracle::Fp16Min(a, b);
-    case 5: return oracle::Compare(a, b);
-    case 6: return oracle::Fp16Abs(a);
-    case 7: return oracle::Fp16Neg(a);
-    case 8: return oracle::Fp16Max(a, 0x0000);
-    case 9: return oracle::Fp16Square(a);
-    case 10: return oracle::Ternary(oracle::TernaryOp::kAddMul, a, b, c);
-    default: return oracle::Ternary(oracle::TernaryOp::kMulAfterAdd, a, b, c);
-  }
-}
 
 struct EwVec {
   int op = 0;

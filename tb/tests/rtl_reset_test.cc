@@ -1116,22 +1116,7 @@ struct StreamBenchBase {
 
 constexpr int kEwLanes = 16;
 
-uint16_t EwOracle(int op, uint16_t a, uint16_t b, uint16_t c) {
-  switch (op) {
-    case 0: return oracle::Fp16Add(a, b);
-    case 1: return oracle::Fp16Sub(a, b);
-    case 2: return oracle::Fp16Mul(a, b);
-    case 3: return oracle::Fp16Max(a, b);
-    case 4: return oracle::Fp16Min(a, b);
-    case 5: return oracle::Compare(a, b);
-    case 6: return oracle::Fp16Abs(a);
-    case 7: return oracle::Fp16Neg(a);
-    case 8: return oracle::Fp16Max(a, 0x0000);
-    case 9: return oracle::Fp16Square(a);
-    case 10: return oracle::Ternary(oracle::TernaryOp::kAddMul, a, b, c);
-    default: return oracle::Ternary(oracle::TernaryOp::kMulAfterAdd, a, b, c);
-  }
-}
+using test::EwOracle;
 
 struct EwVec {
   int op = 0;
