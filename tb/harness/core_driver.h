@@ -20,6 +20,7 @@
 #include "tb/harness/postproc_driver.h"
 #include "tb/harness/shifter_driver.h"
 #include "tb/harness/sim.h"
+#include "tb/regs/ane_regs.h"
 
 namespace ane::harness {
 
@@ -99,13 +100,14 @@ class CoreDriver {
     WaitIdle();  // PREP builds the lane table
     oracle::PostConfig pc = p.layer.post;
     pc.gen = p.layer.gen;
-    Write(0x40, PostCtrlWord(pc));
-    Write(0x41, pc.sr_seed);
+    namespace rc = regs::core;
+    Write(rc::WindowAddr(rc::kPostproc, 0x00), PostCtrlWord(pc));  // the post-processor's CTRL
+    Write(rc::WindowAddr(rc::kPostproc, 0x01), pc.sr_seed);        // and SEED
     if (pc.act == oracle::PostAct::kTable) {
-      for (const auto& [a, v] : TableWrites(pc.table)) Write(0x40 + a, v);
+      for (const auto& [a, v] : TableWrites(pc.table)) Write(rc::WindowAddr(rc::kPostproc, a), v);
     }
     for (const auto& [a, v] : im.writes) Write(a, v);
-    Write(0x10, 1);  // START
+    Write(rc::kStartAddr, 1);
     const uint64_t t0 = sim_.cycles();
     std::vector<uint8_t> written(im.y_bytes, 0);  // per output byte: written in this run
     CoreResult r;

@@ -1,6 +1,7 @@
 #include "tb/harness/core_plan.h"
 
 #include "tb/harness/work_unit.h"
+#include "tb/regs/ane_regs.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -273,7 +274,7 @@ CoreImage BuildCoreImage(const CoreLayerPlan& p, const CoreParams& cp, const ora
   }
   im.macs = uint64_t(l.cout) * uint64_t(p.oh) * uint64_t(p.ow) * uint64_t(g.Steps());
 
-  // shifter: the planar bank image with rows of bpr beats (ShifterConfigWrites, window 0x80)
+  // shifter: the planar bank image with rows of bpr beats (ShifterConfigWrites, the SHIFTER window)
   ShifterLayer sl;
   sl.geom = g;
   sl.tile_h = p.tile_h;
@@ -283,29 +284,35 @@ CoreImage BuildCoreImage(const CoreLayerPlan& p, const CoreParams& cp, const ora
   sl.col_stride = 1;
   sl.row_stride = p.bpr * cp.beat_bytes / esz;
   sl.ch_stride = p.patch_h * sl.row_stride;
-  for (const auto& [a, v] : ShifterConfigWrites(sl)) im.shifter_writes.push_back({0x80 + a, v});
+  namespace rc = regs::core;
+  for (const auto& [a, v] : ShifterConfigWrites(sl)) im.shifter_writes.push_back({rc::WindowAddr(rc::kShifter, a), v});
   auto& wr = im.writes;
-  wr.push_back({0x84, uint32_t(g.channels) | uint32_t(g.kernel_h) << 10 | uint32_t(g.kernel_w) << 13});
+  // Pack throws std::out_of_range when a value does not fit its field (docs/core.md, Registers).
+  auto write = [&wr](uint32_t addr, std::initializer_list<rc::FieldValue> fields) {
+    wr.push_back({addr, rc::Pack(addr, fields)});
+  };
+  write(rc::kKextAddr, {{rc::kKextC, g.channels}, {rc::kKextKh, g.kernel_h}, {rc::kKextKw, g.kernel_w}});
   const bool params = l.post.scale_en || l.post.bias_en;
-  wr.push_back({0x00, uint32_t(g.channels) | ModeBits(l.mode) << 10 | (p.kspec.two_kernel ? 1u << 13 : 0) |
-                          (p.elem16 ? 1u << 14 : 0) | (params ? 1u << 15 : 0) | (p.out8 ? 1u << 16 : 0)});
-  wr.push_back({0x01, uint32_t(p.tile_h) | uint32_t(p.tile_w) << 9 | uint32_t(p.channels_per_wu) << 18});
-  wr.push_back({0x02, uint32_t(p.nty) | uint32_t(p.ntx) << 10 | uint32_t(p.nsl) << 20});
-  wr.push_back({0x03, uint32_t(p.passes) | uint32_t(p.ppg) << 10 | uint32_t(p.nk_full) << 20 |
-                          uint32_t(p.nk_last) << 25});
-  wr.push_back({0x04, uint32_t(l.cout / l.groups)});
-  wr.push_back({0x05, uint32_t(g.height) | uint32_t(g.width) << 12});
-  wr.push_back({0x06, uint32_t(p.oh) | uint32_t(p.ow) << 12});
-  wr.push_back({0x07, uint32_t(g.stride_y) | uint32_t(g.stride_x) << 3 | uint32_t(g.pad_top) << 6 |
-                          uint32_t(g.pad_left) << 11});
-  wr.push_back({0x08, uint32_t(p.patch_h) | uint32_t(p.patch_w) << 10 | uint32_t(p.bpr) << 20});
-  wr.push_back({0x09, im.x_base});
-  wr.push_back({0x0A, uint32_t(g.height * g.width * esz)});
-  wr.push_back({0x0B, uint32_t(g.width * esz)});
-  wr.push_back({0x0C, im.k_base});
-  wr.push_back({0x0D, im.y_base});
-  wr.push_back({0x0E, uint32_t(p.oh * p.ow * oesz)});
-  wr.push_back({0x0F, uint32_t(p.ow * oesz)});
+  write(rc::kLayerAddr, {{rc::kLayerCg, g.channels}, {rc::kLayerMode, ModeBits(l.mode)},
+                         {rc::kLayerTwoKernel, p.kspec.two_kernel}, {rc::kLayerElem16, p.elem16},
+                         {rc::kLayerParams, params}, {rc::kLayerOut8, p.out8}});
+  write(rc::kTileAddr, {{rc::kTileTileH, p.tile_h}, {rc::kTileTileW, p.tile_w}, {rc::kTileNc, p.channels_per_wu}});
+  write(rc::kGridAddr, {{rc::kGridNty, p.nty}, {rc::kGridNtx, p.ntx}, {rc::kGridNsl, p.nsl}});
+  write(rc::kPassAddr, {{rc::kPassNp, p.passes}, {rc::kPassPpg, p.ppg}, {rc::kPassNkFull, p.nk_full},
+                        {rc::kPassNkLast, p.nk_last}});
+  write(rc::kCgoutAddr, {{rc::kCgoutCgout, l.cout / l.groups}});
+  write(rc::kInAddr, {{rc::kInH, g.height}, {rc::kInW, g.width}});
+  write(rc::kOutAddr, {{rc::kOutOh, p.oh}, {rc::kOutOw, p.ow}});
+  write(rc::kWinAddr, {{rc::kWinSy, g.stride_y}, {rc::kWinSx, g.stride_x}, {rc::kWinPt, g.pad_top},
+                       {rc::kWinPl, g.pad_left}});
+  write(rc::kPatchAddr, {{rc::kPatchPh, p.patch_h}, {rc::kPatchPw, p.patch_w}, {rc::kPatchBpr, p.bpr}});
+  write(rc::kXbaseAddr, {{rc::kXbaseBase, im.x_base}});
+  write(rc::kXchsAddr, {{rc::kXchsStride, g.height * g.width * esz}});
+  write(rc::kXrsAddr, {{rc::kXrsStride, g.width * esz}});
+  write(rc::kKbaseAddr, {{rc::kKbaseBase, im.k_base}});
+  write(rc::kYbaseAddr, {{rc::kYbaseBase, im.y_base}});
+  write(rc::kYchsAddr, {{rc::kYchsStride, p.oh * p.ow * oesz}});
+  write(rc::kYrsAddr, {{rc::kYrsStride, p.ow * oesz}});
   return im;
 }
 

@@ -1,0 +1,826 @@
+#!/usr/bin/env python3
+"""regtool: the ANE's register map, written once in rtl/regs/ane_regs.yaml, generated everywhere.
+
+Reads the YAML (task-descriptor fields and the neural-engine core's configuration registers;
+its header comment gives the schema), checks it (the TD walk adds up, no field leaves its word
+or overlaps another, names are unique), and generates
+  rtl/ane_regs_pkg.sv   SystemVerilog package ane_regs_pkg (localparams, Yosys 0.23 subset)
+  tb/regs/ane_regs.h    C++17 header, namespaces ane::regs::td and ane::regs::core
+  docs/td.md            the stream and field tables, between the regtool "td fields" markers
+  docs/core.md          the core's register table, between the regtool "core registers" markers
+
+  python3 scripts/regtool.py                     rewrite the outputs that differ
+  python3 scripts/regtool.py --check             exit 1 naming every stale output (flow.regs)
+  python3 scripts/regtool.py --check --aneregs sim/hwx/aneregs.json
+                                                 also: every aneregs.json field is in the YAML
+                                                 with its [byte, bit, width], and no other
+
+Exit status: 0 ok, 1 stale output or aneregs mismatch, 2 the YAML or an argument is wrong.
+Needs python3 and PyYAML (Debian: python3-yaml, in scripts/install-deps.sh).
+"""
+
+import argparse
+import json
+import re
+import sys
+import textwrap
+from pathlib import Path
+
+try:
+    import yaml
+except ImportError:  # pragma: no cover - depends on the machine
+    sys.exit("regtool: needs PyYAML; install it with scripts/install-deps.sh "
+             "(Debian package python3-yaml)")
+
+ROOT = Path(__file__).resolve().parent.parent
+YAML_FILE = "rtl/regs/ane_regs.yaml"
+SV_FILE = "rtl/ane_regs_pkg.sv"
+H_FILE = "tb/regs/ane_regs.h"
+TD_DOC = "docs/td.md"
+CORE_DOC = "docs/core.md"
+TD_MARK = "td fields"
+CORE_MARK = "core registers"
+SEEN_NOTE = ("\"Seen\" values are the raw field values in the three real programs "
+             "`sim/hwx/{relu,sigmoid,conv_twos}.hwx`.")
+
+
+class RegError(Exception):
+    """A mistake in the YAML: the message says where and what."""
+
+
+# ---------------------------------------------------------------- model
+
+
+class Field:
+    """One TD field (a repeated register's field once per element)."""
+
+    def __init__(self, name, stream, word, lsb, width, td_offset, units, meaning, reg, index):
+        self.name, self.stream, self.word = name, stream, word
+        self.lsb, self.width, self.td_offset = lsb, width, td_offset
+        self.units, self.meaning, self.reg, self.index = units, meaning, reg, index
+
+
+class Register:
+    """A TD register word (count > 1: repeated at consecutive words) with its fields."""
+
+    def __init__(self, stream, name, word, count, meaning, fields, td_offset, addr):
+        self.stream, self.name, self.word, self.count = stream, name, word, count
+        self.meaning, self.fields, self.td_offset, self.addr = meaning, fields, td_offset, addr
+
+
+def parse_bits(value, where):
+    """'MSB:LSB' or 'BIT' (or an int bit) -> (lsb, width), within a 32-bit word."""
+    if isinstance(value, bool):
+        raise RegError(f"{where}: bits must be \"MSB:LSB\" or \"BIT\", not {value!r}")
+    if isinstance(value, int):
+        msb = lsb = value
+    elif isinstance(value, str) and re.fullmatch(r"\d+(:\d+)?", value.strip()):
+        parts = [int(p) for p in value.strip().split(":")]
+        msb, lsb = parts[0], parts[-1]
+    else:
+        raise RegError(f"{where}: bits must be \"MSB:LSB\" or \"BIT\" (quoted), not {value!r}")
+    if msb < lsb:
+        raise RegError(f"{where}: bits {value!r}: MSB below LSB")
+    if msb > 31:
+        raise RegError(f"{where}: bits {value!r} leave the 32-bit word (unquoted 15:0 is a base-60 "
+                       "number in YAML: quote it)")
+    return lsb, msb - lsb + 1
+
+
+def bits_text(lsb, width):
+    return f"{lsb + width - 1}:{lsb}" if width > 1 else f"{lsb}"
+
+
+def need(d, key, where, kind=None):
+    if not isinstance(d, dict) or key not in d:
+        raise RegError(f"{where}: missing '{key}'")
+    v = d[key]
+    if kind is not None and not isinstance(v, kind):
+        raise RegError(f"{where}: '{key}' must be {kind.__name__ if isinstance(kind, type) else kind}")
+    return v
+
+
+def text(d, key, where, default=None):
+    if default is not None and key not in d:
+        return default
+    v = need(d, key, where)
+    if not isinstance(v, str) or "\n" in v.strip():
+        raise RegError(f"{where}: '{key}' must be a one-line string")
+    return v.strip()
+
+
+def parse_fields(entries, where):
+    if not isinstance(entries, list) or not entries:
+        raise RegError(f"{where}: 'fields' must be a non-empty list")
+    out, used = [], 0
+    for k, f in enumerate(entries):
+        fw = f"{where}.fields[{k}]"
+        name = text(f, "name", fw)
+        fw = f"{where}.{name}"
+        if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", name):
+            raise RegError(f"{fw}: name must be a word")
+        lsb, width = parse_bits(need(f, "bits", fw), fw)
+        mask = ((1 << width) - 1) << lsb
+        if used & mask:
+            raise RegError(f"{fw}: bits {bits_text(lsb, width)} overlap another field of the word")
+        used |= mask
+        if any(o[0] == name for o in out):
+            raise RegError(f"{fw}: two fields of one register have this name")
+        out.append((name, lsb, width, text(f, "units", fw, ""), text(f, "meaning", fw)))
+    return out
+
+
+class Model:
+    def __init__(self, doc):
+        if not isinstance(doc, dict):
+            raise RegError("the top level must be a mapping with 'td' and 'core'")
+        self.parse_td(need(doc, "td", "td", dict))
+        self.parse_core(need(doc, "core", "core", dict))
+
+    # ---- TD
+    def parse_td(self, td):
+        self.td_bytes = need(td, "bytes", "td", int)
+        self.chain_stride = need(td, "chain_stride", "td", int)
+        self.header_words = need(td, "header_words", "td", int)
+        self.td_meaning = " ".join(text(td, "meaning", "td").split())
+        self.registers, self.fields, self.unnamed = [], [], []
+        hdr = need(td, "header", "td.header", dict)
+        self.header_meaning = text(hdr, "meaning", "td.header")
+        seen_words = set()
+        for k, w in enumerate(need(hdr, "words", "td.header", list)):
+            where = f"td.header.words[{k}]"
+            word = need(w, "word", where, int)
+            if not 0 <= word < self.header_words or word in seen_words:
+                raise RegError(f"{where}: word {word} is not a header word or is listed twice")
+            seen_words.add(word)
+            reg = Register(-1, f"Header[{word}]", word, 1, "", parse_fields(w.get("fields"), where),
+                           4 * word, None)
+            self.registers.append(reg)
+        self.streams = []
+        offset = 4 * self.header_words
+        for k, s in enumerate(need(td, "streams", "td.streams", list)):
+            where = f"td.streams[{k}]"
+            name = text(s, "name", where)
+            where = f"td.streams.{name}"
+            header = need(s, "header", where, int)
+            count, addr = header >> 24, header & 0xFFFFFF
+            if count % 4:
+                raise RegError(f"{where}: header 0x{header:08x}: count 0x{count:x} is not a multiple of 4")
+            words = count // 4 + 1
+            td_offset = need(s, "td_offset", where, int)
+            if td_offset != offset:
+                raise RegError(f"{where}: td_offset 0x{td_offset:x}, but the walk puts it at 0x{offset:x}")
+            stream = {"name": name, "header": header, "count": count, "addr": addr, "words": words,
+                      "td_offset": td_offset, "meaning": text(s, "meaning", where), "index": k}
+            self.streams.append(stream)
+            for j, r in enumerate(need(s, "registers", where, list)):
+                rw = f"{where}.registers[{j}]"
+                rname = text(r, "name", rw)
+                rw = f"{where}.{rname}"
+                if not re.fullmatch(r"[A-Za-z][A-Za-z0-9]*", rname):
+                    raise RegError(f"{rw}: name must be a word")
+                word = need(r, "word", rw, int)
+                rcount = r.get("count", 1)
+                if not isinstance(rcount, int) or rcount < 1:
+                    raise RegError(f"{rw}: count must be a positive number")
+                if word < 0 or word + rcount > words:
+                    raise RegError(f"{rw}: words {word}..{word + rcount - 1} outside the stream's {words}")
+                reg = Register(k, rname, word, rcount, text(r, "meaning", rw),
+                               parse_fields(r.get("fields"), rw), td_offset + 4 + 4 * word,
+                               addr + 4 * word)
+                self.registers.append(reg)
+            for j, u in enumerate(s.get("unnamed", []) or []):
+                uw = f"{where}.unnamed[{j}]"
+                word = need(u, "word", uw, int)
+                ucount = u.get("count", 1)
+                if word < 0 or word + ucount > words:
+                    raise RegError(f"{uw}: words {word}..{word + ucount - 1} outside the stream")
+                lsb, width = parse_bits(u["bits"], uw) if "bits" in u else (0, 32)
+                self.unnamed.append({"stream": k, "word": word, "count": ucount, "lsb": lsb,
+                                     "width": width, "td_offset": td_offset + 4 + 4 * word,
+                                     "addr": addr + 4 * word, "seen": text(u, "seen", uw)})
+            offset += 4 * (1 + words)
+        if offset != self.td_bytes:
+            raise RegError(f"td: the header and streams take 0x{offset:x} bytes, not bytes 0x{self.td_bytes:x}")
+        if self.chain_stride < self.td_bytes or self.chain_stride % 0x100:
+            raise RegError("td: chain_stride must be a multiple of 0x100 at least bytes")
+        # expand into fields, in TD order
+        for reg in self.registers:
+            for i in range(reg.count):
+                for (fname, lsb, width, units, meaning) in reg.fields:
+                    if reg.stream < 0:
+                        name = f"{reg.name}.{fname}"
+                    else:
+                        rn = f"{reg.name}[{i}]" if reg.count > 1 else reg.name
+                        name = f"{self.streams[reg.stream]['name']}.{rn}.{fname}"
+                    self.fields.append(Field(name, reg.stream, reg.word + i, lsb, width,
+                                             reg.td_offset + 4 * i, units, meaning, reg,
+                                             i if reg.count > 1 else None))
+        self.fields.sort(key=lambda f: (f.td_offset, f.lsb))
+        self.registers.sort(key=lambda r: r.td_offset)
+        names, words = set(), {}
+        for f in self.fields:
+            if f.name in names:
+                raise RegError(f"td: field {f.name} is described twice")
+            names.add(f.name)
+            mask = ((1 << f.width) - 1) << f.lsb
+            prev = words.get(f.td_offset, 0)
+            if prev & mask:
+                raise RegError(f"td: field {f.name} overlaps another field of the word at TD+0x{f.td_offset:03x}")
+            words[f.td_offset] = prev | mask
+        for u in self.unnamed:
+            for w in range(u["count"]):
+                off = u["td_offset"] + 4 * w
+                if words.get(off, 0) & (((1 << u["width"]) - 1) << u["lsb"]):
+                    raise RegError(f"td: the unnamed entry at TD+0x{off:03x} overlaps a named field")
+
+    # ---- core
+    def parse_core(self, core):
+        self.core_module = text(core, "module", "core")
+        self.core_addr_bits = need(core, "addr_bits", "core", int)
+        self.core_meaning = " ".join(text(core, "meaning", "core").split())
+        self.core_notes = [str(n).strip() for n in core.get("notes", []) or []]
+        self.core_regs, self.core_windows = [], []
+        taken = {}
+        limit = 1 << self.core_addr_bits
+        for k, r in enumerate(need(core, "registers", "core.registers", list)):
+            where = f"core.registers[{k}]"
+            name = text(r, "name", where)
+            where = f"core.{name}"
+            addr = need(r, "addr", where, int)
+            if not 0 <= addr < limit or addr in taken:
+                raise RegError(f"{where}: address 0x{addr:02x} is outside the port or taken by {taken.get(addr)}")
+            taken[addr] = name
+            fields = parse_fields(r["fields"], where) if "fields" in r else []
+            self.core_regs.append({"name": name, "addr": addr, "meaning": text(r, "meaning", where),
+                                   "fields": fields})
+        for k, w in enumerate(core.get("windows", []) or []):
+            where = f"core.windows[{k}]"
+            name = text(w, "name", where)
+            where = f"core.{name}"
+            addr, bits = need(w, "addr", where, int), need(w, "addr_bits", where, int)
+            if addr % (1 << bits) or addr + (1 << bits) > limit:
+                raise RegError(f"{where}: a window must be aligned to its size and inside the port")
+            for a in range(addr, addr + (1 << bits)):
+                if a in taken:
+                    raise RegError(f"{where}: address 0x{a:02x} is also {taken[a]}")
+                taken[a] = name
+            self.core_windows.append({"name": name, "addr": addr, "addr_bits": bits,
+                                      "meaning": text(w, "meaning", where)})
+        self.core_regs.sort(key=lambda r: r["addr"])
+
+
+# ---------------------------------------------------------------- names
+
+
+def camel(name):
+    """LAYER -> Layer, TWO_KERNEL -> TwoKernel, KernelDMASrc -> KernelDMASrc."""
+    if name.isupper() or "_" in name:
+        return "".join(p[:1].upper() + p[1:].lower() for p in name.split("_") if p)
+    return re.sub(r"[^A-Za-z0-9]", "", name)
+
+
+def word(name):
+    """A TD name part as an identifier part, spelled as aneregs.json spells it: Header[0] -> Header0."""
+    return re.sub(r"[^A-Za-z0-9]", "", name)
+
+
+def comment(text_, indent="", width=100):
+    """text_ as // comment lines of at most width characters."""
+    return textwrap.wrap(text_, width=width, initial_indent=indent + "// ",
+                         subsequent_indent=indent + "//   ", break_on_hyphens=False)
+
+
+def field_id(name):
+    return "k" + re.sub(r"[^A-Za-z0-9]+", "_", name).rstrip("_")
+
+
+def sv_reg_prefix(model, reg):
+    if reg.stream < 0:
+        return f"TdHeader{reg.word}"
+    return f"Td{word(model.streams[reg.stream]['name'])}{word(reg.name)}"
+
+
+# ---------------------------------------------------------------- SystemVerilog
+
+
+def hexv(v, digits=0):
+    return f"32'h{v:0{digits}x}"
+
+
+def gen_sv(m):
+    out = []
+    consts = []  # every constant's name, for the lint sink
+
+    def block(title, rows):
+        if title:
+            out.extend(comment(title, "  "))
+        width = max(len(n) for n, _, _ in rows)
+        for n, v, c in rows:
+            consts.append(n)
+            line = f"  localparam int unsigned {n:<{width}} = {v};"
+            out.append(f"{line}  // {c}" if c and len(line) + len(c) + 5 <= 100 else line)
+
+    out += [
+        "// GENERATED by scripts/regtool.py from rtl/regs/ane_regs.yaml: do not edit; change the YAML",
+        "// and run `python3 scripts/regtool.py`.",
+        "// ane_regs_pkg: the register map of a task descriptor (TD, docs/td.md) and of the",
+        "// neural-engine core's configuration port (docs/core.md). Plain localparams, referenced as",
+        "// ane_regs_pkg::Name (Yosys 0.23 has no import). Offsets are TD byte offsets of 32-bit",
+        "// little-endian words; Lsb is the bit within that word.",
+        "//   Td<Stream>{Off,Header,Words,Addr}  a stream: its header word's TD offset, the header word,",
+        "//                                      its data words, the register address of data word 0",
+        "//   Td<Stream><Reg>{Off,Addr}          a register word: TD offset, register address;",
+        "//                                      <Reg>Count: repeated, element i at Off + 4 i, Addr + 4 i",
+        "//   Td<Stream><Reg><Field>{Off,Lsb,Width}, TdHeader<w><Field>{Off,Lsb,Width}  a field",
+        "//   Core<Reg>{Addr,Bits}               a core register: address, bits below its top field",
+        "//   Core<Reg><Field>{Lsb,Width}        a core register field",
+        "//   Core<Window>{Addr,AddrBits}        a window: registers Addr + a, a < 2^AddrBits",
+        "`default_nettype none",
+        "",
+        "package ane_regs_pkg;",
+        "",
+        "  // ---- TD layout ----",
+    ]
+    block("", [("TdBytes", hexv(m.td_bytes), "one TD"),
+               ("TdChainStride", hexv(m.chain_stride), "a TD followed by another is padded to this"),
+               ("TdHeaderWords", str(m.header_words), "header words before the first stream"),
+               ("TdNumStreams", str(len(m.streams)), "")])
+    out.append("")
+    out.append("  // ---- streams: header word [31:24] count, [23:0] register address; count/4+1 data words ----")
+    for s in m.streams:
+        n = f"Td{word(s['name'])}"
+        block(f"{s['name']}: {s['meaning']}",
+              [(n + "Off", hexv(s["td_offset"]), "TD offset of the header word"),
+               (n + "Header", hexv(s["header"], 8), ""),
+               (n + "Words", str(s["words"]), "data words"),
+               (n + "Addr", hexv(s["addr"]), "register address of data word 0")])
+    out.append("")
+    out.append("  // ---- TD fields ----")
+    for reg in m.registers:
+        p = sv_reg_prefix(m, reg)
+        if reg.stream < 0:
+            title = f"Header[{reg.word}] (TD+0x{reg.td_offset:03x})"
+            rows = [(p + "Off", hexv(reg.td_offset), "")]
+        else:
+            s = m.streams[reg.stream]
+            rep = f"[{reg.count}]" if reg.count > 1 else ""
+            title = (f"{s['name']}.{reg.name}{rep} (word {reg.word}, TD+0x{reg.td_offset:03x}, "
+                     f"reg 0x{reg.addr:05x}): {reg.meaning}")
+            rows = [(p + "Off", hexv(reg.td_offset), ""), (p + "Addr", hexv(reg.addr), "")]
+            if reg.count > 1:
+                rows.append((p + "Count", str(reg.count), "elements at consecutive words"))
+        for (fname, lsb, width, units, _) in reg.fields:
+            fp = p + word(fname)
+            rows += [(fp + "Off", hexv(reg.td_offset), ""), (fp + "Lsb", str(lsb), ""),
+                     (fp + "Width", str(width), units)]
+        block(title, rows)
+    out.append("")
+    out.append("  // ---- the core's configuration port (rtl/ane_core.sv) ----")
+    for r in m.core_regs:
+        p = "Core" + camel(r["name"])
+        rows = [(p + "Addr", hexv(r["addr"]), "")]
+        if r["fields"]:
+            top = max(lsb + width for (_, lsb, width, _, _) in r["fields"])
+            rows.append((p + "Bits", str(top), "bits below the top field's MSB"))
+        for (fname, lsb, width, units, _) in r["fields"]:
+            rows += [(p + camel(fname) + "Lsb", str(lsb), ""),
+                     (p + camel(fname) + "Width", str(width), units)]
+        block(f"{r['name']} (0x{r['addr']:02x}): {r['meaning']}", rows)
+    for w in m.core_windows:
+        p = "Core" + camel(w["name"])
+        block(f"{w['name']} window (0x{w['addr']:02x} + a): {w['meaning']}",
+              [(p + "Addr", hexv(w["addr"]), ""), (p + "AddrBits", str(w["addr_bits"]), "")])
+    dup = {n for n in consts if consts.count(n) > 1}
+    if dup:
+        raise RegError(f"two SystemVerilog constants would have the name {sorted(dup)[0]}")
+    out += [
+        "",
+        "  // Lint: Verilator counts a parameter as used once another parameter reads it, and never",
+        "  // reports a name containing \"unused\" (its default --unused-regexp). This sink reads every",
+        "  // constant above, so a top that uses some of them lints clean without a waiver.",
+    ]
+    terms, line = [], "  localparam int unsigned AllConstants_unused ="
+    for k, n in enumerate(consts):
+        piece = f" {n}" + (" ^" if k + 1 < len(consts) else ";")
+        if len(line) + len(piece) > 100:
+            terms.append(line)
+            line = "     "
+        line += piece
+    terms.append(line)
+    out += terms
+    out += ["", "endpackage", "", "`default_nettype wire", ""]
+    return "\n".join(out)
+
+
+# ---------------------------------------------------------------- C++
+
+
+def cstr(s):
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def cstr_lines(s, indent, width=100):
+    """s as adjacent C++ string literals, one per line, each line at most width characters."""
+    parts = textwrap.wrap(s, width=width - len(indent) - 3, drop_whitespace=False,
+                          break_on_hyphens=False) or [""]
+    return [indent + cstr(p) for p in parts]
+
+
+def gen_h(m):
+    o = [
+        "// GENERATED by scripts/regtool.py from rtl/regs/ane_regs.yaml: do not edit; change the YAML",
+        "// and run `python3 scripts/regtool.py`.",
+        "// The register map of a task descriptor (ane::regs::td, docs/td.md) and of the neural-engine",
+        "// core's configuration port (ane::regs::core, docs/core.md; rtl/ane_core.sv decodes the same",
+        "// map from rtl/ane_regs_pkg.sv).",
+        "#ifndef TB_REGS_ANE_REGS_H_",
+        "#define TB_REGS_ANE_REGS_H_",
+        "",
+        "#include <cstdint>",
+        "#include <initializer_list>",
+        "#include <stdexcept>",
+        "#include <string>",
+        "",
+        "namespace ane::regs::td {",
+        "",
+        f"inline constexpr uint32_t kTdBytes = 0x{m.td_bytes:x};",
+        f"inline constexpr uint32_t kChainStride = 0x{m.chain_stride:x};   "
+        "// a TD followed by another is padded to 0x300",
+        f"inline constexpr uint32_t kHeaderWords = {m.header_words};",
+        f"inline constexpr int kNumStreams = {len(m.streams)};",
+        "",
+        "// A stream: its header word ([31:24] count, [23:0] register byte address), the TD offset of",
+        "// that word, the data words after it (count / 4 + 1) and the register address of data word 0.",
+        "struct Stream {",
+        "  const char* name;",
+        "  uint32_t header;",
+        "  uint32_t td_offset;",
+        "  uint32_t words;",
+        "  uint32_t reg_addr;",
+        "  const char* meaning;",
+        "};",
+        "inline constexpr Stream kStreams[kNumStreams] = {",
+    ]
+    for s in m.streams:
+        o.append(f"    {{{cstr(s['name'])}, 0x{s['header']:08x}, 0x{s['td_offset']:03x}, {s['words']}, "
+                 f"0x{s['addr']:05x},")
+        o += cstr_lines(s["meaning"], "     ")
+        o[-1] += "},"
+    o += [
+        "};",
+        "inline constexpr int kHeaderStream = -1;",
+        "",
+        "// name: the aneregs.json name without its \"aneTD.\" / \"aneRegs.\" prefix; stream: kHeaderStream",
+        "// or the index in kStreams; word: header word 0..9, or the data word index within the stream;",
+        "// lsb: bit within that little-endian 32-bit word; td_offset: byte offset of that word in the",
+        "// TD. units: \"\" when raw; meaning: one line (\"seen\": the raw value in sim/hwx's programs).",
+        "struct Field {",
+        "  const char* name;",
+        "  int stream;",
+        "  uint32_t word;",
+        "  uint32_t lsb;",
+        "  uint32_t width;",
+        "  uint32_t td_offset;",
+        "  const char* units;",
+        "  const char* meaning;",
+        "};",
+        "inline constexpr Field kFields[] = {",
+    ]
+    for f in m.fields:
+        st = "kHeaderStream" if f.stream < 0 else str(f.stream)
+        o.append(f"    {{{cstr(f.name)}, {st}, {f.word}, {f.lsb}, {f.width}, 0x{f.td_offset:03x}, "
+                 f"{cstr(f.units)},")
+        o += cstr_lines(f.meaning, "     ")
+        o[-1] += "},"
+    o += [
+        "};",
+        f"inline constexpr int kNumFields = {len(m.fields)};",
+        "static_assert(sizeof(kFields) / sizeof(kFields[0]) == kNumFields);",
+        "",
+        "// kFields[id]: the name with every non-alphanumeric run turned into '_'.",
+        "enum FieldId : int {",
+    ]
+    ids = [field_id(f.name) for f in m.fields]
+    if len(set(ids)) != len(ids):
+        raise RegError("two TD fields would have the same FieldId")
+    for k, i in enumerate(ids):
+        o.append(f"  {i} = {k},")
+    o += ["};", "", "}  // namespace ane::regs::td", ""]
+
+    o += [
+        "namespace ane::regs::core {",
+        "",
+        *comment(m.core_meaning),
+        f"inline constexpr uint32_t kAddrBits = {m.core_addr_bits};  // width of cfg_addr_i",
+        "",
+        "// A field of a register: name (\"LAYER.CG\"), register address, LSB, width.",
+        "struct CoreField { const char* name; uint32_t addr, lsb, width; };",
+        "// A window: registers addr + a, a < 2^addr_bits, of a block inside the core.",
+        "struct CoreWindow { const char* name; uint32_t addr, addr_bits; };",
+        "struct FieldValue { CoreField field; int64_t value; };",
+        "",
+    ]
+    names = []
+    for r in m.core_regs:
+        p = "k" + camel(r["name"])
+        o.extend(comment(f"{r['name']} (0x{r['addr']:02x}): {r['meaning']}"))
+        o.append(f"inline constexpr uint32_t {p}Addr = 0x{r['addr']:02x};")
+        names.append(p + "Addr")
+        for (fname, lsb, width, units, meaning) in r["fields"]:
+            n = p + camel(fname)
+            names.append(n)
+            o.append(f"inline constexpr CoreField {n} = {{{cstr(r['name'] + '.' + fname)}, "
+                     f"0x{r['addr']:02x}, {lsb}, {width}}};")
+    for w in m.core_windows:
+        n = "k" + camel(w["name"])
+        names.append(n)
+        o.extend(comment(f"{w['name']} window: {w['meaning']}"))
+        o.append(f"inline constexpr CoreWindow {n} = {{{cstr(w['name'])}, 0x{w['addr']:02x}, "
+                 f"{w['addr_bits']}}};")
+    dup = {n for n in names if names.count(n) > 1}
+    if dup:
+        raise RegError(f"two C++ core constants would have the name {sorted(dup)[0]}")
+    o += [
+        "",
+        "// True when value fits field f (0 <= value < 2^width).",
+        "constexpr bool Fits(const CoreField& f, int64_t value) {",
+        "  return value >= 0 &&",
+        "         (f.width >= 32 ? value <= int64_t(0xffffffff) : value < (int64_t(1) << f.width));",
+        "}",
+        "",
+        "// value placed in field f of its register word; throws std::out_of_range when it does not fit.",
+        "inline uint32_t Place(const CoreField& f, int64_t value) {",
+        "  if (!Fits(f, value)) {",
+        "    throw std::out_of_range(\"ane_core register field \" + std::string(f.name) + \" (\" +",
+        "                            std::to_string(f.width) + \" bits) cannot hold \" +",
+        "                            std::to_string(value) + \": the layer is too large for the core\");",
+        "  }",
+        "  return uint32_t(uint64_t(value) << f.lsb);",
+        "}",
+        "",
+        "// The word of register addr from its fields' values (fields not given are 0); throws",
+        "// std::out_of_range when a value does not fit or a field belongs to another register.",
+        "inline uint32_t Pack(uint32_t addr, std::initializer_list<FieldValue> values) {",
+        "  uint32_t word = 0;",
+        "  for (const FieldValue& v : values) {",
+        "    if (v.field.addr != addr) {",
+        "      throw std::out_of_range(\"ane_core register field \" + std::string(v.field.name) +",
+        "                              \" is not a field of the register at address \" +",
+        "                              std::to_string(addr));",
+        "    }",
+        "    word |= Place(v.field, v.value);",
+        "  }",
+        "  return word;",
+        "}",
+        "",
+        "// The address of register a of window w; throws std::out_of_range when a is outside it.",
+        "inline uint32_t WindowAddr(const CoreWindow& w, uint32_t a) {",
+        "  if (a >= (uint32_t(1) << w.addr_bits)) {",
+        "    throw std::out_of_range(\"ane_core \" + std::string(w.name) + \" window has no register \" +",
+        "                            std::to_string(a));",
+        "  }",
+        "  return w.addr + a;",
+        "}",
+        "",
+        "}  // namespace ane::regs::core",
+        "",
+        "#endif  // TB_REGS_ANE_REGS_H_",
+        "",
+    ]
+    return "\n".join(o)
+
+
+# ---------------------------------------------------------------- Markdown
+
+
+def prose(text_, width=100):
+    """A Markdown paragraph wrapped at width characters."""
+    return textwrap.wrap(text_, width=width, break_on_hyphens=False, break_long_words=False)
+
+
+def md(s):
+    return s.replace("|", "\\|")
+
+
+def hx(v, digits):
+    return f"0x{v:0{digits}x}"
+
+
+def gen_td_section(m):
+    o = [
+        f"<!-- BEGIN regtool: {TD_MARK} -->",
+        "<!-- Generated by scripts/regtool.py from rtl/regs/ane_regs.yaml: edit the YAML, not this. -->",
+        "",
+        *prose(m.td_meaning),
+        "",
+        "### Streams",
+        "",
+        "| stream | header word | TD offset | data words | data at TD | register addresses | meaning |",
+        "|---|---|---|---|---|---|---|",
+        f"| Header | - | 0x000 | {m.header_words} | 0x000-0x{4 * m.header_words - 1:03x} | - | "
+        f"{md(m.header_meaning)} |",
+    ]
+    for s in m.streams:
+        d0 = s["td_offset"] + 4
+        o.append(f"| {s['name']} | 0x{s['header']:08x} | {hx(s['td_offset'], 3)} | {s['words']} | "
+                 f"{hx(d0, 3)}-{hx(d0 + 4 * s['words'] - 1, 3)} | "
+                 f"{hx(s['addr'], 5)}-{hx(s['addr'] + 4 * (s['words'] - 1), 5)} | {md(s['meaning'])} |")
+    o += [
+        "",
+        "### Fields",
+        "",
+        *prose("Bits are within the little-endian 32-bit word at the TD offset; word is the header word "
+               "or the data word index within the stream. A repeated register is one row with its "
+               "element i at TD offset + 4 i (the names in `tb/regs/ane_regs.h` and aneregs.json carry "
+               "the index). " + SEEN_NOTE + " Rows named (unnamed) are words or bits outside every "
+               "named field that are nonzero in those programs: documentation only, no constant."),
+        "",
+        "| stream | TD offset | register address | word | bits | name | units | meaning |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    rows = []
+    for reg in m.registers:
+        sname = "Header" if reg.stream < 0 else m.streams[reg.stream]["name"]
+        for (fname, lsb, width, units, meaning) in reg.fields:
+            if reg.stream < 0:
+                off, addr, word, name = hx(reg.td_offset, 3), "-", str(reg.word), f"{reg.name}.{fname}"
+            elif reg.count > 1:
+                off = f"{hx(reg.td_offset, 3)} + 4i"
+                addr = f"{hx(reg.addr, 5)} + 4i"
+                word = f"{reg.word} + i"
+                name = f"{sname}.{reg.name}[i].{fname} (i = 0..{reg.count - 1})"
+            else:
+                off, addr, word = hx(reg.td_offset, 3), hx(reg.addr, 5), str(reg.word)
+                name = f"{sname}.{reg.name}.{fname}"
+            rows.append(((reg.td_offset, lsb), f"| {sname} | {off} | {addr} | {word} | {bits_text(lsb, width)} | "
+                         f"{md(name)} | {md(units)} | {md(meaning)} |"))
+    for u in m.unnamed:
+        sname = m.streams[u["stream"]]["name"]
+        if u["count"] > 1:
+            last = u["td_offset"] + 4 * (u["count"] - 1)
+            off = f"{hx(u['td_offset'], 3)}-{hx(last, 3)}"
+            addr = f"{hx(u['addr'], 5)}-{hx(u['addr'] + 4 * (u['count'] - 1), 5)}"
+            word = f"{u['word']}-{u['word'] + u['count'] - 1}"
+        else:
+            off, addr, word = hx(u["td_offset"], 3), hx(u["addr"], 5), str(u["word"])
+        rows.append(((u["td_offset"], u["lsb"]), f"| {sname} | {off} | {addr} | {word} | "
+                     f"{bits_text(u['lsb'], u['width'])} | (unnamed) | | seen: {md(u['seen'])} |"))
+    rows.sort(key=lambda r: r[0])
+    o += [r for _, r in rows]
+    o += ["", f"<!-- END regtool: {TD_MARK} -->"]
+    return "\n".join(o)
+
+
+def gen_core_section(m):
+    o = [
+        f"<!-- BEGIN regtool: {CORE_MARK} -->",
+        "<!-- Generated by scripts/regtool.py from rtl/regs/ane_regs.yaml: edit the YAML, not this. -->",
+        "",
+        *prose(m.core_meaning + " `rtl/ane_core.sv` decodes the registers with the constants of "
+               "`rtl/ane_regs_pkg.sv`, the harness writes them with `tb/regs/ane_regs.h` "
+               "(`ane::regs::core`)."),
+        "",
+        "| address | register | bits | field | units | meaning |",
+        "|---|---|---|---|---|---|",
+    ]
+    rows = []
+    for r in m.core_regs:
+        if not r["fields"]:
+            rows.append((r["addr"], f"| 0x{r['addr']:02x} | {r['name']} | - | - | | {md(r['meaning'])} |"))
+        for (fname, lsb, width, units, meaning) in r["fields"]:
+            rows.append((r["addr"], f"| 0x{r['addr']:02x} | {r['name']} | {bits_text(lsb, width)} | {fname} | "
+                         f"{md(units)} | {md(meaning)} |"))
+    for w in m.core_windows:
+        rows.append((w["addr"], f"| 0x{w['addr']:02x} + a (a < {1 << w['addr_bits']}) | {w['name']} | 31:0 | - | | "
+                     f"{md(w['meaning'])} |"))
+    rows.sort(key=lambda r: r[0])
+    o += [r for _, r in rows]
+    if m.core_notes:
+        o.append("")
+        for n in m.core_notes:
+            o += textwrap.wrap(md(n), width=100, initial_indent="- ", subsequent_indent="  ",
+                               break_on_hyphens=False, break_long_words=False)
+    o += ["", f"<!-- END regtool: {CORE_MARK} -->"]
+    return "\n".join(o)
+
+
+def splice(current, mark, section):
+    """current with the text between the BEGIN/END markers of mark replaced; None without them."""
+    begin, end = f"<!-- BEGIN regtool: {mark} -->", f"<!-- END regtool: {mark} -->"
+    i, j = current.find(begin), current.find(end)
+    if i < 0 or j < i:
+        return None
+    return current[:i] + section + current[j + len(end):]
+
+
+# ---------------------------------------------------------------- aneregs.json
+
+
+def check_aneregs(m, path):
+    try:
+        entries = json.loads(Path(path).read_text())
+    except (OSError, ValueError) as e:
+        raise RegError(f"cannot read {path}: {e}")
+    ours = {}
+    for f in m.fields:
+        abs_lsb = f.td_offset * 8 + f.lsb
+        prefix = "aneTD." if f.stream < 0 else "aneRegs."
+        ours[prefix + f.name] = [abs_lsb // 8, abs_lsb % 8, f.width]
+    problems, seen = [], set()
+    for e in entries:
+        if not (isinstance(e, list) and len(e) == 2 and isinstance(e[0], str) and isinstance(e[1], list)):
+            problems.append(f"{path}: cannot read entry {e!r}")
+            continue
+        name, pos = e
+        if name in seen:
+            problems.append(f"{path}: {name} is listed twice")
+        seen.add(name)
+        if name not in ours:
+            problems.append(f"{name} {pos} is not in {YAML_FILE}")
+        elif ours[name] != pos:
+            problems.append(f"{name}: aneregs [byte, bit, width] {pos}, {YAML_FILE} gives {ours[name]}")
+    for name in ours:
+        if name not in seen:
+            problems.append(f"{name} (from {YAML_FILE}) is not in {path}")
+    return len(entries), problems
+
+
+# ---------------------------------------------------------------- main
+
+
+def outputs(m):
+    """(path, expected content or a function of the current content) for every output."""
+    td_doc = gen_td_section(m)
+    core_doc = gen_core_section(m)
+    return [
+        (SV_FILE, gen_sv(m), None),
+        (H_FILE, gen_h(m), None),
+        (TD_DOC, td_doc, TD_MARK),
+        (CORE_DOC, core_doc, CORE_MARK),
+    ]
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description="Generate the register map outputs from " + YAML_FILE)
+    ap.add_argument("--check", action="store_true", help="do not write; exit 1 when an output is stale")
+    ap.add_argument("--aneregs", metavar="JSON", help="also check the TD fields against this aneregs.json")
+    ap.add_argument("--root", default=str(ROOT), help="repository root (default: this script's)")
+    args = ap.parse_args(argv)
+    root = Path(args.root)
+    try:
+        doc = yaml.safe_load((root / YAML_FILE).read_text())
+        m = Model(doc)
+        outs = outputs(m)
+    except yaml.YAMLError as e:
+        print(f"regtool: {YAML_FILE}: {e}", file=sys.stderr)
+        return 2
+    except (RegError, OSError) as e:
+        print(f"regtool: {YAML_FILE}: {e}", file=sys.stderr)
+        return 2
+    failed = False
+    for rel, content, mark in outs:
+        path = root / rel
+        current = path.read_text() if path.exists() else None
+        if mark is None:
+            want = content + ("" if content.endswith("\n") else "\n")
+        else:
+            want = splice(current, mark, content) if current is not None else None
+            if want is None:
+                print(f"regtool: {rel} has no '<!-- BEGIN regtool: {mark} -->' ... "
+                      f"'<!-- END regtool: {mark} -->' markers; add them where the table goes",
+                      file=sys.stderr)
+                failed = True
+                continue
+        if current == want:
+            continue
+        if args.check:
+            print(f"regtool: {rel} is stale: run `python3 scripts/regtool.py` and commit it",
+                  file=sys.stderr)
+            failed = True
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(want)
+            print(f"regtool: wrote {rel}")
+    if not failed:
+        print(f"regtool: {len(outs)} outputs {'up to date' if args.check else 'written or unchanged'} "
+              f"({len(m.fields)} TD fields, {len(m.core_regs)} core registers, "
+              f"{len(m.core_windows)} windows)")
+    if args.aneregs:
+        try:
+            n, problems = check_aneregs(m, args.aneregs if Path(args.aneregs).is_absolute()
+                                        else Path.cwd() / args.aneregs)
+        except RegError as e:
+            print(f"regtool: {e}", file=sys.stderr)
+            return 2
+        for p in problems:
+            print(f"regtool: aneregs: {p}", file=sys.stderr)
+        if problems:
+            failed = True
+        else:
+            print(f"regtool: aneregs: all {n} fields of {args.aneregs} match {YAML_FILE}, and no other")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
