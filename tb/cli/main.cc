@@ -4,6 +4,8 @@
 //   ane regress SUITE.yaml [--engine E] [-j N] [--junit FILE.xml] [--wave-dir DIR] [--filter TEXT] [--seed S]
 //               [--shard I/N]
 //   ane regress --merge-junit OUT.xml A.xml B.xml ...
+//   ane run PROGRAM.hwx --input NAME=x.npy ... [--out-dir DIR] [--engine E]
+//   ane td decode FILE [--yaml] [--all] | ane td encode FILE.yaml -o OUT [--hwx PROGRAM.hwx]
 //
 // Exit codes: 0 success, 1 a regress case failed or `--engine both` found a difference, 2 bad input or usage (one line on stderr:
 // "ane: error: <file>: <field>: <what>", nothing written), 3 internal error.
@@ -19,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "tb/cli/hwx_cmd.h"
 #include "tb/cli/operation.h"
 #include "tb/cli/regress.h"
 #include "tb/cli/schema.h"
@@ -46,7 +49,11 @@ usage:
       "N passed, N failed".
   ane regress --merge-junit OUT.xml A.xml B.xml ...
       Join the JUnit reports of a suite's shards (or any JUnit files) into one.
-  ane help [run|regress]     this text, or one command's
+  ane run PROGRAM.hwx --input NAME=x.npy ... [--out-dir DIR] [--engine E]
+      Run a program compiled for the ANE (.hwx): its task descriptors on the model.
+  ane td decode FILE [--yaml] [--all]      ane td encode FILE.yaml -o OUT [--hwx PROGRAM.hwx]
+      Show every field of a program's task descriptors; write them back from YAML.
+  ane help [run|regress|td]     this text, or one command's
   ane --version
 
 engines (--engine E): oracle (default), rtl (the Verilated RTL: conv2d on the 256-lane
@@ -77,6 +84,9 @@ computed before any output is written; outputs are written whole or not at all.
   --wave FILE.fst   write the RTL's waveform (engines rtl and both); an operation that
                     runs several blocks in turn writes FILE.2.fst, ... for the later ones.
                     The line printed names the GTKWave save file (sim/<top>.gtkw)
+
+A program compiled for the ANE runs with  ane run PROGRAM.hwx --input NAME=x.npy ...
+(ane run PROGRAM.hwx --help; docs/td.md).
 )TEXT";
 
 constexpr char kRegressHelp[] =
@@ -361,8 +371,10 @@ int Main(const std::vector<std::string>& argv) {
       std::cout << kRunHelp;
     } else if (topic == "regress") {
       std::cout << kRegressHelp;
+    } else if (topic == "td") {
+      std::cout << kTdHelp;
     } else {
-      throw CliError(fmt::format("no help for '{}' (commands: run, regress)", topic));
+      throw CliError(fmt::format("no help for '{}' (commands: run, regress, td)", topic));
     }
     return 0;
   }
@@ -371,6 +383,8 @@ int Main(const std::vector<std::string>& argv) {
     std::cout << kVersion << "\n";
     return 0;
   }
+  if (command == "td") return TdCommand(rest, std::cout);
+  if (command == "run" && IsHwxRun(rest)) return RunHwxCommand(rest, std::cout);
   if (command == "run") {
     const Args args = ParseArgs(command, rest, {"engine", "out-dir", "seed", "wave"});
     if (args.help) {

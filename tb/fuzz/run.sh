@@ -30,6 +30,7 @@ case $target in
   npy) dict=npy.dict ;;
   value) dict=value.dict ;;
   junit) dict=junit.dict ;;
+  hwx) dict=hwx.dict ;;
   *) dict=yaml.dict ;;
 esac
 

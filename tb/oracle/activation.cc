@@ -132,6 +132,16 @@ uint16_t EvalActSegments(const ActTable& table, uint16_t t) {
   return Fp16Add(Fp16Mul(table.m[size_t(i)], t), table.c[size_t(i)]);
 }
 
+void ActSegmentsFromKnots(ActTable* t, const double* y) {
+  const double lo = Fp16ToDouble(t->lo), h = std::ldexp(1.0, t->step_log2);
+  for (int s = 0; s < kActSegments; ++s) {
+    const uint16_t m = DoubleToFp16((y[s + 1] - y[s]) / h);
+    const double xbar = lo + (s + 0.5) * h, ybar = (y[s] + y[s + 1]) / 2;
+    t->m[size_t(s)] = m;
+    t->c[size_t(s)] = DoubleToFp16(ybar - Fp16ToDouble(m) * xbar);
+  }
+}
+
 uint16_t EvalActTable(const ActTable& table, uint16_t x) {
   x = InputBoundary(x);
   if (x == kFp16PosInf) return table.at_pinf;

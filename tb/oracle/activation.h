@@ -79,6 +79,11 @@ struct ActTable {
 // The default table of each function (generated data, N-5.2).
 const ActTable& DefaultActTable(ActFn fn);
 
+// Step 3 of the table generator (N-5.1, tb/tools/ane_tablegen.cc): per segment s of a table's
+// knots x_i = lo + i 2^step_log2, m = RNE16((y_{s+1} - y_s) / h) and c = RNE16(ybar - m xbar) at
+// the segment's midpoint. y: the 33 knot values. Also used for tables read from .hwx programs.
+void ActSegmentsFromKnots(ActTable* table, const double* y);
+
 // Evaluates a table on an fp16 input code (N-5.1, N-5.4).
 uint16_t EvalActTable(const ActTable& table, uint16_t x);
 

@@ -215,12 +215,7 @@ ActTable Build(const Recipe& r) {
   } else {
     for (int i = 0; i <= 32; ++i) ys[size_t(i)] = r.t(lo + i * h);
   }
-  for (int s = 0; s < 32; ++s) {
-    const uint16_t m = DoubleToFp16((ys[size_t(s) + 1] - ys[size_t(s)]) / h);
-    const double xbar = lo + (s + 0.5) * h, ybar = (ys[size_t(s)] + ys[size_t(s) + 1]) / 2;
-    t.m[size_t(s)] = m;
-    t.c[size_t(s)] = DoubleToFp16(ybar - Fp16(m) * xbar);
-  }
+  ane::oracle::ActSegmentsFromKnots(&t, ys.data());
   return t;
 }
 

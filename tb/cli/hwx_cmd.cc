@@ -1,0 +1,578 @@
+#include "tb/cli/hwx_cmd.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <cmath>
+
+#include "tb/cli/operation.h"
+#include "tb/cli/schema.h"
+#include "tb/oracle/formats.h"
+#include "tb/td/program.h"
+
+namespace ane::cli {
+
+const char kTdHelp[] = R"TEXT(usage: ane td decode FILE [--yaml] [--all]
+       ane td encode FILE.yaml -o OUT [--hwx PROGRAM.hwx]
+
+decode: FILE is an .hwx program (Mach-O) or a raw task-descriptor blob. Prints the container
+        (tensors, buffer table, weights, relocations), then every TD of the chain: every stream
+        with its named fields (bits, value, units, meaning; zero fields only with --all) and
+        the bits no named field covers, raw. --yaml prints the editable form instead.
+encode: reads the editable form and writes the TD bytes to OUT; with --hwx, writes
+        PROGRAM.hwx with its TD section replaced by them (same size). decode --yaml then
+        encode gives back the same bytes.
+The fields: docs/td.md (generated from rtl/regs/ane_regs.yaml).
+)TEXT";
+
+const char kRunHwxHelp[] = R"TEXT(usage: ane run PROGRAM.hwx --input NAME=x.npy ... [--out-dir DIR] [--engine E]
+
+Runs a program compiled for the ANE (an .hwx file): reads its tensors, weights and task
+descriptors, maps each TD onto the operation the model runs (a convolution, or the
+per-element pass as a depthwise 1x1 convolution; scale, bias, ReLU or the program's own
+lookup table), follows the chain through the program's buffers and writes each output tensor
+to DIR/NAME.npy. docs/td.md lists every assumption of that mapping.
+
+  --input NAME=FILE  one per input tensor of the program (`ane td decode` names them):
+                     .npy of its element type whose shape is the tensor's [N, C, H, W] with
+                     any dimensions of size 1 left out or kept ([16], [1, 16], [1, 1, 1, 16])
+  --out-dir DIR      write the outputs there (an existing directory); without it, nothing
+                     is written
+  --engine E         oracle (default), rtl (the 256-lane neural-engine core), both
+)TEXT";
+
+namespace {
+
+namespace fs = std::filesystem;
+namespace r = regs::td;
+
+std::vector<uint8_t> ReadBytes(const std::string& path) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) throw CliError(fmt::format("{}: is a directory", path));
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw CliError(fmt::format("{}: cannot open", path));
+  in.seekg(0, std::ios::end);
+  const std::streamoff size = in.tellg();
+  if (size < 0) throw CliError(fmt::format("{}: cannot read (not a regular file)", path));
+  if (size > (std::streamoff(1) << 30)) throw CliError(fmt::format("{}: {} bytes is more than 1 GiB", path, size));
+  in.seekg(0);
+  std::vector<uint8_t> b(static_cast<size_t>(size));
+  in.read(reinterpret_cast<char*>(b.data()), size);
+  if (!in) throw CliError(fmt::format("{}: read error", path));
+  return b;
+}
+
+// Writes `bytes` to `path` whole (a temporary file renamed into place).
+void WriteBytes(const fs::path& path, const std::vector<uint8_t>& bytes) {
+  const fs::path dir = path.has_parent_path() ? path.parent_path() : fs::path(".");
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) throw CliError(fmt::format("{}: directory {} does not exist", path.string(), dir.string()));
+  if (fs::is_directory(path, ec)) throw CliError(fmt::format("{}: is a directory", path.string()));
+  const fs::path tmp = path.string() + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+    if (!out) throw CliError(fmt::format("{}: cannot write", tmp.string()));
+  }
+  fs::rename(tmp, path, ec);
+  if (ec) throw CliError(fmt::format("{}: cannot write ({})", path.string(), ec.message()));
+}
+
+// "FILE [--flag VALUE | --flag=VALUE | -o VALUE]..." with `repeat` flags allowed several times.
+struct Parsed {
+  std::vector<std::string> positional;
+  std::multimap<std::string, std::string> flags;
+  bool help = false;
+};
+Parsed Parse(const std::string& command, const std::vector<std::string>& argv, const std::set<std::string>& valued,
+             const std::set<std::string>& boolean, const std::set<std::string>& repeat) {
+  Parsed p;
+  for (size_t i = 0; i < argv.size(); ++i) {
+    std::string a = argv[i];
+    if (a == "--help" || a == "-h") {
+      p.help = true;
+      continue;
+    }
+    if (a == "-o") a = "--out";
+    if (a.rfind("--", 0) != 0) {
+      p.positional.push_back(a);
+      continue;
+    }
+    const size_t eq = a.find('=');
+    const std::string name = a.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
+    if (boolean.count(name)) {
+      if (eq != std::string::npos) throw CliError(fmt::format("--{} takes no value", name));
+      if (p.flags.count(name)) throw CliError(fmt::format("--{} given twice", name));
+      p.flags.emplace(name, "");
+      continue;
+    }
+    if (!valued.count(name)) throw CliError(fmt::format("unknown flag '{}' for ane {} (see ane {} --help)", a, command, command));
+    if (p.flags.count(name) && !repeat.count(name)) throw CliError(fmt::format("--{} given twice", name));
+    std::string value;
+    if (eq != std::string::npos) {
+      value = a.substr(eq + 1);
+    } else {
+      if (i + 1 >= argv.size()) throw CliError(fmt::format("--{} needs a value", name));
+      value = argv[++i];
+    }
+    p.flags.emplace(name, value);
+  }
+  return p;
+}
+
+std::optional<std::string> Flag(const Parsed& p, const std::string& name) {
+  auto it = p.flags.find(name);
+  if (it == p.flags.end()) return std::nullopt;
+  return it->second;
+}
+
+}  // namespace
+
+namespace {
+
+// ------------------------------------------------------------------ td decode / encode
+
+int TdDecode(const Parsed& p, std::ostream& out) {
+  if (p.positional.size() != 2) throw CliError("ane td decode takes one file (see ane td --help)");
+  const std::string& path = p.positional[1];
+  std::vector<uint8_t> bytes = ReadBytes(path);
+  try {
+    std::optional<td::Hwx> hwx;
+    std::vector<uint8_t> chain;
+    uint32_t expected = 0;
+    if (td::IsHwx(bytes)) {
+      hwx = td::ParseHwx(std::move(bytes));
+      chain = hwx->TdBytes();
+      expected = hwx->td_count;
+      if (hwx->td_words != td::kTdWords) {
+        throw td::TdError(fmt::format("the file says a TD has {} words; the H13 layout has {}", hwx->td_words, td::kTdWords));
+      }
+    } else {
+      chain = std::move(bytes);
+    }
+    const std::vector<td::Td> tds = td::WalkChain(chain, expected);
+    if (Flag(p, "yaml")) {
+      out << TdChainYaml(tds, uint32_t(chain.size()), fs::path(path).filename().string());
+    } else {
+      out << td::DecodeText(tds, hwx ? &*hwx : nullptr, Flag(p, "all").has_value());
+      if (hwx) {
+        const int wbar = [&] {
+          for (int i = 0; i < td::kBarEntries; ++i) {
+            if (hwx->weights >= 0 && hwx->bar[i] == hwx->sections[size_t(hwx->weights)].addr) return i;
+          }
+          return -1;
+        }();
+        out << "\nas the model runs it:\n";
+        try {
+          for (const td::TdLayer& l : td::Interpret(tds, hwx->WeightBytes(), wbar)) {
+            out << fmt::format("  TD {}: {}\n", l.index, l.Describe());
+          }
+        } catch (const td::TdError& e) {
+          out << fmt::format("  not runnable: {}\n", e.what());
+        }
+      }
+    }
+  } catch (const td::TdError& e) {
+    throw CliError(fmt::format("{}: {}", path, e.what()));
+  }
+  return 0;
+}
+
+int TdEncode(const Parsed& p, std::ostream& out) {
+  if (p.positional.size() != 2) throw CliError("ane td encode takes one YAML file (see ane td --help)");
+  const std::optional<std::string> dest = Flag(p, "out");
+  if (!dest || dest->empty()) throw CliError("ane td encode needs -o OUT");
+  const std::string& path = p.positional[1];
+  const std::vector<uint8_t> bytes = ReadBytes(path);
+  const std::vector<uint8_t> chain = TdChainFromYaml(std::string(bytes.begin(), bytes.end()), path);
+  if (const std::optional<std::string> base = Flag(p, "hwx")) {
+    std::vector<uint8_t> prog = ReadBytes(*base);
+    td::Hwx h;
+    try {
+      h = td::ParseHwx(prog);
+    } catch (const td::TdError& e) {
+      throw CliError(fmt::format("{}: {}", *base, e.what()));
+    }
+    const td::Section& s = h.sections[size_t(h.text)];
+    if (s.size != chain.size()) {
+      throw CliError(fmt::format("{}: the TDs are 0x{:x} bytes, the program's TD section 0x{:x} (sizes must match)", path,
+                                 chain.size(), s.size));
+    }
+    try {
+      td::WalkChain(chain, h.td_count);
+    } catch (const td::TdError& e) {
+      throw CliError(fmt::format("{}: {} (in {})", path, e.what(), *base));
+    }
+    std::copy(chain.begin(), chain.end(), prog.begin() + s.offset);
+    WriteBytes(*dest, prog);
+    out << fmt::format("wrote {}: {} with its 0x{:x} TD bytes from {}\n", *dest, *base, chain.size(), path);
+  } else {
+    WriteBytes(*dest, chain);
+    out << fmt::format("wrote {}: 0x{:x} bytes of TDs\n", *dest, chain.size());
+  }
+  return 0;
+}
+
+// ------------------------------------------------------------------ run PROGRAM.hwx
+
+DType TensorDType(const td::HwxTensor& t) {
+  if (t.type == 5) return DType::kFp16;
+  if (t.type == 2) return DType::kInt8;
+  throw td::TdError(fmt::format("tensor {}: element type {} is not modelled (5 float16, 2 int8)", t.name, t.type));
+}
+
+std::vector<int64_t> Squeeze(const std::vector<int64_t>& s) {
+  std::vector<int64_t> o;
+  for (int64_t d : s) {
+    if (d != 1) o.push_back(d);
+  }
+  return o;
+}
+
+// Element (n, c, h, w) of a host tensor at its byte strides.
+uint64_t HostOffset(const td::HwxTensor& t, uint64_t c, uint64_t h, uint64_t w) {
+  return c * t.strides[1] + h * t.strides[2] + w * t.strides[3];
+}
+
+void CheckHostTensor(const td::HwxTensor& t, uint64_t buffer) {
+  if (t.dims[0] != 1 || t.dims[4] != 1) {
+    throw td::TdError(fmt::format("tensor {}: dims [N C H W D] = [{} {} {} {} {}]: only N = D = 1 is modelled", t.name,
+                                  t.dims[0], t.dims[1], t.dims[2], t.dims[3], t.dims[4]));
+  }
+  for (int d = 1; d <= 3; ++d) {
+    if (t.dims[d] == 0 || t.dims[d] > (1u << 16)) {
+      throw td::TdError(fmt::format("tensor {}: dimension {} is {}", t.name, d, t.dims[d]));
+    }
+  }
+  const uint64_t eb = uint64_t(DTypeBytes(TensorDType(t)));
+  if (t.strides[3] != eb) throw td::TdError(fmt::format("tensor {}: W stride {} is not the element size {}", t.name, t.strides[3], eb));
+  const uint64_t end = HostOffset(t, t.dims[1] - 1, t.dims[2] - 1, t.dims[3] - 1) + eb;
+  if (end > buffer) {
+    throw td::TdError(fmt::format("tensor {}: its strides reach byte 0x{:x}, past its buffer's 0x{:x}", t.name, end, buffer));
+  }
+}
+
+uint32_t Load(const std::vector<uint8_t>& b, uint64_t at, int bytes) {
+  return bytes == 2 ? uint32_t(b[at] | b[at + 1] << 8) : uint32_t(b[at]);
+}
+void Store(std::vector<uint8_t>* b, uint64_t at, int bytes, uint32_t v) {
+  (*b)[at] = uint8_t(v);
+  if (bytes == 2) (*b)[at + 1] = uint8_t(v >> 8);
+}
+
+std::string FileName(const std::string& tensor) {
+  std::string s;
+  for (char c : tensor) s += (c == '/' || c == '\\' || c == '\0') ? '_' : c;
+  if (s.empty() || s == "." || s == "..") s = "_" + s;
+  return s + ".npy";
+}
+
+}  // namespace
+
+bool IsHwxRun(const std::vector<std::string>& argv) {
+  for (const std::string& a : argv) {
+    if (a.size() > 4 && a.compare(a.size() - 4, 4, ".hwx") == 0 && a.rfind("--", 0) != 0) return true;
+  }
+  return false;
+}
+
+int RunHwxCommand(const std::vector<std::string>& argv, std::ostream& final_out) {
+  const Parsed p = Parse("run", argv, {"input", "out-dir", "engine"}, {}, {"input"});
+  if (p.help) {
+    final_out << kRunHwxHelp;
+    return 0;
+  }
+  if (p.positional.size() != 1) throw CliError("ane run takes one program (.hwx) file (see ane run --help)");
+  // Printed only when everything worked: a bad input leaves stdout empty.
+  std::ostringstream out;
+  const std::string path = p.positional[0];
+  Engine engine = Engine::kOracle;
+  if (const auto e = Flag(p, "engine")) {
+    const std::optional<Engine> pe = ParseEngine(*e);
+    if (!pe) throw CliError(fmt::format("--engine {}: unknown engine (expected oracle, rtl or both)", *e));
+    engine = *pe;
+  }
+  std::optional<fs::path> out_dir;
+  if (const auto d = Flag(p, "out-dir")) {
+    std::error_code ec;
+    if (!fs::is_directory(*d, ec)) throw CliError(fmt::format("--out-dir {}: not an existing directory", *d));
+    out_dir = *d;
+  }
+
+  std::vector<uint8_t> bytes = ReadBytes(path);
+  td::Hwx h;
+  std::vector<td::Td> tds;
+  std::vector<td::TdLayer> layers;
+  std::map<int, std::vector<uint8_t>> buffers;  // by buffer-table entry
+  std::map<std::string, std::pair<Tensor, std::string>> given;  // input name -> tensor, file
+  try {
+    if (!td::IsHwx(bytes)) {
+      throw td::TdError(fmt::format("not an .hwx program (magic 0x{:08x}); a raw TD blob has no tensors or weights",
+                                    bytes.size() >= 4 ? uint32_t(bytes[0] | bytes[1] << 8 | bytes[2] << 16 | uint32_t(bytes[3]) << 24) : 0u));
+    }
+    h = td::ParseHwx(std::move(bytes));
+    if (h.td_words != td::kTdWords) {
+      throw td::TdError(fmt::format("the file says a TD has {} words; the H13 layout has {}", h.td_words, td::kTdWords));
+    }
+    tds = td::WalkChain(h.TdBytes(), h.td_count);
+    int weights_bar = -1;
+    for (int i = 0; i < td::kBarEntries; ++i) {
+      if (h.weights >= 0 && h.bar[i] == h.sections[size_t(h.weights)].addr) weights_bar = i;
+    }
+    layers = td::Interpret(tds, h.WeightBytes(), weights_bar);
+    // Buffers: the TDs, the weights, the tensors (their segments), the rest scratch.
+    for (int i = 0; i < td::kBarEntries; ++i) {
+      if (h.bar[i] == 0) continue;
+      if (h.bar[i] == h.sections[size_t(h.text)].addr) {
+        buffers[i] = h.TdBytes();
+      } else if (i == weights_bar) {
+        buffers[i] = h.WeightBytes();
+      }
+    }
+    for (const td::HwxTensor& t : h.tensors) {
+      if (t.bar < 0) throw td::TdError(fmt::format("tensor {}: no buffer-table entry holds its address 0x{:x}", t.name, t.vmaddr));
+      if (t.vmsize > (uint64_t(1) << 30)) throw td::TdError(fmt::format("tensor {}: a {}-byte buffer", t.name, t.vmsize));
+      CheckHostTensor(t, t.vmsize);
+      buffers[t.bar].assign(size_t(t.vmsize), 0);
+    }
+    for (const td::TdLayer& l : layers) {
+      for (const td::TensorAccess* a : {&l.src, &l.dst}) {
+        const bool write = a == &l.dst;
+        if (h.bar[a->bar] == 0) {
+          throw td::TdError(fmt::format("TD {}: {} buffer {} is not in the buffer table", l.index, write ? "destination" : "source", a->bar));
+        }
+        if (a->End() > (uint64_t(1) << 30)) {
+          throw td::TdError(fmt::format("TD {}: it reaches byte 0x{:x} of buffer {}", l.index, a->End(), a->bar));
+        }
+        auto it = buffers.find(a->bar);
+        if (it == buffers.end()) {  // scratch: as large as the TDs need
+          uint64_t need = 0;
+          for (const td::TdLayer& m : layers) {
+            if (m.src.bar == a->bar) need = std::max(need, m.src.End());
+            if (m.dst.bar == a->bar) need = std::max(need, m.dst.End());
+          }
+          it = buffers.emplace(a->bar, std::vector<uint8_t>(size_t(need), 0)).first;
+        }
+        if (a->End() > it->second.size()) {
+          throw td::TdError(fmt::format("TD {}: {} 0x{:x} bytes of buffer {} ({}), which has 0x{:x}", l.index,
+                                        write ? "writes up to" : "reads up to", a->End(), a->bar, h.BarName(a->bar),
+                                        it->second.size()));
+        }
+        if (write && (h.bar[a->bar] == h.sections[size_t(h.text)].addr || a->bar == weights_bar)) {
+          throw td::TdError(fmt::format("TD {}: writes into buffer {} ({})", l.index, a->bar, h.BarName(a->bar)));
+        }
+        if (write) {
+          for (const td::HwxTensor& t : h.tensors) {
+            if (t.bar == a->bar && t.role == td::TensorRole::kInput) {
+              throw td::TdError(fmt::format("TD {}: writes into the input tensor {}", l.index, t.name));
+            }
+          }
+        }
+      }
+    }
+  } catch (const td::TdError& e) {
+    throw CliError(fmt::format("{}: {}", path, e.what()));
+  }
+
+  // Inputs: each input tensor exactly once.
+  std::set<std::string> inputs;
+  for (const td::HwxTensor& t : h.tensors) {
+    if (t.role == td::TensorRole::kInput) inputs.insert(t.name);
+  }
+  for (auto [it, end] = p.flags.equal_range("input"); it != end; ++it) {
+    const std::string& spec = it->second;
+    const size_t eq = spec.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size()) {
+      throw CliError(fmt::format("--input {}: expected NAME=FILE.npy", spec));
+    }
+    const std::string name = spec.substr(0, eq), file = spec.substr(eq + 1);
+    if (!inputs.count(name)) {
+      throw CliError(fmt::format("--input {}: the program has no input tensor '{}' (inputs: {})", spec, name,
+                                 fmt::join(inputs, ", ")));
+    }
+    if (given.count(name)) throw CliError(fmt::format("--input {}: input '{}' given twice", spec, name));
+    Tensor x;
+    try {
+      x = ReadNpy(file);
+    } catch (const NpyError& e) {
+      throw CliError(e.what());
+    }
+    given[name] = {x, file};
+  }
+  for (const std::string& name : inputs) {
+    if (!given.count(name)) throw CliError(fmt::format("{}: input tensor '{}' needs --input {}=FILE.npy", path, name, name));
+  }
+  for (const td::HwxTensor& t : h.tensors) {
+    if (t.role != td::TensorRole::kInput) continue;
+    const auto& [x, file] = given.at(t.name);
+    const DType want = TensorDType(t);
+    const std::vector<int64_t> shape{int64_t(t.dims[0]), int64_t(t.dims[1]), int64_t(t.dims[2]), int64_t(t.dims[3])};
+    if (x.dtype != want) {
+      throw CliError(fmt::format("{}: dtype {} but input '{}' is {} ('{}')", file, DTypeName(x.dtype), t.name,
+                                 DTypeName(want), NpyDescr(want)));
+    }
+    if (Squeeze(x.shape) != Squeeze(shape)) {
+      throw CliError(fmt::format("{}: shape {} but input '{}' is [N, C, H, W] = {} (dimensions of size 1 may be left out)",
+                                 file, ShapeString(x.shape), t.name, ShapeString(shape)));
+    }
+    std::vector<uint8_t>& b = buffers.at(t.bar);
+    const int eb = DTypeBytes(want);
+    size_t i = 0;
+    for (uint32_t c = 0; c < t.dims[1]; ++c) {
+      for (uint32_t y = 0; y < t.dims[2]; ++y) {
+        for (uint32_t w = 0; w < t.dims[3]; ++w) Store(&b, HostOffset(t, c, y, w), eb, x.bits[i++]);
+      }
+    }
+  }
+
+  // Every TD as the operation the model runs, checked against the engine before anything runs.
+  std::vector<Operation> ops;
+  for (const td::TdLayer& l : layers) {
+    Operation op;
+    op.file = path;
+    op.op = "conv2d";
+    op.conv = l.layer;
+    op.generation = l.layer.gen;
+    const DType in = l.src.format == td::ElemFormat::kFp16 ? DType::kFp16 : DType::kInt8;
+    const DType kd = l.layer.mode == oracle::MacMode::kInt8 ? DType::kInt8 : DType::kFp16;
+    const DType od = l.dst.format == td::ElemFormat::kFp16 ? DType::kFp16 : DType::kInt8;
+    const oracle::ConvGeometry& g = l.layer.geom;
+    Tensor w{kd, {l.layer.cout, g.channels, g.kernel_h, g.kernel_w}, {}};
+    for (const auto& k : l.w) {
+      for (uint16_t v : k) w.bits.push_back(kd == DType::kInt8 ? (v & 0xFFu) : v);
+    }
+    op.inputs["x"] = LoadedTensor{Tensor{in, {l.src.c, l.src.h, l.src.w}, {}}, fmt::format("buffer {}", l.src.bar),
+                                  std::nullopt};
+    op.inputs["w"] = LoadedTensor{w, "weights", std::nullopt};
+    op.outputs["y"] = TensorType{od, {l.dst.c, l.dst.h, l.dst.w}};
+    try {
+      CheckEngine(engine, op);
+    } catch (const CliError& e) {
+      throw CliError(fmt::format("TD {}: {}", l.index, e.what()));
+    }
+    ops.push_back(std::move(op));
+  }
+
+  // The chain, TD by TD, through the buffers.
+  out << fmt::format("program     {} ({} TD{}; {})\n", path, tds.size(), tds.size() == 1 ? "" : "s",
+                     h.ident.empty() ? "no compiler ident" : h.ident.substr(0, h.ident.find(" | -")));
+  out << fmt::format("engine      {}\n", EngineName(engine));
+  for (const auto& [name, g] : given) {
+    out << fmt::format("input       {} {} {}  ({})\n", name, DTypeName(g.first.dtype), ShapeString(g.first.shape), g.second);
+  }
+  const harness::DataFault fault = FaultFromEnvironment();
+  int status = 0;
+  for (size_t li = 0; li < layers.size(); ++li) {
+    const td::TdLayer& l = layers[li];
+    Operation& op = ops[li];
+    const DType od = op.outputs.at("y").dtype;
+    const int ib = td::ElemBytes(l.src.format), ob = td::ElemBytes(l.dst.format);
+    Tensor& x = op.inputs.at("x").tensor;
+    const std::vector<uint8_t>& src = buffers.at(l.src.bar);
+    for (int c = 0; c < l.src.c; ++c) {
+      for (int y = 0; y < l.src.h; ++y) {
+        for (int w = 0; w < l.src.w; ++w) x.bits.push_back(Load(src, l.src.Offset(c, y, w), ib));
+      }
+    }
+    const Evaluation e = Evaluate(op, engine, fault);
+    const Tensor& y = e.outputs.at("y");
+    std::vector<uint8_t>& dst = buffers.at(l.dst.bar);
+    size_t i = 0;
+    for (int c = 0; c < l.dst.c; ++c) {
+      for (int yy = 0; yy < l.dst.h; ++yy) {
+        for (int xx = 0; xx < l.dst.w; ++xx) Store(&dst, l.dst.Offset(c, yy, xx), ob, y.bits[i++]);
+      }
+    }
+    out << fmt::format("TD {}        {} (buffer {} -> buffer {})\n", l.index, l.Describe(), l.src.bar, l.dst.bar);
+    if (l.table) {
+      const bool same = [&] {
+        const oracle::ActTable& d = oracle::DefaultActTable(oracle::ActFn::kSigmoid);
+        return d.m == l.table->m && d.c == l.table->c && d.left == l.table->left && d.right == l.table->right;
+      }();
+      out << fmt::format("            lookup table from kernel DMA channel {}: 33 knots on [-8, 8], outside {} / {}{}\n",
+                         l.table_channel, FormatValue(l.table->left, DType::kFp16), FormatValue(l.table->right, DType::kFp16),
+                         same ? " (the same segments as the default sigmoid table)" : "");
+    }
+    if (od == DType::kFp16) {
+      const Tensor ref = Reference(op).at("y");
+      const Difference d = Compare(y, ref);
+      double abs_err = 0;
+      for (size_t k = 0; k < y.bits.size(); ++k) {
+        const double a = oracle::Fp16ToDouble(uint16_t(y.bits[k])), b = oracle::Fp16ToDouble(uint16_t(ref.bits[k]));
+        if (std::isfinite(a) && std::isfinite(b)) abs_err = std::max(abs_err, std::fabs(a - b));
+      }
+      out << fmt::format("            vs fp64: max {} ulp (largest absolute difference {:.3g}), {} of {} outputs differ\n",
+                         d.max, abs_err, d.count, y.bits.size());
+    }
+    if (e.rtl && e.rtl->conv) {
+      const harness::RtlConvStats& s = *e.rtl->conv;
+      out << fmt::format("            rtl: neural-engine core, 256 lanes, {} cycles, utilization {:.1f}%\n", s.cycles,
+                         100.0 * s.utilization);
+    }
+    if (e.mismatch) {
+      const EngineMismatch& m = *e.mismatch;
+      out << fmt::format("            rtl vs oracle: MISMATCH at {}: rtl {}, oracle {} ({} of {} outputs differ)\n",
+                         m.element, m.rtl, m.oracle, m.count, m.total);
+      status = 1;
+    } else if (engine == Engine::kBoth) {
+      out << fmt::format("            rtl vs oracle: bit-identical ({} outputs)\n", y.bits.size());
+    }
+  }
+
+  // Outputs.
+  std::vector<std::pair<fs::path, Tensor>> writes;
+  for (const td::HwxTensor& t : h.tensors) {
+    if (t.role != td::TensorRole::kOutput) continue;
+    const DType dt = TensorDType(t);
+    Tensor y{dt, {int64_t(t.dims[0]), int64_t(t.dims[1]), int64_t(t.dims[2]), int64_t(t.dims[3])}, {}};
+    const std::vector<uint8_t>& b = buffers.at(t.bar);
+    for (uint32_t c = 0; c < t.dims[1]; ++c) {
+      for (uint32_t yy = 0; yy < t.dims[2]; ++yy) {
+        for (uint32_t w = 0; w < t.dims[3]; ++w) y.bits.push_back(Load(b, HostOffset(t, c, yy, w), DTypeBytes(dt)));
+      }
+    }
+    std::string values;
+    for (size_t i = 0; i < y.bits.size() && i < 8; ++i) values += (i ? ", " : "") + FormatValue(y.bits[i], dt);
+    out << fmt::format("output      {} {} {}: [{}{}]\n", t.name, DTypeName(dt), ShapeString(y.shape), values,
+                       y.bits.size() > 8 ? ", ..." : "");
+    if (out_dir) {
+      const fs::path dest = *out_dir / FileName(t.name);
+      writes.emplace_back(dest, y);
+    }
+  }
+  try {
+    WriteNpyFiles(writes);
+  } catch (const NpyError& e) {
+    throw CliError(e.what());
+  }
+  for (const auto& [dest, t] : writes) out << fmt::format("wrote       {}\n", dest.string());
+  final_out << out.str();
+  return status;
+}
+
+int TdCommand(const std::vector<std::string>& argv, std::ostream& out) {
+  const Parsed p = Parse("td", argv, {"out", "hwx"}, {"yaml", "all"}, {});
+  if (argv.empty()) throw CliError("ane td needs a subcommand: decode or encode (see ane td --help)");
+  if (p.help) {
+    out << kTdHelp;
+    return 0;
+  }
+  const std::string& sub = p.positional.empty() ? "" : p.positional[0];
+  if (sub == "decode") {
+    if (Flag(p, "out") || Flag(p, "hwx")) throw CliError("ane td decode takes --yaml and --all only");
+    return TdDecode(p, out);
+  }
+  if (sub == "encode") {
+    if (Flag(p, "yaml") || Flag(p, "all")) throw CliError("ane td encode takes -o and --hwx only");
+    return TdEncode(p, out);
+  }
+  throw CliError(fmt::format("ane td: unknown subcommand '{}' (decode or encode)", sub));
+}
+
+}  // namespace ane::cli
