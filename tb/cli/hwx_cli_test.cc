@@ -147,9 +147,13 @@ TEST_F(HwxTest, N2_DecodeToYamlAndEncodeGiveBackTheSameBytes) {
   WriteNpy("x.npy", Tensor{DType::kFp16, {16}, std::vector<uint32_t>(16, HostFp16(-1.5))});
   ASSERT_EQ(Ane({"run", "id.hwx", "--input", "image=x.npy", "--out-dir", "."}).exit_code, 0);
   EXPECT_EQ(Output("probs@output.npy").bits, std::vector<uint32_t>(16, HostFp16(-1.5)));
-  // The decode names the fields (a line per nonzero field).
+  // The decode names every field (a line each), --nonzero only those that are not zero.
   const Result t = Ane({"td", "decode", kHwx + "relu.hwx"});
   EXPECT_NE(t.out.find("Common.InDim.Win"), std::string::npos);
+  EXPECT_NE(t.out.find("NE.MACCfg.BiasMode"), std::string::npos) << "a zero field";
+  const Result nz = Ane({"td", "decode", kHwx + "relu.hwx", "--nonzero"});
+  EXPECT_NE(nz.out.find("Common.InDim.Win"), std::string::npos);
+  EXPECT_EQ(nz.out.find("NE.MACCfg.BiasMode"), std::string::npos) << "a zero field";
   EXPECT_NE(t.out.find("per-element pass, fp16 [1, 1, 16] -> fp16, ReLU"), std::string::npos) << t.out;
 }
 

@@ -18,12 +18,12 @@
 
 namespace ane::cli {
 
-const char kTdHelp[] = R"TEXT(usage: ane td decode FILE [--yaml] [--all]
+const char kTdHelp[] = R"TEXT(usage: ane td decode FILE [--yaml] [--nonzero]
        ane td encode FILE.yaml -o OUT [--hwx PROGRAM.hwx]
 
 decode: FILE is an .hwx program (Mach-O) or a raw task-descriptor blob. Prints the container
         (tensors, buffer table, weights, relocations), then every TD of the chain: every stream
-        with its named fields (bits, value, units, meaning; zero fields only with --all) and
+        with every named field (bits, value, units, meaning; --nonzero leaves out the zero ones) and
         the bits no named field covers, raw. --yaml prints the editable form instead.
 encode: reads the editable form and writes the TD bytes to OUT; with --hwx, writes
         PROGRAM.hwx with its TD section replaced by them (same size). decode --yaml then
@@ -160,7 +160,7 @@ int TdDecode(const Parsed& p, std::ostream& out) {
     if (Flag(p, "yaml")) {
       out << TdChainYaml(tds, uint32_t(chain.size()), fs::path(path).filename().string());
     } else {
-      out << td::DecodeText(tds, hwx ? &*hwx : nullptr, Flag(p, "all").has_value());
+      out << td::DecodeText(tds, hwx ? &*hwx : nullptr, !Flag(p, "nonzero").has_value());
       if (hwx) {
         const int wbar = [&] {
           for (int i = 0; i < td::kBarEntries; ++i) {
@@ -557,7 +557,7 @@ int RunHwxCommand(const std::vector<std::string>& argv, std::ostream& final_out)
 }
 
 int TdCommand(const std::vector<std::string>& argv, std::ostream& out) {
-  const Parsed p = Parse("td", argv, {"out", "hwx"}, {"yaml", "all"}, {});
+  const Parsed p = Parse("td", argv, {"out", "hwx"}, {"yaml", "nonzero"}, {});
   if (argv.empty()) throw CliError("ane td needs a subcommand: decode or encode (see ane td --help)");
   if (p.help) {
     out << kTdHelp;
@@ -565,11 +565,11 @@ int TdCommand(const std::vector<std::string>& argv, std::ostream& out) {
   }
   const std::string& sub = p.positional.empty() ? "" : p.positional[0];
   if (sub == "decode") {
-    if (Flag(p, "out") || Flag(p, "hwx")) throw CliError("ane td decode takes --yaml and --all only");
+    if (Flag(p, "out") || Flag(p, "hwx")) throw CliError("ane td decode takes --yaml and --nonzero only");
     return TdDecode(p, out);
   }
   if (sub == "encode") {
-    if (Flag(p, "yaml") || Flag(p, "all")) throw CliError("ane td encode takes -o and --hwx only");
+    if (Flag(p, "yaml") || Flag(p, "nonzero")) throw CliError("ane td encode takes -o and --hwx only");
     return TdEncode(p, out);
   }
   throw CliError(fmt::format("ane td: unknown subcommand '{}' (decode or encode)", sub));

@@ -5,7 +5,7 @@
 //               [--shard I/N]
 //   ane regress --merge-junit OUT.xml A.xml B.xml ...
 //   ane run PROGRAM.hwx --input NAME=x.npy ... [--out-dir DIR] [--engine E]
-//   ane td decode FILE [--yaml] [--all] | ane td encode FILE.yaml -o OUT [--hwx PROGRAM.hwx]
+//   ane td decode FILE [--yaml] [--nonzero] | ane td encode FILE.yaml -o OUT [--hwx PROGRAM.hwx]
 //
 // Exit codes: 0 success, 1 a regress case failed or `--engine both` found a difference, 2 bad input or usage (one line on stderr:
 // "ane: error: <file>: <field>: <what>", nothing written), 3 internal error.
@@ -51,7 +51,7 @@ usage:
       Join the JUnit reports of a suite's shards (or any JUnit files) into one.
   ane run PROGRAM.hwx --input NAME=x.npy ... [--out-dir DIR] [--engine E]
       Run a program compiled for the ANE (.hwx): its task descriptors on the model.
-  ane td decode FILE [--yaml] [--all]      ane td encode FILE.yaml -o OUT [--hwx PROGRAM.hwx]
+  ane td decode FILE [--yaml] [--nonzero]      ane td encode FILE.yaml -o OUT [--hwx PROGRAM.hwx]
       Show every field of a program's task descriptors; write them back from YAML.
   ane help [run|regress|td]     this text, or one command's
   ane --version
