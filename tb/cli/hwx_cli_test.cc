@@ -183,6 +183,16 @@ TEST_F(HwxTest, N2_MalformedFilesExitTwoWithOneLine) {
   // A chain that loops: EON 0, NextPointer 0 (the TD itself).
   WriteBytes("loop.hwx", put(relu, 0x4000, 0));
   both("loop.hwx", "the chain loops: NextPointer 0x0 leads back to TD 0");
+  // A tensor whose byte stride would wrap the offsets (C stride 2^64 - 1, dims from the thread).
+  {
+    std::vector<uint8_t> b = relu;
+    const uint32_t c_stride_at = 0xb30 + 16 + 4 * 18;  // input tensor thread, state word 18 (C stride)
+    b = put(b, c_stride_at, 0xFFFFFFFFu);
+    b = put(b, c_stride_at + 4, 0xFFFFFFFFu);
+    b = put(b, 0xb30 + 16 + 4 * 7, 2);  // C = 2
+    WriteBytes("stride.hwx", b);
+    ExpectOneLine(Ane({"run", "stride.hwx", "--input", "image=x.npy"}), "byte stride 18446744073709551615 of dimension 1");
+  }
   // A raw TD blob that stops inside the L2 stream.
   WriteBytes("short.td", std::vector<uint8_t>(relu.begin() + 0x4000, relu.begin() + 0x4200));
   ExpectOneLine(Ane({"td", "decode", "short.td"}), "stream L2 at TD+0x1dc runs past the end of the buffer");

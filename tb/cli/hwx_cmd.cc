@@ -250,6 +250,11 @@ void CheckHostTensor(const td::HwxTensor& t, uint64_t buffer) {
       throw td::TdError(fmt::format("tensor {}: dimension {} is {}", t.name, d, t.dims[d]));
     }
   }
+  for (int d = 0; d < 5; ++d) {  // bounded, so that the offsets below cannot wrap
+    if (t.strides[d] > (uint64_t(1) << 32)) {
+      throw td::TdError(fmt::format("tensor {}: byte stride {} of dimension {} is more than 2^32", t.name, t.strides[d], d));
+    }
+  }
   const uint64_t eb = uint64_t(DTypeBytes(TensorDType(t)));
   if (t.strides[3] != eb) throw td::TdError(fmt::format("tensor {}: W stride {} is not the element size {}", t.name, t.strides[3], eb));
   const uint64_t end = HostOffset(t, t.dims[1] - 1, t.dims[2] - 1, t.dims[3] - 1) + eb;
