@@ -120,6 +120,62 @@ TEST_F(HwxTest, N5_SigmoidProgramIsWithinItsTablesErrorOnEveryEngine) {
   }
 }
 
+// Every fp16 code through the sigmoid program's own table (its weights section, loaded as the
+// program loads it) on both engines: a per-element pass over [1, 32, 2048] written by the
+// encoder with sigmoid.hwx's table blob. Oracle and RTL agree on every code, and every finite
+// input is within the table's bound of libm's sigmoid; +-inf give 1 / 0, NaN enters as +inf
+// (N-1.1).
+TEST_F(HwxTest, N1_N5_EveryFp16CodeThroughTheProgramsTableOnBothEngines) {
+  const std::vector<uint8_t> prog = Bytes(kHwx + "sigmoid.hwx");
+  const std::vector<uint8_t> blob(prog.begin() + 0x4280, prog.begin() + 0x4280 + 0x80);
+  td::LayerSpec s;
+  s.pass = true;
+  s.cin = s.cout = 1;
+  s.h = s.oh = 32;
+  s.w = s.ow = 2048;
+  s.nonlinear = 2;
+  for (int i = 0; i <= 32; ++i) s.knots.push_back(uint16_t(blob[8 + 2 * size_t(i)] | blob[9 + 2 * size_t(i)] << 8));
+  s.below = uint16_t(blob[4] | blob[5] << 8);
+  s.above = uint16_t(blob[6] | blob[7] << 8);
+  const td::Encoded e = td::EncodeLayers({s});
+  td::HwxSpec spec;
+  spec.tds = e.chain;
+  spec.weights = e.weights;
+  for (int role = 1; role <= 2; ++role) {
+    td::HwxTensor t;
+    t.name = role == 1 ? "x" : "y@output";
+    t.role = td::TensorRole(role);
+    t.type = 5;
+    const uint32_t dims[5] = {1, 1, 32, 2048, 1};
+    const uint64_t strides[5] = {131072, 131072, 4096, 2, 131072};
+    std::copy(dims, dims + 5, t.dims);
+    std::copy(strides, strides + 5, t.strides);
+    t.bytes = 131072;
+    spec.tensors.push_back(t);
+  }
+  WriteBytes("all.hwx", td::WriteHwx(&spec));
+  Tensor x{DType::kFp16, {32, 2048}, {}};
+  for (uint32_t c = 0; c < 65536; ++c) x.bits.push_back(c);
+  WriteNpy("x.npy", x);
+  const Result r = Ane({"run", "all.hwx", "--input", "x=x.npy", "--out-dir", ".", "--engine", "both"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("rtl vs oracle: bit-identical (65536 outputs)"), std::string::npos) << r.out;
+  const Tensor y = Output("y@output.npy");
+  ASSERT_EQ(y.bits.size(), 65536u);
+  double worst = 0;
+  for (uint32_t c = 0; c < 65536; ++c) {
+    const double v = HostDouble(c);
+    if (std::isnan(v)) {
+      EXPECT_EQ(y.bits[c], 0x3C00u) << "NaN enters as +inf (N-1.1)";
+    } else if (std::isinf(v)) {
+      EXPECT_EQ(y.bits[c], v > 0 ? 0x3C00u : 0x0000u);
+    } else {
+      worst = std::max(worst, std::fabs(HostDouble(y.bits[c]) - 1.0 / (1.0 + std::exp(-v))));
+    }
+  }
+  EXPECT_LE(worst, 0.00374);
+}
+
 TEST_F(HwxTest, N2_DecodeToYamlAndEncodeGiveBackTheSameBytes) {
   for (const char* name : {"relu", "sigmoid", "conv_twos"}) {
     SCOPED_TRACE(name);
