@@ -13,6 +13,7 @@
 
 #include "tb/cli/operation.h"
 #include "tb/cli/schema.h"
+#include "tb/harness/sim.h"
 #include "tb/oracle/formats.h"
 #include "tb/td/program.h"
 
@@ -31,7 +32,7 @@ encode: reads the editable form and writes the TD bytes to OUT; with --hwx, writ
 The fields: docs/td.md (generated from rtl/regs/ane_regs.yaml).
 )TEXT";
 
-const char kRunHwxHelp[] = R"TEXT(usage: ane run PROGRAM.hwx --input NAME=x.npy ... [--out-dir DIR] [--engine E]
+const char kRunHwxHelp[] = R"TEXT(usage: ane run PROGRAM.hwx --input NAME=x.npy ... [--out-dir DIR] [--engine E] [--wave FILE.fst]
 
 Runs a program compiled for the ANE (an .hwx file): reads its tensors, weights and task
 descriptors, maps each TD onto the operation the model runs (a convolution, or the
@@ -45,6 +46,8 @@ to DIR/NAME.npy. docs/td.md lists every assumption of that mapping.
   --out-dir DIR      write the outputs there (an existing directory); without it, nothing
                      is written
   --engine E         oracle (default), rtl (the 256-lane neural-engine core), both
+  --wave FILE.fst    the core's waveform (engines rtl and both): FILE.fst for the first TD,
+                     FILE.2.fst, ... for the next; open with gtkwave FILE.fst sim/ane_core.gtkw
 )TEXT";
 
 namespace {
@@ -288,7 +291,7 @@ bool IsHwxRun(const std::vector<std::string>& argv) {
 }
 
 int RunHwxCommand(const std::vector<std::string>& argv, std::ostream& final_out) {
-  const Parsed p = Parse("run", argv, {"input", "out-dir", "engine"}, {}, {"input"});
+  const Parsed p = Parse("run", argv, {"input", "out-dir", "engine", "wave"}, {}, {"input"});
   if (p.help) {
     final_out << kRunHwxHelp;
     return 0;
@@ -308,6 +311,16 @@ int RunHwxCommand(const std::vector<std::string>& argv, std::ostream& final_out)
     std::error_code ec;
     if (!fs::is_directory(*d, ec)) throw CliError(fmt::format("--out-dir {}: not an existing directory", *d));
     out_dir = *d;
+  }
+
+  std::optional<fs::path> wave;
+  if (const auto wf = Flag(p, "wave")) {
+    if (engine == Engine::kOracle) throw CliError("--wave: the oracle has no waveform (use --engine rtl or both)");
+    wave = fs::path(*wf);
+    if (wave->extension() != ".fst") throw CliError(fmt::format("--wave {}: expected a .fst file name", *wf));
+    const fs::path dir = wave->has_parent_path() ? wave->parent_path() : fs::path(".");
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec)) throw CliError(fmt::format("--wave {}: directory {} does not exist", *wf, dir.string()));
   }
 
   std::vector<uint8_t> bytes = ReadBytes(path);
@@ -472,6 +485,7 @@ int RunHwxCommand(const std::vector<std::string>& argv, std::ostream& final_out)
     out << fmt::format("input       {} {} {}  ({})\n", name, DTypeName(g.first.dtype), ShapeString(g.first.shape), g.second);
   }
   const harness::DataFault fault = FaultFromEnvironment();
+  if (wave) harness::RequestWaveFile(wave->string());
   int status = 0;
   for (size_t li = 0; li < layers.size(); ++li) {
     const td::TdLayer& l = layers[li];
@@ -557,6 +571,13 @@ int RunHwxCommand(const std::vector<std::string>& argv, std::ostream& final_out)
     throw CliError(e.what());
   }
   for (const auto& [dest, t] : writes) out << fmt::format("wrote       {}\n", dest.string());
+  if (wave) {
+    const harness::WaveRequest& req = harness::CurrentWaveRequest();
+    for (size_t i = 0; i < req.written.size(); ++i) {
+      out << fmt::format("wave        {} (TD {}, top {}): open with  gtkwave {} sim/{}.gtkw\n", req.written[i], i,
+                         req.tops[i], req.written[i], req.tops[i]);
+    }
+  }
   final_out << out.str();
   return status;
 }

@@ -49,7 +49,7 @@ usage:
       "N passed, N failed".
   ane regress --merge-junit OUT.xml A.xml B.xml ...
       Join the JUnit reports of a suite's shards (or any JUnit files) into one.
-  ane run PROGRAM.hwx --input NAME=x.npy ... [--out-dir DIR] [--engine E]
+  ane run PROGRAM.hwx --input NAME=x.npy ... [--out-dir DIR] [--engine E] [--wave FILE.fst]
       Run a program compiled for the ANE (.hwx): its task descriptors on the model.
   ane td decode FILE [--yaml] [--nonzero]      ane td encode FILE.yaml -o OUT [--hwx PROGRAM.hwx]
       Show every field of a program's task descriptors; write them back from YAML.
