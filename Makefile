@@ -62,7 +62,7 @@ fuzz: deps ## libFuzzer + ASan/UBSan on the input readers (.npy, op files, suite
 	@mkdir -p $(FUZZ_BUILD)
 	@cmake -S tb/fuzz -B $(FUZZ_BUILD) -DCMAKE_CXX_COMPILER=clang++-14 > $(FUZZ_BUILD)/configure.log 2>&1 || (cat $(FUZZ_BUILD)/configure.log; exit 1)
 	@cmake --build $(FUZZ_BUILD) -j $(JOBS)
-	@status=0; for t in npy value operation suite junit hwx; do \
+	@status=0; for t in npy value operation suite junit hwx tdyaml; do \
 	  tb/fuzz/run.sh $(FUZZ_BUILD) $$t $(FUZZ_RUNS) $(FUZZ_SECONDS) || status=1; done; exit $$status
 
 clean: ## remove build outputs

@@ -31,6 +31,7 @@ case $target in
   value) dict=value.dict ;;
   junit) dict=junit.dict ;;
   hwx) dict=hwx.dict ;;
+  tdyaml) dict=tdyaml.dict ;;
   *) dict=yaml.dict ;;
 esac
 
