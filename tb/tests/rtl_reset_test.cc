@@ -33,7 +33,8 @@
 // lane's datapath stages, Verilated with Pipe = 0 or without rst_ni) and clocked tops without a
 // model of their own (ane_mac_ctrl, ane_mac_dp, ane_pe_linebuf, ane_fifo, ane_core_kread,
 // ane_core_load, ane_core_route, ane_core_out) are reset here inside the lane, ane_pe_vreduce
-// and the core.
+// and the core. ane_td_fetch has its own mid-walk reset test, in the same steps
+// (tb/tests/rtl_td_fetch_test.cc, RtlTdFetch.N7_1_ResetMidWalkThenAFreshWalkIsExact).
 #include <gtest/gtest.h>
 
 #include <algorithm>
