@@ -97,7 +97,7 @@ module ane_td_fetch #(
   // error codes (err_code_o)
   localparam logic [2:0] ErrNone   = 3'd0;
   localparam logic [2:0] ErrStream = 3'd1;  // a stream header word is not the H13 layout's
-  localparam logic [2:0] ErrLimit  = 3'd2;  // the TD does not lie inside [base, base + limit)
+  localparam logic [2:0] ErrLimit  = 3'd2;  // the TD is not within [base, base + limit)
   localparam logic [2:0] ErrAlign  = 3'd3;  // NextPointer is not a multiple of 4
   localparam logic [2:0] ErrMaxTds = 3'd4;  // the chain reaches TD MaxTds (a loop runs into it)
 

@@ -153,9 +153,6 @@ int TdDecode(const Parsed& p, std::ostream& out) {
       hwx = td::ParseHwx(std::move(bytes));
       chain = hwx->TdBytes();
       expected = hwx->td_count;
-      if (hwx->td_words != td::kTdWords) {
-        throw td::TdError(fmt::format("the file says a TD has {} words; the H13 layout has {}", hwx->td_words, td::kTdWords));
-      }
     } else {
       chain = std::move(bytes);
     }
@@ -165,15 +162,9 @@ int TdDecode(const Parsed& p, std::ostream& out) {
     } else {
       out << td::DecodeText(tds, hwx ? &*hwx : nullptr, !Flag(p, "nonzero").has_value());
       if (hwx) {
-        const int wbar = [&] {
-          for (int i = 0; i < td::kBarEntries; ++i) {
-            if (hwx->weights >= 0 && hwx->bar[i] == hwx->sections[size_t(hwx->weights)].addr) return i;
-          }
-          return -1;
-        }();
         out << "\nas the model runs it:\n";
         try {
-          for (const td::TdLayer& l : td::Interpret(tds, hwx->WeightBytes(), wbar)) {
+          for (const td::TdLayer& l : td::Interpret(tds, hwx->WeightBytes(), hwx->weights_bar)) {
             out << fmt::format("  TD {}: {}\n", l.index, l.Describe());
           }
         } catch (const td::TdError& e) {
@@ -335,14 +326,8 @@ int RunHwxCommand(const std::vector<std::string>& argv, std::ostream& final_out)
                                     bytes.size() >= 4 ? uint32_t(bytes[0] | bytes[1] << 8 | bytes[2] << 16 | uint32_t(bytes[3]) << 24) : 0u));
     }
     h = td::ParseHwx(std::move(bytes));
-    if (h.td_words != td::kTdWords) {
-      throw td::TdError(fmt::format("the file says a TD has {} words; the H13 layout has {}", h.td_words, td::kTdWords));
-    }
     tds = td::WalkChain(h.TdBytes(), h.td_count);
-    int weights_bar = -1;
-    for (int i = 0; i < td::kBarEntries; ++i) {
-      if (h.weights >= 0 && h.bar[i] == h.sections[size_t(h.weights)].addr) weights_bar = i;
-    }
+    const int weights_bar = h.weights_bar;
     layers = td::Interpret(tds, h.WeightBytes(), weights_bar);
     // Buffers: the TDs, the weights, the tensors (their segments), the rest scratch.
     for (int i = 0; i < td::kBarEntries; ++i) {

@@ -40,13 +40,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       chain = h.TdBytes();
       tds = td::WalkChain(chain, h.td_count);
       (void)td::DecodeText(tds, &h, true);
-      int wbar = -1;
-      for (int i = 0; i < td::kBarEntries; ++i) {
-        if (h.weights >= 0 && h.bar[i] == h.sections[size_t(h.weights)].addr) wbar = i;
-      }
       for (int i = 0; i < td::kBarEntries; ++i) (void)h.BarName(i);
       try {
-        (void)td::Interpret(tds, h.WeightBytes(), wbar);
+        (void)td::Interpret(tds, h.WeightBytes(), h.weights_bar);
       } catch (const td::TdError& e) {
         ane::fuzz::Rejected(e.what());
       }

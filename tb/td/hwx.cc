@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "tb/regs/ane_regs.h"
+
 namespace ane::td {
 namespace {
 
@@ -261,8 +263,14 @@ Hwx ParseHwx(std::vector<uint8_t> bytes) {
     Fail(fmt::format("the first TD is at 0x{:x} (LC_THREAD) but __TEXT,__text is at 0x{:x}", h.td_addr,
                      h.sections[size_t(h.text)].addr));
   }
+  if (h.td_words != regs::td::kTdBytes / 4) {
+    Fail(fmt::format("the file says a TD has {} words; the H13 layout has {}", h.td_words, regs::td::kTdBytes / 4));
+  }
   for (const Relocation& r : h.relocations) {
     if (r.section != h.text) Fail("a relocation outside __TEXT,__text");
+  }
+  for (int e = 0; e < kBarEntries && h.weights >= 0; ++e) {
+    if (h.bar[e] == h.sections[size_t(h.weights)].addr) h.weights_bar = e;
   }
 
   // Tensors: one LC_LOADFVMLIB each, its __FVMLIB segment and its flavor-3 thread.
@@ -405,7 +413,7 @@ std::vector<uint8_t> WriteHwx(HwxSpec* spec) {
       Put64(&c, 16 + 8 * uint64_t(spec->scratch_bars[i]), next_addr + (uint64_t(i) << 24));
     }
     Put64(&c, 16 + 4 * 512, kBase);
-    Put32(&c, 16 + 4 * 514, 0x274 / 4 - 1);
+    Put32(&c, 16 + 4 * 514, regs::td::kTdBytes / 4 - 1);
     Put32(&c, 16 + 4 * 515, spec->td_count);
     std::memcpy(c.data() + 16 + 4 * kBarThreadWords, "net", 3);
     cmds.push_back(c);

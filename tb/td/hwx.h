@@ -84,6 +84,7 @@ struct Hwx {
   std::string ident;               // LC_IDENT text, lines joined by " | "
   int text = -1;                   // index of __TEXT,__text (the TD chain)
   int weights = -1;                // index of __TEXT,__const (-1: none)
+  int weights_bar = -1;            // the buffer-table entry holding the weights' address (-1: none)
 
   // The TD chain's bytes (the __text section) and the weights' bytes (empty without weights).
   std::vector<uint8_t> TdBytes() const;

@@ -27,8 +27,6 @@ const std::array<uint32_t, kTdWords>& NamedMasks() {
   return masks;
 }
 
-std::string FieldName(const r::Field& f) { return f.name; }
-
 // The first field in word w (kFields is in TD order), or kNumFields.
 int FirstFieldOfWord(uint32_t w) {
   static const std::array<int, kTdWords + 1> first = [] {
@@ -240,7 +238,7 @@ std::string DecodeText(const std::vector<Td>& tds, const Hwx* hwx, bool all_fiel
         const std::string bits =
             fd.width == 1 ? fmt::format("[{}]", fd.lsb) : fmt::format("[{}:{}]", fd.lsb + fd.width - 1, fd.lsb);
         std::string val = x > 9 ? fmt::format("{} ({})", x, Hex(x)) : fmt::format("{}", x);
-        o += fmt::format("    TD+0x{:03x} {:<44} {:<8} = {:<20} {}{}{}\n", w * 4, FieldName(fd), bits, val,
+        o += fmt::format("    TD+0x{:03x} {:<44} {:<8} = {:<20} {}{}{}\n", w * 4, fd.name, bits, val,
                          fd.units[0] ? fmt::format("[{}] ", fd.units) : "", fd.meaning, "");
       }
       const uint32_t extra = v & UnnamedBits(w);

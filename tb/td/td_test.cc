@@ -28,13 +28,6 @@ std::vector<uint8_t> Read(const std::string& name) {
   return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
 }
 
-int WeightsBar(const Hwx& h) {
-  for (int i = 0; i < kBarEntries; ++i) {
-    if (h.weights >= 0 && h.bar[i] == h.sections[size_t(h.weights)].addr) return i;
-  }
-  return -1;
-}
-
 // The message of the TdError `f` throws ("" when it does not throw).
 template <typename F>
 std::string ErrorOf(F f) {
@@ -75,7 +68,7 @@ TEST(TdHwx, N2_RealProgramsHaveTheLayoutTheirReadmeDescribes) {
     EXPECT_EQ(h.tensors[1].bar, 4);
     EXPECT_EQ(h.bar[0], 0x30000000u);
     EXPECT_EQ(h.bar[1], 0x30000280u);
-    EXPECT_EQ(WeightsBar(h), 1);
+    EXPECT_EQ(h.weights_bar, 1);
     for (const HwxTensor& t : h.tensors) EXPECT_EQ(t.type, 5u) << "float16";
     EXPECT_NE(h.ident.find("zin_ane_compiler v4.2.1"), std::string::npos);
   }
@@ -139,7 +132,7 @@ TEST(TdChain, N2_FieldsReadWhatTheBytesSay) {
 TEST(TdProgram, N3_N5_RealProgramsMapOntoTheOperationsTheirReadmeNames) {
   {
     const Hwx h = ParseHwx(Read("relu.hwx"));
-    const std::vector<TdLayer> l = Interpret(WalkChain(h.TdBytes()), h.WeightBytes(), WeightsBar(h));
+    const std::vector<TdLayer> l = Interpret(WalkChain(h.TdBytes()), h.WeightBytes(), h.weights_bar);
     ASSERT_EQ(l.size(), 1u);
     EXPECT_TRUE(l[0].pass);
     EXPECT_EQ(l[0].layer.post.act, oracle::PostAct::kRelu);
@@ -152,7 +145,7 @@ TEST(TdProgram, N3_N5_RealProgramsMapOntoTheOperationsTheirReadmeNames) {
   }
   {
     const Hwx h = ParseHwx(Read("conv_twos.hwx"));
-    const std::vector<TdLayer> l = Interpret(WalkChain(h.TdBytes()), h.WeightBytes(), WeightsBar(h));
+    const std::vector<TdLayer> l = Interpret(WalkChain(h.TdBytes()), h.WeightBytes(), h.weights_bar);
     ASSERT_EQ(l.size(), 1u);
     EXPECT_FALSE(l[0].pass);
     EXPECT_EQ(l[0].layer.cout, 3);
@@ -163,7 +156,7 @@ TEST(TdProgram, N3_N5_RealProgramsMapOntoTheOperationsTheirReadmeNames) {
   }
   {
     const Hwx h = ParseHwx(Read("sigmoid.hwx"));
-    const std::vector<TdLayer> l = Interpret(WalkChain(h.TdBytes()), h.WeightBytes(), WeightsBar(h));
+    const std::vector<TdLayer> l = Interpret(WalkChain(h.TdBytes()), h.WeightBytes(), h.weights_bar);
     ASSERT_EQ(l.size(), 1u);
     EXPECT_TRUE(l[0].pass);
     EXPECT_EQ(l[0].src.w, 77);
