@@ -116,11 +116,14 @@ TEST_F(HwxTest, N5_SigmoidProgramIsWithinItsTablesErrorOnEveryEngine) {
       EXPECT_LE(std::fabs(HostDouble(y.bits[i]) - 1.0 / (1.0 + std::exp(-v))), 0.00374) << "x = " << v;
     }
     if (first.empty()) first = y.bits;
-    if (std::string(engine) == "both") {  // and with the core's waveform
+    if (std::string(engine) == "both") {  // and with the waveforms of the front end and the core
       const Result w = Ane({"run", kHwx + "sigmoid.hwx", "--input", "image=x.npy", "--engine", engine, "--wave", "s.fst"});
       ASSERT_EQ(w.exit_code, 0) << w.err;
       EXPECT_TRUE(fs::exists(work_ / "s.fst"));
-      EXPECT_NE(w.out.find("wave        s.fst (TD 0, top ane_core): open with  gtkwave s.fst sim/ane_core.gtkw"),
+      EXPECT_TRUE(fs::exists(work_ / "s.2.fst"));
+      EXPECT_NE(w.out.find("wave        s.fst (every TD, top ane_td_ctrl): open with  gtkwave s.fst sim/ane_td_ctrl.gtkw"),
+                std::string::npos) << w.out;
+      EXPECT_NE(w.out.find("wave        s.2.fst (every TD, top ane_core): open with  gtkwave s.2.fst sim/ane_core.gtkw"),
                 std::string::npos) << w.out;
     }
     EXPECT_EQ(y.bits, first) << "every engine gives the same bits";

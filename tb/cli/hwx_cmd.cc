@@ -13,7 +13,9 @@
 
 #include "tb/cli/operation.h"
 #include "tb/cli/schema.h"
+#include "tb/harness/core_plan.h"
 #include "tb/harness/sim.h"
+#include "tb/harness/td_run.h"
 #include "tb/oracle/formats.h"
 #include "tb/td/program.h"
 
@@ -45,9 +47,11 @@ to DIR/NAME.npy. docs/td.md lists every assumption of that mapping.
                      any dimensions of size 1 left out or kept ([16], [1, 16], [1, 1, 1, 16])
   --out-dir DIR      write the outputs there (an existing directory); without it, nothing
                      is written
-  --engine E         oracle (default), rtl (the 256-lane neural-engine core), both
-  --wave FILE.fst    the core's waveform (engines rtl and both): FILE.fst for the first TD,
-                     FILE.2.fst, ... for the next; open with gtkwave FILE.fst sim/ane_core.gtkw
+  --engine E         oracle (default), rtl (the TD front end and the 256-lane core, from the
+                     TD bytes), both
+  --wave FILE.fst    the waveforms (engines rtl and both): FILE.fst the TD front end (open
+                     with gtkwave FILE.fst sim/ane_td_ctrl.gtkw), FILE.2.fst the core
+                     (sim/ane_core.gtkw)
 )TEXT";
 
 namespace {
@@ -281,6 +285,101 @@ bool IsHwxRun(const std::vector<std::string>& argv) {
   return false;
 }
 
+namespace {
+
+// The program on the RTL from its TD bytes (ane_td_ctrl + ane_core, 256 lanes): the chain, the
+// weights and every buffer in one memory image as they are before the first TD, each buffer at
+// a 64-byte aligned address of the buffer table, the kernel staging region after them.
+struct RtlProgram {
+  std::vector<uint8_t> mem;
+  harness::TdSystemJob job;
+  harness::TdSystemResult result;
+};
+
+// Why the RTL's set-up would refuse layer `l` ("" when it runs it): what it plans is what the
+// C++ driver plans (core_plan.cc), on the 256-lane core, without kernel splitting.
+std::string RtlTdRefusal(const td::TdLayer& l) {
+  const oracle::ConvGeometry& g = l.layer.geom;
+  if (g.kernel_h > oracle::kMaxShifterKernel || g.kernel_w > oracle::kMaxShifterKernel) {
+    return fmt::format("a {}x{} kernel: the RTL's TD set-up runs kernels up to {}x{} (--engine oracle runs it)", g.kernel_h,
+                       g.kernel_w, oracle::kMaxShifterKernel, oracle::kMaxShifterKernel);
+  }
+  harness::CoreLayerPlan p;
+  p.layer = l.layer;
+  p.kspec.format = l.layer.mode == oracle::MacMode::kInt8 ? oracle::KernelFormat::kRaw8 : oracle::KernelFormat::kFp16;
+  const std::string bad = harness::PlanCoreLayer(&p, harness::kTdCtrl256Params);
+  return bad.empty() ? "" : "the RTL core cannot run it: " + bad + " (--engine oracle runs it)";
+}
+
+const char* SetupErrorText(bool setup, int code) {
+  if (!setup) return "the TD fetch stopped the chain (see ane td decode)";
+  switch (code) {
+    case 1: return "a field the core does not run";
+    case 2: return "the shapes do not agree";
+    case 3: return "beyond the core's registers";
+    case 4: return "a lookup-table knot is not finite";
+    default: return "an unknown error";
+  }
+}
+
+RtlProgram RunOnRtl(const td::Hwx& h, const std::vector<td::TdLayer>& layers,
+                    const std::map<int, std::vector<uint8_t>>& buffers, const harness::DataFault& fault) {
+  RtlProgram p;
+  auto align = [](uint64_t a) { return (a + 63) / 64 * 64; };
+  const std::vector<uint8_t> chain = h.TdBytes();
+  uint64_t next = 0x1000;
+  p.job.base = uint32_t(next);
+  p.job.limit = uint32_t(chain.size());
+  next = align(next + chain.size());
+  p.job.bars.assign(harness::kTdBars, 0);
+  std::vector<std::pair<uint64_t, uint64_t>> writable;
+  for (const auto& [bar, bytes] : buffers) {
+    p.job.bars[size_t(bar)] = uint32_t(next);
+    for (const td::TdLayer& l : layers) {
+      if (l.dst.bar == bar) {
+        writable.push_back({next, next + bytes.size()});
+        break;
+      }
+    }
+    next = align(next + bytes.size());
+  }
+  // staging: the largest layer's directory and groups (header, parameters, values, padding)
+  uint64_t stage = 0;
+  for (const td::TdLayer& l : layers) {
+    const uint64_t cout = uint64_t(l.layer.cout), steps = uint64_t(l.layer.geom.Steps());
+    stage = std::max(stage, cout * (2 * steps + 16) + 32 * cout + 1024);
+  }
+  p.job.kstage = uint32_t(next);
+  p.job.kstage_bytes = stage;
+  writable.push_back({next, next + stage});
+  next += stage + 64;
+  if (next > (uint64_t(1) << 31)) throw CliError("the program's buffers need more than 2 GiB of memory on the RTL");
+  p.mem.assign(size_t(next), 0);
+  std::copy(chain.begin(), chain.end(), p.mem.begin() + long(p.job.base));
+  for (const auto& [bar, bytes] : buffers) std::copy(bytes.begin(), bytes.end(), p.mem.begin() + long(p.job.bars[size_t(bar)]));
+  if (fault.active() && !layers.empty()) {  // ANE_FAULT=C,I: bit 0 of element I of channel C of the first input
+    const td::TensorAccess& a = layers.front().src;
+    const int64_t plane = int64_t(a.h) * a.w;
+    if (fault.row < a.c && fault.k < plane) {
+      p.mem[size_t(p.job.bars[size_t(a.bar)] + a.Offset(int(fault.row), int(fault.k / a.w), int(fault.k % a.w)))] ^= 1;
+    }
+  }
+  const auto can_write = [&writable](uint64_t a) {
+    for (const auto& [b, e] : writable) {
+      if (a >= b && a < e) return true;
+    }
+    return false;
+  };
+  p.result = harness::RunTdProgram256(&p.mem, p.job, can_write);
+  if (p.result.error) {
+    throw CliError(fmt::format("TD {}: the RTL front end refused it: {} (code {})", p.result.err_td,
+                               SetupErrorText(p.result.setup_error, p.result.err_code), p.result.err_code));
+  }
+  return p;
+}
+
+}  // namespace
+
 int RunHwxCommand(const std::vector<std::string>& argv, std::ostream& final_out) {
   const Parsed p = Parse("run", argv, {"input", "out-dir", "engine", "wave"}, {}, {"input"});
   if (p.help) {
@@ -455,9 +554,13 @@ int RunHwxCommand(const std::vector<std::string>& argv, std::ostream& final_out)
     op.inputs["w"] = LoadedTensor{w, "weights", std::nullopt};
     op.outputs["y"] = TensorType{od, {l.dst.c, l.dst.h, l.dst.w}};
     try {
-      CheckEngine(engine, op);
+      CheckEngine(Engine::kOracle, op);
     } catch (const CliError& e) {
       throw CliError(fmt::format("TD {}: {}", l.index, e.what()));
+    }
+    if (engine != Engine::kOracle) {
+      const std::string why = RtlTdRefusal(l);
+      if (!why.empty()) throw CliError(fmt::format("{}: TD {}: {}", path, l.index, why));
     }
     ops.push_back(std::move(op));
   }
@@ -471,6 +574,10 @@ int RunHwxCommand(const std::vector<std::string>& argv, std::ostream& final_out)
   }
   const harness::DataFault fault = FaultFromEnvironment();
   if (wave) harness::RequestWaveFile(wave->string());
+  // The RTL runs the whole chain from the TD bytes first; each TD's output is then read from its
+  // memory (engine rtl) or compared with the oracle's (engine both).
+  std::optional<RtlProgram> rtl;
+  if (engine != Engine::kOracle) rtl = RunOnRtl(h, layers, buffers, fault);
   int status = 0;
   for (size_t li = 0; li < layers.size(); ++li) {
     const td::TdLayer& l = layers[li];
@@ -484,8 +591,29 @@ int RunHwxCommand(const std::vector<std::string>& argv, std::ostream& final_out)
         for (int w = 0; w < l.src.w; ++w) x.bits.push_back(Load(src, l.src.Offset(c, y, w), ib));
       }
     }
-    const Evaluation e = Evaluate(op, engine, fault);
-    const Tensor& y = e.outputs.at("y");
+    Tensor y{od, {l.dst.c, l.dst.h, l.dst.w}, {}};
+    if (engine != Engine::kRtl) y = Evaluate(op, Engine::kOracle).outputs.at("y");
+    std::optional<EngineMismatch> mismatch;
+    if (rtl) {
+      Tensor yr{od, {l.dst.c, l.dst.h, l.dst.w}, {}};
+      const uint64_t db = rtl->job.bars[size_t(l.dst.bar)];
+      for (int c = 0; c < l.dst.c; ++c) {
+        for (int yy = 0; yy < l.dst.h; ++yy) {
+          for (int xx = 0; xx < l.dst.w; ++xx) {
+            const uint32_t v = Load(rtl->mem, db + l.dst.Offset(c, yy, xx), ob);
+            if (engine == Engine::kBoth && v != y.bits[yr.bits.size()]) {
+              if (!mismatch) {
+                mismatch = EngineMismatch{fmt::format("y[{}, {}, {}]", c, yy, xx), ValueText(v, od),
+                                          ValueText(y.bits[yr.bits.size()], od), 0, int64_t(y.bits.size()), {}};
+              }
+              ++mismatch->count;
+            }
+            yr.bits.push_back(v);
+          }
+        }
+      }
+      if (engine == Engine::kRtl) y = yr;
+    }
     std::vector<uint8_t>& dst = buffers.at(l.dst.bar);
     size_t i = 0;
     for (int c = 0; c < l.dst.c; ++c) {
@@ -514,13 +642,15 @@ int RunHwxCommand(const std::vector<std::string>& argv, std::ostream& final_out)
       out << fmt::format("            vs fp64: max {} ulp (largest absolute difference {:.3g}), {} of {} outputs differ\n",
                          d.max, abs_err, d.count, y.bits.size());
     }
-    if (e.rtl && e.rtl->conv) {
-      const harness::RtlConvStats& s = *e.rtl->conv;
-      out << fmt::format("            rtl: neural-engine core, 256 lanes, {} cycles, utilization {:.1f}%\n", s.cycles,
-                         100.0 * s.utilization);
+    if (rtl && li < rtl->result.per_layer.size()) {
+      const harness::TdLayerStat& s = rtl->result.per_layer[li];
+      const double macs = double(l.layer.cout) * l.dst.h * l.dst.w * l.layer.geom.Steps();
+      out << fmt::format("            rtl: from the TD bytes (ane_td_ctrl + ane_core, 256 lanes): set-up {} cycles, "
+                         "layer {} cycles, utilization {:.1f}%\n",
+                         s.setup, s.cycles, s.cycles ? 100.0 * macs / (256.0 * double(s.cycles)) : 0.0);
     }
-    if (e.mismatch) {
-      const EngineMismatch& m = *e.mismatch;
+    if (mismatch) {
+      const EngineMismatch& m = *mismatch;
       out << fmt::format("            rtl vs oracle: MISMATCH at {}: rtl {}, oracle {} ({} of {} outputs differ)\n",
                          m.element, m.rtl, m.oracle, m.count, m.total);
       status = 1;
@@ -559,7 +689,7 @@ int RunHwxCommand(const std::vector<std::string>& argv, std::ostream& final_out)
   if (wave) {
     const harness::WaveRequest& req = harness::CurrentWaveRequest();
     for (size_t i = 0; i < req.written.size(); ++i) {
-      out << fmt::format("wave        {} (TD {}, top {}): open with  gtkwave {} sim/{}.gtkw\n", req.written[i], i,
+      out << fmt::format("wave        {} (every TD, top {}): open with  gtkwave {} sim/{}.gtkw\n", req.written[i],
                          req.tops[i], req.written[i], req.tops[i]);
     }
   }

@@ -1,0 +1,264 @@
+// The TD front end and the neural-engine core run together (docs/td_fetch.md, "Running a
+// program"): an ane_td_ctrl model (fetch, layer set-up, kernel DMA, table conversion) drives an
+// ane_core model's configuration port, both clocked together, and one memory model answers
+// every port of both: the TD, kernel and table reads and the staging writes of the front end,
+// the input, kernel and output ports of the core. The memory model answers reads in order after
+// a random latency and holds each port's ready low at random (CoreRunOptions), so tests show
+// that neither changes a result. Nothing here plans a layer or writes a register: the driver
+// gives the memory image, the buffer table and the first TD, and reads back memory.
+#ifndef TB_HARNESS_TD_SYSTEM_H_
+#define TB_HARNESS_TD_SYSTEM_H_
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tb/harness/core_driver.h"
+#include "tb/harness/sim.h"
+
+namespace ane::harness {
+
+inline constexpr int kTdBars = 32;  // buffer-table entries (5-bit indices in a TD)
+
+struct TdSystemJob {
+  uint32_t base = 0;                 // the first TD's byte address
+  uint32_t limit = 0;                // bytes of the TD buffer from base
+  std::vector<uint32_t> bars;        // buffer-table byte addresses (up to kTdBars; missing: 0)
+  uint32_t kstage = 0;               // the kernel staging region (64-aligned)
+  uint64_t kstage_bytes = 0;         // its size: a staging write past it is an error
+};
+
+struct TdLayerStat {
+  uint64_t setup = 0;   // the set-up's cycles (capture excluded)
+  uint64_t cycles = 0;  // START to done
+  uint64_t mac = 0;     // the core's MAC cycles
+};
+
+struct TdSystemResult {
+  bool error = false;                // the front end stopped the chain
+  bool setup_error = false;          // ... in the set-up (else in the fetch)
+  int err_code = 0, err_td = 0;
+  uint64_t cycles = 0;               // start to done (or to the end of an error)
+  uint64_t core_busy_cycles = 0;     // cycles the core ran a layer (START to done)
+  uint64_t setup_cycles = 0;         // cycles the set-up took over every TD, capture excluded
+  uint64_t mac_cycles = 0;           // the core's MAC cycles, summed over the TDs
+  int layers = 0;                    // core runs (done_o pulses)
+  uint64_t td_beats = 0, kernel_reads = 0, staging_writes = 0, table_reads = 0;
+  std::vector<std::pair<uint32_t, uint32_t>> cfg_writes;  // the core's configuration writes, in order
+  std::vector<TdLayerStat> per_layer;                     // one per core run
+};
+
+template <class Ctrl, class Core>
+class TdSystem {
+ public:
+  TdSystem(Sim<Ctrl>& ctrl, Sim<Core>& core, int out_bytes) : ctrl_(ctrl), core_(core), out_bytes_(out_bytes) {}
+
+  void Reset() {
+    Idle();
+    // both together, as one reset net
+    for (int i = 0; i < 4; ++i) {
+      ctrl_.dut().rst_ni = 0;
+      core_.dut().rst_ni = 0;
+      ctrl_.Tick();
+      core_.Tick();
+    }
+    ctrl_.dut().rst_ni = 1;
+    core_.dut().rst_ni = 1;
+    for (auto* q : {&td_q_, &kd_q_, &tb_q_, &xq_, &kq_}) q->clear();
+  }
+
+  std::vector<uint8_t>& mem() { return mem_; }
+
+  // Runs the chain from job.base; `writable` says which bytes the core and the staging may write.
+  TdSystemResult Run(const TdSystemJob& job, const std::function<bool(uint64_t)>& writable, const CoreRunOptions& opt,
+                     uint64_t max_cycles = 200000000) {
+    Ctrl& c = ctrl_.dut();
+    Core& k = core_.dut();
+    TdSystemResult r;
+    c.base_i = job.base;
+    c.limit_i = job.limit;
+    for (int i = 0; i < kTdBars; ++i) {
+      SetWord(c.bar_i, i, i < int(job.bars.size()) ? job.bars[size_t(i)] : 0u);
+    }
+    c.kstage_i = job.kstage;
+    c.start_i = 1;
+    Step(opt, job, writable, &r);
+    c.start_i = 0;
+    const uint64_t t0 = ctrl_.cycles();
+    for (;;) {
+      c.eval();
+      if (c.done_o) break;
+      if (c.error_o && !c.busy_o && !k.busy_o) break;
+      if (ctrl_.cycles() - t0 > max_cycles) throw std::runtime_error("TD system: no end after " + std::to_string(max_cycles) + " cycles");
+      Step(opt, job, writable, &r);
+    }
+    r.cycles = ctrl_.cycles() - t0;
+    c.eval();
+    r.error = c.error_o;
+    r.setup_error = c.err_setup_o;
+    r.err_code = int(c.err_code_o);
+    r.err_td = int(c.err_td_o);
+    return r;
+  }
+
+ private:
+  using Queue = std::deque<std::pair<uint64_t, uint64_t>>;  // (due cycle, data)
+
+  template <class V>
+  static void SetWord(V& v, int i, uint32_t x) {
+    if constexpr (std::is_integral_v<V>) {
+      v = (v & ~(uint64_t(0xFFFFFFFFu) << (32 * i))) | (uint64_t(x) << (32 * i));
+    } else {
+      v[size_t(i)] = x;
+    }
+  }
+
+  uint64_t Read8(uint64_t a) const {
+    uint64_t v = 0;
+    for (int i = 0; i < 8; ++i) {
+      const uint64_t b = a + uint64_t(i) < mem_.size() ? mem_[size_t(a) + size_t(i)] : 0xA5;
+      v |= b << (8 * i);
+    }
+    return v;
+  }
+  void Answer(Queue* q, uint64_t addr, uint64_t due) {
+    if (!q->empty() && q->back().first >= due) due = q->back().first + 1;
+    q->push_back({due, Read8(addr)});
+  }
+  void Write(uint64_t a, uint8_t v, const std::function<bool(uint64_t)>& writable, const char* who) {
+    if (a >= mem_.size() || !writable(a)) {
+      throw std::runtime_error(std::string(who) + " wrote byte 0x" + Hex(a) + ", outside what it may write");
+    }
+    mem_[size_t(a)] = v;
+  }
+  static std::string Hex(uint64_t a) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%llx", static_cast<unsigned long long>(a));
+    return b;
+  }
+
+  void Idle() {
+    Ctrl& c = ctrl_.dut();
+    Core& k = core_.dut();
+    c.start_i = 0;
+    c.td_rd_ready_i = 0;
+    c.td_rs_valid_i = 0;
+    c.kd_rd_ready_i = 0;
+    c.kd_rs_valid_i = 0;
+    c.kd_wr_ready_i = 0;
+    c.tb_rd_ready_i = 0;
+    c.tb_rs_valid_i = 0;
+    c.core_busy_i = 0;
+    c.core_done_i = 0;
+    k.cfg_we_i = 0;
+    k.xr_ready_i = 0;
+    k.xs_valid_i = 0;
+    k.kr_ready_i = 0;
+    k.ks_valid_i = 0;
+    k.yw_ready_i = 0;
+  }
+
+  // One clock of both models.
+  void Step(const CoreRunOptions& opt, const TdSystemJob& job, const std::function<bool(uint64_t)>& writable,
+            TdSystemResult* r) {
+    Ctrl& c = ctrl_.dut();
+    Core& k = core_.dut();
+    const uint64_t now = ctrl_.cycles();
+    auto roll = [&](int pct) { return opt.below && int(opt.below(100)) < pct; };
+    auto lat = [&]() {
+      return uint64_t(opt.below && opt.max_latency > 1 ? 1 + opt.below(uint32_t(opt.max_latency)) : 1);
+    };
+    c.td_rd_ready_i = !roll(opt.stall_pct);
+    c.kd_rd_ready_i = !roll(opt.stall_pct);
+    c.kd_wr_ready_i = !roll(opt.stall_pct);
+    c.tb_rd_ready_i = !roll(opt.stall_pct);
+    k.xr_ready_i = !roll(opt.stall_pct);
+    k.kr_ready_i = !roll(opt.stall_pct);
+    k.yw_ready_i = !roll(opt.stall_pct);
+    auto offer = [&](Queue& q, auto& valid, auto& data) {
+      const bool v = !q.empty() && q.front().first <= now;
+      valid = v;
+      if (v) data = q.front().second;
+      return v;
+    };
+    const bool td_a = offer(td_q_, c.td_rs_valid_i, c.td_rs_data_i);
+    const bool kd_a = offer(kd_q_, c.kd_rs_valid_i, c.kd_rs_data_i);
+    const bool tb_a = offer(tb_q_, c.tb_rs_valid_i, c.tb_rs_data_i);
+    const bool xs = offer(xq_, k.xs_valid_i, k.xs_data_i);
+    const bool ks = offer(kq_, k.ks_valid_i, k.ks_data_i);
+    // the front end's registered outputs and the core's status cross over
+    for (int pass = 0; pass < 2; ++pass) {
+      c.eval();
+      k.eval();
+      k.cfg_we_i = c.cfg_we_o;
+      k.cfg_addr_i = c.cfg_addr_o;
+      k.cfg_wdata_i = c.cfg_wdata_o;
+      c.core_busy_i = k.busy_o;
+      c.core_done_i = k.done_o;
+    }
+    ctrl_.Eval();
+    core_.Eval();
+    if (k.cfg_we_i) {
+      r->cfg_writes.push_back({uint32_t(k.cfg_addr_i), uint32_t(k.cfg_wdata_i)});
+      if (k.cfg_addr_i == regs::core::kStartAddr) start_cycle_ = now;
+    }
+    if (c.td_rd_valid_o && c.td_rd_ready_i) {
+      Answer(&td_q_, c.td_rd_addr_o, now + lat());
+      ++r->td_beats;
+    }
+    if (c.kd_rd_valid_o && c.kd_rd_ready_i) {
+      Answer(&kd_q_, c.kd_rd_addr_o, now + lat());
+      ++r->kernel_reads;
+    }
+    if (c.tb_rd_valid_o && c.tb_rd_ready_i) {
+      Answer(&tb_q_, c.tb_rd_addr_o, now + lat());
+      ++r->table_reads;
+    }
+    if (c.kd_wr_valid_o && c.kd_wr_ready_i) {
+      const uint64_t a = c.kd_wr_addr_o;
+      if (a < job.kstage || a + 8 > uint64_t(job.kstage) + job.kstage_bytes) {
+        throw std::runtime_error("ane_td_kdma wrote 0x" + Hex(a) + ", outside the staging region");
+      }
+      for (int i = 0; i < 8; ++i) Write(a + uint64_t(i), uint8_t(c.kd_wr_data_o >> (8 * i)), writable, "ane_td_kdma");
+      ++r->staging_writes;
+    }
+    if (k.xr_valid_o && k.xr_ready_i) Answer(&xq_, k.xr_addr_o, now + lat());
+    if (k.kr_valid_o && k.kr_ready_i) Answer(&kq_, k.kr_addr_o, now + lat());
+    if (k.yw_valid_o && k.yw_ready_i) {
+      for (int i = 0; i < out_bytes_; ++i) {
+        if (!((PortWord(k.yw_strb_o, i / 32) >> (i % 32)) & 1)) continue;
+        Write(uint64_t(k.yw_addr_o) + uint64_t(i), uint8_t(PortWord(k.yw_data_o, i / 4) >> (8 * (i % 4))), writable,
+              "ane_core");
+      }
+    }
+    if (k.done_o) {
+      ++r->layers;
+      r->mac_cycles += k.st_mac_o;
+      r->setup_cycles += c.st_setup_o;
+      r->per_layer.push_back({c.st_setup_o, now - start_cycle_, k.st_mac_o});
+    }
+    if (k.busy_o) ++r->core_busy_cycles;
+    if (td_a) td_q_.pop_front();
+    if (kd_a) kd_q_.pop_front();
+    if (tb_a) tb_q_.pop_front();
+    if (xs) xq_.pop_front();
+    if (ks) kq_.pop_front();
+    ctrl_.Tick();
+    core_.Tick();
+  }
+
+  Sim<Ctrl>& ctrl_;
+  Sim<Core>& core_;
+  int out_bytes_;
+  std::vector<uint8_t> mem_;
+  Queue td_q_, kd_q_, tb_q_, xq_, kq_;
+  uint64_t start_cycle_ = 0;
+};
+
+}  // namespace ane::harness
+
+#endif  // TB_HARNESS_TD_SYSTEM_H_
