@@ -279,6 +279,55 @@ TEST_F(HwxTest, N2_MalformedFilesExitTwoWithOneLine) {
 
 // ------------------------------------------------------------------ random programs
 
+// A host tensor of a written program: [1, c, h, w] with rows rounded up to 64 bytes.
+td::HwxTensor HostTensor(const std::string& name, td::TensorRole role, int c, int h, int w, td::ElemFormat f) {
+  td::HwxTensor t;
+  t.name = name;
+  t.role = role;
+  t.type = f == td::ElemFormat::kFp16 ? 5 : 2;
+  const uint64_t row = td::PackedRow(w, f), plane = row * uint64_t(h);
+  const uint32_t dims[5] = {1, uint32_t(c), uint32_t(h), uint32_t(w), 1};
+  const uint64_t strides[5] = {plane * uint64_t(c), plane, row, uint64_t(td::ElemBytes(f)), plane * uint64_t(c)};
+  std::copy(dims, dims + 5, t.dims);
+  std::copy(strides, strides + 5, t.strides);
+  t.bytes = uint32_t(plane * uint64_t(c));
+  return t;
+}
+
+// A 9x9 convolution (above the core's 7x7 window): the oracle runs it; the RTL's TD set-up does
+// not split kernels, and `ane run` says so before anything runs (exit 2, one line, no output).
+TEST_F(HwxTest, N2_KernelsAbove7x7RunOnTheOracleAndTheRtlRefusesThemWithOneLine) {
+  td::LayerSpec s;
+  s.cin = 2;
+  s.cout = 3;
+  s.h = s.w = s.oh = s.ow = 9;
+  s.kh = s.kw = 9;
+  s.py = s.px = 4;
+  s.src_bar = 5;
+  s.dst_bar = 4;
+  s.weights.assign(3, std::vector<uint16_t>(2 * 81, 0x3C00));
+  const td::Encoded e = td::EncodeLayers({s});
+  td::HwxSpec spec;
+  spec.tds = e.chain;
+  spec.td_count = 1;
+  spec.weights = e.weights;
+  spec.tensors.push_back(HostTensor("image", td::TensorRole::kInput, 2, 9, 9, td::ElemFormat::kFp16));
+  spec.tensors.push_back(HostTensor("y@output", td::TensorRole::kOutput, 3, 9, 9, td::ElemFormat::kFp16));
+  WriteBytes("k9.hwx", td::WriteHwx(&spec));
+  WriteNpy("x.npy", Tensor{DType::kFp16, {2, 9, 9}, std::vector<uint32_t>(162, 0x3C00)});
+  const Result o = Ane({"run", "k9.hwx", "--input", "image=x.npy", "--out-dir", "."});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  const Tensor y = Output("y@output.npy");
+  ASSERT_EQ(y.bits.size(), 243u);
+  EXPECT_EQ(y.bits[4 * 9 + 4], 0x5910u) << "the centre sums 2 x 81 ones: 162";
+  fs::remove(work_ / "y@output.npy");
+  for (const char* engine : {"rtl", "both"}) {
+    ExpectOneLine(Ane({"run", "k9.hwx", "--input", "image=x.npy", "--out-dir", ".", "--engine", engine}),
+                  "TD 0: a 9x9 kernel: the RTL's TD set-up runs kernels up to 7x7");
+    EXPECT_FALSE(fs::exists(work_ / "y@output.npy")) << engine;
+  }
+}
+
 struct RandomProgram {
   std::vector<td::LayerSpec> layers;
   Tensor x;  // the input, [C, H, W]
@@ -378,22 +427,9 @@ TEST_F(HwxTest, N2_N3_RandomProgramsRunBitExactOnBothEnginesAndEqualTheirOpFiles
     spec.td_count = uint32_t(n);
     spec.weights = e.weights;
     spec.scratch = int(n) - 1;
-    auto host = [](const std::string& name, td::TensorRole role, int c, int h, int w, td::ElemFormat f) {
-      td::HwxTensor t;
-      t.name = name;
-      t.role = role;
-      t.type = f == td::ElemFormat::kFp16 ? 5 : 2;
-      const uint64_t row = td::PackedRow(w, f), plane = row * uint64_t(h);
-      const uint32_t dims[5] = {1, uint32_t(c), uint32_t(h), uint32_t(w), 1};
-      const uint64_t strides[5] = {plane * uint64_t(c), plane, row, uint64_t(td::ElemBytes(f)), plane * uint64_t(c)};
-      std::copy(dims, dims + 5, t.dims);
-      std::copy(strides, strides + 5, t.strides);
-      t.bytes = uint32_t(plane * uint64_t(c));
-      return t;
-    };
     const td::LayerSpec &first = p.layers.front(), &last = p.layers.back();
-    spec.tensors.push_back(host("image", td::TensorRole::kInput, first.cin, first.h, first.w, first.in));
-    spec.tensors.push_back(host("y@output", td::TensorRole::kOutput, last.cout, last.oh, last.ow, last.out));
+    spec.tensors.push_back(HostTensor("image", td::TensorRole::kInput, first.cin, first.h, first.w, first.in));
+    spec.tensors.push_back(HostTensor("y@output", td::TensorRole::kOutput, last.cout, last.oh, last.ow, last.out));
     WriteBytes("p.hwx", td::WriteHwx(&spec));
     ASSERT_EQ(spec.tensors[0].bar, 5);
     ASSERT_EQ(spec.tensors[1].bar, 4);
