@@ -155,6 +155,7 @@ module ane_td_kdma #(
   // (co div K) kbytes, 64-byte units) those of the row after it
   logic [3:0]   cw_c_q;
   logic [25:0]  cw_off_q, nb_q;
+  logic [25:0]  cw_base_q;      // channel cw_c_q's base, chosen a step ahead (off the adder's path)
   logic [8*29-1:0] ra_q;        // each row's next beat address (q >= 1)
   logic         rd_v_q;
   logic [28:0]  rd_a_q;
@@ -166,7 +167,7 @@ module ane_td_kdma #(
 
   logic        r_load, r_lastk, r_lastq, r_lastp, pop, ans, cw_wrap, cw_step;
   logic [28:0] r_addr;
-  logic [25:0] cw_base;
+  logic [3:0]  cw_next;
   logic [9:0]  r_pg_next;
 
   assign ans     = rs_valid_i && run_q;
@@ -175,8 +176,8 @@ module ane_td_kdma #(
   assign r_lastp = r_p_q == pm1_q;
   assign r_load  = (r_state_q == RRun) && (!rd_v_q || rd_ready_i) && (resv_q != (AW + 1)'(Depth));
   assign r_addr  = (r_q_q == '0) ? {nb_q, 3'b000} : ra_q[29 * r_k_q +: 29];
-  assign cw_base = chan_q[26 * cw_c_q +: 26];
   assign cw_wrap = cw_c_q == kmax_q;
+  assign cw_next = cw_wrap ? '0 : cw_c_q + 4'd1;
   assign cw_step = (r_state_q == RPrep) || (r_load && r_q_q == '0);
   assign r_pg_next = (r_pg_q == ppgm1_q) ? '0 : r_pg_q + 10'd1;
 
@@ -209,11 +210,13 @@ module ane_td_kdma #(
       r_q_q <= '0;
       r_k_q <= '0;
       cw_c_q <= '0;
+      cw_base_q <= chan_base_i[6 +: 26];
       cw_off_q <= '0;
     end else begin
       if (cw_step) begin
-        nb_q <= cw_base + cw_off_q;
-        cw_c_q <= cw_wrap ? '0 : cw_c_q + 4'd1;
+        nb_q <= cw_base_q + cw_off_q;
+        cw_c_q <= cw_next;
+        cw_base_q <= chan_q[26 * cw_next +: 26];
         if (cw_wrap) cw_off_q <= cw_off_q + 26'(kunits_q);
       end
       if (r_load) begin
