@@ -204,6 +204,11 @@ std::string PlanCoreLayer(CoreLayerPlan* p, const CoreParams& cp) {
   p->nk_last = per - (p->ppg - 1) * p->nk_full;
   p->passes = l.groups * p->ppg;
   if (p->passes > 1023 || p->nty > 1023 || p->ntx > 1023 || per > 1023) return "too many passes or tiles";
+  // A pass directory entry counts its group's beats in 16 bits (docs/core.md): 8 fp16 kernels
+  // of more than 32 760 steps would not fit (the RTL set-up, ane_td_setup, refuses the same).
+  if (oracle::ValueBits(p->kspec) == 16 && g.Steps() > 32760) {
+    return "fp16 kernels of " + std::to_string(g.Steps()) + " steps: more than the 32 760 a kernel group's directory entry holds";
+  }
   return "";
 }
 

@@ -465,7 +465,8 @@ TEST(RtlTdSystem, TD_RefusedTdsStopBeforeTheCoreIsConfigured) {
   };
   const Case cases[] = {{"a 9x9 kernel", kErrCore},     {"a planar register", kErrField}, {"an output size", kErrShape},
                         {"an infinite knot", kErrTable}, {"int8 kernels for fp16 data", kErrField},
-                        {"Cin not a multiple of the groups", kErrShape}};
+                        {"Cin not a multiple of the groups", kErrShape},
+                        {"fp16 kernels past a directory entry's count", kErrCore}};
   for (const Case& c : cases) {
     for (int at = 0; at < 3 && !testing::Test::HasFailure(); ++at) {
       // three layers 2 -> 2, 6x6; the refused one at `at`
@@ -485,6 +486,11 @@ TEST(RtlTdSystem, TD_RefusedTdsStopBeforeTheCoreIsConfigured) {
         bad.kh = bad.kw = 9;
         bad.py = bad.px = 4;
         bad.weights.assign(2, std::vector<uint16_t>(2 * 81, 0x3C00));
+      } else if (name == "fp16 kernels past a directory entry's count") {
+        bad.cin = 700;  // 700 x 7 x 7 = 34 300 steps (core_plan.cc refuses the same)
+        bad.kh = bad.kw = 7;
+        bad.py = bad.px = 3;
+        bad.weights.assign(2, std::vector<uint16_t>(700 * 49, 0x3C00));
       } else if (name == "an infinite knot") {
         bad.nonlinear = 2;
         bad.knots.assign(33, 0x3800);
@@ -503,6 +509,11 @@ TEST(RtlTdSystem, TD_RefusedTdsStopBeforeTheCoreIsConfigured) {
         t.Set(td::FieldByName("Common.Cin.Cin"), 2);
       }
       e.chain = td::EncodeChain(e.tds, uint32_t(e.chain.size()));
+      if (name == "fp16 kernels past a directory entry's count") {  // the C++ planner agrees
+        harness::CoreLayerPlan plan;
+        plan.layer = td::Interpret({e.tds[size_t(at)]}, e.weights, kWeightsBar).front().layer;
+        EXPECT_NE(harness::PlanCoreLayer(&plan, kCp).find("32 760"), std::string::npos);
+      }
       Placed p = Place(e, rng, false);
       // the TDs before the refused one, as the C++ interpretation reads them
       p.layers = td::Interpret(std::vector<td::Td>(e.tds.begin(), e.tds.begin() + at), e.weights, kWeightsBar);
