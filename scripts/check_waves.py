@@ -50,6 +50,7 @@ CASES = {
     "ane_kernel_extract": [("test", "rtl_kernel_extract_test", "RtlKernelExtract.N6_HandWrittenDenseStream")],
     "ane_pe_ew": [("test", "rtl_planar_test", "RtlPeEw.N4_1_XSeedsAndFullRate")],
     "ane_td_fetch": [("test", "rtl_td_fetch_test", "RtlTdFetch.TD_A14_ChainInOrderAt0x300Steps")],
+    "ane_td_ctrl": [("test", "rtl_td_system_test", "RtlTdSystem.TD_SetupCyclesPerTd")],
     "ane_pe_fc": [("test", "rtl_planar_fc_test", "RtlPeFc.N4_1_XSeedsAndFullRate")],
     "ane_pe_transpose": [("test", "rtl_planar_fc_test", "RtlPeTranspose.N4_1_XSeedsAndFullRate")],
     "ane_pe_reduce": [("test", "rtl_planar_test", "RtlPeReduce.N4_4_DirectedSumsAtTheTopOfTheRange")],
