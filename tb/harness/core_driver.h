@@ -101,11 +101,7 @@ class CoreDriver {
     oracle::PostConfig pc = p.layer.post;
     pc.gen = p.layer.gen;
     namespace rc = regs::core;
-    Write(rc::WindowAddr(rc::kPostproc, 0x00), PostCtrlWord(pc));  // the post-processor's CTRL
-    Write(rc::WindowAddr(rc::kPostproc, 0x01), pc.sr_seed);        // and SEED
-    if (pc.act == oracle::PostAct::kTable) {
-      for (const auto& [a, v] : TableWrites(pc.table)) Write(rc::WindowAddr(rc::kPostproc, a), v);
-    }
+    for (const auto& [a, v] : PostConfigWrites(pc)) Write(rc::WindowAddr(rc::kPostproc, a), v);
     for (const auto& [a, v] : im.writes) Write(a, v);
     Write(rc::kStartAddr, 1);
     const uint64_t t0 = sim_.cycles();

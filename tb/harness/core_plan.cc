@@ -278,8 +278,18 @@ CoreImage BuildCoreImage(const CoreLayerPlan& p, const CoreParams& cp, const ora
     }
   }
   im.macs = uint64_t(l.cout) * uint64_t(p.oh) * uint64_t(p.ow) * uint64_t(g.Steps());
+  im.shifter_writes = CoreShifterWrites(p, cp);
+  const uint32_t esz_u = uint32_t(esz), oesz_u = uint32_t(oesz);
+  im.writes = CoreLayerWrites(p, CoreAddresses{im.x_base, uint32_t(g.height * g.width) * esz_u, uint32_t(g.width) * esz_u,
+                                               im.k_base, im.y_base, uint32_t(p.oh * p.ow) * oesz_u,
+                                               uint32_t(p.ow) * oesz_u});
+  return im;
+}
 
-  // shifter: the planar bank image with rows of bpr beats (ShifterConfigWrites, the SHIFTER window)
+std::vector<std::pair<uint32_t, uint32_t>> CoreShifterWrites(const CoreLayerPlan& p, const CoreParams& cp) {
+  const oracle::ConvGeometry& g = p.layer.geom;
+  const int esz = p.elem16 ? 2 : 1;
+  // the planar bank image with rows of bpr beats (ShifterConfigWrites, the SHIFTER window)
   ShifterLayer sl;
   sl.geom = g;
   sl.tile_h = p.tile_h;
@@ -290,8 +300,16 @@ CoreImage BuildCoreImage(const CoreLayerPlan& p, const CoreParams& cp, const ora
   sl.row_stride = p.bpr * cp.beat_bytes / esz;
   sl.ch_stride = p.patch_h * sl.row_stride;
   namespace rc = regs::core;
-  for (const auto& [a, v] : ShifterConfigWrites(sl)) im.shifter_writes.push_back({rc::WindowAddr(rc::kShifter, a), v});
-  auto& wr = im.writes;
+  std::vector<std::pair<uint32_t, uint32_t>> w;
+  for (const auto& [a, v] : ShifterConfigWrites(sl)) w.push_back({rc::WindowAddr(rc::kShifter, a), v});
+  return w;
+}
+
+std::vector<std::pair<uint32_t, uint32_t>> CoreLayerWrites(const CoreLayerPlan& p, const CoreAddresses& ad) {
+  const oracle::ConvLayer& l = p.layer;
+  const oracle::ConvGeometry& g = l.geom;
+  namespace rc = regs::core;
+  std::vector<std::pair<uint32_t, uint32_t>> wr;
   // Pack throws std::out_of_range when a value does not fit its field (docs/core.md, Registers).
   auto write = [&wr](uint32_t addr, std::initializer_list<rc::FieldValue> fields) {
     wr.push_back({addr, rc::Pack(addr, fields)});
@@ -311,14 +329,14 @@ CoreImage BuildCoreImage(const CoreLayerPlan& p, const CoreParams& cp, const ora
   write(rc::kWinAddr, {{rc::kWinSy, g.stride_y}, {rc::kWinSx, g.stride_x}, {rc::kWinPt, g.pad_top},
                        {rc::kWinPl, g.pad_left}});
   write(rc::kPatchAddr, {{rc::kPatchPh, p.patch_h}, {rc::kPatchPw, p.patch_w}, {rc::kPatchBpr, p.bpr}});
-  write(rc::kXbaseAddr, {{rc::kXbaseBase, im.x_base}});
-  write(rc::kXchsAddr, {{rc::kXchsStride, g.height * g.width * esz}});
-  write(rc::kXrsAddr, {{rc::kXrsStride, g.width * esz}});
-  write(rc::kKbaseAddr, {{rc::kKbaseBase, im.k_base}});
-  write(rc::kYbaseAddr, {{rc::kYbaseBase, im.y_base}});
-  write(rc::kYchsAddr, {{rc::kYchsStride, p.oh * p.ow * oesz}});
-  write(rc::kYrsAddr, {{rc::kYrsStride, p.ow * oesz}});
-  return im;
+  write(rc::kXbaseAddr, {{rc::kXbaseBase, ad.x_base}});
+  write(rc::kXchsAddr, {{rc::kXchsStride, ad.x_chs}});
+  write(rc::kXrsAddr, {{rc::kXrsStride, ad.x_rs}});
+  write(rc::kKbaseAddr, {{rc::kKbaseBase, ad.k_base}});
+  write(rc::kYbaseAddr, {{rc::kYbaseBase, ad.y_base}});
+  write(rc::kYchsAddr, {{rc::kYchsStride, ad.y_chs}});
+  write(rc::kYrsAddr, {{rc::kYrsStride, ad.y_rs}});
+  return wr;
 }
 
 }  // namespace ane::harness

@@ -63,6 +63,15 @@ struct CoreImage {
   uint64_t macs = 0;           // useful multiply-accumulates: Cout OH OW Cg KH KW
 };
 
+// Where a layer's tensors are (bytes): what XBASE .. YRS hold.
+struct CoreAddresses {
+  uint32_t x_base = 0, x_chs = 0, x_rs = 0, k_base = 0, y_base = 0, y_chs = 0, y_rs = 0;
+};
+// The shifter's window writes ((0x80 + a, data), PREP last) and the kernel extract's and the
+// core's register writes (KEXT, LAYER .. YRS) of a planned layer: what a driver writes.
+std::vector<std::pair<uint32_t, uint32_t>> CoreShifterWrites(const CoreLayerPlan& p, const CoreParams& cp);
+std::vector<std::pair<uint32_t, uint32_t>> CoreLayerWrites(const CoreLayerPlan& p, const CoreAddresses& a);
+
 // x: [Cin][H][W] codes; w: [Cout][Cg KH KW] as given to the encoder (fp16 codes, raw ints).
 CoreImage BuildCoreImage(const CoreLayerPlan& p, const CoreParams& cp, const oracle::Tensor3& x,
                          const std::vector<std::vector<uint16_t>>& w, uint64_t junk_seed);

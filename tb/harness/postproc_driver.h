@@ -42,6 +42,15 @@ inline std::vector<std::pair<uint32_t, uint32_t>> TableWrites(const oracle::ActT
   return w;
 }
 
+// Every configuration write of `c`, in order: CTRL, SEED, and with a table its registers.
+inline std::vector<std::pair<uint32_t, uint32_t>> PostConfigWrites(const oracle::PostConfig& c) {
+  std::vector<std::pair<uint32_t, uint32_t>> w{{0x00, PostCtrlWord(c)}, {0x01, c.sr_seed}};
+  if (c.act == oracle::PostAct::kTable) {
+    for (const auto& tw : TableWrites(c.table)) w.push_back(tw);
+  }
+  return w;
+}
+
 struct PostVector {
   std::vector<uint32_t> acc;  // one per lane
   oracle::ChannelParams ch;
@@ -79,11 +88,7 @@ class PostprocDriver {
   void Write(uint32_t addr, uint32_t data) { WriteConfig(sim_, addr, data); }
 
   void Configure(const oracle::PostConfig& c) {
-    Write(0x00, PostCtrlWord(c));
-    Write(0x01, c.sr_seed);
-    if (c.act == oracle::PostAct::kTable) {
-      for (const auto& [a, v] : TableWrites(c.table)) Write(a, v);
-    }
+    for (const auto& [a, v] : PostConfigWrites(c)) Write(a, v);
   }
 
   // Streams the vectors; `gap()` true holds the input idle for a cycle, `stall()` true holds

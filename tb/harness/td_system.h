@@ -81,9 +81,7 @@ class TdSystem {
     TdSystemResult r;
     c.base_i = job.base;
     c.limit_i = job.limit;
-    for (int i = 0; i < kTdBars; ++i) {
-      SetWord(c.bar_i, i, i < int(job.bars.size()) ? job.bars[size_t(i)] : 0u);
-    }
+    for (int i = 0; i < kTdBars; ++i) c.bar_i[size_t(i)] = i < int(job.bars.size()) ? job.bars[size_t(i)] : 0u;
     c.kstage_i = job.kstage;
     c.start_i = 1;
     Step(opt, job, writable, &r);
@@ -107,15 +105,6 @@ class TdSystem {
 
  private:
   using Queue = std::deque<std::pair<uint64_t, uint64_t>>;  // (due cycle, data)
-
-  template <class V>
-  static void SetWord(V& v, int i, uint32_t x) {
-    if constexpr (std::is_integral_v<V>) {
-      v = (v & ~(uint64_t(0xFFFFFFFFu) << (32 * i))) | (uint64_t(x) << (32 * i));
-    } else {
-      v[size_t(i)] = x;
-    }
-  }
 
   uint64_t Read8(uint64_t a) const {
     uint64_t v = 0;
@@ -190,18 +179,15 @@ class TdSystem {
     const bool tb_a = offer(tb_q_, c.tb_rs_valid_i, c.tb_rs_data_i);
     const bool xs = offer(xq_, k.xs_valid_i, k.xs_data_i);
     const bool ks = offer(kq_, k.ks_valid_i, k.ks_data_i);
-    // the front end's registered outputs and the core's status cross over
-    for (int pass = 0; pass < 2; ++pass) {
-      c.eval();
-      k.eval();
-      k.cfg_we_i = c.cfg_we_o;
-      k.cfg_addr_i = c.cfg_addr_o;
-      k.cfg_wdata_i = c.cfg_wdata_o;
-      c.core_busy_i = k.busy_o;
-      c.core_done_i = k.done_o;
-    }
-    ctrl_.Eval();
+    // One evaluation of each model a cycle: the front end's configuration outputs are flops
+    // (settled at the last edge), so the core settles first and its busy/done go to the front end.
+    k.cfg_we_i = c.cfg_we_o;
+    k.cfg_addr_i = c.cfg_addr_o;
+    k.cfg_wdata_i = c.cfg_wdata_o;
     core_.Eval();
+    c.core_busy_i = k.busy_o;
+    c.core_done_i = k.done_o;
+    ctrl_.Eval();
     if (k.cfg_we_i) {
       r->cfg_writes.push_back({uint32_t(k.cfg_addr_i), uint32_t(k.cfg_wdata_i)});
       if (k.cfg_addr_i == regs::core::kStartAddr) start_cycle_ = now;

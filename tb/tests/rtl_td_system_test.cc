@@ -26,8 +26,8 @@
 #include "tb/harness/postproc_driver.h"
 #include "tb/harness/sim.h"
 #include "tb/harness/td_system.h"
-#include "tb/harness/work_unit.h"
 #include "tb/oracle/conv.h"
+#include "tb/oracle/formats.h"
 #include "tb/regs/ane_regs.h"
 #include "tb/td/encode.h"
 #include "tb/td/program.h"
@@ -57,12 +57,7 @@ enum SetupErr : int { kErrField = 1, kErrShape = 2, kErrCore = 3, kErrTable = 4 
 
 uint16_t SmallFp16(Rng& rng) {
   // about [-2, 2] with 4 fraction bits: short sums stay exact enough to keep values finite
-  const int m = int(rng.Below(64)) - 32;
-  const int e = m == 0 ? 0 : 31 - __builtin_clz(uint32_t(std::abs(m)));
-  if (m == 0) return 0;
-  const uint32_t a = uint32_t(std::abs(m));
-  // |m| / 16 = a 2^-4: exponent e - 4, mantissa a << (10 - e) without its leading one
-  return uint16_t((m < 0 ? 0x8000 : 0) | uint32_t(e - 4 + 15) << 10 | ((a << (10 - e)) & 0x3FF));
+  return oracle::DoubleToFp16((int(rng.Below(64)) - 32) / 16.0);
 }
 
 std::vector<td::LayerSpec> RandomProgram(Rng& rng, int max_len) {
@@ -158,6 +153,12 @@ struct Placed {
   TdSystemJob job;
   std::vector<td::TdLayer> layers;
   std::vector<std::pair<uint64_t, uint64_t>> writable;  // [begin, end)
+  bool Writable(uint64_t a) const {
+    for (const auto& [b, e] : writable) {
+      if (a >= b && a < e) return true;
+    }
+    return false;
+  }
 };
 
 uint64_t Align64(uint64_t a) { return (a + 63) / 64 * 64; }
@@ -242,7 +243,8 @@ std::vector<uint8_t> Reference(const Placed& p) {
   return m;
 }
 
-// The configuration writes the C++ driver makes for TD layer `l` (core_plan.cc, core_driver.h).
+// The configuration writes the C++ driver makes for TD layer `l` (core_plan.cc, core_driver.h),
+// with the TD's own addresses and strides.
 std::vector<std::pair<uint32_t, uint32_t>> ExpectedWrites(const td::TdLayer& l, const TdSystemJob& job) {
   namespace rc = regs::core;
   harness::CoreLayerPlan p;
@@ -250,45 +252,12 @@ std::vector<std::pair<uint32_t, uint32_t>> ExpectedWrites(const td::TdLayer& l, 
   p.kspec.format = l.layer.mode == oracle::MacMode::kInt8 ? oracle::KernelFormat::kRaw8 : oracle::KernelFormat::kFp16;
   const std::string bad = harness::PlanCoreLayer(&p, kCp);
   if (!bad.empty()) throw std::runtime_error("PlanCoreLayer: " + bad);
-  const oracle::ConvGeometry& g = l.layer.geom;
-  std::vector<std::pair<uint32_t, uint32_t>> w;
-  harness::ShifterLayer sl;
-  sl.geom = g;
-  sl.tile_h = p.tile_h;
-  sl.tile_w = p.tile_w;
-  sl.elem16 = p.elem16;
-  sl.col_stride = 1;
-  sl.row_stride = p.bpr * kCp.beat_bytes / (p.elem16 ? 2 : 1);
-  sl.ch_stride = p.patch_h * sl.row_stride;
-  for (const auto& [a, v] : harness::ShifterConfigWrites(sl)) w.push_back({rc::WindowAddr(rc::kShifter, a), v});
-  oracle::PostConfig pc = l.layer.post;
-  w.push_back({rc::WindowAddr(rc::kPostproc, 0), harness::PostCtrlWord(pc)});
-  w.push_back({rc::WindowAddr(rc::kPostproc, 1), pc.sr_seed});
-  if (pc.act == oracle::PostAct::kTable) {
-    for (const auto& [a, v] : harness::TableWrites(pc.table)) w.push_back({rc::WindowAddr(rc::kPostproc, a), v});
-  }
-  auto put = [&w](uint32_t addr, std::initializer_list<rc::FieldValue> f) { w.push_back({addr, rc::Pack(addr, f)}); };
-  const bool params = l.layer.post.scale_en || l.layer.post.bias_en;
-  put(rc::kKextAddr, {{rc::kKextC, g.channels}, {rc::kKextKh, g.kernel_h}, {rc::kKextKw, g.kernel_w}});
-  put(rc::kLayerAddr, {{rc::kLayerCg, g.channels}, {rc::kLayerMode, l.layer.mode == oracle::MacMode::kInt8 ? 1u : 0u},
-                       {rc::kLayerTwoKernel, 0}, {rc::kLayerElem16, p.elem16}, {rc::kLayerParams, params},
-                       {rc::kLayerOut8, p.out8}});
-  put(rc::kTileAddr, {{rc::kTileTileH, p.tile_h}, {rc::kTileTileW, p.tile_w}, {rc::kTileNc, p.channels_per_wu}});
-  put(rc::kGridAddr, {{rc::kGridNty, p.nty}, {rc::kGridNtx, p.ntx}, {rc::kGridNsl, p.nsl}});
-  put(rc::kPassAddr, {{rc::kPassNp, p.passes}, {rc::kPassPpg, p.ppg}, {rc::kPassNkFull, p.nk_full},
-                      {rc::kPassNkLast, p.nk_last}});
-  put(rc::kCgoutAddr, {{rc::kCgoutCgout, l.layer.cout / l.layer.groups}});
-  put(rc::kInAddr, {{rc::kInH, g.height}, {rc::kInW, g.width}});
-  put(rc::kOutAddr, {{rc::kOutOh, p.oh}, {rc::kOutOw, p.ow}});
-  put(rc::kWinAddr, {{rc::kWinSy, g.stride_y}, {rc::kWinSx, g.stride_x}, {rc::kWinPt, g.pad_top}, {rc::kWinPl, g.pad_left}});
-  put(rc::kPatchAddr, {{rc::kPatchPh, p.patch_h}, {rc::kPatchPw, p.patch_w}, {rc::kPatchBpr, p.bpr}});
-  w.push_back({rc::kXbaseAddr, uint32_t(job.bars[size_t(l.src.bar)] + l.src.base)});
-  w.push_back({rc::kXchsAddr, uint32_t(l.src.plane)});
-  w.push_back({rc::kXrsAddr, uint32_t(l.src.row)});
-  w.push_back({rc::kKbaseAddr, job.kstage});
-  w.push_back({rc::kYbaseAddr, uint32_t(job.bars[size_t(l.dst.bar)] + l.dst.base)});
-  w.push_back({rc::kYchsAddr, uint32_t(l.dst.plane)});
-  w.push_back({rc::kYrsAddr, uint32_t(l.dst.row)});
+  std::vector<std::pair<uint32_t, uint32_t>> w = harness::CoreShifterWrites(p, kCp);
+  for (const auto& [a, v] : harness::PostConfigWrites(l.layer.post)) w.push_back({rc::WindowAddr(rc::kPostproc, a), v});
+  const harness::CoreAddresses ad{uint32_t(job.bars[size_t(l.src.bar)] + l.src.base), uint32_t(l.src.plane),
+                                  uint32_t(l.src.row), job.kstage, uint32_t(job.bars[size_t(l.dst.bar)] + l.dst.base),
+                                  uint32_t(l.dst.plane), uint32_t(l.dst.row)};
+  for (const auto& cw : harness::CoreLayerWrites(p, ad)) w.push_back(cw);
   w.push_back({rc::kStartAddr, 1});
   return w;
 }
@@ -325,13 +294,7 @@ harness::CoreRunOptions RandomTraffic(Rng& rng) {
 TdSystemResult RunAndCheck(System& s, Placed& p, const harness::CoreRunOptions& opt, const std::string& what) {
   const std::vector<uint8_t> want = Reference(p);
   s.sys.mem() = p.mem;
-  const auto writable = [&p](uint64_t a) {
-    for (const auto& [b, e] : p.writable) {
-      if (a >= b && a < e) return true;
-    }
-    return false;
-  };
-  const TdSystemResult r = s.sys.Run(p.job, writable, opt);
+  const TdSystemResult r = s.sys.Run(p.job, [&p](uint64_t a) { return p.Writable(a); }, opt);
   EXPECT_FALSE(r.error) << what << ": error code " << r.err_code << " at TD " << r.err_td
                         << (r.setup_error ? " (set-up)" : " (fetch)");
   EXPECT_EQ(r.layers, int(p.layers.size())) << what;
@@ -524,13 +487,7 @@ TEST(RtlTdSystem, TD_RefusedTdsStopBeforeTheCoreIsConfigured) {
         want = Reference(p);
       }
       s.sys.mem() = p.mem;
-      const auto writable = [&p](uint64_t a) {
-        for (const auto& [b, en] : p.writable) {
-          if (a >= b && a < en) return true;
-        }
-        return false;
-      };
-      const TdSystemResult res = s.sys.Run(p.job, writable, RandomTraffic(rng));
+      const TdSystemResult res = s.sys.Run(p.job, [&p](uint64_t a) { return p.Writable(a); }, RandomTraffic(rng));
       const std::string what = name + " in TD " + std::to_string(at);
       EXPECT_TRUE(res.error) << what;
       EXPECT_TRUE(res.setup_error) << what;
