@@ -4,7 +4,8 @@
 set top  $::env(ANE_TOP)
 set out  $::env(ANE_OUTDIR)
 yosys read_verilog -sv {*}$::env(ANE_SRCS)
-yosys hierarchy -check -top $top {*}$::env(ANE_CHPARAMS)
+foreach {flag name value} $::env(ANE_CHPARAMS) { yosys chparam -set $name $value $top }
+yosys hierarchy -check -top $top
 yosys synth_ice40 -top $top -json $out/ice40.json
 yosys select -assert-none {t:$_DLATCH*} {t:$dlatch*} {t:$adlatch*}
 yosys tee -q -o $out/stat_ice40.txt stat

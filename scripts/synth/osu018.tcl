@@ -23,7 +23,11 @@ set out     $::env(ANE_OUTDIR)
 set latches {t:$dlatch* t:$adlatch* t:$_DLATCH* t:$_SR_* t:$sr}
 
 yosys read_verilog -sv {*}$srcs
-yosys hierarchy -check -top $top {*}$chp
+# Parameter overrides go on the top module itself (`chparam -set`): Yosys 0.23's
+# `hierarchy -chparam` fails an internal assertion on the core (ane_core NumLanes=8: "Assert
+# `modules_.count(module->name) == 0'") when it re-derives the top after its submodules.
+foreach {flag name value} $chp { yosys chparam -set $name $value $top }
+yosys hierarchy -check -top $top
 yosys proc
 yosys check
 yosys select -assert-none {*}$latches
