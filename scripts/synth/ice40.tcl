@@ -4,7 +4,9 @@
 set top  $::env(ANE_TOP)
 set out  $::env(ANE_OUTDIR)
 yosys read_verilog -sv {*}$::env(ANE_SRCS)
-foreach {flag name value} $::env(ANE_CHPARAMS) { yosys chparam -set $name $value $top }
+set sets {}
+foreach {flag name value} $::env(ANE_CHPARAMS) { lappend sets -set $name $value }
+if {[llength $sets]} { yosys chparam {*}$sets $top }
 yosys hierarchy -check -top $top
 yosys synth_ice40 -top $top -json $out/ice40.json
 yosys select -assert-none {t:$_DLATCH*} {t:$dlatch*} {t:$adlatch*}

@@ -26,7 +26,9 @@ yosys read_verilog -sv {*}$srcs
 # Parameter overrides go on the top module itself (`chparam -set`): Yosys 0.23's
 # `hierarchy -chparam` fails an internal assertion on the core (ane_core NumLanes=8: "Assert
 # `modules_.count(module->name) == 0'") when it re-derives the top after its submodules.
-foreach {flag name value} $chp { yosys chparam -set $name $value $top }
+set sets {}
+foreach {flag name value} $chp { lappend sets -set $name $value }
+if {[llength $sets]} { yosys chparam {*}$sets $top }
 yosys hierarchy -check -top $top
 yosys proc
 yosys check
