@@ -31,8 +31,9 @@ module ane_core #(
   parameter logic        Gen       = ane_pkg::GenM1,
   parameter int unsigned NumLanes  = 256,
   parameter int unsigned BankBytes = 512,
-  parameter int unsigned BeatBytes = 8,
-  parameter int unsigned OutBytes  = 32,
+  parameter int unsigned BeatBytes = 8,    // a bank word: bank rows are whole words
+  parameter int unsigned PortWords = 8,    // words per input read (64 bytes)
+  parameter int unsigned OutBytes  = 64,
   parameter int unsigned Credits   = 16
 ) (
   input  wire logic                   clk_i,
@@ -43,12 +44,13 @@ module ane_core #(
   input  wire logic [31:0]            cfg_wdata_i,
   output      logic                   busy_o,
   output      logic                   done_o,
-  // input memory (BeatBytes at any byte address; answers in order, no back-pressure)
+  // input memory (PortWords * BeatBytes bytes at any byte address; answers in order, no
+  // back-pressure)
   output      logic                   xr_valid_o,
   input  wire logic                   xr_ready_i,
   output      logic [31:0]            xr_addr_o,
   input  wire logic                   xs_valid_i,
-  input  wire logic [BeatBytes*8-1:0] xs_data_i,
+  input  wire logic [PortWords*BeatBytes*8-1:0] xs_data_i,
   // kernel memory (64-bit beats at 8-byte aligned addresses; the same protocol)
   output      logic                   kr_valid_o,
   input  wire logic                   kr_ready_i,
@@ -213,9 +215,9 @@ module ane_core #(
 
   // ---------------------------------------------------------------- data side
   logic                   ld_valid, ld_ready, ld_last, ld_busy;
-  logic [BeatBytes*8-1:0] ld_data;
+  logic [PortWords*BeatBytes*8-1:0] ld_data;
   logic [61:0]            ld_desc;
-  ane_core_load #(.BeatBytes(BeatBytes), .Credits(Credits)) u_load (
+  ane_core_load #(.BeatBytes(BeatBytes), .PortWords(PortWords), .Credits(Credits)) u_load (
     .clk_i(clk_i), .rst_ni(rst_ni), .start_i(start), .busy_o(ld_busy),
     .cg_i(cg), .nc_i(nc), .nsl_i(nsl), .np_i(np), .ppg_i(ppg), .nty_i(nty), .ntx_i(ntx),
     .tile_h_i(tile_h), .tile_w_i(tile_w), .sy_i(sy), .sx_i(sx),
@@ -233,7 +235,8 @@ module ane_core #(
   logic [NumLanes*16-1:0] vec_data;
   logic [NumLanes-1:0]    vec_mask;
   logic [36:0]            vec_tag;
-  ane_shifter #(.NumLanes(NumLanes), .BankBytes(BankBytes), .BeatBytes(BeatBytes), .TagBits(37)) u_shifter (
+  ane_shifter #(.NumLanes(NumLanes), .BankBytes(BankBytes), .BeatBytes(PortWords * BeatBytes),
+                .TagBits(37)) u_shifter (
     .clk_i(clk_i), .rst_ni(rst_ni),
     .cfg_we_i(sh_we), .cfg_addr_i(cfg_addr_i[ane_regs_pkg::CoreShifterAddrBits-1:0]),
     .cfg_wdata_i(cfg_wdata_i), .busy_o(sh_busy),

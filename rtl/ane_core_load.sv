@@ -4,97 +4,115 @@
 //   for pass p (a group of up to 16 output channels of conv group g = p / passes_per_group):
 //     for tile row ty: for tile column tx: for channel slice sl:   -> one work unit
 //
-// and, for each, reads the stored rows of its patch from the input memory (planar [C][H][W],
-// BeatBytes per read at any byte address) and hands them to the shifter's load port as a bank
-// image: channel i of the slice at i * PH * rs, patch row r at r * rs, where a bank row rs is
-// `bpr` beats. Patch rows at or past `ph` (the bottom edge) are filler beats (no read). The
-// descriptor (ph, pw, off_y, off_x, oh, ow) goes with the work unit's first beat.
+// and, for each, reads the stored rows of its patch from the input memory (planar [C][H][W])
+// and hands them to the shifter's load port as a bank image: channel i of the slice at
+// i * PH * rs, patch row r at r * rs, where a bank row rs is `bpr` words of BeatBytes bytes.
+// Patch rows at or past `ph` (the bottom edge) are filler words (no read). The descriptor
+// (ph, pw, off_y, off_x, oh, ow) goes with the work unit's first beat.
+//
+// The input port reads PortWords words (PortWords * BeatBytes bytes) at any byte address: a
+// bank row is read in segments of up to PortWords words. A funnel packs the segments' words
+// into the shifter's beats of PortWords words; a work unit's image is padded with zero words
+// to a whole number of beats.
+//
+// Two engines, so that a work unit follows the previous one without a dead cycle:
+//   walker    one work unit per cycle: its clipping against the tensor and the output map,
+//             its first address (incremental: no multiplier on the way), into a record queue;
+//   streamer  one segment per cycle (a read, or filler words), the next work unit's record
+//             taken in the cycle its last segment issues.
+// The walker's per-layer constants (tile_h * sy * rs, nc * chs, cg * chs, pt * rs) come from
+// a shift-and-add unit in the 12 cycles after start_i.
 //
 // Reads are pipelined: at most Credits outstanding, responses in order without back-pressure
-// (a response always has room: every read holds a place in the beat queue until it leaves).
+// (a response always has room: every read holds a place in the segment queue until it leaves).
 `default_nettype none
 
 module ane_core_load #(
-  parameter int unsigned BeatBytes = 8,
-  parameter int unsigned Credits   = 16   // a power of two
+  parameter int unsigned BeatBytes = 8,    // a bank word
+  parameter int unsigned PortWords = 8,    // words per read and per load beat (a power of two)
+  parameter int unsigned Credits   = 16    // a power of two
 ) (
-  input  wire logic                   clk_i,
-  input  wire logic                   rst_ni,
-  input  wire logic                   start_i,     // one cycle: walk the configured layer
-  output      logic                   busy_o,
+  input  wire logic                             clk_i,
+  input  wire logic                             rst_ni,
+  input  wire logic                             start_i,     // one cycle: walk the configured layer
+  output      logic                             busy_o,
   // layer configuration (stable while busy)
-  input  wire logic [9:0]             cg_i,        // input channels of a conv group
-  input  wire logic [9:0]             nc_i,        // channels per work unit
-  input  wire logic [9:0]             nsl_i,       // channel slices per pass = ceil(cg / nc)
-  input  wire logic [9:0]             np_i,        // passes
-  input  wire logic [9:0]             ppg_i,       // passes per conv group
-  input  wire logic [9:0]             nty_i,       // tile rows
-  input  wire logic [9:0]             ntx_i,       // tile columns
-  input  wire logic [8:0]             tile_h_i,
-  input  wire logic [8:0]             tile_w_i,
-  input  wire logic [2:0]             sy_i,
-  input  wire logic [2:0]             sx_i,
-  input  wire logic [4:0]             pt_i,        // padding top / left
-  input  wire logic [4:0]             pl_i,
-  input  wire logic [11:0]            h_i,         // input height / width
-  input  wire logic [11:0]            w_i,
-  input  wire logic [11:0]            oh_i,        // output height / width
-  input  wire logic [11:0]            ow_i,
-  input  wire logic [9:0]             ph_i,        // patch rows / columns of a whole tile
-  input  wire logic [9:0]             pw_i,
-  input  wire logic [5:0]             bpr_i,       // beats per bank row
-  input  wire logic                   elem16_i,
-  input  wire logic [31:0]            x_base_i,    // bytes
-  input  wire logic [31:0]            x_chs_i,     // bytes per input channel plane
-  input  wire logic [31:0]            x_rs_i,      // bytes per input row
+  input  wire logic [9:0]                       cg_i,        // input channels of a conv group
+  input  wire logic [9:0]                       nc_i,        // channels per work unit
+  input  wire logic [9:0]                       nsl_i,       // channel slices per pass = ceil(cg / nc)
+  input  wire logic [9:0]                       np_i,        // passes
+  input  wire logic [9:0]                       ppg_i,       // passes per conv group
+  input  wire logic [9:0]                       nty_i,       // tile rows
+  input  wire logic [9:0]                       ntx_i,       // tile columns
+  input  wire logic [8:0]                       tile_h_i,
+  input  wire logic [8:0]                       tile_w_i,
+  input  wire logic [2:0]                       sy_i,
+  input  wire logic [2:0]                       sx_i,
+  input  wire logic [4:0]                       pt_i,        // padding top / left
+  input  wire logic [4:0]                       pl_i,
+  input  wire logic [11:0]                      h_i,         // input height / width
+  input  wire logic [11:0]                      w_i,
+  input  wire logic [11:0]                      oh_i,        // output height / width
+  input  wire logic [11:0]                      ow_i,
+  input  wire logic [9:0]                       ph_i,        // patch rows / columns of a whole tile
+  input  wire logic [9:0]                       pw_i,
+  input  wire logic [5:0]                       bpr_i,       // words per bank row
+  input  wire logic                             elem16_i,
+  input  wire logic [31:0]                      x_base_i,    // bytes
+  input  wire logic [31:0]                      x_chs_i,     // bytes per input channel plane
+  input  wire logic [31:0]                      x_rs_i,      // bytes per input row
   // input memory read port
-  output      logic                   rd_valid_o,
-  input  wire logic                   rd_ready_i,
-  output      logic [31:0]            rd_addr_o,
-  input  wire logic                   rs_valid_i,
-  input  wire logic [BeatBytes*8-1:0] rs_data_i,
+  output      logic                             rd_valid_o,
+  input  wire logic                             rd_ready_i,
+  output      logic [31:0]                      rd_addr_o,
+  input  wire logic                             rs_valid_i,
+  input  wire logic [PortWords*BeatBytes*8-1:0] rs_data_i,
   // shifter load port
-  output      logic                   ld_valid_o,
-  input  wire logic                   ld_ready_i,
-  output      logic [BeatBytes*8-1:0] ld_data_o,
-  output      logic                   ld_last_o,
-  output      logic [61:0]            ld_desc_o
+  output      logic                             ld_valid_o,
+  input  wire logic                             ld_ready_i,
+  output      logic [PortWords*BeatBytes*8-1:0] ld_data_o,
+  output      logic                             ld_last_o,
+  output      logic [61:0]                      ld_desc_o
 );
 
   localparam int unsigned CW = $clog2(Credits);
+  localparam int unsigned WW = 64 * BeatBytes / 8;          // bits per word
+  localparam int unsigned PW = PortWords * WW;              // bits per beat
+  localparam int unsigned NW = $clog2(PortWords) + 1;       // a segment's word count, 1..PortWords
+  localparam int unsigned FW = (PortWords > 1) ? $clog2(PortWords) : 1;  // funnel fill, 0..PortWords-1
+  localparam int unsigned RecW = 32 + 10 + 10 + 62;
 
-  typedef enum logic [1:0] {
-    SIdle   = 2'd0,
-    SSetup1 = 2'd1,
-    SSetup2 = 2'd2,
-    SStream = 2'd3
-  } state_e;
-  state_e state_q;
+  // ---------------------------------------------------------------- layer constants
+  // Shift-and-add over the 12 bits of the multipliers: cst_cnt_q counts 12 cycles after start.
+  logic [3:0]  cst_cnt_q;
+  logic        cst_busy_q;
+  logic [11:0] m_tyst_q, m_nc_q, m_cg_q, m_pt_q;     // multipliers, shifted right each cycle
+  logic [31:0] m_rs_q, m_chs_q;                      // multiplicands, shifted left each cycle
+  logic [31:0] k_tyst_rs_q, k_nc_chs_q, k_cg_chs_q, k_pt_rs_q;
+  logic [11:0] tyst, txst;                           // tile_h * sy, tile_w * sx
+  assign tyst = 12'(tile_h_i) * 12'(sy_i);
+  assign txst = 12'(tile_w_i) * 12'(sx_i);
 
-  // ---------------------------------------------------------------- the walk
+  // ---------------------------------------------------------------- the walker
+  logic        wk_q;                                 // walking: the state below is a work unit
   logic [9:0]  p_q, pg_q, cgb_q, ty_q, tx_q, sl_q, csl_q;
   logic [11:0] oy0_q, ox0_q;
   logic signed [13:0] ty0_q, tx0_q;    // input row / column of patch position 0 (ky = kx = 0)
-  logic [11:0] tyst, txst;             // tile_h * sy, tile_w * sx
-  assign tyst = 12'(tile_h_i) * 12'(sy_i);
-  assign txst = 12'(tile_w_i) * 12'(sx_i);
+  logic [31:0] grp_addr_q;             // cgb * chs
+  logic [31:0] ch_addr_q;              // (cgb + csl) * chs
+  logic [31:0] ty_addr_q;              // ty0 * rs (mod 2^32; used when ty0 >= 0)
   logic signed [13:0] npt, npl;        // -padding
   assign npt = 14'd0 - {9'd0, pt_i};
   assign npl = 14'd0 - {9'd0, pl_i};
 
-  // the work unit being streamed
-  logic [9:0]  wn_q, ci_q, r_q, wph_q;
-  logic [5:0]  b_q;
-  logic [11:0] row0_q, col0_q;
-  logic [31:0] a_ch_q, a_row_q, a_q;
-  logic [61:0] desc_q;
-
-  // setup, stage 1: clipping against the tensor and the output map
+  // clipping against the tensor and the output map
   logic [9:0]  left, wn;
   logic signed [13:0] yend, xend;
   logic [11:0] row0, col0, rowe, cole, ohl, owl;
   logic [9:0]  wph, wpw;
   logic [8:0]  toh, tow;
+  logic [31:0] a0, col_b;
+  logic [61:0] desc;
   always_comb begin
     left = cg_i - csl_q;
     wn   = (left < nc_i) ? left : nc_i;
@@ -111,189 +129,326 @@ module ane_core_load #(
     owl  = ow_i - ox0_q;
     toh  = (ohl < 12'(tile_h_i)) ? 9'(ohl) : tile_h_i;
     tow  = (owl < 12'(tile_w_i)) ? 9'(owl) : tile_w_i;
+    col_b = elem16_i ? {19'd0, col0, 1'b0} : {20'd0, col0};
+    a0   = x_base_i + ch_addr_q + ((ty0_q < 0) ? 32'd0 : ty_addr_q) + col_b;
+    desc = {tow, toh, 12'(tx0_q - 14'(col0)), 12'(ty0_q - 14'(row0)), wpw, wph};
   end
 
-  // setup, stage 2: the first row's byte address
-  logic [31:0] mul_c, mul_r, col_b;
-  assign mul_c = (32'(cgb_q) + 32'(csl_q)) * x_chs_i;
-  assign mul_r = 32'(row0_q) * x_rs_i;
-  assign col_b = elem16_i ? {19'd0, col0_q, 1'b0} : {20'd0, col0_q};
-
-  // ---------------------------------------------------------------- beat queue
-  // Every beat of a work unit takes a place in order: a read, or a filler (zero) beat.
-  logic        q_in_valid, q_in_ready, q_out_valid, q_out_ready;
-  logic [1:0]  q_in_data, q_out_data;   // {filler, last}
-  logic [CW:0] q_count;
-  logic        d_in_ready, d_out_valid;
-  logic [BeatBytes*8-1:0] d_out_data;
-  logic [CW:0] d_count;
-  logic        desc_in_valid, desc_in_ready, desc_out_valid;
-  logic [61:0] desc_out;
-  logic [2:0]  desc_count;
-
-  logic last_b, last_r, last_c, filler, issue, beat_fire;
-  assign last_b = b_q == bpr_i - 6'd1;
-  assign last_r = r_q == ph_i - 10'd1;
-  assign last_c = ci_q == wn_q - 10'd1;
-  assign filler = r_q >= wph_q;
-  // A read waits for the port; a filler beat only for its place in the queue.
-  assign q_in_valid = (state_q == SStream) && (filler || rd_ready_i);
-  assign q_in_data  = {filler, last_b && last_r && last_c};
-  assign issue      = q_in_valid && q_in_ready;
-  assign rd_valid_o = (state_q == SStream) && !filler && q_in_ready;
-  assign rd_addr_o  = a_q;
-
-  ane_fifo #(.Width(2), .Depth(Credits)) u_order (
+  logic rec_in_ready, rec_out_valid, rec_out_ready, rec_push;
+  logic [RecW-1:0] rec_out;
+  logic [1:0] rec_count;
+  assign rec_push = wk_q && rec_in_ready;
+  ane_fifo #(.Width(RecW), .Depth(2)) u_rec (
     .clk_i(clk_i), .rst_ni(rst_ni),
-    .in_valid_i (q_in_valid), .in_ready_o (q_in_ready), .in_data_i (q_in_data),
-    .out_valid_o(q_out_valid), .out_ready_i(q_out_ready), .out_data_o(q_out_data),
-    .count_o    (q_count)
-  );
-  ane_fifo #(.Width(BeatBytes*8), .Depth(Credits)) u_data (
-    .clk_i(clk_i), .rst_ni(rst_ni),
-    .in_valid_i (rs_valid_i), .in_ready_o (d_in_ready), .in_data_i (rs_data_i),
-    .out_valid_o(d_out_valid), .out_ready_i(q_out_valid && !q_out_data[1] && ld_ready_i && desc_out_valid),
-    .out_data_o (d_out_data), .count_o (d_count)
-  );
-  ane_fifo #(.Width(62), .Depth(4)) u_desc (
-    .clk_i(clk_i), .rst_ni(rst_ni),
-    .in_valid_i (desc_in_valid), .in_ready_o (desc_in_ready), .in_data_i (desc_q),
-    .out_valid_o(desc_out_valid), .out_ready_i(beat_fire && q_out_data[0]),
-    .out_data_o (desc_out), .count_o (desc_count)
+    .in_valid_i (wk_q), .in_ready_o (rec_in_ready), .in_data_i ({a0, wn, wph, desc}),
+    .out_valid_o(rec_out_valid), .out_ready_i(rec_out_ready), .out_data_o(rec_out),
+    .count_o    (rec_count)
   );
 
-  assign ld_valid_o  = q_out_valid && desc_out_valid && (q_out_data[1] || d_out_valid);
-  assign ld_data_o   = q_out_data[1] ? '0 : d_out_data;
-  assign ld_last_o   = q_out_data[0];
-  assign ld_desc_o   = desc_out;
-  assign q_out_ready = ld_ready_i && desc_out_valid && (q_out_data[1] || d_out_valid);
-  assign beat_fire   = ld_valid_o && ld_ready_i;
-
-  // The descriptor enters its queue as the work unit's streaming starts.
-  assign desc_in_valid = state_q == SSetup2;
-
-  // ---------------------------------------------------------------- control
-  logic wu_done, sl_wrap, tx_wrap, ty_wrap, pg_wrap, p_wrap;
-  assign wu_done = issue && last_b && last_r && last_c;
+  logic sl_wrap, tx_wrap, ty_wrap, pg_wrap, p_wrap;
   assign sl_wrap = sl_q == nsl_i - 10'd1;
   assign tx_wrap = tx_q == ntx_i - 10'd1;
   assign ty_wrap = ty_q == nty_i - 10'd1;
   assign pg_wrap = pg_q == ppg_i - 10'd1;
   assign p_wrap  = p_q == np_i - 10'd1;
 
-  assign busy_o = (state_q != SIdle) || q_out_valid || (desc_count != 3'd0);
-
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      state_q <= SIdle;
+      cst_busy_q <= 1'b0;
+      cst_cnt_q  <= '0;
+      wk_q       <= 1'b0;
       p_q <= '0; pg_q <= '0; cgb_q <= '0; ty_q <= '0; tx_q <= '0; sl_q <= '0; csl_q <= '0;
       oy0_q <= '0; ox0_q <= '0; ty0_q <= '0; tx0_q <= '0;
-      wn_q <= '0; ci_q <= '0; r_q <= '0; wph_q <= '0; b_q <= '0;
-      row0_q <= '0; col0_q <= '0; a_ch_q <= '0; a_row_q <= '0; a_q <= '0; desc_q <= '0;
-    end else begin
-      unique case (state_q)
-        SIdle: begin
-          if (start_i) begin
-            state_q <= SSetup1;
-            p_q <= '0; pg_q <= '0; cgb_q <= '0; ty_q <= '0; tx_q <= '0; sl_q <= '0; csl_q <= '0;
-            oy0_q <= '0; ox0_q <= '0;
-            ty0_q <= npt;
-            tx0_q <= npl;
-          end
-        end
-        SSetup1: begin
-          wn_q   <= wn;
-          wph_q  <= wph;
-          row0_q <= row0;
-          col0_q <= col0;
-          desc_q <= {tow, toh, 12'(tx0_q - 14'(col0)), 12'(ty0_q - 14'(row0)), wpw, wph};
-          state_q <= SSetup2;
-        end
-        SSetup2: begin
-          // the descriptor queue has room (it holds at most 4 work units)
-          if (desc_in_ready) begin
-            a_ch_q  <= x_base_i + mul_c + mul_r + col_b;
-            a_row_q <= x_base_i + mul_c + mul_r + col_b;
-            a_q     <= x_base_i + mul_c + mul_r + col_b;
-            ci_q <= '0; r_q <= '0; b_q <= '0;
-            state_q <= SStream;
-          end
-        end
-        SStream: begin
-          if (issue) begin
-            if (!last_b) begin
-              b_q <= b_q + 6'd1;
-              a_q <= a_q + 32'(BeatBytes);
-            end else if (!last_r) begin
-              b_q     <= '0;
-              r_q     <= r_q + 10'd1;
-              a_row_q <= a_row_q + x_rs_i;
-              a_q     <= a_row_q + x_rs_i;
-            end else if (!last_c) begin
-              b_q     <= '0;
-              r_q     <= '0;
-              ci_q    <= ci_q + 10'd1;
-              a_ch_q  <= a_ch_q + x_chs_i;
-              a_row_q <= a_ch_q + x_chs_i;
-              a_q     <= a_ch_q + x_chs_i;
+      grp_addr_q <= '0; ch_addr_q <= '0; ty_addr_q <= '0;
+    end else if (start_i) begin
+      cst_busy_q <= 1'b1;
+      cst_cnt_q  <= '0;
+      p_q <= '0; pg_q <= '0; cgb_q <= '0; ty_q <= '0; tx_q <= '0; sl_q <= '0; csl_q <= '0;
+      oy0_q <= '0; ox0_q <= '0;
+      ty0_q <= npt;
+      tx0_q <= npl;
+      grp_addr_q <= '0;
+      ch_addr_q  <= '0;
+    end else if (cst_busy_q) begin
+      cst_cnt_q <= cst_cnt_q + 4'd1;
+      if (cst_cnt_q == 4'd11) begin
+        cst_busy_q <= 1'b0;
+        wk_q       <= 1'b1;
+        ty_addr_q  <= 32'd0 - k_pt_rs_q;
+      end
+    end else if (rec_push) begin
+      // the work unit is queued: the next one
+      if (!sl_wrap) begin
+        sl_q      <= sl_q + 10'd1;
+        csl_q     <= csl_q + nc_i;
+        ch_addr_q <= ch_addr_q + k_nc_chs_q;
+      end else begin
+        sl_q      <= '0;
+        csl_q     <= '0;
+        ch_addr_q <= grp_addr_q;
+        if (!tx_wrap) begin
+          tx_q  <= tx_q + 10'd1;
+          ox0_q <= ox0_q + 12'(tile_w_i);
+          tx0_q <= tx0_q + 14'(txst);
+        end else begin
+          tx_q  <= '0;
+          ox0_q <= '0;
+          tx0_q <= npl;
+          if (!ty_wrap) begin
+            ty_q      <= ty_q + 10'd1;
+            oy0_q     <= oy0_q + 12'(tile_h_i);
+            ty0_q     <= ty0_q + 14'(tyst);
+            ty_addr_q <= ty_addr_q + k_tyst_rs_q;
+          end else begin
+            ty_q      <= '0;
+            oy0_q     <= '0;
+            ty0_q     <= npt;
+            ty_addr_q <= 32'd0 - k_pt_rs_q;
+            if (p_wrap) begin
+              wk_q <= 1'b0;
+            end
+            p_q <= p_q + 10'd1;
+            if (!pg_wrap) begin
+              pg_q <= pg_q + 10'd1;
             end else begin
-              // the work unit is queued: the next one
-              state_q <= SSetup1;
-              if (!sl_wrap) begin
-                sl_q  <= sl_q + 10'd1;
-                csl_q <= csl_q + nc_i;
-              end else begin
-                sl_q  <= '0;
-                csl_q <= '0;
-                if (!tx_wrap) begin
-                  tx_q  <= tx_q + 10'd1;
-                  ox0_q <= ox0_q + 12'(tile_w_i);
-                  tx0_q <= tx0_q + 14'(txst);
-                end else begin
-                  tx_q  <= '0;
-                  ox0_q <= '0;
-                  tx0_q <= npl;
-                  if (!ty_wrap) begin
-                    ty_q  <= ty_q + 10'd1;
-                    oy0_q <= oy0_q + 12'(tile_h_i);
-                    ty0_q <= ty0_q + 14'(tyst);
-                  end else begin
-                    ty_q  <= '0;
-                    oy0_q <= '0;
-                    ty0_q <= npt;
-                    if (p_wrap) begin
-                      state_q <= SIdle;
-                    end
-                    p_q <= p_q + 10'd1;
-                    if (!pg_wrap) begin
-                      pg_q <= pg_q + 10'd1;
-                    end else begin
-                      pg_q  <= '0;
-                      cgb_q <= cgb_q + cg_i;
-                    end
-                  end
-                end
-              end
+              pg_q       <= '0;
+              cgb_q      <= cgb_q + cg_i;
+              grp_addr_q <= grp_addr_q + k_cg_chs_q;
+              ch_addr_q  <= grp_addr_q + k_cg_chs_q;
             end
           end
         end
-        default: state_q <= SIdle;
-      endcase
+      end
     end
   end
 
+  // The constants: acc += multiplicand << i when bit i of the multiplier is set.
+  always_ff @(posedge clk_i) begin
+    if (start_i) begin
+      m_tyst_q <= tyst;
+      m_nc_q   <= {2'd0, nc_i};
+      m_cg_q   <= {2'd0, cg_i};
+      m_pt_q   <= {7'd0, pt_i};
+      m_rs_q   <= x_rs_i;
+      m_chs_q  <= x_chs_i;
+      k_tyst_rs_q <= '0;
+      k_nc_chs_q  <= '0;
+      k_cg_chs_q  <= '0;
+      k_pt_rs_q   <= '0;
+    end else if (cst_busy_q) begin
+      m_tyst_q <= m_tyst_q >> 1;
+      m_nc_q   <= m_nc_q >> 1;
+      m_cg_q   <= m_cg_q >> 1;
+      m_pt_q   <= m_pt_q >> 1;
+      m_rs_q   <= m_rs_q << 1;
+      m_chs_q  <= m_chs_q << 1;
+      if (m_tyst_q[0]) k_tyst_rs_q <= k_tyst_rs_q + m_rs_q;
+      if (m_nc_q[0])   k_nc_chs_q  <= k_nc_chs_q + m_chs_q;
+      if (m_cg_q[0])   k_cg_chs_q  <= k_cg_chs_q + m_chs_q;
+      if (m_pt_q[0])   k_pt_rs_q   <= k_pt_rs_q + m_rs_q;
+    end
+  end
+
+  // ---------------------------------------------------------------- the streamer
+  // The work unit being streamed: channel ci of wn, row r of ph, word b of bpr.
+  logic        st_q;                   // streaming a work unit
+  logic        pad_q;                  // its pad segment is next
+  logic [9:0]  wn_q, ci_q, r_q, wph_q;
+  logic [5:0]  b_q;
+  logic [31:0] a_ch_q, a_row_q, a_q;
+  logic [FW-1:0] tot_q;                // words issued in the work unit, mod PortWords
+  logic [NW-1:0] pad_n_q;
+
+  logic [5:0]  rem;
+  logic [NW-1:0] seg_n, pad_n;
+  logic last_b, last_r, last_c, last_real, filler, issue, wu_end, take_rec;
+  logic [FW-1:0] tot_next;
+  logic [NW-1:0] q_n;
+  logic q_last;
+  always_comb begin
+    rem    = bpr_i - b_q;
+    seg_n  = (rem > 6'(PortWords)) ? NW'(PortWords) : NW'(rem);
+    last_b = rem <= 6'(PortWords);
+    last_r = r_q == ph_i - 10'd1;
+    last_c = ci_q == wn_q - 10'd1;
+    last_real = last_b && last_r && last_c;
+    filler = pad_q || (r_q >= wph_q);
+    q_n    = pad_q ? pad_n_q : seg_n;
+    tot_next = tot_q + FW'(seg_n);
+    // words to the next beat boundary after the last real segment
+    pad_n  = (tot_next == '0 || PortWords == 1) ? '0
+           : NW'(PortWords) - NW'(tot_next);
+    q_last = pad_q || (last_real && pad_n == '0);
+  end
+
+  // The segment queue: every segment of a work unit takes a place in order.
+  logic        q_in_valid, q_in_ready, q_out_valid, q_out_ready;
+  logic [NW+1:0] q_in_data, q_out_data;   // {filler, last, words}
+  logic [CW:0] q_count;
+  logic        d_in_ready, d_out_valid, d_out_ready;
+  logic [PW-1:0] d_out_data;
+  logic [CW:0] d_count;
+  logic        desc_in_valid, desc_in_ready, desc_out_valid, desc_out_ready;
+  logic [61:0] desc_out;
+  logic [2:0]  desc_count;
+
+  // A read waits for the port; a filler segment only for its place in the queue.
+  assign q_in_valid = st_q && (filler || rd_ready_i);
+  assign q_in_data  = {filler, q_last, q_n};
+  assign issue      = q_in_valid && q_in_ready;
+  assign rd_valid_o = st_q && !filler && q_in_ready;
+  assign rd_addr_o  = a_q;
+  assign wu_end     = issue && (pad_q || (last_real && pad_n == '0));
+  // The next work unit starts when the last one ends (or nothing streams), with room for its
+  // descriptor.
+  assign take_rec      = rec_out_valid && desc_in_ready && (!st_q || wu_end);
+  assign rec_out_ready = take_rec;
+  assign desc_in_valid = take_rec;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      st_q <= 1'b0;
+      pad_q <= 1'b0;
+      pad_n_q <= '0;
+      wn_q <= '0; ci_q <= '0; r_q <= '0; wph_q <= '0; b_q <= '0; tot_q <= '0;
+      a_ch_q <= '0; a_row_q <= '0; a_q <= '0;
+    end else begin
+      if (issue) begin
+        tot_q <= tot_next;
+        if (!pad_q && !last_b) begin
+          b_q <= b_q + 6'(PortWords);
+          a_q <= a_q + 32'(PortWords * BeatBytes);
+        end else if (!pad_q && !last_r) begin
+          b_q     <= '0;
+          r_q     <= r_q + 10'd1;
+          a_row_q <= a_row_q + x_rs_i;
+          a_q     <= a_row_q + x_rs_i;
+        end else if (!pad_q && !last_c) begin
+          b_q     <= '0;
+          r_q     <= '0;
+          ci_q    <= ci_q + 10'd1;
+          a_ch_q  <= a_ch_q + x_chs_i;
+          a_row_q <= a_ch_q + x_chs_i;
+          a_q     <= a_ch_q + x_chs_i;
+        end else if (!pad_q && pad_n != '0) begin
+          pad_q   <= 1'b1;
+          pad_n_q <= pad_n;
+        end else begin
+          pad_q <= 1'b0;
+          st_q  <= 1'b0;
+        end
+      end
+      if (take_rec) begin
+        st_q    <= 1'b1;
+        pad_q   <= 1'b0;
+        tot_q   <= '0;
+        {a_q, wn_q, wph_q} <= rec_out[RecW-1:62];
+        a_ch_q  <= rec_out[RecW-1 -: 32];
+        a_row_q <= rec_out[RecW-1 -: 32];
+        ci_q <= '0; r_q <= '0; b_q <= '0;
+      end
+    end
+  end
+
+  ane_fifo #(.Width(NW + 2), .Depth(Credits)) u_order (
+    .clk_i(clk_i), .rst_ni(rst_ni),
+    .in_valid_i (q_in_valid), .in_ready_o (q_in_ready), .in_data_i (q_in_data),
+    .out_valid_o(q_out_valid), .out_ready_i(q_out_ready), .out_data_o(q_out_data),
+    .count_o    (q_count)
+  );
+  ane_fifo #(.Width(PW), .Depth(Credits)) u_data (
+    .clk_i(clk_i), .rst_ni(rst_ni),
+    .in_valid_i (rs_valid_i), .in_ready_o (d_in_ready), .in_data_i (rs_data_i),
+    .out_valid_o(d_out_valid), .out_ready_i(d_out_ready),
+    .out_data_o (d_out_data), .count_o (d_count)
+  );
+  ane_fifo #(.Width(62), .Depth(4)) u_desc (
+    .clk_i(clk_i), .rst_ni(rst_ni),
+    .in_valid_i (desc_in_valid), .in_ready_o (desc_in_ready), .in_data_i (rec_out[61:0]),
+    .out_valid_o(desc_out_valid), .out_ready_i(desc_out_ready),
+    .out_data_o (desc_out), .count_o (desc_count)
+  );
+
+  // ---------------------------------------------------------------- the funnel
+  // Segment words go to the words fill .. fill + n - 1 of a two-beat window; a full first beat
+  // moves to the output register, the rest becomes the new fill.
+  logic [PW-1:0]   fun_q;              // the words 0 .. fill - 1 are valid, the rest zero
+  logic [FW-1:0]   fill_q;
+  logic            out_valid_q, out_last_q;
+  logic [PW-1:0]   out_data_q;
+  logic [NW-1:0]   s_n;
+  logic            s_filler, s_last, s_avail, s_take, s_full;
+  logic [PW-1:0]   s_data;
+  logic [2*PW-1:0] win;
+  logic [FW:0]     s_sum;
+  always_comb begin
+    s_n      = q_out_data[NW-1:0];
+    s_last   = q_out_data[NW];
+    s_filler = q_out_data[NW+1];
+    s_avail  = q_out_valid && (s_filler || d_out_valid);
+    // words past the segment's count are zero
+    for (int k = 0; k < PortWords; k++) begin
+      s_data[k*WW +: WW] = (!s_filler && NW'(k) < s_n) ? d_out_data[k*WW +: WW] : '0;
+    end
+    win   = {{PW{1'b0}}, s_data} << (WW * fill_q);
+    win   = win | {{PW{1'b0}}, fun_q};
+    s_sum = (FW+1)'(fill_q) + (FW+1)'(s_n);
+    s_full = s_sum >= (FW+1)'(PortWords);
+    // a segment that fills a beat needs the output register
+    s_take = s_avail && (!s_full || !out_valid_q || ld_ready_i);
+  end
+  assign q_out_ready = s_take;
+  assign d_out_ready = s_take && !s_filler;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      fill_q      <= '0;
+      fun_q       <= '0;
+      out_valid_q <= 1'b0;
+      out_last_q  <= 1'b0;
+    end else begin
+      if (ld_ready_i) out_valid_q <= 1'b0;
+      if (s_take) begin
+        if (s_full) begin
+          fill_q      <= FW'(s_sum - (FW+1)'(PortWords));
+          fun_q       <= win[2*PW-1:PW];
+          out_valid_q <= 1'b1;
+          out_last_q  <= s_last;
+        end else begin
+          fill_q <= FW'(s_sum);
+          fun_q  <= win[PW-1:0];
+        end
+      end
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (s_take && s_full) out_data_q <= win[PW-1:0];
+  end
+
+  assign ld_valid_o     = out_valid_q;
+  assign ld_data_o      = out_data_q;
+  assign ld_last_o      = out_last_q;
+  assign ld_desc_o      = desc_out;
+  assign desc_out_ready = out_valid_q && ld_ready_i && out_last_q;
+
+  assign busy_o = cst_busy_q || wk_q || rec_out_valid || st_q || q_out_valid || out_valid_q
+               || (desc_count != 3'd0);
+
 `ifndef SYNTHESIS
-  // A response always finds room; a layer starts only when idle.
+  // A response always finds room; a layer starts only when idle; a beat has its descriptor; a
+  // work unit's image ends on a beat boundary.
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (rst_ni) begin
       if (rs_valid_i) assert (d_in_ready);
-      if (start_i) assert (state_q == SIdle);
+      if (start_i) assert (!busy_o);
+      if (out_valid_q) assert (desc_out_valid);
+      if (s_take && s_last) assert (s_sum == (FW+1)'(PortWords));
     end
   end
 `endif
 
   logic unused;
-  assign unused = ^{q_count, d_count, wu_done};
+  assign unused = ^{q_count, d_count, rec_count, cgb_q};
 
 endmodule
 

@@ -70,7 +70,7 @@ class CoreDriver {
       d.yw_ready_i = below(2);
       d.xs_valid_i = below(2);
       d.ks_valid_i = below(2);
-      d.xs_data_i = Junk64(below);
+      for (int w = 0; w < cp_.PortBytes() / 4; ++w) SetPortWord(d.xs_data_i, w, below(1u << 16) | below(1u << 16) << 16);
       d.ks_data_i = Junk64(below);
     });
     Idle();
@@ -119,10 +119,12 @@ class CoreDriver {
       const bool ks = !kq_.empty() && kq_.front().first <= now;
       d.xs_valid_i = xs;
       d.ks_valid_i = ks;
-      if (xs) d.xs_data_i = xq_.front().second;
+      if (xs) {
+        for (int w = 0; w < cp_.PortBytes() / 4; ++w) SetPortWord(d.xs_data_i, w, xq_.front().second[size_t(w)]);
+      }
       if (ks) d.ks_data_i = kq_.front().second;
       d.eval();
-      if (d.xr_valid_o && d.xr_ready_i) Answer(&xq_, d.xr_addr_o, now + lat());
+      if (d.xr_valid_o && d.xr_ready_i) AnswerWide(&xq_, d.xr_addr_o, now + lat());
       if (d.kr_valid_o && d.kr_ready_i) Answer(&kq_, d.kr_addr_o, now + lat());
       if (d.yw_valid_o && d.yw_ready_i) {
         ++r.write_beats;
@@ -173,6 +175,13 @@ class CoreDriver {
     if (!q->empty() && q->back().first >= due) due = q->back().first + 1;  // in order, one a cycle
     q->push_back({due, Read8(addr)});
   }
+  // The input port: PortBytes from any address, as 32-bit words.
+  void AnswerWide(std::deque<std::pair<uint64_t, std::vector<uint32_t>>>* q, uint64_t addr, uint64_t due) {
+    if (!q->empty() && q->back().first >= due) due = q->back().first + 1;
+    std::vector<uint32_t> v(size_t(cp_.PortBytes() / 4));
+    for (size_t w = 0; w < v.size(); ++w) v[w] = uint32_t(Read8(addr + 4 * w));
+    q->push_back({due, std::move(v)});
+  }
   void Idle() {
     Model& d = sim_.dut();
     d.cfg_we_i = 0;
@@ -200,7 +209,8 @@ class CoreDriver {
   Sim<Model>& sim_;
   CoreParams cp_;
   std::vector<uint8_t> mem_;
-  std::deque<std::pair<uint64_t, uint64_t>> xq_, kq_;  // read answers in flight: (due cycle, data)
+  std::deque<std::pair<uint64_t, std::vector<uint32_t>>> xq_;  // read answers in flight: (due cycle, data)
+  std::deque<std::pair<uint64_t, uint64_t>> kq_;
 };
 
 }  // namespace ane::harness

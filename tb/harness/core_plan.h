@@ -18,8 +18,10 @@ namespace ane::harness {
 struct CoreParams {  // the RTL instance's parameters
   int lanes = 16;
   int bank_bytes = 512;
-  int beat_bytes = 8;
-  int out_bytes = 32;
+  int beat_bytes = 8;   // a bank word: bank rows are whole words (PlanCoreLayer's bpr)
+  int out_bytes = 64;   // output port bytes per write
+  int port_words = 8;   // bank words per input read (the input port: 64 bytes)
+  int PortBytes() const { return port_words * beat_bytes; }
 };
 
 struct CoreLayerPlan {

@@ -17,7 +17,7 @@
 namespace ane::harness {
 
 // The parameters of Vane_core256_m1 (rtl/CMakeLists.txt: ane_core's defaults).
-inline constexpr CoreParams kCore256Params{256, 512, 8, 32};
+inline constexpr CoreParams kCore256Params{256, 512, 8, 64};
 
 enum class ConvMapping { kAuto, kBroadcast, kTwoKernel };
 

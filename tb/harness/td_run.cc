@@ -11,7 +11,7 @@ TdSystemResult RunTdProgram256(std::vector<uint8_t>* mem, const TdSystemJob& job
                                uint32_t x_seed) {
   Sim<Vane_td_ctrl256> ctrl("ane_td_ctrl", "td_ctrl256", x_seed);
   Sim<Vane_core256_m1> core("ane_core", "core256", x_seed + 1);
-  TdSystem<Vane_td_ctrl256, Vane_core256_m1> sys(ctrl, core, kTdCtrl256Params.out_bytes);
+  TdSystem<Vane_td_ctrl256, Vane_core256_m1> sys(ctrl, core, kTdCtrl256Params);
   sys.Reset();
   sys.mem() = std::move(*mem);
   TdSystemResult r = sys.Run(job, writable, options);

@@ -55,7 +55,8 @@ struct TdSystemResult {
 template <class Ctrl, class Core>
 class TdSystem {
  public:
-  TdSystem(Sim<Ctrl>& ctrl, Sim<Core>& core, int out_bytes) : ctrl_(ctrl), core_(core), out_bytes_(out_bytes) {}
+  TdSystem(Sim<Ctrl>& ctrl, Sim<Core>& core, const CoreParams& cp)
+      : ctrl_(ctrl), core_(core), out_bytes_(cp.out_bytes), port_bytes_(cp.PortBytes()) {}
 
   void Reset() {
     Idle();
@@ -68,7 +69,8 @@ class TdSystem {
     }
     ctrl_.dut().rst_ni = 1;
     core_.dut().rst_ni = 1;
-    for (auto* q : {&td_q_, &kd_q_, &tb_q_, &xq_, &kq_}) q->clear();
+    for (auto* q : {&td_q_, &kd_q_, &tb_q_, &kq_}) q->clear();
+    xq_.clear();
   }
 
   std::vector<uint8_t>& mem() { return mem_; }
@@ -177,7 +179,11 @@ class TdSystem {
     const bool td_a = offer(td_q_, c.td_rs_valid_i, c.td_rs_data_i);
     const bool kd_a = offer(kd_q_, c.kd_rs_valid_i, c.kd_rs_data_i);
     const bool tb_a = offer(tb_q_, c.tb_rs_valid_i, c.tb_rs_data_i);
-    const bool xs = offer(xq_, k.xs_valid_i, k.xs_data_i);
+    const bool xs = !xq_.empty() && xq_.front().first <= now;
+    k.xs_valid_i = xs;
+    if (xs) {
+      for (int w = 0; w < port_bytes_ / 4; ++w) SetPortWord(k.xs_data_i, w, xq_.front().second[size_t(w)]);
+    }
     const bool ks = offer(kq_, k.ks_valid_i, k.ks_data_i);
     // One evaluation of each model a cycle: the front end's configuration outputs are flops
     // (settled at the last edge), so the core settles first and its busy/done go to the front end.
@@ -212,7 +218,13 @@ class TdSystem {
       for (int i = 0; i < 8; ++i) Write(a + uint64_t(i), uint8_t(c.kd_wr_data_o >> (8 * i)), writable, "ane_td_kdma");
       ++r->staging_writes;
     }
-    if (k.xr_valid_o && k.xr_ready_i) Answer(&xq_, k.xr_addr_o, now + lat());
+    if (k.xr_valid_o && k.xr_ready_i) {
+      uint64_t due = now + lat();
+      if (!xq_.empty() && xq_.back().first >= due) due = xq_.back().first + 1;
+      std::vector<uint32_t> v(size_t(port_bytes_ / 4));
+      for (size_t w = 0; w < v.size(); ++w) v[w] = uint32_t(Read8(k.xr_addr_o + 4 * w));
+      xq_.push_back({due, std::move(v)});
+    }
     if (k.kr_valid_o && k.kr_ready_i) Answer(&kq_, k.kr_addr_o, now + lat());
     if (k.yw_valid_o && k.yw_ready_i) {
       for (int i = 0; i < out_bytes_; ++i) {
@@ -240,8 +252,10 @@ class TdSystem {
   Sim<Ctrl>& ctrl_;
   Sim<Core>& core_;
   int out_bytes_;
+  int port_bytes_;
   std::vector<uint8_t> mem_;
-  Queue td_q_, kd_q_, tb_q_, xq_, kq_;
+  Queue td_q_, kd_q_, tb_q_, kq_;
+  std::deque<std::pair<uint64_t, std::vector<uint32_t>>> xq_;  // the core's input port: (due, words)
   uint64_t start_cycle_ = 0;
 };
 

@@ -27,8 +27,8 @@ using test::LayerCase;
 using test::RandomLayer;
 using test::SmallFp16;
 
-constexpr CoreParams kCore8{8, 512, 8, 32};
-constexpr CoreParams kCore256{256, 512, 8, 32};
+constexpr CoreParams kCore8{8, 512, 8, 64};
+constexpr CoreParams kCore256{256, 512, 8, 64};
 
 
 // Runs the layer on a core model (default: the 8-lane core) and compares every output with the oracle.

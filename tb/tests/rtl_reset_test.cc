@@ -1714,7 +1714,7 @@ TEST(RtlReset, N4_5_PePool4MidJob) {
 // ============================================================ the core (N-2, N-3)
 
 // An ane_core instance: NumLanes, 512-byte banks, 8-byte input beats, 32-byte output beats.
-constexpr harness::CoreParams CoreOf(int lanes) { return {lanes, 512, 8, 32}; }
+constexpr harness::CoreParams CoreOf(int lanes) { return {lanes, 512, 8, 64}; }
 
 
 // A random layer, as rtl_core_test.cc: geometry, groups, fp16 (fp16, int8sym or palette kernels,

@@ -46,7 +46,7 @@ using test::Rng;
 using Ctrl = Vane_td_ctrl8;
 using Core = Vane_core8_m1;
 
-constexpr CoreParams kCp{8, 512, 8, 32};  // Vane_core8_m1 and Vane_td_ctrl8 (rtl/CMakeLists.txt)
+constexpr CoreParams kCp{8, 512, 8, 64};  // Vane_core8_m1 and Vane_td_ctrl8 (rtl/CMakeLists.txt)
 constexpr int kWeightsBar = 1;
 constexpr uint64_t kStageBytes = 1 << 18;
 
@@ -272,7 +272,7 @@ struct System {
   explicit System(uint32_t x_seed = 1)
       : ctrl("ane_td_ctrl", harness::CurrentTestStem() + ".ctrl", x_seed),
         core("ane_core", harness::CurrentTestStem() + ".core", x_seed + 1),
-        sys(ctrl, core, kCp.out_bytes) {
+        sys(ctrl, core, kCp) {
     sys.Reset();
   }
   Sim<Ctrl> ctrl;
