@@ -8,6 +8,8 @@ set sets {}
 foreach {flag name value} $::env(ANE_CHPARAMS) { lappend sets -set $name $value }
 if {[llength $sets]} { yosys chparam {*}$sets $top }
 yosys hierarchy -check -top $top
+# (a top that hierarchy re-derives comes out as $paramod$<hash>\<top>: give it its name back)
+yosys rename -top $top
 yosys synth_ice40 -top $top -json $out/ice40.json
 yosys select -assert-none {t:$_DLATCH*} {t:$dlatch*} {t:$adlatch*}
 yosys tee -q -o $out/stat_ice40.txt stat

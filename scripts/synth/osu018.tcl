@@ -30,6 +30,8 @@ set sets {}
 foreach {flag name value} $chp { lappend sets -set $name $value }
 if {[llength $sets]} { yosys chparam {*}$sets $top }
 yosys hierarchy -check -top $top
+# (a top that hierarchy re-derives comes out as $paramod$<hash>\<top>: give it its name back)
+yosys rename -top $top
 yosys proc
 yosys check
 yosys select -assert-none {*}$latches
