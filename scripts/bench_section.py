@@ -56,33 +56,39 @@ def cycle_figures(b):
 
 
 def core_table(core, oracle_conv):
-    """The neural-engine core's layers: cycles, where the lost cycles go, and both speeds."""
+    """The neural-engine core's layers: cycles, every lost cycle by cause, and both speeds."""
     out = ["### Neural-engine core: layers", ""]
     out.append("`BM_CoreConv/i` runs a layer on the Verilated 256-lane core (`Vane_core256_m1`, "
                "`harness::RtlConv2d`: the driver's tiling, memory 1 cycle away, always ready) and "
                "checks every output against `oracle::Conv2d`; `BM_OracleConv/i` runs the same layer "
-               "on the oracle. Speeds are per CPU second (one thread). Utilization = MACs / (256 x cycles) = (MAC cycles / cycles) x "
-               "(lanes used per MAC cycle). Cycles without a MAC operation: `res` the result side "
-               "held the array, `load` waiting for a work unit's input, `kern` waiting for kernels "
-               "(group headers, the pass directory, pipeline fill and drain); the rest of the gap "
-               "is lanes without an output position (tile edges, output channels that do not fill "
-               "the 8 slots).")
+               "on the oracle. Speeds are per CPU second (one thread). Utilization = MACs / (256 x "
+               "cycles). The lost cycles, cycles - MACs / 256, split by cause (they add up): `edge` "
+               "MAC cycles x the share of lanes without an output position (tile edges, a tile "
+               "narrower than the lanes); `res` the MAC array did not take an operation it had (the "
+               "result side full, or the lane's same-slot rule: a slot's next product waits for its "
+               "quad, docs/mac_lane.md, Timing); `load` waiting for a work unit's input; `kern` "
+               "waiting for kernels (group headers, the pass directory, pipeline fill); `drain` the "
+               "rest (after the last operation: the pipeline, the post-processor and the writes). "
+               "Input port 64 bytes per cycle, output port 64 bytes (docs/core.md).")
     out.append("")
-    out.append("| Layer | Mapping | Tiles x passes | MACs | Cycles | MAC cycles | Lanes used | "
-               "Utilization | res / load / kern | RTL speed | Oracle speed |")
-    out.append("|---|---|---|---:|---:|---:|---:|---:|---|---:|---:|")
+    out.append("| Layer | Mapping | Tiles x passes | MACs | Cycles | MAC cycles | Utilization | "
+               "Lost: edge / res / load / kern / drain | RTL speed | Oracle speed |")
+    out.append("|---|---|---|---:|---:|---:|---:|---|---:|---:|")
     for b in core:
         idx = b["name"].split("/")[1]
         o = oracle_conv.get(idx)
-        lanes = b["core_macs"] / (256 * b["operations"]) if b["operations"] else 0
+        mac = b["operations"]
+        lanes = b["core_macs"] / (256 * mac) if mac else 0
+        edge = mac * (1 - lanes)
+        drain = b["cycles"] - mac - b["stall_res"] - b["wait_load"] - b["wait_kern"]
         mapping = "two-kernel" if b["two_kernel"] else "broadcast"
         cpu_s = b["cpu_time"] / {"ns": 1e9, "us": 1e6, "ms": 1e3, "s": 1.0}[b["time_unit"]]
         speed = f"{si(b['cycles'] / cpu_s)} cycles/s, {si(b['MACs/s'])} MACs/s"
         out.append(f"| {b.get('label', '')} | {mapping}, {b['tile_h']:.0f}x{b['tile_w']:.0f} tiles "
                    f"| {b['tiles']:.0f} x {b['passes']:.0f} | {si(b['core_macs'])} | {b['cycles']:.0f} "
-                   f"| {b['operations']:.0f} | {100 * lanes:.1f}% | {100 * b['utilization']:.1f}% "
-                   f"| {b['stall_res']:.0f} / {b['wait_load']:.0f} / {b['wait_kern']:.0f} | {speed} "
-                   f"| {si(o['MACs/s']) + ' MACs/s' if o else ''} |")
+                   f"| {mac:.0f} | {100 * b['utilization']:.1f}% "
+                   f"| {edge:.0f} / {b['stall_res']:.0f} / {b['wait_load']:.0f} / {b['wait_kern']:.0f} / {drain:.0f} "
+                   f"| {speed} | {si(o['MACs/s']) + ' MACs/s' if o else ''} |")
     out.append("")
     return out
 

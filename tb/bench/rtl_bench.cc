@@ -466,7 +466,16 @@ constexpr BenchLayer kBenchLayers[] = {
     {"stem 7x7 stride 2 pad 3: x [3, 64, 64], 16 out", 3, 64, 64, 16, 7, 2, 3, 1, false},
     {"int8 3x3 pad 1: x [32, 16, 16], 32 out, requantized", 32, 16, 16, 32, 3, 1, 1, 1, true},
     {"ResNet stage 1: x [64, 56, 56], 3x3 pad 1, 64 out", 64, 56, 56, 64, 3, 1, 1, 1, false},
+    // A MobileNet-v2 inverted-residual block at 28 x 28 (expansion 6): expand, depthwise, project.
+    {"MobileNet-v2 block, expand 1x1: x [32, 28, 28], 192 out", 32, 28, 28, 192, 1, 1, 0, 1, false},
+    {"MobileNet-v2 block, depthwise 3x3 pad 1: x [192, 28, 28], groups 192", 192, 28, 28, 192, 3, 1, 1, 192, false},
+    {"MobileNet-v2 block, project 1x1: x [192, 28, 28], 32 out", 192, 28, 28, 32, 1, 1, 0, 1, false},
+    // A 1x1 layer whose positions fill the tiles (56 x 56 = 24.5 two-kernel tiles of 128).
+    {"ResNet-50 stage 1 1x1: x [64, 56, 56], 64 out", 64, 56, 56, 64, 1, 1, 0, 1, false},
+    // A transformer projection as a 1x1 layer: 128 tokens (the width) of 256 features (channels).
+    {"transformer matmul: [128 tokens, 256] x [256, 256] as 1x1 on x [256, 1, 128]", 256, 1, 128, 256, 1, 1, 0, 1, false},
 };
+constexpr int kNumBenchLayers = int(sizeof(kBenchLayers) / sizeof(kBenchLayers[0]));
 
 struct BenchConv {
   oracle::ConvLayer l;
@@ -527,6 +536,7 @@ void BM_CoreConv(benchmark::State& state) {
   state.counters["stall_res"] = double(s.counters.stall_res);
   state.counters["wait_load"] = double(s.counters.wait_load);
   state.counters["wait_kern"] = double(s.counters.wait_kern);
+  state.counters["mac_cycles"] = double(s.counters.mac);
   state.counters["tiles"] = double(s.tiles);
   state.counters["passes"] = double(s.passes);
   state.counters["tile_h"] = double(s.tile_h);
@@ -534,7 +544,7 @@ void BM_CoreConv(benchmark::State& state) {
   state.counters["two_kernel"] = s.two_kernel ? 1.0 : 0.0;
   state.SetLabel(b.name);
 }
-BENCHMARK(BM_CoreConv)->DenseRange(0, 6)->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK(BM_CoreConv)->DenseRange(0, kNumBenchLayers - 1)->Unit(benchmark::kMillisecond)->Iterations(1);
 
 void BM_OracleConv(benchmark::State& state) {
   const BenchLayer& b = kBenchLayers[state.range(0)];
@@ -547,7 +557,7 @@ void BM_OracleConv(benchmark::State& state) {
   state.counters["MACs/s"] = benchmark::Counter(macs, benchmark::Counter::kIsIterationInvariantRate);
   state.SetLabel(std::string("oracle, ") + b.name);
 }
-BENCHMARK(BM_OracleConv)->DenseRange(0, 6)->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK(BM_OracleConv)->DenseRange(0, kNumBenchLayers - 1)->Unit(benchmark::kMillisecond)->Iterations(1);
 
 }  // namespace
 }  // namespace ane

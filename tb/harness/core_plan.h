@@ -35,6 +35,7 @@ struct CoreLayerPlan {
   int patch_h = 0, patch_w = 0, bpr = 0;
   int nk_full = 0, nk_last = 0, ppg = 0, passes = 0;
   bool elem16 = true, out8 = false;
+  int flat_w = 0;   // a 1x1 layer planned as [C, 1, H W] (harness::PlanRtlConv): its output width W
 };
 
 // A layer whose kernel is larger than the shifter's 7x7 walk, as an equivalent layer the core

@@ -1,5 +1,7 @@
 #include "tb/harness/core_run.h"
 
+#include <algorithm>
+
 #include <chrono>
 #include <stdexcept>
 
@@ -30,6 +32,46 @@ uint64_t Operations(const CoreLayerPlan& p) {
   return slots * uint64_t(p.nty) * uint64_t(p.ntx) * uint64_t(p.layer.geom.Steps());
 }
 
+// Estimated cycles of a plan on the core, for choosing between the mappings: per work unit the
+// larger of its MAC cycles and its input reads (64-byte reads of the patch rows, one a cycle,
+// plus the release). MAC cycles per step: the slots in use, and while fewer than 4 slots rotate
+// the same-slot rule (docs/mac_lane.md, Timing) holds the three products of a quad that follow
+// its first by 4 - slots cycles each.
+double EstimatedCycles(const CoreLayerPlan& p, const CoreParams& cp) {
+  const oracle::ConvGeometry& g = p.layer.geom;
+  const int reads_per_row = (p.bpr + cp.port_words - 1) / cp.port_words;
+  double cycles = 0;
+  for (int pass = 0; pass < p.passes; ++pass) {
+    const int nk = pass % p.ppg == p.ppg - 1 ? p.nk_last : p.nk_full;
+    const int slots = p.kspec.two_kernel ? (nk + 1) / 2 : nk;
+    const double per_step = slots >= 4 ? slots : slots + 0.75 * (4 - slots);
+    for (int sl = 0; sl < p.nsl; ++sl) {
+      const int wn = std::min(p.channels_per_wu, g.channels - sl * p.channels_per_wu);
+      const double mac = wn * g.kernel_h * g.kernel_w * per_step;
+      const double reads = double(wn) * p.patch_h * reads_per_row + 1;
+      cycles += double(p.nty) * p.ntx * std::max(mac, reads);
+    }
+  }
+  return cycles;
+}
+
+// A 1x1 layer at stride 1 without padding computes each position on its own, and its planar
+// input and output are contiguous over (y, x): it is the same layer on a [C, 1, H W] tensor,
+// whose tiles take whole runs of 128 or 256 positions instead of whole rows (a 56 x 56 map: 25
+// tiles of 128 positions instead of 28 of 2 x 56).
+bool Flattenable(const oracle::ConvLayer& l) {
+  const oracle::ConvGeometry& g = l.geom;
+  return g.kernel_h == 1 && g.kernel_w == 1 && g.stride_y == 1 && g.stride_x == 1 && g.pad_top == 0 &&
+         g.pad_bottom == 0 && g.pad_left == 0 && g.pad_right == 0 && g.height > 1 && g.height * g.width <= 4095;
+}
+
+oracle::ConvLayer Flattened(const oracle::ConvLayer& l) {
+  oracle::ConvLayer f = l;
+  f.geom.width = l.geom.height * l.geom.width;
+  f.geom.height = 1;
+  return f;
+}
+
 }  // namespace
 
 std::string PlanRtlConv(const oracle::ConvLayer& layer, const RtlConvOptions& options, CoreLayerPlan* plan) {
@@ -42,6 +84,11 @@ std::string PlanRtlConv(const oracle::ConvLayer& layer, const RtlConvOptions& op
                                   " kernel split into " + std::to_string(split.geom.kernel_h) + "x" +
                                   std::to_string(split.geom.kernel_w) + " pieces over " +
                                   std::to_string(split.geom.channels) + " virtual channels per group: " + why;
+  }
+  if (Flattenable(layer)) {
+    const std::string why = PlanRtlConv(Flattened(layer), options, plan);
+    if (why.empty()) plan->flat_w = layer.geom.width;
+    return why;
   }
   if (layer.gen != oracle::Generation::kM1) {
     return "the core model is generation m1 (Vane_core256_m1); other generations run on the oracle";
@@ -57,7 +104,14 @@ std::string PlanRtlConv(const oracle::ConvLayer& layer, const RtlConvOptions& op
   const std::string t_bad = (options.mapping == ConvMapping::kBroadcast || !fp16) ? "not tried"
                                                                                    : PlanCoreLayer(&two, kCore256Params);
   if (!b_bad.empty() && !t_bad.empty()) return options.mapping == ConvMapping::kTwoKernel ? t_bad : b_bad;
-  if (b_bad.empty() && (!t_bad.empty() || Operations(broadcast) <= Operations(two))) {
+  // The mapping with fewer estimated cycles; on a tie the one with fewer MAC operations, then
+  // broadcast.
+  bool pick_broadcast = b_bad.empty();
+  if (b_bad.empty() && t_bad.empty()) {
+    const double cb = EstimatedCycles(broadcast, kCore256Params), ct = EstimatedCycles(two, kCore256Params);
+    pick_broadcast = cb != ct ? cb < ct : Operations(broadcast) <= Operations(two);
+  }
+  if (pick_broadcast) {
     *plan = broadcast;
   } else {
     *plan = two;
@@ -71,7 +125,12 @@ RtlConvResult RtlConv2d(const oracle::ConvLayer& layer, const oracle::Tensor3& x
   const std::string bad = PlanRtlConv(layer, options, &r.plan);
   if (!bad.empty()) throw std::invalid_argument(bad);
   const CoreLayerPlan& p = r.plan;
-  const CoreImage im = BuildCoreImage(p, kCore256Params, SplitInput(layer, x), w, 7);
+  oracle::Tensor3 xin = SplitInput(layer, x);
+  if (p.flat_w) {  // the flattened 1x1 layer: the same codes as [C, 1, H W]
+    xin.w *= xin.h;
+    xin.h = 1;
+  }
+  const CoreImage im = BuildCoreImage(p, kCore256Params, xin, w, 7);
   const auto t0 = std::chrono::steady_clock::now();
   Sim<Vane_core256_m1> sim("ane_core", "ane_core", options.x_seed);
   sim.set_timeout(uint64_t(1) << 36);
@@ -79,6 +138,10 @@ RtlConvResult RtlConv2d(const oracle::ConvLayer& layer, const oracle::Tensor3& x
   drv.Reset();
   const CoreResult cr = drv.Run(p, im, options.run);
   r.y = cr.y;
+  if (p.flat_w) {  // back to [Cout][OH][OW]
+    r.y.h = layer.geom.OutHeight();
+    r.y.w = layer.geom.OutWidth();
+  }
   RtlConvStats& s = r.stats;
   s.counters = cr.counters;
   s.cycles = cr.cycles;
@@ -94,6 +157,10 @@ RtlConvResult RtlConv2d(const oracle::ConvLayer& layer, const oracle::Tensor3& x
 }
 
 std::string ConvOutputPlace(const CoreLayerPlan& p, int co, int oy, int ox) {
+  if (p.flat_w) {  // a flattened 1x1 layer: position (oy, ox) is column oy W + ox of its one row
+    ox += oy * p.flat_w;
+    oy = 0;
+  }
   const int per = p.layer.cout / p.layer.groups;
   const int pass = (co / per) * p.ppg + (co % per) / p.nk_full;
   return "tile (" + std::to_string(oy / p.tile_h) + ", " + std::to_string(ox / p.tile_w) + ") of " +

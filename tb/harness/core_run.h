@@ -22,7 +22,7 @@ inline constexpr CoreParams kCore256Params{256, 512, 8, 64};
 enum class ConvMapping { kAuto, kBroadcast, kTwoKernel };
 
 struct RtlConvOptions {
-  ConvMapping mapping = ConvMapping::kAuto;  // auto: the mapping with fewer MAC operations
+  ConvMapping mapping = ConvMapping::kAuto;  // auto: the mapping with fewer estimated cycles
   bool sparse = false;                       // sparse kernel groups (same results, skips zeros)
   CoreRunOptions run;                        // memory latency and back-pressure
   uint32_t x_seed = 1;                       // --x-initial seed of the model

@@ -13,6 +13,7 @@
 #include "Vane_core256_m1.h"
 #include "tb/harness/core_driver.h"
 #include "tb/harness/core_plan.h"
+#include "tb/harness/core_run.h"
 #include "tb/harness/sim.h"
 #include "tb/oracle/conv.h"
 #include "tb/tests/core_stimulus.h"
@@ -429,6 +430,40 @@ void RealLayerHalf(int half) {
                     256);
   EXPECT_GE(double(macs) / (256.0 * double(r.counters.cycles)), 0.85);
 }
+// A 1x1 layer at stride 1 without padding runs as the same layer on [C, 1, H W] (PlanRtlConv):
+// tiles of whole 128-position runs that wrap the rows. Its outputs, put back as [Cout][OH][OW],
+// equal oracle::Conv2d of the layer as given; a 1x1 layer at stride 2 is not flattened.
+TEST(RtlCore256, N2_OneByOneLayersRunOnRowWrappingTiles) {
+  test::Rng rng(test::TestSeed(0x1F1A7));
+  for (int stride = 1; stride <= 2; ++stride) {
+    oracle::ConvLayer l;
+    l.geom.channels = 12;
+    l.geom.height = 9;
+    l.geom.width = 31;
+    l.geom.stride_y = l.geom.stride_x = stride;
+    l.cout = 20;
+    oracle::Tensor3 x{12, 9, 31, {}};
+    for (int i = 0; i < 12 * 9 * 31; ++i) x.codes.push_back(uint16_t(0x3000 + rng.Below(0x1800)) | uint16_t(rng.Below(2) << 15));
+    std::vector<std::vector<uint16_t>> w(20);
+    for (auto& k : w) {
+      for (int c = 0; c < 12; ++c) k.push_back(uint16_t(0x2C00 + rng.Below(0x1000)) | uint16_t(rng.Below(2) << 15));
+    }
+    const harness::RtlConvResult r = harness::RtlConv2d(l, x, w);
+    const oracle::Tensor3 want = oracle::Conv2d(l, x, w);
+    EXPECT_EQ(r.y.c, want.c);
+    EXPECT_EQ(r.y.h, want.h);
+    EXPECT_EQ(r.y.w, want.w);
+    EXPECT_EQ(r.y.codes, want.codes) << "stride " << stride;
+    if (stride == 1) {
+      EXPECT_EQ(r.plan.flat_w, 31);
+      EXPECT_EQ(r.stats.tile_h, 1);
+      EXPECT_EQ(r.stats.tiles, 3);  // 279 positions: 128 + 128 + 23
+    } else {
+      EXPECT_EQ(r.plan.flat_w, 0);
+    }
+  }
+}
+
 TEST(RtlCore256, N2_RealLayer56x56x64To64_OutputChannels0To31) { RealLayerHalf(0); }
 TEST(RtlCore256, N2_RealLayer56x56x64To64_OutputChannels32To63) { RealLayerHalf(1); }
 
