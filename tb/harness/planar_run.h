@@ -107,7 +107,7 @@ PoolGeometry ToPoolGeometry(oracle::PoolOp op, const oracle::ConvGeometry& g);
 std::vector<uint16_t> RtlPool(const PoolGeometry& g, const std::vector<uint16_t>& x,
                               const PoolRunOptions& opt = {}, PoolStats* stats = nullptr);
 
-// The planar post-processor (ane_pe_post, 4 lanes, latency 2): y[i] = op(x[i]) with op 0 pass,
+// The planar post-processor (ane_pe_post, 4 lanes, latency 11): y[i] = op(x[i]) with op 0 pass,
 // 1 sqrt, 2 recip, 3 rsqrt; random input gaps and output back-pressure when asked.
 inline constexpr int kPostLanes = 4;
 enum class PePostOp : uint8_t { kPass = 0, kSqrt = 1, kRecip = 2, kRsqrt = 3 };
