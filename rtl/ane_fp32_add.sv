@@ -10,8 +10,8 @@
 //      round, sticky), the specials
 //   b  add or subtract, count the leading zeros of the sum, the left shift (never below
 //      exponent 1)
-//   c  normalize (one step right after a carry, or left by the shift), round to nearest even,
-//      pack
+//   c  normalize (one step right after a carry, or left by the shift), round to nearest even
+//      (the increment from the registered sum, in parallel with the shift), pack
 `default_nettype none
 
 module ane_fp32_add #(
@@ -112,27 +112,41 @@ module ane_fp32_add #(
   logic [7:0]  cq_e;
   logic [27:0] cq_sum;
   logic [4:0]  cq_lshift;
-  logic [26:0] norm;
+  logic [23:0] norm;         // the significand after a left shift (no rounding needed)
   logic [9:0]  e;
   logic [24:0] mant;
-  logic [23:0] ones;
-  logic        inc;
 
+  // The rounding increment never waits for the shifter: it is needed only after a carry or a
+  // left shift of 0 or 1. A left shift of 2 or more means at least 2 leading zeros, which only
+  // an exponent difference d <= 1 gives (with d >= 2 the sum keeps bit 26 or 25); then the
+  // low two extra bits of both operands, and so of the sum, are zero, the shifted guard bit
+  // (sum bit 2 - shift) is zero and nothing rounds. So the three candidates round straight
+  // from the registered sum, in parallel with the shift, and the shift's result is used as is.
+  function automatic logic [24:0] round24(logic [23:0] v, logic inc_);
+    logic [23:0] ones_;
+    // v + inc_, the carries as a prefix AND (log depth): bit i flips when inc_ and bits
+    // i - 1 .. 0 are all ones
+    ones_ = v;
+    for (int s = 1; s < 24; s = s * 2) ones_ = ones_ & ((ones_ << s) | ~(24'hFFFFFF << s));
+    round24 = {inc_ & ones_[23], v ^ ({ones_[22:0], 1'b1} & {24{inc_}})};
+  endfunction
+
+  logic [24:0] m_c, m_0, m_1;
   always_comb begin
-    e = {2'b00, cq_e};
+    m_c  = round24(cq_sum[27:4], cq_sum[3] && (cq_sum[2] || cq_sum[1] || cq_sum[0] || cq_sum[4]));
+    m_0  = round24(cq_sum[26:3], cq_sum[2] && (cq_sum[1] || cq_sum[0] || cq_sum[3]));
+    m_1  = round24(cq_sum[25:2], cq_sum[1] && (cq_sum[0] || cq_sum[2]));
+    norm = 24'((cq_sum[26:0] << cq_lshift) >> 3);
+    e    = {2'b00, cq_e};
     if (cq_sum[27]) begin
-      norm = {cq_sum[27:2], cq_sum[1] | cq_sum[0]};
+      mant = m_c;
       e    = e + 10'd1;
     end else begin
-      norm = cq_sum[26:0] << cq_lshift;
       e    = e - {5'd0, cq_lshift};
+      if (cq_lshift == 5'd0)      mant = m_0;
+      else if (cq_lshift == 5'd1) mant = m_1;
+      else                        mant = {1'b0, norm};
     end
-    inc  = norm[2] && (norm[1] || norm[0] || norm[3]);
-    // mant = norm[26:3] + inc, the carries as a prefix AND (log depth): bit i flips when inc
-    // and bits i - 1 .. 0 are all ones.
-    ones = norm[26:3];
-    for (int s = 1; s < 24; s = s * 2) ones = ones & ((ones << s) | ~(24'hFFFFFF << s));
-    mant = {inc & ones[23], norm[26:3] ^ ({ones[22:0], 1'b1} & {24{inc}})};
     if (mant[24]) begin
       mant = {1'b0, mant[24:1]};
       e    = e + 10'd1;
