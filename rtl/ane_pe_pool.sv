@@ -28,9 +28,11 @@
 // round, then its result register); S11 the line buffer (write, read, the second filter's
 // inputs), S12 those inputs; filter 2 in S13-S21; the store in S22-S26 (ane_pe_mean with
 // Pipe = 1: its division stages end in S21 - S25 and its rounding is S26; the max / min store
-// carried alongside); S27 the output register. A beat accepted in cycle t whose position ends
-// a window gives that window's result in cycle t + 27. The stages advance together and stall only while a result waits at the output; the
-// walker takes one position per cycle.
+// carried alongside); S27 the output register (the mean, the max / min store and the
+// operator, selected after it). A beat accepted in cycle t whose position ends a window gives
+// that window's result in cycle t + 27. The stages advance together and stall only while a
+// result waits at the output; the walker takes one position per cycle.
+//
 // Configuration (cfg_*) is taken when the walker is idle (cfg_ready_o) and describes one plane:
 // op (0 mean, 1 max, 2 min), H, W, the output size OH, OW (1 .. MaxOutW; the caller computes
 // them from the padding: OH = (H + pt + pb - KH) / sy + 1), the window KH, KW (1..8), the
@@ -310,20 +312,25 @@ module ane_pe_pool #(
       .a_i(s18_q[(l*2)*32 +: 32]), .b_i(s18_q[(l*2 + 1)*32 +: 32]), .y_o(v3[l*32 +: 32]));
   end
 
-  // ---------------------------------------------------------------- store (S22 - S26)
+  // ---------------------------------------------------------------- store (S22 - S27)
   // mean: ane_pe_mean's five division stages (S21 - S25) and its rounding (S26); max / min:
-  // the fp16 store of the window's value, carried alongside.
-  logic [L16-1:0] ysel, out_q;
+  // the fp16 store of the window's value, carried alongside. The output register (S27) holds
+  // both and the operator: the selection comes after it, out of the rounding stage.
+  logic [L16-1:0] mean_q, ext_out;
+  logic           mean_op_q;
   for (genvar l = 0; l < NumLanes; l = l + 1) begin : g_store
     logic [15:0] mean, ext;
-    logic [5*16-1:0] ext_q;                       // S22 .. S26
+    logic [6*16-1:0] ext_q;                       // S22 .. S27
     ane_pe_mean #(.Pipe(1'b1)) u_mean (.clk_i(clk_i), .en_i(en), .sum_i(sst_q[l*32 +: 32]),
                                        .n_i(nst), .y_o(mean));
     ane_mac_out #(.Gen(ane_pkg::GenM5)) u_ext (.acc_i(sst_q[l*32 +: 32]), .fp16_o(ext));
     always_ff @(posedge clk_i) begin
-      if (en) ext_q <= {ext_q[4*16-1:0], ext};
+      if (en) begin
+        ext_q                <= {ext_q[5*16-1:0], ext};
+        mean_q[l*16 +: 16]   <= mean;
+      end
     end
-    assign ysel[l*16 +: 16] = (opo == 2'd0) ? mean : ext_q[4*16 +: 16];
+    assign ext_out[l*16 +: 16] = ext_q[5*16 +: 16];
   end
 
   always_ff @(posedge clk_i) begin
@@ -336,10 +343,10 @@ module ane_pe_pool #(
       s15_q  <= v1;
       s18_q  <= v2;
       sst_q  <= v3;
-      out_q  <= ysel;
+      mean_op_q <= opo == 2'd0;
     end
   end
-  assign out_data_o = out_q;
+  assign out_data_o = mean_op_q ? mean_q : ext_out;
   assign busy_o     = act_q || (v_q != '0);
 
 `ifndef SYNTHESIS
