@@ -17,11 +17,14 @@
 //   reader     for j = 0 .. L - 1, one column per cycle: rows 0 .. 63 of column j form a patch
 //              (mask: the block's rows), offered to the tree with the job's operator. The
 //              column's tag (j, first block, last block, op) enters a FIFO that follows the
-//              tree in order.
+//              tree in order (32 deep: more than the tree's latency, 22).
 //   retention  a tree result for column j of the first block is the column's running value;
 //              for a later block it combines as node(running, tree) (the running register of
 //              N-4.4, one per column: MaxW fp32 words). On the job's last block the combined
 //              value leaves instead: fp32 and its fp16 store (RNE16, plain fp16 range).
+//              The node has three stages (ane_pe_node with Pipe = 1, R1-R3) before the running
+//              value or the result register: a result leaves 4 cycles after the tree's. A
+//              result whose column an earlier result in R1-R3 still writes waits for it.
 //
 // Results leave in column order, one per beat. The tree sees first = last = 1 on every patch
 // (its own register passes the tree's value through). The reader needs L cycles per block and
@@ -71,7 +74,8 @@ module ane_pe_linebuf #(
   localparam int Beats  = MaxW / NumLanes;          // beats of the longest line
   localparam int BeatW  = (Beats > 1) ? $clog2(Beats) : 1;
   localparam int TagW   = ColW + 4;                 // col, first, last, op
-  localparam int Depth  = 8;                        // >= the tree's 7 stages
+  localparam int Depth  = 32;                       // > the tree's latency (22)
+  localparam int PtrW   = $clog2(Depth);
 
 `ifndef SYNTHESIS
   initial begin
@@ -147,14 +151,14 @@ module ane_pe_linebuf #(
   // ---------------------------------------------------------------- reader
   logic            rh_q;
   logic [ColW-1:0] col_q;
-  logic [3:0]      cnt_q;                           // tags in the FIFO
+  logic [PtrW:0]   cnt_q;                           // tags in the FIFO
   logic            p_fire, r_fire, col_end;
 
   logic [6:0]      r_rows;
   logic [LenW-1:0] r_len;
   assign r_rows    = hrows_q[7 * rh_q +: 7];
   assign r_len     = hlen_q[LenW * rh_q +: LenW];
-  assign p_valid_o = full_q[rh_q] && (cnt_q < 4'(Depth));
+  assign p_valid_o = full_q[rh_q] && (cnt_q < (PtrW+1)'(Depth));
   assign p_fire    = p_valid_o && p_ready_i;
   assign col_end   = 32'(col_q) + 1 == 32'(r_len);
   assign p_op_o    = hop_q[2 * rh_q +: 2];
@@ -215,7 +219,7 @@ module ane_pe_linebuf #(
 
   // ---------------------------------------------------------------- the tag FIFO
   logic [Depth*TagW-1:0] tag_q;
-  logic [2:0]            wp_q, rp_q;
+  logic [PtrW-1:0]       wp_q, rp_q;
   logic [TagW-1:0]       tag_in, tag_out;
   logic [ColW-1:0]       t_col;
   logic                  t_first, t_last;
@@ -237,33 +241,69 @@ module ane_pe_linebuf #(
     end else begin
       if (p_fire) wp_q <= wp_q + 1'b1;
       if (r_fire) rp_q <= rp_q + 1'b1;
-      cnt_q <= cnt_q + 4'(p_fire) - 4'(r_fire);
+      cnt_q <= cnt_q + (PtrW+1)'(p_fire) - (PtrW+1)'(r_fire);
     end
   end
 
   // ---------------------------------------------------------------- retention and the result
+  // Three stages after a tree result is taken (R1, R2, R3: the node's stages, ane_pe_node with
+  // Pipe = 1), then the running value or the result register. R1 holds the tree value, the
+  // column's running value (read when the result is taken) and the tag. A result is taken only
+  // when no earlier result still in R1 .. R3 will write its column's running value (a later
+  // block's result needs that value); the stages advance together and stall while a result
+  // waits at the output.
   logic [MaxW*32-1:0] run_q;                        // each column's running value
   logic [31:0]        run_node, run_next;
+  logic               en_r, hazard;
+  logic [3:1]         rv_q, rlast_q;                // R1 .. R3
+  logic [3:1]         rfirst_q;
+  logic [3*ColW-1:0]  rcol_q;
+  logic [1:0]         rop1_q;
+  logic [31:0]        rt1_q, rt2_q, rt3_q, rrun1_q;
 
-  ane_pe_node u_run (.op_i(t_op), .a_i(run_q[32 * t_col +: 32]), .b_i(r_fp32_i), .y_o(run_node));
-  assign run_next  = t_first ? r_fp32_i : run_node;
-  assign r_ready_o = !t_last || !out_valid_o || out_ready_i;
+  assign en_r = !out_valid_o || out_ready_i;
+  always_comb begin
+    hazard = 1'b0;
+    for (int k = 0; k < 3; k++) begin
+      if (rv_q[k + 1] && !rlast_q[k + 1] && rcol_q[ColW * k +: ColW] == t_col) hazard = 1'b1;
+    end
+    hazard = hazard && !t_first;
+  end
+  assign r_ready_o = en_r && !hazard;
   assign r_fire    = r_valid_i && r_ready_o;
 
+  ane_pe_node #(.Pipe(1'b1)) u_run (.clk_i(clk_i), .en_i(en_r), .op_i(rop1_q), .a_i(rrun1_q),
+                                    .b_i(rt1_q), .y_o(run_node));
+  assign run_next = rfirst_q[3] ? rt3_q : run_node;
+
   always_ff @(posedge clk_i) begin
-    if (r_fire && !t_last) run_q[32 * t_col +: 32] <= run_next;
-    if (r_fire && t_last) out_fp32_o <= run_next;
+    if (en_r) begin
+      rop1_q   <= t_op;
+      rt1_q    <= r_fp32_i;
+      rrun1_q  <= run_q[32 * t_col +: 32];
+      rt2_q    <= rt1_q;
+      rt3_q    <= rt2_q;
+      rcol_q   <= {rcol_q[2*ColW-1:0], t_col};
+      rfirst_q <= {rfirst_q[2:1], t_first};
+      rlast_q  <= {rlast_q[2:1], t_last};
+      if (rv_q[3] && !rlast_q[3]) run_q[32 * rcol_q[2*ColW +: ColW] +: 32] <= run_next;
+      if (rv_q[3] && rlast_q[3]) out_fp32_o <= run_next;
+    end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) out_valid_o <= 1'b0;
-    else if (r_fire && t_last) out_valid_o <= 1'b1;
-    else if (out_ready_i) out_valid_o <= 1'b0;
+    if (!rst_ni) begin
+      rv_q        <= '0;
+      out_valid_o <= 1'b0;
+    end else if (en_r) begin
+      rv_q        <= {rv_q[2:1], r_fire};
+      out_valid_o <= rv_q[3] && rlast_q[3];
+    end
   end
 
   ane_mac_out #(.Gen(ane_pkg::GenM5)) u_store (.acc_i(out_fp32_o), .fp16_o(out_fp16_o));
 
-  assign busy_o = wbusy_q || (|full_q) || (cnt_q != 4'd0) || out_valid_o;
+  assign busy_o = wbusy_q || (|full_q) || (cnt_q != '0) || (rv_q != '0) || out_valid_o;
 
 `ifndef SYNTHESIS
   // Legal jobs only; a tree result always has its tag.
@@ -277,7 +317,7 @@ module ane_pe_linebuf #(
         assert (cfg_n_i != '0);
         assert (cfg_len_i != '0 && 32'(cfg_len_i) <= MaxW);
       end
-      if (chk_q && r_valid_i) assert (cnt_q != 4'd0);
+      if (chk_q && r_valid_i) assert (cnt_q != '0);
     end
   end
 `endif

@@ -1,8 +1,8 @@
 // ane_pe_mean: the edge-correct mean of a pooling window (NUMERICS N-4.5; docs/planar.md):
 // y = RNE16(sum / n), the fp32 tree sum divided exactly by the number n (1..64) of real
 // elements, one rounding to fp16 (gradual underflow, overflow to inf, zero results +0).
-// Combinational. The sum is a sum of fp16 values (the tree's output), so it is inf, +0, or a
-// normal fp32 value of at least 2^-24 in magnitude.
+// The sum is a sum of fp16 values (the tree's output), so it is inf, +0, or a normal fp32 value
+// of at least 2^-24 in magnitude.
 //
 // Datapath: num = m * 2^8 (m the 24-bit significand, so num in [2^31, 2^32)) and n in 1..64, so
 // the quotient num / n has its leading one at bit 25 or above and only its bits 31..14 are
@@ -11,47 +11,142 @@
 // quotient has (r 2^14 + num[13:0]) / n < 2^14, nonzero exactly when r or num[13:0] is: the
 // sticky bit. ane_fp16_pack rounds (q + sticky) * 2^(e - 127 - 23 - 8 + 14) to fp16 like any
 // wide value: leading one, exponent, 11 bits, guard, sticky.
+//
+// Six stages: quotient bits 17..12, 11..9, 8..6, 5..3, 2..0 (restoring steps), then the
+// normalization of q, the sticky bit, the rounding (ane_fp16_pack) and the specials. Pipe = 1
+// puts a register (enable en_i) after each of the first five (latency 5); Pipe = 0 makes the
+// block combinational.
 `default_nettype none
 
-module ane_pe_mean (
+module ane_pe_mean #(
+  parameter bit Pipe = 1'b0
+) (
+  input  wire logic        clk_i,
+  input  wire logic        en_i,
   input  wire logic [31:0] sum_i,
   input  wire logic [6:0]  n_i,
   output      logic [15:0] y_o
 );
 
-  logic [23:0] m;
-  logic [31:0] num;
-  logic [17:0] q;
-  logic [6:0]  r;
-  logic signed [9:0] lsb;    // exponent of q's last bit
-  logic [15:0] packed_y;
+  // One restoring step: the partial remainder r (< n <= 64, so 6 bits) with the next numerator
+  // bit, against n: {quotient bit, new remainder}.
+  function automatic logic [6:0] div_step(logic [5:0] r, logic nb, logic [6:0] n);
+    logic [6:0] t;
+    t = {r, nb};
+    div_step = (t >= n) ? {1'b1, 6'(t - n)} : {1'b0, t[5:0]};
+  endfunction
 
-  always_comb begin
-    m   = {1'b1, sum_i[22:0]};
-    num = {m, 8'd0};
-    // Restoring division of num[31:14] by n, one quotient bit per step.
-    r = 7'd0;
-    q = 18'd0;
+  // The five division stages: quotient bits 17..12, 11..9, 8..6, 5..3, 2..0 of num[31:14] / n.
+  // Stage k's inputs (sum, n, remainder, quotient bits so far) are the x<k>_ signals, its
+  // outputs y<k>_; the rounding stage takes p_.
+  function automatic logic [23:0] div_bits(logic [22:0] frac, logic [6:0] n, logic [5:0] r_in,
+                                           logic [17:0] q_in, int hi, int lo);
+    logic [31:0] num;
+    logic [5:0]  r;
+    logic [17:0] q;
+    logic [6:0]  st;
+    num = {1'b1, frac, 8'd0};
+    r   = r_in;
+    q   = q_in;
     for (int i = 17; i >= 0; i--) begin
-      logic [7:0] t;
-      t = {r, num[i + 14]};
-      if (t >= {1'b0, n_i}) begin
-        r    = 7'(t - {1'b0, n_i});
-        q[i] = 1'b1;
-      end else begin
-        r = t[6:0];
+      if (i <= hi && i >= lo) begin
+        st   = div_step(r, num[i + 14], n);
+        q[i] = st[6];
+        r    = st[5:0];
       end
     end
+    div_bits = {r, q};
+  endfunction
+
+  logic [31:0] x1_sum, x2_sum, x3_sum, x4_sum, p_sum;
+  logic [6:0]  x1_n, x2_n, x3_n, x4_n;
+  logic [5:0]  x1_r, x2_r, x3_r, x4_r, p_r;
+  logic [17:0] x1_q, x2_q, x3_q, x4_q, p_q;
+  logic [23:0] y0, y1, y2, y3, y4;   // {remainder, quotient bits}
+  // The normalization of q (see the rounding stage) from its bits 17..11, known after stage 1:
+  // the shift k and the exponent of the shifted q's last bit, computed in stage 2 and carried.
+  logic [2:0]  k2, x3_k, x4_k, p_k;
+  logic signed [9:0] lsb2, x3_lsb, x4_lsb, p_lsb;
+  always_comb begin
+    k2 = 3'd6;
+    for (int i = 11; i <= 17; i++) if (x2_q[i]) k2 = 3'(17 - i);
     // value = (q + sticky) * 2^(exp - 127 - 23 - 8 + 14)
-    lsb = $signed({2'd0, sum_i[30:23]}) - 10'sd144;
+    lsb2 = $signed({2'd0, x2_sum[30:23]}) - 10'sd144 - $signed({7'd0, k2});
   end
 
-  ane_fp16_pack u_pack (.neg_i(sum_i[31]), .mag_i({14'd0, q}), .lsb_exp_i(lsb), .sticky_i(r != 7'd0 || num[13:0] != 14'd0),
-                       .y_o(packed_y));
+  assign y0 = div_bits(sum_i[22:0], n_i, 6'd0, 18'd0, 17, 12);
+  assign y1 = div_bits(x1_sum[22:0], x1_n, x1_r, x1_q, 11, 9);
+  assign y2 = div_bits(x2_sum[22:0], x2_n, x2_r, x2_q, 8, 6);
+  assign y3 = div_bits(x3_sum[22:0], x3_n, x3_r, x3_q, 5, 3);
+  assign y4 = div_bits(x4_sum[22:0], x4_n, x4_r, x4_q, 2, 0);
+
+  if (Pipe) begin : g_pipe
+    always_ff @(posedge clk_i) begin
+      if (en_i) begin
+        x1_sum <= sum_i;
+        x1_n   <= n_i;
+        {x1_r, x1_q} <= y0;
+        x2_sum <= x1_sum;
+        x2_n   <= x1_n;
+        {x2_r, x2_q} <= y1;
+        x3_sum <= x2_sum;
+        x3_n   <= x2_n;
+        {x3_r, x3_q} <= y2;
+        x3_k   <= k2;
+        x3_lsb <= lsb2;
+        x4_k   <= x3_k;
+        x4_lsb <= x3_lsb;
+        p_k    <= x4_k;
+        p_lsb  <= x4_lsb;
+        x4_sum <= x3_sum;
+        x4_n   <= x3_n;
+        {x4_r, x4_q} <= y3;
+        p_sum  <= x4_sum;
+        {p_r, p_q} <= y4;
+      end
+    end
+  end else begin : g_comb
+    assign x1_sum = sum_i;
+    assign x1_n   = n_i;
+    assign {x1_r, x1_q} = y0;
+    assign x2_sum = x1_sum;
+    assign x2_n   = x1_n;
+    assign {x2_r, x2_q} = y1;
+    assign x3_sum = x2_sum;
+    assign x3_n   = x2_n;
+    assign {x3_r, x3_q} = y2;
+    assign x3_k   = k2;
+    assign x3_lsb = lsb2;
+    assign x4_k   = x3_k;
+    assign x4_lsb = x3_lsb;
+    assign p_k    = x4_k;
+    assign p_lsb  = x4_lsb;
+    assign x4_sum = x3_sum;
+    assign x4_n   = x3_n;
+    assign {x4_r, x4_q} = y3;
+    assign p_sum  = x4_sum;
+    assign {p_r, p_q} = y4;
+    logic unused;
+    assign unused = ^{clk_i, en_i};
+  end
+
+  // The rounding stage. q lies in [2^11, 2^18): it is shifted left by k = 17 - (its leading
+  // one, among bits 17..11: known after stage 1, so k and the exponent come from stage 2) to
+  // put the leading one at bit 17, and the exponent of its last bit drops by k. The
+  // k <= 6 zero bits shifted in lie below the guard bit of every rounding (11 bits are kept
+  // from bit 17), so with the sticky bit they stand for the exact remainder; and a leading one
+  // at a fixed place turns ane_fp16_pack's leading-one search into a constant.
+  // num[13:0] = {sum[5:0], 8'd0}.
+  logic [16:0] qn;           // below the leading one
+  logic [15:0] packed_y;
+  assign qn = 17'(p_q << p_k);
+
+  ane_fp16_pack u_pack (.neg_i(p_sum[31]), .mag_i({14'd0, 1'b1, qn}), .lsb_exp_i(p_lsb),
+                        .sticky_i(p_r != 6'd0 || p_sum[5:0] != 6'd0), .y_o(packed_y));
 
   always_comb begin
-    if (sum_i[30:23] == 8'hFF) y_o = {sum_i[31] && sum_i[22:0] == 23'd0, 5'h1F, 10'd0};  // +-inf (NaN: +inf)
-    else if (sum_i[30:0] == 31'd0) y_o = 16'h0000;
+    if (p_sum[30:23] == 8'hFF) y_o = {p_sum[31] && p_sum[22:0] == 23'd0, 5'h1F, 10'd0};  // +-inf (NaN: +inf)
+    else if (p_sum[30:0] == 31'd0) y_o = 16'h0000;
     else y_o = packed_y;
   end
 

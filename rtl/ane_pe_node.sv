@@ -1,30 +1,51 @@
-// ane_pe_node: one two-input node of the planar reduction tree (NUMERICS N-4.4). Combinational.
+// ane_pe_node: one two-input node of the planar reduction tree (NUMERICS N-4.4).
 // op 0: y = RNE_fp32(a + b) (ane_fp32_add); op 1: max; op 2: min. Operands are fp32 values
 // that are not NaN and whose zeros are +0 (the tree's inputs pass N-1 first), so max and min
 // are exact comparisons of sign and magnitude.
+// Pipe = 0: combinational. Pipe = 1: latency 2, the adder's three stages with a register
+// (enable en_i) after each of the first two; max / min is decided in the first stage and its
+// result follows the adder through two registers of its own.
 `default_nettype none
 
-module ane_pe_node (
+module ane_pe_node #(
+  parameter bit Pipe = 1'b0
+) (
+  input  wire logic        clk_i,
+  input  wire logic        en_i,
   input  wire logic [1:0]  op_i,
   input  wire logic [31:0] a_i,
   input  wire logic [31:0] b_i,
   output      logic [31:0] y_o
 );
 
-  logic [31:0] sum;
-  logic        a_ge_b;
+  logic [31:0] sum, sel, sel_c;
+  logic        a_ge_b, sum_c;
 
-  ane_fp32_add u_add (.a_i(a_i), .b_i(b_i), .y_o(sum));
+  ane_fp32_add #(.Pipe(Pipe)) u_add (.clk_i(clk_i), .en_i(en_i), .a_i(a_i), .b_i(b_i), .y_o(sum));
 
   always_comb begin
     if (a_i[31] != b_i[31]) a_ge_b = !a_i[31];
     else if (!a_i[31])      a_ge_b = a_i[30:0] >= b_i[30:0];
     else                    a_ge_b = a_i[30:0] <= b_i[30:0];
-    unique case (op_i)
-      2'd0:    y_o = sum;
-      2'd1:    y_o = a_ge_b ? a_i : b_i;
-      default: y_o = a_ge_b ? b_i : a_i;
-    endcase
+    sel = (a_ge_b == (op_i == 2'd1)) ? a_i : b_i;
   end
+
+  if (Pipe) begin : g_pipe
+    logic [31:0] sel_b;
+    logic        sum_b;
+    always_ff @(posedge clk_i) begin
+      if (en_i) begin
+        sel_b <= sel;
+        sum_b <= op_i == 2'd0;
+        sel_c <= sel_b;
+        sum_c <= sum_b;
+      end
+    end
+  end else begin : g_comb
+    assign sel_c = sel;
+    assign sum_c = op_i == 2'd0;
+  end
+
+  assign y_o = sum_c ? sum : sel_c;
 
 endmodule

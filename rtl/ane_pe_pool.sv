@@ -20,12 +20,18 @@
 //              rows outside the plane as the identity) enter the second 8-input tree (levels
 //              4-6, ky at input ky): the window's fp32 result.
 //   store      max / min: RNE16 with the plain fp16 range (ane_mac_out at m5); mean: the sum
-//              divided exactly by the number of real elements, rounded once (ane_pe_mean).
+//              divided exactly by the number of real elements, rounded once (ane_pe_mean,
+//              pipelined).
 //
-// Stages: S0 walker; S1-S3 filter 1 (one level each); S4 line buffer and level 4; S5, S6 levels
-// 5 and 6; S7 the store; the output register. A beat accepted in cycle t whose position ends a
-// window gives that window's result in cycle t + 8. The stages advance together and stall only
-// while a result waits at the output; the walker takes one position per cycle.
+// Stages: S0 walker; S1 the window row; S2 its elements widened (N-1, exact fp32); filter 1 in
+// S3-S11 (three stages per tree level: ane_pe_node with Pipe = 1, align | add | normalize and
+// round, then its result register); S11 the line buffer (write, read, the second filter's
+// inputs), S12 those inputs; filter 2 in S13-S21; the store in S22-S26 (ane_pe_mean with
+// Pipe = 1: its division stages end in S21 - S25 and its rounding is S26; the max / min store
+// carried alongside); S27 the output register (the mean, the max / min store and the
+// operator, selected after it). A beat accepted in cycle t whose position ends a window gives
+// that window's result in cycle t + 27. The stages advance together and stall only while a
+// result waits at the output; the walker takes one position per cycle.
 //
 // Configuration (cfg_*) is taken when the walker is idle (cfg_ready_o) and describes one plane:
 // op (0 mean, 1 max, 2 min), H, W, the output size OH, OW (1 .. MaxOutW; the caller computes
@@ -69,9 +75,7 @@ module ane_pe_pool #(
   localparam int PW  = CntW + 2;                  // positions: up to H - 1 + 7
 
   logic en;
-  logic [8:1] v_q;                                // S1 .. S7, output register (8)
-  assign en          = !out_valid_o || out_ready_i;
-  assign out_valid_o = v_q[8];
+  assign en = !out_valid_o || out_ready_i;
 
   // ---------------------------------------------------------------- walker (S0)
   logic            act_q;
@@ -172,141 +176,177 @@ module ane_pe_pool #(
   end
 
   // ---------------------------------------------------------------- tokens
-  // A token per window row: S1 holds the row's elements; the rest travels alongside.
+  // A token per window row. Stage numbers: S1 the window row, S2 widened, filter 1's levels in
+  // S3-S5, S6-S8, S9-S11 (three stages per level: ane_pe_node with Pipe = 1 and its result
+  // register), S11 the row partial and the line buffer, S12 filter 2's inputs, its levels in
+  // S13-S15, S16-S18, S19-S21, the store's division in S22-S26 (rounding in S26), S27 the
+  // output register.
+  localparam int SLb  = 11;                       // the line buffer stage
+  localparam int SSt  = 21;                       // the window's fp32 result
+  localparam int SOut = 27;                       // the output register
   logic [8*L16-1:0] s1_win_q;
   logic [7:0]       s1_cmask_q;
-  // Per-stage fields as shift registers, stage s at field s - 1 (s = 1 .. 7 or 1 .. 4).
-  logic [7*2-1:0]   op_sr;
-  logic [7*7-1:0]   n_sr;
-  logic [3:0]       vout_sr;
-  logic [4*OxW-1:0] ox_sr;
-  logic [4*3-1:0]   bank_sr;
-  logic [4*4-1:0]   kh_sr;
-  logic [4*8-1:0]   rmask_sr;
-  logic [1:0]       op1, op2, op3, op4, op5, op6, op7;
-  logic [6:0]       n7;
-  logic [OxW-1:0]   ox4;
-  logic [2:0]       bank4;
-  logic [3:0]       kh4;
-  logic [7:0]       rmask4;
-  assign {op7, op6, op5, op4, op3, op2, op1} = op_sr;
-  assign n7     = n_sr[6*7 +: 7];
-  assign ox4    = ox_sr[3*OxW +: OxW];
-  assign bank4  = bank_sr[9 +: 3];
-  assign kh4    = kh_sr[12 +: 4];
-  assign rmask4 = rmask_sr[24 +: 8];
+  // Per-stage fields as shift registers, stage s at field s - 1.
+  logic [(SOut-1)*2-1:0] op_sr;                   // S1 .. S26
+  logic [SSt*7-1:0]      n_sr;                    // S1 .. S21
+  logic [SLb-1:0]        vout_sr;                 // S1 .. S11
+  logic [SLb*OxW-1:0]    ox_sr;
+  logic [SLb*3-1:0]      bank_sr;
+  logic [SLb*4-1:0]      kh_sr;
+  logic [SLb*8-1:0]      rmask_sr;
+  logic [SOut:1]         v_q;                     // S1 .. S27 (the output register)
+  logic [1:0]       op1, op2, op5, op8, opl, op12, op15, op18, opo;
+  logic [6:0]       nst;
+  logic [OxW-1:0]   oxl;
+  logic [2:0]       bankl;
+  logic [3:0]       khl;
+  logic [7:0]       rmaskl;
+  assign op1    = op_sr[0 +: 2];
+  assign op2    = op_sr[2 +: 2];
+  assign op5    = op_sr[8 +: 2];
+  assign op8    = op_sr[14 +: 2];
+  assign opl    = op_sr[(SLb-1)*2 +: 2];
+  assign op12   = op_sr[22 +: 2];
+  assign op15   = op_sr[28 +: 2];
+  assign op18   = op_sr[34 +: 2];
+  assign opo    = op_sr[(SOut-2)*2 +: 2];       // S26: the rounding stage
+  assign nst    = n_sr[(SSt-1)*7 +: 7];
+  assign oxl    = ox_sr[(SLb-1)*OxW +: OxW];
+  assign bankl  = bank_sr[(SLb-1)*3 +: 3];
+  assign khl    = kh_sr[(SLb-1)*4 +: 4];
+  assign rmaskl = rmask_sr[(SLb-1)*8 +: 8];
+  assign out_valid_o = v_q[SOut];
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) v_q <= '0;
-    else if (en) v_q <= {v_q[7:5], v_q[4] && vout_sr[3], v_q[3:1], step && hend};
+    else if (en) v_q <= {v_q[SOut-1:SLb+1], v_q[SLb] && vout_sr[SLb-1], v_q[SLb-1:1], step && hend};
   end
 
   always_ff @(posedge clk_i) begin
     if (en) begin
       s1_win_q     <= win;
       s1_cmask_q   <= cmask;
-      op_sr        <= {op_sr[6*2-1:0], op_q};
-      n_sr         <= {n_sr[6*7-1:0], 7'(ncols * nrows)};
-      vout_sr      <= {vout_sr[2:0], row_out};
-      ox_sr        <= {ox_sr[3*OxW-1:0], OxW'(ox_q)};
-      bank_sr      <= {bank_sr[8:0], bank_q};
-      kh_sr        <= {kh_sr[11:0], kh_q};
-      rmask_sr     <= {rmask_sr[23:0], rmask};
+      op_sr        <= {op_sr[(SOut-2)*2-1:0], op_q};
+      n_sr         <= {n_sr[(SSt-1)*7-1:0], 7'(ncols * nrows)};
+      vout_sr      <= {vout_sr[SLb-2:0], row_out};
+      ox_sr        <= {ox_sr[(SLb-1)*OxW-1:0], OxW'(ox_q)};
+      bank_sr      <= {bank_sr[(SLb-1)*3-1:0], bank_q};
+      kh_sr        <= {kh_sr[(SLb-1)*4-1:0], kh_q};
+      rmask_sr     <= {rmask_sr[(SLb-1)*8-1:0], rmask};
     end
   end
 
-  // ---------------------------------------------------------------- filter 1 (S1 - S3)
-  logic [8*L32-1:0] h0;
-  logic [4*L32-1:0] h1, s2_q;
-  logic [2*L32-1:0] h2, s3_q;
-  logic [L32-1:0]   h3, s4_hp_q;
+  // ---------------------------------------------------------------- filter 1 (S2 - S11)
+  logic [8*L32-1:0] h0, s2_q;
+  logic [4*L32-1:0] h1, s5_q;
+  logic [2*L32-1:0] h2, s8_q;
+  logic [L32-1:0]   h3, hp_q;
 
-  for (genvar l = 0; l < NumLanes; l++) begin : g_h
-    for (genvar k = 0; k < 8; k++) begin : g_in
+  for (genvar l = 0; l < NumLanes; l = l + 1) begin : g_h
+    for (genvar k = 0; k < 8; k = k + 1) begin : g_in
       ane_pe_widen u_widen (.op_i(op1), .valid_i(s1_cmask_q[k]),
                             .x_i(s1_win_q[k*L16 + l*16 +: 16]), .y_o(h0[(l*8 + k)*32 +: 32]));
     end
-    for (genvar k = 0; k < 4; k++) begin : g_l1
-      ane_pe_node u_node (.op_i(op1), .a_i(h0[(l*8 + 2*k)*32 +: 32]),
-                          .b_i(h0[(l*8 + 2*k + 1)*32 +: 32]), .y_o(h1[(l*4 + k)*32 +: 32]));
+    for (genvar k = 0; k < 4; k = k + 1) begin : g_l1
+      ane_pe_node #(.Pipe(1'b1)) u_node (.clk_i(clk_i), .en_i(en), .op_i(op2),
+        .a_i(s2_q[(l*8 + 2*k)*32 +: 32]), .b_i(s2_q[(l*8 + 2*k + 1)*32 +: 32]),
+        .y_o(h1[(l*4 + k)*32 +: 32]));
     end
-    for (genvar k = 0; k < 2; k++) begin : g_l2
-      ane_pe_node u_node (.op_i(op2), .a_i(s2_q[(l*4 + 2*k)*32 +: 32]),
-                          .b_i(s2_q[(l*4 + 2*k + 1)*32 +: 32]), .y_o(h2[(l*2 + k)*32 +: 32]));
+    for (genvar k = 0; k < 2; k = k + 1) begin : g_l2
+      ane_pe_node #(.Pipe(1'b1)) u_node (.clk_i(clk_i), .en_i(en), .op_i(op5),
+        .a_i(s5_q[(l*4 + 2*k)*32 +: 32]), .b_i(s5_q[(l*4 + 2*k + 1)*32 +: 32]),
+        .y_o(h2[(l*2 + k)*32 +: 32]));
     end
-    ane_pe_node u_l3 (.op_i(op3), .a_i(s3_q[(l*2)*32 +: 32]), .b_i(s3_q[(l*2 + 1)*32 +: 32]),
-                      .y_o(h3[l*32 +: 32]));
+    ane_pe_node #(.Pipe(1'b1)) u_l3 (.clk_i(clk_i), .en_i(en), .op_i(op8),
+      .a_i(s8_q[(l*2)*32 +: 32]), .b_i(s8_q[(l*2 + 1)*32 +: 32]), .y_o(h3[l*32 +: 32]));
   end
 
-  // ---------------------------------------------------------------- line buffer (S4)
+  // ---------------------------------------------------------------- line buffer (S11)
   // Bank b holds the row partials of the last row y with y mod 8 = b, at address ox.
   logic [8*L32-1:0] rd;
-  for (genvar b = 0; b < 8; b++) begin : g_bank
+  for (genvar b = 0; b < 8; b = b + 1) begin : g_bank
     logic [L32-1:0] mem_q [MaxOutW];
     always_ff @(posedge clk_i) begin
-      if (en && v_q[4] && bank4 == 3'(b)) mem_q[ox4] <= s4_hp_q;
+      if (en && v_q[SLb] && bankl == 3'(b)) mem_q[oxl] <= hp_q;
     end
-    assign rd[b*L32 +: L32] = mem_q[ox4];
+    assign rd[b*L32 +: L32] = mem_q[oxl];
   end
 
-  // ---------------------------------------------------------------- filter 2 (S4 - S6)
-  // Input ky is row y - (KH - 1 - ky): the current row (bypassed) for ky = KH - 1.
-  logic [8*L32-1:0] v0;
-  logic [4*L32-1:0] v1, s5_q;
-  logic [2*L32-1:0] v2, s6_q;
-  logic [L32-1:0]   v3, s7_q;
-  logic [31:0]      ident4;
+  // ---------------------------------------------------------------- filter 2 (S12 - S21)
+  // Input ky is row y - (KH - 1 - ky): the current row (bypassed) for ky = KH - 1. The inputs
+  // are selected in S11 (the line buffer's read) and registered (S12).
+  logic [8*L32-1:0] v0, s12_q;
+  logic [4*L32-1:0] v1, s15_q;
+  logic [2*L32-1:0] v2, s18_q;
+  logic [L32-1:0]   v3, sst_q;
+  logic [31:0]      identl;
 
   always_comb begin
-    ident4 = (op4 == 2'd0) ? 32'h0000_0000 : (op4 == 2'd1) ? 32'hFF80_0000 : 32'h7F80_0000;
+    identl = (opl == 2'd0) ? 32'h0000_0000 : (opl == 2'd1) ? 32'hFF80_0000 : 32'h7F80_0000;
     for (int ky = 0; ky < 8; ky++) begin
       for (int l = 0; l < NumLanes; l++) begin
-        if (!rmask4[ky]) begin
-          v0[(l*8 + ky)*32 +: 32] = ident4;
-        end else if (4'(ky) == kh4 - 4'd1) begin
-          v0[(l*8 + ky)*32 +: 32] = s4_hp_q[l*32 +: 32];
+        if (!rmaskl[ky]) begin
+          v0[(l*8 + ky)*32 +: 32] = identl;
+        end else if (4'(ky) == khl - 4'd1) begin
+          v0[(l*8 + ky)*32 +: 32] = hp_q[l*32 +: 32];
         end else begin
           v0[(l*8 + ky)*32 +: 32] =
-            rd[(3'(bank4 - 3'(kh4 - 4'd1 - 4'(ky))))*L32 + l*32 +: 32];
+            rd[(3'(bankl - 3'(khl - 4'd1 - 4'(ky))))*L32 + l*32 +: 32];
         end
       end
     end
   end
 
-  for (genvar l = 0; l < NumLanes; l++) begin : g_v
-    for (genvar k = 0; k < 4; k++) begin : g_l4
-      ane_pe_node u_node (.op_i(op4), .a_i(v0[(l*8 + 2*k)*32 +: 32]),
-                          .b_i(v0[(l*8 + 2*k + 1)*32 +: 32]), .y_o(v1[(l*4 + k)*32 +: 32]));
+  for (genvar l = 0; l < NumLanes; l = l + 1) begin : g_v
+    for (genvar k = 0; k < 4; k = k + 1) begin : g_l4
+      ane_pe_node #(.Pipe(1'b1)) u_node (.clk_i(clk_i), .en_i(en), .op_i(op12),
+        .a_i(s12_q[(l*8 + 2*k)*32 +: 32]), .b_i(s12_q[(l*8 + 2*k + 1)*32 +: 32]),
+        .y_o(v1[(l*4 + k)*32 +: 32]));
     end
-    for (genvar k = 0; k < 2; k++) begin : g_l5
-      ane_pe_node u_node (.op_i(op5), .a_i(s5_q[(l*4 + 2*k)*32 +: 32]),
-                          .b_i(s5_q[(l*4 + 2*k + 1)*32 +: 32]), .y_o(v2[(l*2 + k)*32 +: 32]));
+    for (genvar k = 0; k < 2; k = k + 1) begin : g_l5
+      ane_pe_node #(.Pipe(1'b1)) u_node (.clk_i(clk_i), .en_i(en), .op_i(op15),
+        .a_i(s15_q[(l*4 + 2*k)*32 +: 32]), .b_i(s15_q[(l*4 + 2*k + 1)*32 +: 32]),
+        .y_o(v2[(l*2 + k)*32 +: 32]));
     end
-    ane_pe_node u_l6 (.op_i(op6), .a_i(s6_q[(l*2)*32 +: 32]), .b_i(s6_q[(l*2 + 1)*32 +: 32]),
-                      .y_o(v3[l*32 +: 32]));
+    ane_pe_node #(.Pipe(1'b1)) u_l6 (.clk_i(clk_i), .en_i(en), .op_i(op18),
+      .a_i(s18_q[(l*2)*32 +: 32]), .b_i(s18_q[(l*2 + 1)*32 +: 32]), .y_o(v3[l*32 +: 32]));
   end
 
-  // ---------------------------------------------------------------- store (S7)
-  logic [L16-1:0] y7, out_q;
-  for (genvar l = 0; l < NumLanes; l++) begin : g_store
+  // ---------------------------------------------------------------- store (S22 - S27)
+  // mean: ane_pe_mean's five division stages (S21 - S25) and its rounding (S26); max / min:
+  // the fp16 store of the window's value, carried alongside. The output register (S27) holds
+  // both and the operator: the selection comes after it, out of the rounding stage.
+  logic [L16-1:0] mean_q, ext_out;
+  logic           mean_op_q;
+  for (genvar l = 0; l < NumLanes; l = l + 1) begin : g_store
     logic [15:0] mean, ext;
-    ane_pe_mean u_mean (.sum_i(s7_q[l*32 +: 32]), .n_i(n7), .y_o(mean));
-    ane_mac_out #(.Gen(ane_pkg::GenM5)) u_ext (.acc_i(s7_q[l*32 +: 32]), .fp16_o(ext));
-    assign y7[l*16 +: 16] = (op7 == 2'd0) ? mean : ext;
+    logic [6*16-1:0] ext_q;                       // S22 .. S27
+    ane_pe_mean #(.Pipe(1'b1)) u_mean (.clk_i(clk_i), .en_i(en), .sum_i(sst_q[l*32 +: 32]),
+                                       .n_i(nst), .y_o(mean));
+    ane_mac_out #(.Gen(ane_pkg::GenM5)) u_ext (.acc_i(sst_q[l*32 +: 32]), .fp16_o(ext));
+    always_ff @(posedge clk_i) begin
+      if (en) begin
+        ext_q                <= {ext_q[5*16-1:0], ext};
+        mean_q[l*16 +: 16]   <= mean;
+      end
+    end
+    assign ext_out[l*16 +: 16] = ext_q[5*16 +: 16];
   end
 
   always_ff @(posedge clk_i) begin
     if (en) begin
-      s2_q    <= h1;
-      s3_q    <= h2;
-      s4_hp_q <= h3;
-      s5_q    <= v1;
-      s6_q    <= v2;
-      s7_q    <= v3;
-      out_q   <= y7;
+      s2_q   <= h0;
+      s5_q   <= h1;
+      s8_q   <= h2;
+      hp_q   <= h3;
+      s12_q  <= v0;
+      s15_q  <= v1;
+      s18_q  <= v2;
+      sst_q  <= v3;
+      mean_op_q <= opo == 2'd0;
     end
   end
-  assign out_data_o = out_q;
+  assign out_data_o = mean_op_q ? mean_q : ext_out;
   assign busy_o     = act_q || (v_q != '0);
 
 `ifndef SYNTHESIS

@@ -9,9 +9,16 @@
 //   result     after the patch marked last: the fp32 register and its fp16 store (RNE with the
 //              plain fp16 range: just above 65504 gives 65504, from 65520 inf)
 //
-// Stages: S1 (inputs and level 1) .. S6 (level 6), S7 (running register, result). A patch
-// accepted in cycle t gives its result in cycle t + 7; the stages advance together and stall
-// only while a result waits at the output.
+// Stages (one register each): S0 the widened input patch; each tree level takes three stages (its
+// nodes are ane_pe_node with Pipe = 1: align | add | normalize and round), so level k's result
+// is in S(3k) and the tree's in S18; the running register's node takes S19, S20 and S21 (the
+// running register and the result register). A patch accepted in cycle t gives its result in
+// cycle t + 22. The stages advance together and stall while a result waits at the output.
+// The running register is a recurrence: a patch that accumulates (not first) enters its node
+// only once the previous patch's value is in the register, so the stages up to S18 also hold
+// for the (at most two) cycles its predecessor still spends in the node. Single-patch
+// reductions (first and last) and the first patch of each reduction never wait: one patch per
+// cycle; a reduction of P patches takes 3 (P - 1) + 1 cycles of the running register.
 `default_nettype none
 
 module ane_pe_reduce (
@@ -30,84 +37,112 @@ module ane_pe_reduce (
   output      logic [15:0]     out_fp16_o
 );
 
+  localparam int NT = 19;   // S0 .. S18: the input register and the tree
+
   // ---------------- pipeline control ----------------
-  logic [7:1] v_q;
-  logic       en;
+  // en: every stage (the result waits at the output otherwise); en_t: S0 .. S18 (also held while
+  // an accumulating patch in S18 waits for its predecessor's value).
+  logic          en, en_t, hazard;
+  logic [NT-1:0] v_q;                     // S0 .. S18
+  logic [2*NT-1:0] op_sr;                 // stage s at bits 2s + 1 .. 2s
+  logic [NT-1:0] first_sr, last_sr;
+  logic [21:19]  xv_q, xlast_q;           // the running register's node: S19, S20, S21
+  logic [20:19]  xfirst_q;
+  logic [31:0]   xtree19_q, xtree20_q;    // the tree value alongside it (a first patch)
+
   assign en          = !out_valid_o || out_ready_i;
-  assign in_ready_o  = en;
+  assign hazard      = v_q[NT-1] && !first_sr[NT-1] && (xv_q[19] || xv_q[20]);
+  assign en_t        = en && !hazard;
+  assign in_ready_o  = en_t;
 
-  // Per-stage control, stage s at bit s - 1: op (two bits, stages 1..6), first (1..6),
-  // last (1..7).
-  logic [11:0] op_sr;
-  logic [5:0]  first_sr;
-  logic [6:0]  last_sr;
+  // ---------------- S0: the widened input patch ----------------
+  // Level k holds 64 >> k values; level 0 is the widened input.
+  logic [64*32-1:0] lv0, lv0_q;
+  logic [32*32-1:0] lv1_q, n1;
+  logic [16*32-1:0] lv2_q, n2;
+  logic [8*32-1:0]  lv3_q, n3;
+  logic [4*32-1:0]  lv4_q, n4;
+  logic [2*32-1:0]  lv5_q, n5;
+  logic [31:0]      lv6_q, n6;
 
-  // ---------------- the tree ----------------
-  // Level k holds 64 >> k values; level 0 is the widened input (not registered).
-  logic [64*32-1:0] lv0;
-  logic [32*32-1:0] lv1_q;
-  logic [16*32-1:0] lv2_q;
-  logic [8*32-1:0]  lv3_q;
-  logic [4*32-1:0]  lv4_q;
-  logic [2*32-1:0]  lv5_q;
-  logic [31:0]      lv6_q;
-
-  for (genvar i = 0; i < 64; i++) begin : g_in
+  for (genvar i = 0; i < 64; i = i + 1) begin : g_in
     ane_pe_widen u_widen (.op_i(in_op_i), .valid_i(in_mask_i[i]), .x_i(in_data_i[16*i +: 16]),
                           .y_o(lv0[32*i +: 32]));
   end
 
-  // One node per pair: the sum through an adder, max / min by comparison.
-  logic [32*32-1:0] n1;
-  logic [16*32-1:0] n2;
-  logic [8*32-1:0]  n3;
-  logic [4*32-1:0]  n4;
-  logic [2*32-1:0]  n5;
-  logic [31:0]      n6;
+  // ---------------- the tree ----------------
+  // One node per pair: the sum through an adder, max / min by comparison. Level k's nodes take
+  // the operator of stage 3 (k - 1).
+  for (genvar i = 0; i < 32; i = i + 1) begin : g_l1
+    ane_pe_node #(.Pipe(1'b1)) u_node (.clk_i(clk_i), .en_i(en_t), .op_i(op_sr[1:0]),
+      .a_i(lv0_q[64*i +: 32]), .b_i(lv0_q[64*i+32 +: 32]), .y_o(n1[32*i +: 32]));
+  end
+  for (genvar i = 0; i < 16; i = i + 1) begin : g_l2
+    ane_pe_node #(.Pipe(1'b1)) u_node (.clk_i(clk_i), .en_i(en_t), .op_i(op_sr[7:6]),
+      .a_i(lv1_q[64*i +: 32]), .b_i(lv1_q[64*i+32 +: 32]), .y_o(n2[32*i +: 32]));
+  end
+  for (genvar i = 0; i < 8; i = i + 1) begin : g_l3
+    ane_pe_node #(.Pipe(1'b1)) u_node (.clk_i(clk_i), .en_i(en_t), .op_i(op_sr[13:12]),
+      .a_i(lv2_q[64*i +: 32]), .b_i(lv2_q[64*i+32 +: 32]), .y_o(n3[32*i +: 32]));
+  end
+  for (genvar i = 0; i < 4; i = i + 1) begin : g_l4
+    ane_pe_node #(.Pipe(1'b1)) u_node (.clk_i(clk_i), .en_i(en_t), .op_i(op_sr[19:18]),
+      .a_i(lv3_q[64*i +: 32]), .b_i(lv3_q[64*i+32 +: 32]), .y_o(n4[32*i +: 32]));
+  end
+  for (genvar i = 0; i < 2; i = i + 1) begin : g_l5
+    ane_pe_node #(.Pipe(1'b1)) u_node (.clk_i(clk_i), .en_i(en_t), .op_i(op_sr[25:24]),
+      .a_i(lv4_q[64*i +: 32]), .b_i(lv4_q[64*i+32 +: 32]), .y_o(n5[32*i +: 32]));
+  end
+  ane_pe_node #(.Pipe(1'b1)) u_l6 (.clk_i(clk_i), .en_i(en_t), .op_i(op_sr[31:30]),
+    .a_i(lv5_q[31:0]), .b_i(lv5_q[63:32]), .y_o(n6));
 
-  for (genvar i = 0; i < 32; i++) begin : g_l1
-    ane_pe_node u_node (.op_i(in_op_i), .a_i(lv0[64*i +: 32]), .b_i(lv0[64*i+32 +: 32]), .y_o(n1[32*i +: 32]));
+  always_ff @(posedge clk_i) begin
+    if (en_t) begin
+      lv0_q    <= lv0;
+      lv1_q    <= n1;
+      lv2_q    <= n2;
+      lv3_q    <= n3;
+      lv4_q    <= n4;
+      lv5_q    <= n5;
+      lv6_q    <= n6;
+      op_sr    <= {op_sr[2*NT-3:0], in_op_i};
+      first_sr <= {first_sr[NT-2:0], in_first_i};
+      last_sr  <= {last_sr[NT-2:0], in_last_i};
+    end
   end
-  for (genvar i = 0; i < 16; i++) begin : g_l2
-    ane_pe_node u_node (.op_i(op_sr[1:0]), .a_i(lv1_q[64*i +: 32]), .b_i(lv1_q[64*i+32 +: 32]), .y_o(n2[32*i +: 32]));
-  end
-  for (genvar i = 0; i < 8; i++) begin : g_l3
-    ane_pe_node u_node (.op_i(op_sr[3:2]), .a_i(lv2_q[64*i +: 32]), .b_i(lv2_q[64*i+32 +: 32]), .y_o(n3[32*i +: 32]));
-  end
-  for (genvar i = 0; i < 4; i++) begin : g_l4
-    ane_pe_node u_node (.op_i(op_sr[5:4]), .a_i(lv3_q[64*i +: 32]), .b_i(lv3_q[64*i+32 +: 32]), .y_o(n4[32*i +: 32]));
-  end
-  for (genvar i = 0; i < 2; i++) begin : g_l5
-    ane_pe_node u_node (.op_i(op_sr[7:6]), .a_i(lv4_q[64*i +: 32]), .b_i(lv4_q[64*i+32 +: 32]), .y_o(n5[32*i +: 32]));
-  end
-  ane_pe_node u_l6 (.op_i(op_sr[9:8]), .a_i(lv5_q[31:0]), .b_i(lv5_q[63:32]), .y_o(n6));
 
-  // The running register: the first patch loads, the others accumulate.
+  // ---------------- the running register (S19 - S21) ----------------
+  // The first patch loads, the others accumulate: node(acc, tree) through a pipelined node;
+  // the patch in S18 enters it (a bubble while it waits on its predecessor).
   logic [31:0] acc_q, acc_node, acc_next;
-  ane_pe_node u_acc (.op_i(op_sr[11:10]), .a_i(acc_q), .b_i(lv6_q), .y_o(acc_node));
-  assign acc_next = first_sr[5] ? lv6_q : acc_node;
+  ane_pe_node #(.Pipe(1'b1)) u_acc (.clk_i(clk_i), .en_i(en), .op_i(op_sr[2*NT-1 -: 2]),
+    .a_i(acc_q), .b_i(lv6_q), .y_o(acc_node));
+  assign acc_next = xfirst_q[20] ? xtree20_q : acc_node;
 
   always_ff @(posedge clk_i) begin
     if (en) begin
-      lv1_q <= n1;
-      lv2_q <= n2;
-      lv3_q <= n3;
-      lv4_q <= n4;
-      lv5_q <= n5;
-      lv6_q <= n6;
-      op_sr    <= {op_sr[9:0], in_op_i};
-      first_sr <= {first_sr[4:0], in_first_i};
-      last_sr  <= {last_sr[5:0], in_last_i};
-      if (v_q[6]) acc_q <= acc_next;
-      if (v_q[6] && last_sr[5]) out_fp32_o <= acc_next;
+      xtree19_q    <= lv6_q;
+      xtree20_q    <= xtree19_q;
+      xfirst_q[19] <= first_sr[NT-1];
+      xfirst_q[20] <= xfirst_q[19];
+      xlast_q[19]  <= last_sr[NT-1];
+      xlast_q[20]  <= xlast_q[19];
+      xlast_q[21]  <= xlast_q[20];
+      if (xv_q[20]) acc_q <= acc_next;
+      if (xv_q[20] && xlast_q[20]) out_fp32_o <= acc_next;
     end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) v_q <= '0;
-    else if (en) v_q <= {v_q[6:1], in_valid_i};
+    if (!rst_ni) begin
+      v_q  <= '0;
+      xv_q <= '0;
+    end else begin
+      if (en_t) v_q <= {v_q[NT-2:0], in_valid_i};
+      if (en)   xv_q <= {xv_q[20:19], v_q[NT-1] && !hazard};
+    end
   end
-  assign out_valid_o = v_q[7] && last_sr[6];
+  assign out_valid_o = xv_q[21] && xlast_q[21];
 
   ane_mac_out #(.Gen(ane_pkg::GenM5)) u_store (.acc_i(out_fp32_o), .fp16_o(out_fp16_o));
 

@@ -16,7 +16,8 @@
 //                         (Q = 1: zeros in whole quads) through the kernel extract: operations,
 //                         cycles, and the cycles of the same group stored dense
 //   BM_PlanarReduce/P     4096 patches of 64 fp16 values through the planar reduction tree, in
-//                         reductions of P patches (sum): patches, cycles, utilization
+//                         reductions of P patches (sum): patches, cycles, utilization (an
+//                         accumulating patch waits 2 cycles for the running register's node)
 //   BM_PlanarElementwise  4096 vectors of 16 fp16 products through the elementwise unit
 //   BM_PlanarPool/K/S/P   KxK pooling (max), stride S, padding P, of 8 channels of 64 x 64 through
 //                         ane_pe_pool (4 channels per beat, strips of 16 output columns): input

@@ -469,8 +469,8 @@ TEST(RtlPeReduce, N4_4_XSeedsDoNotChangeAnyResult) {
   }
 }
 
-// One patch per cycle at full rate, latency 7: P single-patch reductions take P + 7 cycles.
-TEST(RtlPeReduce, N4_4_CyclesOnePatchPerCycleLatencySeven) {
+// One patch per cycle at full rate, latency 22: P single-patch reductions take P + 22 cycles.
+TEST(RtlPeReduce, N4_4_CyclesOnePatchPerCycleLatency22) {
   test::Rng rng(9);
   harness::Sim<Vane_pe_reduce> sim("ane_pe_reduce", harness::CurrentTestStem());
   sim.dut().in_valid_i = 0;
@@ -480,10 +480,32 @@ TEST(RtlPeReduce, N4_4_CyclesOnePatchPerCycleLatencySeven) {
   RunStats st;
   const auto got = RunReduce(sim, in, rng, 0, 0, &st);
   Compare(got, OracleResults(in));
-  EXPECT_EQ(st.first_result, 7u);
-  EXPECT_EQ(st.cycles, in.size() + 7);
+  EXPECT_EQ(st.first_result, 22u);
+  EXPECT_EQ(st.cycles, in.size() + 22);
   RecordProperty("patches", int(in.size()));
   RecordProperty("cycles", int(st.cycles));
+}
+
+// The running register is a recurrence through a three-stage node: a patch that accumulates
+// (not first) waits in S18 until its predecessor's value is in the register, two cycles.
+// R reductions of P patches at full rate take R P + 2 R (P - 1) + 22 cycles.
+TEST(RtlPeReduce, N4_4_CyclesAccumulatingPatchesWaitTwoCycles) {
+  test::Rng rng(10);
+  harness::Sim<Vane_pe_reduce> sim("ane_pe_reduce", harness::CurrentTestStem());
+  sim.dut().in_valid_i = 0;
+  sim.Reset();
+  std::vector<Patch> in = RandomPatches(rng, 1000);
+  in.resize(1000);
+  for (size_t i = 0; i < in.size(); ++i) {
+    in[i].op = in[i - i % 4].op;
+    in[i].first = i % 4 == 0;
+    in[i].last = i % 4 == 3;
+  }
+  RunStats st;
+  const auto got = RunReduce(sim, in, rng, 0, 0, &st);
+  Compare(got, OracleResults(in));
+  EXPECT_EQ(st.first_result, 4u + 2u * 3u + 22u - 1u);
+  EXPECT_EQ(st.cycles, in.size() + 2 * 250 * 3 + 22);
 }
 
 }  // namespace
