@@ -10,6 +10,13 @@
 // A pass may end with a padding kernel (two-kernel mode, odd kernel count): its vector is
 // post-processed and not written. The writer sends each tile row of a channel in beats of
 // OutBytes at any byte address, with byte strobes (fp16: 2 bytes per element, int8: 1).
+//
+// The address of a vector's first element, y_base + channel * y_chs + oy0 * y_rs + ox0 * bytes,
+// is kept as running sums (the channel part, the row part) that step by additions as the
+// writer moves on (the same sums modulo 2^32 as long as the channel, row and column counters do
+// not wrap, which no layer the core runs makes them do); the three steps that are products of the configuration (tile_h * y_rs,
+// nk_full * y_chs, cgout * y_chs) are formed by shift-and-add in the first 10 cycles after
+// start_i, long before a result can come out of the post-processor (its latency alone is 31).
 `default_nettype none
 
 module ane_core_out #(
@@ -164,9 +171,31 @@ module ane_core_out #(
   assign toh = (ohl < 12'(tile_h_i)) ? 9'(ohl) : tile_h_i;
   assign tow = (owl < 12'(tile_w_i)) ? 9'(owl) : tile_w_i;
 
+  // running address parts (see the header): ch_q = y_base + (cbase + k) * y_chs,
+  // ch0_q = y_base + cbase * y_chs, g0_q = y_base + gbase * y_chs, row_q = oy0 * y_rs
+  logic [31:0] ch_q, ch0_q, g0_q, row_q;
   logic [31:0] a0;
-  assign a0 = y_base_i + (32'(cbase_q) + 32'(k_q)) * y_chs_i + 32'(oy0_q) * y_rs_i +
-              (out8_i ? 32'(ox0_q) : {19'd0, ox0_q, 1'b0});
+  assign a0 = ch_q + row_q + (out8_i ? 32'(ox0_q) : {19'd0, ox0_q, 1'b0});
+
+  // the configuration's products, by shift-and-add: bit m_q of each multiplier per cycle
+  logic [31:0] p_th_q, p_nk_q, p_cg_q;  // tile_h * y_rs, nk_full * y_chs, cgout * y_chs
+  logic [3:0]  m_q;                     // 0 .. 9: the next bit; 10: done
+  logic        prod_ok;
+  assign prod_ok = (m_q == 4'd10);
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      m_q <= 4'd10;
+      {p_th_q, p_nk_q, p_cg_q} <= '0;
+    end else if (start_i && w_q == WIdle) begin
+      m_q <= 4'd0;
+      {p_th_q, p_nk_q, p_cg_q} <= '0;
+    end else if (!prod_ok) begin
+      m_q <= m_q + 4'd1;
+      if (m_q < 4'd9 && tile_h_i[m_q]) p_th_q <= p_th_q + (y_rs_i << m_q);
+      if (m_q < 4'd5 && nk_full_i[3'(m_q)]) p_nk_q <= p_nk_q + (y_chs_i << m_q);
+      if (cgout_i[m_q]) p_cg_q <= p_cg_q + (y_chs_i << m_q);
+    end
+  end
 
   // the beat: elements erow + be .. of the vector (zeros past its end)
   localparam int unsigned ShW = (NumLanes * 16 > OutBytes * 16) ? NumLanes * 16 : OutBytes * 16;
@@ -195,14 +224,14 @@ module ane_core_out #(
   end
   assign wr_valid_o = w_q == WBeats;
   assign wr_addr_o  = a_q;
-  assign pp_ready   = w_q == WTake;
+  assign pp_ready   = (w_q == WTake) && prod_ok;
 
   logic wr_fire;
   assign wr_fire = wr_valid_o && wr_ready_i;
 
   // the vector is done (written, or the padding kernel's dropped): the next vector's place
   logic adv;
-  assign adv = ((w_q == WTake) && pp_valid && !write_k) ||
+  assign adv = ((w_q == WTake) && pp_valid && prod_ok && !write_k) ||
                ((w_q == WBeats) && wr_fire && last_beat_row && last_row);
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -210,6 +239,7 @@ module ane_core_out #(
       v_q <= '0;
       {k_q, p_q, pg_q, ty_q, tx_q, gbase_q, cbase_q, oy0_q, ox0_q} <= '0;
       {r_q, toh_q, tow_q, be_q, erow_q, arow_q, a_q} <= '0;
+      {ch_q, ch0_q, g0_q, row_q} <= '0;
       done_o <= 1'b0;
     end else begin
       done_o <= 1'b0;
@@ -217,11 +247,15 @@ module ane_core_out #(
         WIdle: begin
           if (start_i) begin
             {k_q, p_q, pg_q, ty_q, tx_q, gbase_q, cbase_q, oy0_q, ox0_q} <= '0;
+            ch_q  <= y_base_i;
+            ch0_q <= y_base_i;
+            g0_q  <= y_base_i;
+            row_q <= '0;
             w_q <= WTake;
           end
         end
         WTake: begin
-          if (pp_valid) begin
+          if (pp_valid && prod_ok) begin
             v_q    <= pp_data;
             arow_q <= a0;
             a_q    <= a0;
@@ -250,10 +284,12 @@ module ane_core_out #(
         default: w_q <= WIdle;
       endcase
       if (adv) begin
-        w_q <= WTake;
-        k_q <= k_q + 5'd1;
+        w_q  <= WTake;
+        k_q  <= k_q + 5'd1;
+        ch_q <= ch_q + y_chs_i;
         if (k_last) begin
-          k_q <= '0;
+          k_q  <= '0;
+          ch_q <= ch0_q;
           if (!tx_last) begin
             tx_q  <= tx_q + 10'd1;
             ox0_q <= ox0_q + 12'(tile_w_i);
@@ -263,17 +299,24 @@ module ane_core_out #(
             if (!ty_last) begin
               ty_q  <= ty_q + 10'd1;
               oy0_q <= oy0_q + 12'(tile_h_i);
+              row_q <= row_q + p_th_q;
             end else begin
               ty_q  <= '0;
               oy0_q <= '0;
+              row_q <= '0;
               p_q   <= p_q + 10'd1;
               if (!pg_last) begin
                 pg_q    <= pg_q + 10'd1;
                 cbase_q <= cbase_q + 10'(nk_full_i);
+                ch0_q   <= ch0_q + p_nk_q;
+                ch_q    <= ch0_q + p_nk_q;
               end else begin
                 pg_q    <= '0;
                 gbase_q <= gbase_q + cgout_i;
                 cbase_q <= gbase_q + cgout_i;
+                g0_q    <= g0_q + p_cg_q;
+                ch0_q   <= g0_q + p_cg_q;
+                ch_q    <= g0_q + p_cg_q;
               end
               if (p_last) begin
                 w_q    <= WIdle;

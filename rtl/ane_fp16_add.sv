@@ -1,5 +1,11 @@
 // ane_fp16_add: the elementwise fp16 add and subtract (NUMERICS N-1, N-4.1, N-4.2).
-// Combinational. sub_i = 0: y = a + b; sub_i = 1: y = a - b.
+// sub_i = 0: y = a + b; sub_i = 1: y = a - b.
+// Pipe = 0 (the default): combinational, clk_i and en_i unused. Pipe = 1: three stages with a
+// register (enable en_i, no reset: datapath only) after the first two, so y_o follows the
+// operands by two cycles:
+//   stage 1  operand decode (N-1), magnitude order, alignment with sticky bit, the infinities
+//   stage 2  add / subtract, normalization
+//   stage 3  RNE, packing, overflow
 //   N-1    each operand: any NaN becomes +inf, -0 becomes +0 (denormals pass)
 //   N-4.1  y = RNE_fp16 of the exact sum: denormal results kept, overflow to inf at the true
 //          fp16 limit (|sum| >= 65520); every zero result is +0 (an exact cancellation, and
@@ -14,7 +20,11 @@
 // rounding carry moves into the exponent and a denormal needs no special case.
 `default_nettype none
 
-module ane_fp16_add (
+module ane_fp16_add #(
+  parameter bit Pipe = 1'b0
+) (
+  input  wire logic        clk_i,
+  input  wire logic        en_i,
   input  wire logic [15:0] a_i,
   input  wire logic [15:0] b_i,
   input  wire logic        sub_i,
@@ -38,88 +48,148 @@ module ane_fp16_add (
     b_sign = (b_i[15] && !b_nan) ^ sub_i;
   end
 
-  // Finite operands: value = sig * 2^(e - 25), e = max(biased exponent, 1).
+  // ---- stage 1. Finite operands: value = sig * 2^(e - 25), e = max(biased exponent, 1).
   logic        swap;
   logic [14:0] big_code, small_code;
-  logic        big_sign, eff_sub;
-  logic [4:0]  big_e, small_e, diff;
-  logic [10:0] big_sig, small_sig;
-  logic [13:0] small_ext, small_mask, small_al;
+  logic [4:0]  small_e, diff;
+  logic [10:0] small_sig;
+  logic [13:0] small_ext, small_mask;
   logic        small_sticky;
-  logic [14:0] sum;        // (big_sig << 3) +- aligned small: value sum * 2^(big_e - 28)
-  logic [3:0]  lz;
-  logic [4:0]  norm_shift;
-  logic [13:0] norm;       // significand in [13:3], guard [2], round and sticky [1:0]
-  logic [4:0]  e_res;      // biased exponent of norm[13], 1 .. 31
-  logic        round_up;
-  logic [11:0] sig_r;      // rounded significand; bit 11 is a carry into the exponent
-  logic [15:0] enc;        // {e_res - 1, 10'b0} + sig_r: the magnitude's code
-  logic [15:0] finite_y;
+  logic        eff_sub_d, eff_sub;
+  logic [10:0] big_sig_d, big_sig;
+  logic [13:0] small_al_d, small_al;
+  logic [4:0]  big_e_d, big_e;
+  logic        big_sign_d, big_sign_q, big_sign;
+  logic [1:0]  spec_d, spec_q, spec;  // 0 finite, 1 +0 (inf - inf), 2 inf with sign spec_sign
+  logic        spec_sign_d, spec_sign_q, spec_sign;
 
   always_comb begin
     // Magnitude order of finite codes is the order of their low 15 bits.
     swap       = (b_i[14:0] > a_i[14:0]);
     big_code   = swap ? b_i[14:0] : a_i[14:0];
     small_code = swap ? a_i[14:0] : b_i[14:0];
-    big_sign   = swap ? b_sign : a_sign;
-    eff_sub    = a_sign ^ b_sign;
-    big_e      = (big_code[14:10] == 5'd0) ? 5'd1 : big_code[14:10];
+    big_sign_d = swap ? b_sign : a_sign;
+    eff_sub_d  = a_sign ^ b_sign;
+    big_e_d    = (big_code[14:10] == 5'd0) ? 5'd1 : big_code[14:10];
     small_e    = (small_code[14:10] == 5'd0) ? 5'd1 : small_code[14:10];
-    big_sig    = {(big_code[14:10] != 5'd0), big_code[9:0]};
+    big_sig_d  = {(big_code[14:10] != 5'd0), big_code[9:0]};
     small_sig  = {(small_code[14:10] != 5'd0), small_code[9:0]};
-    diff       = big_e - small_e;  // 0 .. 29
+    diff       = big_e_d - small_e;  // 0 .. 29
 
     // Align: bits shifted out below the round bit are kept only as a sticky bit.
     small_ext    = {small_sig, 3'b000};
     small_mask   = ~({14{1'b1}} << diff);
     small_sticky = (small_ext & small_mask) != 14'd0;
-    small_al     = (small_ext >> diff) | {13'd0, small_sticky};
+    small_al_d   = (small_ext >> diff) | {13'd0, small_sticky};
 
+    // Infinities (N-4.2: inf - inf = +0).
+    spec_sign_d = a_inf ? a_sign : b_sign;
+    if (a_inf && b_inf && (a_sign != b_sign)) spec_d = 2'd1;
+    else if (a_inf || b_inf)                  spec_d = 2'd2;
+    else                                      spec_d = 2'd0;
+  end
+
+  // ---- stage 2: add or subtract, normalize
+  logic [14:0] sum;        // (big_sig << 3) +- aligned small: value sum * 2^(big_e - 28)
+  logic [13:0] lim;        // a one at the bit that normalizes to exponent 1 (none if below)
+  logic [3:0]  lz;
+  logic [4:0]  norm_shift;
+  logic [13:0] norm_d, norm;  // significand in [13:3], guard [2], round and sticky [1:0]
+  logic [4:0]  e_res_d, e_res;  // biased exponent of norm[13], 1 .. 31
+  logic        zero_d, zero;
+
+  always_comb begin
     // big >= small, so the difference is never negative.
     if (eff_sub) begin
       sum = {1'b0, big_sig, 3'b000} - {1'b0, small_al};
     end else begin
       sum = {1'b0, big_sig, 3'b000} + {1'b0, small_al};
     end
+    zero_d = (sum == 15'd0);  // exact cancellation, or 0 + 0: +0
 
-    // Normalize.
-    lz = 4'd14;  // leading zeros of sum[13:0] (14 for zero)
+    // Normalize: left by the leading zeros, but not below exponent 1 (the denormal range):
+    // the shift is the leading-zero count of sum[13:0] with a one forced at bit 14 - big_e
+    // (big_e <= 14), which is min(leading zeros, big_e - 1).
+    lim = (big_e <= 5'd14) ? (14'd1 << (5'd14 - big_e)) : 14'd0;
+    lz  = 4'd14;  // 14 only for a zero sum
     for (int sum_bit = 0; sum_bit < 14; sum_bit++) begin
-      if (sum[sum_bit]) lz = 4'(13 - sum_bit);
+      if (sum[sum_bit] || lim[sum_bit]) lz = 4'(13 - sum_bit);
     end
     if (sum[14]) begin
       norm_shift = 5'd0;
-      norm       = {sum[14:2], (sum[1] || sum[0])};
-      e_res      = big_e + 5'd1;
+      norm_d     = {sum[14:2], (sum[1] || sum[0])};
+      e_res_d    = big_e + 5'd1;
     end else begin
-      // Left by the leading zeros, but not below exponent 1 (the denormal range).
-      norm_shift = ({1'b0, lz} < (big_e - 5'd1)) ? {1'b0, lz} : (big_e - 5'd1);
-      norm       = sum[13:0] << norm_shift;
-      e_res      = big_e - norm_shift;
+      norm_shift = {1'b0, lz};
+      norm_d     = sum[13:0] << norm_shift;
+      e_res_d    = big_e - norm_shift;
     end
+  end
 
-    // RNE (N-0.3) and packing; overflow when the code reaches the inf exponent.
+  if (Pipe) begin : g_pipe
+    logic       big_sign_q2, spec_sign_q2;
+    logic [1:0] spec_q2;
+    always_ff @(posedge clk_i) begin
+      if (en_i) begin
+        eff_sub      <= eff_sub_d;
+        big_sig      <= big_sig_d;
+        small_al     <= small_al_d;
+        big_e        <= big_e_d;
+        big_sign_q   <= big_sign_d;
+        spec_q       <= spec_d;
+        spec_sign_q  <= spec_sign_d;
+        norm         <= norm_d;
+        e_res        <= e_res_d;
+        zero         <= zero_d;
+        big_sign_q2  <= big_sign_q;
+        spec_q2      <= spec_q;
+        spec_sign_q2 <= spec_sign_q;
+      end
+    end
+    assign big_sign  = big_sign_q2;
+    assign spec      = spec_q2;
+    assign spec_sign = spec_sign_q2;
+  end else begin : g_comb
+    assign eff_sub     = eff_sub_d;
+    assign big_sig     = big_sig_d;
+    assign small_al    = small_al_d;
+    assign big_e       = big_e_d;
+    assign big_sign_q  = big_sign_d;
+    assign spec_q      = spec_d;
+    assign spec_sign_q = spec_sign_d;
+    assign norm        = norm_d;
+    assign e_res       = e_res_d;
+    assign zero        = zero_d;
+    assign big_sign    = big_sign_q;
+    assign spec        = spec_q;
+    assign spec_sign   = spec_sign_q;
+    logic unused;
+    assign unused = ^{clk_i, en_i};
+  end
+
+  // ---- stage 3: RNE (N-0.3) and packing; overflow when the code reaches the inf exponent
+  logic        round_up;
+  logic [11:0] sig_r;      // rounded significand; bit 11 is a carry into the exponent
+  logic [15:0] enc;        // {e_res - 1, 10'b0} + sig_r: the magnitude's code
+  logic [15:0] finite_y;
+
+  always_comb begin
     round_up = norm[2] && (norm[1] || norm[0] || norm[3]);
     sig_r    = {1'b0, norm[13:3]} + {11'd0, round_up};
     enc      = {1'b0, e_res - 5'd1, 10'd0} + {4'd0, sig_r};
-    if (sum == 15'd0) begin
-      finite_y = 16'h0000;  // exact cancellation, or 0 + 0: +0
+    if (zero) begin
+      finite_y = 16'h0000;
     end else if (enc[15:10] >= 6'd31) begin
       finite_y = {big_sign, 15'h7C00};
     end else begin
       finite_y = {big_sign, enc[14:0]};
     end
 
-    // Infinities (N-4.2: inf - inf = +0).
-    if (a_inf && b_inf) begin
-      y_o = (a_sign != b_sign) ? 16'h0000 : {a_sign, 15'h7C00};
-    end else if (a_inf) begin
-      y_o = {a_sign, 15'h7C00};
-    end else if (b_inf) begin
-      y_o = {b_sign, 15'h7C00};
-    end else begin
-      y_o = finite_y;
-    end
+    case (spec)  // (not `unique`: its run-time check names the instance, and lanes share code)
+      2'd1:    y_o = 16'h0000;
+      2'd2:    y_o = {spec_sign, 15'h7C00};
+      default: y_o = finite_y;
+    endcase
   end
 
 endmodule

@@ -1,4 +1,10 @@
-// ane_fp16_mul: the elementwise fp16 multiply (NUMERICS N-1, N-4.1, N-4.2). Combinational.
+// ane_fp16_mul: the elementwise fp16 multiply (NUMERICS N-1, N-4.1, N-4.2).
+// Pipe = 0 (the default): combinational, clk_i and en_i unused. Pipe = 1: three stages with a
+// register (enable en_i, no reset: datapath only) after the first two, so y_o follows the
+// operands by two cycles:
+//   stage 1  operand decode (N-1), denormal normalization, the exponent sum, the special cases
+//   stage 2  the 11 x 11 significand product; the rounding position of a denormal result
+//   stage 3  the rounding shift with round and sticky bits, RNE, packing, overflow
 //   N-1    each operand: any NaN becomes +inf, -0 becomes +0 (denormals pass)
 //   N-4.1  y = RNE_fp16(a * b): denormal results kept (gradual underflow), overflow to inf when
 //          the exact product is >= 65520; a zero result, from a zero factor or from underflow,
@@ -12,7 +18,11 @@
 // {exp_base, 10'b0} + sig where a carry out of the significand moves into the exponent.
 `default_nettype none
 
-module ane_fp16_mul (
+module ane_fp16_mul #(
+  parameter bit Pipe = 1'b0
+) (
+  input  wire logic        clk_i,
+  input  wire logic        en_i,
   input  wire logic [15:0] a_i,
   input  wire logic [15:0] b_i,
   output      logic [15:0] y_o
@@ -54,12 +64,79 @@ module ane_fp16_mul (
     b_exp  = b_den ? (8'sd1 - $signed({4'd0, b_lz})) : $signed({3'd0, b_i[14:10]});
   end
 
-  // Exact product prod * 2^(a_exp + b_exp - 50), prod in [2^20, 2^22) for finite nonzero operands.
-  logic [21:0]       prod;
-  logic              y_sign;
-  logic signed [7:0] es;        // a_exp + b_exp - 30: the product's exponent when prod[21] == 0
-  logic              tiny;      // es < -14: the result's quantum is the denormal one, 2^-24
+  // Exact product prod * 2^(a_exp + b_exp - 50), prod in [2^20, 2^22) for finite nonzero
+  // operands; es = a_exp + b_exp - 30 is the product's exponent when prod[21] == 0.
+  logic [9:0]        a_sig_q, b_sig_q;  // bit 10 is always set (a zero's is too)
+  logic              y_sign_d, y_sign_q, y_sign;
+  logic signed [7:0] es_d, es_q;
+  logic [1:0]        spec_d, spec_q, spec;  // 0 finite nonzero, 1 +0, 2 inf, 3 signed zero
+
+  always_comb begin
+    y_sign_d = a_sign ^ b_sign;
+    es_d     = a_exp + b_exp - 8'sd30;
+    if ((a_inf && b_zero) || (a_zero && b_inf)) spec_d = 2'd1;  // N-4.2: 0 * inf = +0
+    else if (a_inf || b_inf)                    spec_d = 2'd2;
+    else if (a_zero || b_zero)                  spec_d = 2'd3;  // IEEE signed zero
+    else                                        spec_d = 2'd0;
+  end
+
+  // ---- stage 2: the product; where the result's ulp lies when it is denormal
+  logic [21:0]       prod_d, prod;
+  logic              tiny_d, tiny;       // es < -14: the result's quantum is the denormal one
   logic signed [7:0] tiny_shift;
+  logic [4:0]        tshift_d, tshift;   // the rounding shift of a denormal result: 11 .. 23
+  logic [5:0]        eb_d, eb;           // es + 14: biased exponent - 1 when prod[21] == 0
+
+  always_comb begin
+    prod_d = 22'({1'b1, a_sig_q}) * 22'({1'b1, b_sig_q});
+    tiny_d = (es_q < -8'sd14);
+    // Denormal range: ulp exponent -24, prod lsb exponent es - 20, so shift = -4 - es (>= 11).
+    // At 23 or more every prod bit lies below half an ulp: the result rounds to zero.
+    tiny_shift = -8'sd4 - es_q;
+    tshift_d   = (tiny_shift > 8'sd23) ? 5'd23 : tiny_shift[4:0];
+    eb_d       = 6'(es_q + 8'sd14);
+  end
+
+  if (Pipe) begin : g_pipe
+    logic              y_sign_q2;
+    logic [1:0]        spec_q2;
+    always_ff @(posedge clk_i) begin
+      if (en_i) begin
+        a_sig_q   <= a_sig[9:0];
+        b_sig_q   <= b_sig[9:0];
+        y_sign_q  <= y_sign_d;
+        es_q      <= es_d;
+        spec_q    <= spec_d;
+        prod      <= prod_d;
+        tiny      <= tiny_d;
+        tshift    <= tshift_d;
+        eb        <= eb_d;
+        y_sign_q2 <= y_sign_q;
+        spec_q2   <= spec_q;
+      end
+    end
+    assign y_sign = y_sign_q2;
+    assign spec   = spec_q2;
+  end else begin : g_comb
+    assign a_sig_q  = a_sig[9:0];
+    assign b_sig_q  = b_sig[9:0];
+    assign y_sign_q = y_sign_d;
+    assign es_q     = es_d;
+    assign spec_q   = spec_d;
+    assign prod     = prod_d;
+    assign tiny     = tiny_d;
+    assign tshift   = tshift_d;
+    assign eb       = eb_d;
+    assign y_sign   = y_sign_q;
+    assign spec     = spec_q;
+    logic unused;
+    assign unused = ^{clk_i, en_i};
+  end
+
+  logic unused_sig;
+  assign unused_sig = a_sig[10] ^ b_sig[10];
+
+  // ---- stage 3: rounding and packing
   logic [4:0]        shift;     // prod bit worth one result ulp: 10 .. 23
   logic [11:0]       kept;      // {prod, round bit} >> shift: significand and round bit
   logic [21:0]       low_mask;  // the prod bits below the round bit
@@ -70,20 +147,8 @@ module ane_fp16_mul (
   logic              overflow;
 
   always_comb begin
-    prod   = 22'(a_sig) * 22'(b_sig);
-    y_sign = a_sign ^ b_sign;
-    es     = a_exp + b_exp - 8'sd30;
-    tiny   = (es < -8'sd14);
-    // Denormal range: ulp exponent -24, prod lsb exponent es - 20, so shift = -4 - es (>= 11).
-    // At 23 or more every prod bit lies below half an ulp: the result rounds to zero.
-    tiny_shift = -8'sd4 - es;
-    if (!tiny) begin
-      shift = prod[21] ? 5'd11 : 5'd10;
-    end else if (tiny_shift > 8'sd23) begin
-      shift = 5'd23;
-    end else begin
-      shift = tiny_shift[4:0];
-    end
+    if (tiny) shift = tshift;
+    else      shift = prod[21] ? 5'd11 : 5'd10;
     kept     = 12'({prod, 1'b0} >> shift);
     low_mask = ~({22{1'b1}} << (shift - 5'd1));
     sticky   = (prod & low_mask) != 22'd0;
@@ -91,21 +156,16 @@ module ane_fp16_mul (
     sig_r    = {1'b0, kept[11:1]} + {11'd0, round_up};
     // A normal result has sig_r[10] set, so biased exponent - 1 in exp_base packs correctly;
     // a denormal one (exp_base 0) that rounds up to 2^-14 becomes the smallest normal.
-    exp_base = tiny ? 6'd0 : 6'(es + 8'sd14 + $signed({7'd0, prod[21]}));
+    exp_base = tiny ? 6'd0 : (eb + {5'd0, prod[21]});
     enc      = {exp_base, 10'd0} + {4'd0, sig_r};
     overflow = (enc[15:10] >= 6'd31);
 
-    if ((a_inf && b_zero) || (a_zero && b_inf)) begin
-      y_o = 16'h0000;  // N-4.2: 0 * inf = +0
-    end else if (a_inf || b_inf) begin
-      y_o = {y_sign, 15'h7C00};
-    end else if (a_zero || b_zero) begin
-      y_o = {y_sign, 15'h0000};  // IEEE signed zero
-    end else if (overflow) begin
-      y_o = {y_sign, 15'h7C00};
-    end else begin
-      y_o = {y_sign, enc[14:0]};  // includes a signed zero from underflow
-    end
+    case (spec)  // (not `unique`: its run-time check names the instance, and lanes share code)
+      2'd1:    y_o = 16'h0000;
+      2'd2:    y_o = {y_sign, 15'h7C00};
+      2'd3:    y_o = {y_sign, 15'h0000};
+      default: y_o = overflow ? {y_sign, 15'h7C00} : {y_sign, enc[14:0]};  // includes a signed
+    endcase                                                                 // zero from underflow
   end
 
 endmodule

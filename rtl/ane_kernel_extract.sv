@@ -20,7 +20,9 @@
 // the reduction has K = C * KH * KW steps (N-2 order: for c: for ky: for kx).
 // Timing: one operation per cycle while the stream keeps up (64 bits per cycle in, at most 96
 // bits used in one cycle), header words one per cycle (parameters one kernel per cycle),
-// latency 2 from the cycle the bits are in the buffer.
+// latency 4 from the cycle the bits are in the buffer: stage P (the fields), then the decode in
+// three stages D1, D2, O (the int8sym multiply is ane_fp16_mul with Pipe = 1; the other formats'
+// values wait beside it).
 `default_nettype none
 
 module ane_kernel_extract (
@@ -383,39 +385,82 @@ module ane_kernel_extract (
     int_b   = ane_pkg::int8_to_fp16(p_raw_b_q[7:0]);
     pmask   = 8'((9'd1 << pbits_q) - 9'd1);
   end
-  ane_fp16_mul u_deq_a (.a_i(scale_a), .b_i(int_a), .y_o(mul_a));
-  ane_fp16_mul u_deq_b (.a_i(scale_b), .b_i(int_b), .y_o(mul_b));
+  ane_fp16_mul #(.Pipe(1'b1)) u_deq_a (
+    .clk_i(clk_i), .en_i(en), .a_i(scale_a), .b_i(int_a), .y_o(mul_a));
+  ane_fp16_mul #(.Pipe(1'b1)) u_deq_b (
+    .clk_i(clk_i), .en_i(en), .a_i(scale_b), .b_i(int_b), .y_o(mul_b));
 
+  // The other formats' values (a dropped coefficient: +0), decoded in D1 from the header's
+  // format and palette, wait beside the multiply; only these stage-P reads see the header.
+  logic [15:0] alt_a, alt_b;
+  logic        use_mul;
   always_comb begin
+    use_mul = (fmt_q == FmtInt8);
     unique case (fmt_q)
       FmtFp16: begin
-        dec_a = p_raw_a_q;
-        dec_b = p_raw_b_q;
-      end
-      FmtInt8: begin
-        dec_a = mul_a;
-        dec_b = mul_b;
+        alt_a = p_raw_a_q;
+        alt_b = p_raw_b_q;
       end
       FmtPal: begin
-        dec_a = pal_q[{p_raw_a_q[7:0] & pmask, 4'd0} +: 16];
-        dec_b = pal_q[{p_raw_b_q[7:0] & pmask, 4'd0} +: 16];
+        alt_a = pal_q[{p_raw_a_q[7:0] & pmask, 4'd0} +: 16];
+        alt_b = pal_q[{p_raw_b_q[7:0] & pmask, 4'd0} +: 16];
       end
       default: begin
-        dec_a = sext(p_raw_a_q[7:0], fmt_q != FmtRaw8);
-        dec_b = 16'h0000;
+        alt_a = sext(p_raw_a_q[7:0], fmt_q != FmtRaw8);
+        alt_b = 16'h0000;
       end
     endcase
-    if (!p_st_a_q) dec_a = 16'h0000;
-    if (!p_st_b_q) dec_b = 16'h0000;
+    if (!p_st_a_q) alt_a = 16'h0000;
+    if (!p_st_b_q) alt_b = 16'h0000;
   end
+
+  // ---------------- stages D1, D2 ----------------
+  logic        d1_valid_q, d2_valid_q;
+  logic [15:0] d1_alt_a_q, d1_alt_b_q, d2_alt_a_q, d2_alt_b_q;
+  logic        d1_mul_a_q, d1_mul_b_q, d2_mul_a_q, d2_mul_b_q;
+  logic [2:0]  d1_slot_q, d2_slot_q, d1_ky_q, d2_ky_q, d1_kx_q, d2_kx_q;
+  logic [9:0]  d1_c_q, d2_c_q;
+  logic        d1_first_q, d2_first_q, d1_last_q, d2_last_q, d1_end_q, d2_end_q;
+  always_ff @(posedge clk_i) begin
+    if (en) begin
+      d1_alt_a_q <= alt_a;
+      d1_alt_b_q <= alt_b;
+      d1_mul_a_q <= use_mul && p_st_a_q;
+      d1_mul_b_q <= use_mul && p_st_b_q;
+      d1_slot_q  <= p_slot_q;
+      d1_c_q     <= p_c_q;
+      d1_ky_q    <= p_ky_q;
+      d1_kx_q    <= p_kx_q;
+      d1_first_q <= p_first_q;
+      d1_last_q  <= p_last_q;
+      d1_end_q   <= p_end_q;
+      d2_alt_a_q <= d1_alt_a_q;
+      d2_alt_b_q <= d1_alt_b_q;
+      d2_mul_a_q <= d1_mul_a_q;
+      d2_mul_b_q <= d1_mul_b_q;
+      d2_slot_q  <= d1_slot_q;
+      d2_c_q     <= d1_c_q;
+      d2_ky_q    <= d1_ky_q;
+      d2_kx_q    <= d1_kx_q;
+      d2_first_q <= d1_first_q;
+      d2_last_q  <= d1_last_q;
+      d2_end_q   <= d1_end_q;
+    end
+  end
+  assign dec_a = d2_mul_a_q ? mul_a : d2_alt_a_q;
+  assign dec_b = d2_mul_b_q ? mul_b : d2_alt_b_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      p_valid_q <= 1'b0;
-      o_valid_q <= 1'b0;
+      p_valid_q  <= 1'b0;
+      d1_valid_q <= 1'b0;
+      d2_valid_q <= 1'b0;
+      o_valid_q  <= 1'b0;
     end else if (en) begin
-      p_valid_q <= issue;
-      o_valid_q <= p_valid_q;
+      p_valid_q  <= issue;
+      d1_valid_q <= p_valid_q;
+      d2_valid_q <= d1_valid_q;
+      o_valid_q  <= d2_valid_q;
     end
   end
 
@@ -423,19 +468,19 @@ module ane_kernel_extract (
     if (en) begin
       op_coef_a_o <= dec_a;
       op_coef_b_o <= dec_b;
-      op_slot_o   <= p_slot_q;
-      op_c_o      <= p_c_q;
-      op_ky_o     <= p_ky_q;
-      op_kx_o     <= p_kx_q;
-      op_first_o  <= p_first_q;
-      op_last_o   <= p_last_q;
-      op_end_o    <= p_end_q;
+      op_slot_o   <= d2_slot_q;
+      op_c_o      <= d2_c_q;
+      op_ky_o     <= d2_ky_q;
+      op_kx_o     <= d2_kx_q;
+      op_first_o  <= d2_first_q;
+      op_last_o   <= d2_last_q;
+      op_end_o    <= d2_end_q;
     end
   end
   assign op_valid_o = o_valid_q;
 
-  assign busy_o = state_q != SHdr || cnt_q != 8'd0 || p_valid_q || o_valid_q || pp_valid_q ||
-                  kin_valid_i;
+  assign busy_o = state_q != SHdr || cnt_q != 8'd0 || p_valid_q || d1_valid_q || d2_valid_q ||
+                  o_valid_q || pp_valid_q || kin_valid_i;
 
 `ifndef SYNTHESIS
   always_ff @(posedge clk_i or negedge rst_ni) begin

@@ -6,9 +6,10 @@
 //       6 abs       7 neg       8 relu max(a, +0)   9 square a*a
 //       10 a + b*c  11 (a + b)*c
 //
-// Each lane has two stages: S1 runs a multiplier (a*b, a*a or b*c) and an adder (a+b or a-b) in
+// Each lane has two steps: S1 runs a multiplier (a*b, a*a or b*c) and an adder (a+b or a-b) in
 // parallel and the compare-based operations; S2 runs the ternaries' second operation (a +
-// S1's product, or S1's sum * c). Latency 2, one vector per cycle, valid/ready; the stages
+// S1's product, or S1's sum * c). The fp16 units run with Pipe = 1 (three stages each), so S1
+// is stages 1-3 and S2 stages 4-6. Latency 6, one vector per cycle, valid/ready; the stages
 // advance together and stall only while a result waits at the output.
 `default_nettype none
 
@@ -48,24 +49,30 @@ module ane_pe_ew #(
     order = gt ? 2'b01 : (lt ? 2'b11 : 2'b00);
   endfunction
 
+  localparam int unsigned Depth = 6;
+
   logic en;
-  logic v1_q, v2_q;
-  logic [3:0] op1_q;
-  assign en          = !v2_q || out_ready_i;
+  logic [Depth-1:0] v_q;
+  logic [3:0] op1_q, op2_q, op3_q, op4_q, op5_q;
+  assign en          = !v_q[Depth-1] || out_ready_i;
   assign in_ready_o  = en;
-  assign out_valid_o = v2_q;
+  assign out_valid_o = v_q[Depth-1];
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      v1_q <= 1'b0;
-      v2_q <= 1'b0;
+      v_q <= '0;
     end else if (en) begin
-      v1_q <= in_valid_i;
-      v2_q <= v1_q;
+      v_q <= {v_q[Depth-2:0], in_valid_i};
     end
   end
   always_ff @(posedge clk_i) begin
-    if (en) op1_q <= in_op_i;
+    if (en) begin
+      op1_q <= in_op_i;
+      op2_q <= op1_q;
+      op3_q <= op2_q;
+      op4_q <= op3_q;
+      op5_q <= op4_q;
+    end
   end
 
   for (genvar l = 0; l < NumLanes; l++) begin : g_lane
@@ -91,32 +98,50 @@ module ane_pe_ew #(
         default: simple = 16'h0000;
       endcase
     end
-    ane_fp16_mul u_mul1 (.a_i(mul_x), .b_i(mul_y), .y_o(mul1));
-    ane_fp16_add u_add1 (.a_i(a), .b_i(b), .sub_i(in_op_i == OpSub), .y_o(add1));
+    // S1 (stages 1-3)
+    ane_fp16_mul #(.Pipe(1'b1)) u_mul1 (
+      .clk_i(clk_i), .en_i(en), .a_i(mul_x), .b_i(mul_y), .y_o(mul1));
+    ane_fp16_add #(.Pipe(1'b1)) u_add1 (
+      .clk_i(clk_i), .en_i(en), .a_i(a), .b_i(b), .sub_i(in_op_i == OpSub), .y_o(add1));
 
-    // S1 registers.
-    logic [15:0] a1_q, c1_q, mul1_q, add1_q, simple1_q;
+    logic [15:0] a1_q, a2_q, a3_q, c1_q, c2_q, c3_q, mul3_q, add3_q;
+    logic [15:0] simple1_q, simple2_q, simple3_q, simple4_q, simple5_q;
+    logic [15:0] mul4_q, mul5_q, add4_q, add5_q;
     always_ff @(posedge clk_i) begin
       if (en) begin
         a1_q      <= a;
+        a2_q      <= a1_q;
+        a3_q      <= a2_q;
         c1_q      <= c;
-        mul1_q    <= mul1;
-        add1_q    <= add1;
+        c2_q      <= c1_q;
+        c3_q      <= c2_q;
+        mul3_q    <= mul1;
+        add3_q    <= add1;
         simple1_q <= simple;
+        simple2_q <= simple1_q;
+        simple3_q <= simple2_q;
+        simple4_q <= simple3_q;
+        simple5_q <= simple4_q;
+        mul4_q    <= mul3_q;
+        mul5_q    <= mul4_q;
+        add4_q    <= add3_q;
+        add5_q    <= add4_q;
       end
     end
 
-    // S2: the second operation of a ternary.
+    // S2 (stages 4-6): the second operation of a ternary.
     logic [15:0] add2, mul2, y;
-    ane_fp16_add u_add2 (.a_i(a1_q), .b_i(mul1_q), .sub_i(1'b0), .y_o(add2));
-    ane_fp16_mul u_mul2 (.a_i(add1_q), .b_i(c1_q), .y_o(mul2));
+    ane_fp16_add #(.Pipe(1'b1)) u_add2 (
+      .clk_i(clk_i), .en_i(en), .a_i(a3_q), .b_i(mul3_q), .sub_i(1'b0), .y_o(add2));
+    ane_fp16_mul #(.Pipe(1'b1)) u_mul2 (
+      .clk_i(clk_i), .en_i(en), .a_i(add3_q), .b_i(c3_q), .y_o(mul2));
     always_comb begin
-      unique case (op1_q)
-        OpAdd, OpSub:     y = add1_q;
-        OpMul, OpSquare:  y = mul1_q;
+      unique case (op5_q)
+        OpAdd, OpSub:     y = add5_q;
+        OpMul, OpSquare:  y = mul5_q;
         OpAddMul:         y = add2;
         OpMulAfterAdd:    y = mul2;
-        default:          y = simple1_q;
+        default:          y = simple5_q;
       endcase
     end
     always_ff @(posedge clk_i) begin

@@ -3,11 +3,13 @@
 // the engine, the second what leaves it; both are this module.
 //
 //   x  = in_int8_i ? int8 (lane bits [7:0]) as fp16, exact : the lane's fp16 code
-//   p  = RNE16(x * scale)                 S1  (the elementwise multiply)
-//   s  = RNE16(p + bias)                  S2  (the elementwise add)
-//   u  = unary(s): none, abs, neg, relu   S2
-//   g  = in_gain_i ? RNE16(16 * u) : u    S3  (the width-slice gain of N-4.6, overflow to inf)
+//   p  = RNE16(x * scale)                 S1, stages 1-3  (the elementwise multiply)
+//   s  = RNE16(p + bias)                  S2, stages 4-6  (the elementwise add)
+//   u  = unary(s): none, abs, neg, relu   S2, stage 6
+//   g  = in_gain_i ? RNE16(16 * u) : u    S3, stages 7-8  (the width-slice gain of N-4.6,
+//                                                          overflow to inf)
 //   y  = in_out_int8_i ? int8 of g (RNE, clamped to [-128, 127]; bits [15:8] copy bit 7) : g
+//                                         S4, stage 9
 //
 // Scale and bias come from a table of NumChannels (scale, bias) pairs written through the
 // configuration port: entry in_ch_i when in_perch_i is set (a per-channel vector broadcast over
@@ -15,8 +17,9 @@
 // reads the table in the cycle it is accepted; a write in that cycle takes effect from the next.
 // Scale 1.0 and bias +0 make the affine step the identity (exact after N-1).
 //
-// Latency 3, one vector per cycle, valid/ready; the stages advance together and stall only while
-// a result waits at the output.
+// The fp16 units run with Pipe = 1 (ane_fp16_mul and ane_fp16_add three stages, ane_fp16_ldexp
+// two). Latency 9, one vector per cycle, valid/ready; the stages advance together and stall only
+// while a result waits at the output.
 `default_nettype none
 
 module ane_pe_fc #(
@@ -62,72 +65,93 @@ module ane_pe_fc #(
   assign sel   = in_perch_i ? in_ch_i : '0;
   assign entry = tab_q[32*sel +: 32];
 
-  // ---- handshake: three stages moving together ----
+  // ---- handshake: nine stages moving together ----
+  localparam int unsigned Depth = 9;
   logic en;
-  logic v1_q, v2_q, v3_q;
-  assign en          = !v3_q || out_ready_i;
+  logic [Depth-1:0] v_q;
+  assign en          = !v_q[Depth-1] || out_ready_i;
   assign in_ready_o  = en;
-  assign out_valid_o = v3_q;
+  assign out_valid_o = v_q[Depth-1];
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      v1_q <= 1'b0;
-      v2_q <= 1'b0;
-      v3_q <= 1'b0;
+      v_q <= '0;
     end else if (en) begin
-      v1_q <= in_valid_i;
-      v2_q <= v1_q;
-      v3_q <= v2_q;
+      v_q <= {v_q[Depth-2:0], in_valid_i};
     end
   end
 
-  logic [15:0] bias1_q;
-  logic [1:0]  unary1_q;
-  logic        gain1_q, gain2_q, oint1_q, oint2_q;
+  logic [15:0] bias1_q, bias2_q, bias3_q;
+  logic [1:0]  unary1_q, unary2_q, unary3_q, unary4_q, unary5_q;
+  logic [6:1]  gain_q, oint_q;  // stage k at bit k
   always_ff @(posedge clk_i) begin
     if (en) begin
       bias1_q  <= entry[15:0];
+      bias2_q  <= bias1_q;
+      bias3_q  <= bias2_q;
       unary1_q <= in_unary_i;
-      gain1_q  <= in_gain_i;
-      oint1_q  <= in_out_int8_i;
-      gain2_q  <= gain1_q;
-      oint2_q  <= oint1_q;
+      unary2_q <= unary1_q;
+      unary3_q <= unary2_q;
+      unary4_q <= unary3_q;
+      unary5_q <= unary4_q;
+      gain_q   <= {gain_q[5:1], in_gain_i};
+      oint_q   <= {oint_q[5:1], in_out_int8_i};
+    end
+  end
+  logic gain7_q, oint7_q, oint8_q;
+  always_ff @(posedge clk_i) begin
+    if (en) begin
+      gain7_q <= gain_q[6];
+      oint7_q <= oint_q[6];
+      oint8_q <= oint7_q;
     end
   end
 
   for (genvar l = 0; l < NumLanes; l++) begin : g_lane
-    // S1: input format and the scale multiply.
+    // S1 (stages 1-3): input format and the scale multiply.
     logic [15:0] d, x, p;
     assign d = in_data_i[16*l +: 16];
     assign x = in_int8_i ? ane_pkg::int8_to_fp16(d[7:0]) : d;
-    ane_fp16_mul u_mul (.a_i(x), .b_i(entry[31:16]), .y_o(p));
-    logic [15:0] p1_q;
+    ane_fp16_mul #(.Pipe(1'b1)) u_mul (
+      .clk_i(clk_i), .en_i(en), .a_i(x), .b_i(entry[31:16]), .y_o(p));
+    logic [15:0] p3_q;
     always_ff @(posedge clk_i) begin
-      if (en) p1_q <= p;
+      if (en) p3_q <= p;
     end
 
-    // S2: the bias add and the unary operation. The adder's result is never NaN and never -0.
+    // S2 (stages 4-6): the bias add and the unary operation. The adder's result is never NaN
+    // and never -0.
     logic [15:0] s, un;
-    ane_fp16_add u_add (.a_i(p1_q), .b_i(bias1_q), .sub_i(1'b0), .y_o(s));
+    ane_fp16_add #(.Pipe(1'b1)) u_add (
+      .clk_i(clk_i), .en_i(en), .a_i(p3_q), .b_i(bias3_q), .sub_i(1'b0), .y_o(s));
     always_comb begin
-      unique case (unary1_q)
+      unique case (unary5_q)
         UnAbs:   un = {1'b0, s[14:0]};
         UnNeg:   un = {!s[15], s[14:0]};
         UnRelu:  un = s[15] ? 16'h0000 : s;
         default: un = s;
       endcase
     end
-    logic [15:0] u2_q;
+    logic [15:0] u6_q, u7_q;
     always_ff @(posedge clk_i) begin
-      if (en) u2_q <= un;
+      if (en) begin
+        u6_q <= un;
+        u7_q <= u6_q;
+      end
     end
 
-    // S3: the width-slice gain and the output format.
-    logic [15:0] g16, g, y;
+    // S3 (stages 7-8): the width-slice gain.
+    logic [15:0] g16, g, g8_q, y;
     logic [7:0]  q;
-    ane_fp16_ldexp u_gain (.h_i(u2_q), .n_i(8'sd4), .y_o(g16));
-    assign g = gain2_q ? g16 : u2_q;
-    assign q = ane_pkg::fp16_to_int8(g);
-    assign y = oint2_q ? {{8{q[7]}}, q} : g;
+    ane_fp16_ldexp #(.Pipe(1'b1)) u_gain (
+      .clk_i(clk_i), .en_i(en), .h_i(u6_q), .n_i(8'sd4), .y_o(g16));
+    assign g = gain7_q ? g16 : u7_q;
+    always_ff @(posedge clk_i) begin
+      if (en) g8_q <= g;
+    end
+
+    // S4 (stage 9): the output format.
+    assign q = ane_pkg::fp16_to_int8(g8_q);
+    assign y = oint8_q ? {{8{q[7]}}, q} : g8_q;
     always_ff @(posedge clk_i) begin
       if (en) out_y_o[16*l +: 16] <= y;
     end

@@ -1,8 +1,8 @@
 // ane_postproc: the post-processor of a lane group (NUMERICS N-3, N-5; docs/postproc.md).
 // One lane vector (NumLanes accumulator values of one output channel, with the channel's scale
 // and bias) per cycle in, one vector of fp16 codes (or sign-extended int8) per cycle out,
-// valid/ready on both sides, latency 9 cycles. The pipeline advances as a whole: it stalls only
-// while a finished vector waits at the output.
+// valid/ready on both sides, latency 31 cycles (ane_pp_lane gives the stages). The pipeline
+// advances as a whole: it stalls only while a finished vector waits at the output.
 //
 // Configuration port (write-only registers, written while busy_o is low):
 //   0x00 CTRL    ane_pkg::pp_ctrl_t in [15:0]
@@ -42,7 +42,7 @@ module ane_postproc #(
   output      logic [NumLanes*16-1:0]   out_data_o
 );
 
-  localparam int unsigned Depth = 9;
+  localparam int unsigned Depth = 31;
 
   // ---------------- configuration registers ----------------
   ane_pkg::pp_ctrl_t  ctrl_q;
@@ -131,13 +131,21 @@ module ane_postproc #(
   end
 
   // ---------------- per-vector channel parameters ----------------
-  logic [15:0] bias16, s1_scale, s1_bias16, s2_bias16;
+  // The scale goes with the lanes' stage 3 (the end of the rounding), the bias with stage 6
+  // (the end of the scale multiply).
+  logic [15:0] bias16, sc1, sc2, sc3, bi1, bi2, bi3, bi4, bi5, bi6;
   ane_mac_out #(.Gen(ane_pkg::GenM5)) u_bias_round (.acc_i(in_bias_i), .fp16_o(bias16));
   always_ff @(posedge clk_i) begin
     if (en) begin
-      s1_scale  <= in_scale_i;
-      s1_bias16 <= bias16;
-      s2_bias16 <= s1_bias16;
+      sc1 <= in_scale_i;
+      sc2 <= sc1;
+      sc3 <= sc2;
+      bi1 <= bias16;
+      bi2 <= bi1;
+      bi3 <= bi2;
+      bi4 <= bi3;
+      bi5 <= bi4;
+      bi6 <= bi5;
     end
   end
 
@@ -151,8 +159,8 @@ module ane_postproc #(
       .seg_i     (seg_q),
       .acc_i     (in_acc_i[lane*32 +: 32]),
       .rand_i    (rand_all[lane*13 +: 13]),
-      .scale_s1_i(s1_scale),
-      .bias_s2_i (s2_bias16),
+      .scale_s1_i(sc3),
+      .bias_s2_i (bi6),
       .y_o       (out_data_o[lane*16 +: 16])
     );
   end

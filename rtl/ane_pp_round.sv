@@ -1,5 +1,5 @@
-// ane_pp_round: the first post-processor stage of one lane (NUMERICS N-2.6, N-3.3, N-3.4).
-// Combinational. From a slot's accumulator value:
+// ane_pp_round: the first post-processor step of one lane (NUMERICS N-2.6, N-3.3, N-3.4).
+// From a slot's accumulator value:
 //   fp accumulator, sr_i = 0:  r = RNE16(acc), m1 flush (ane_mac_out, the N-2.6 output port)
 //   fp accumulator, sr_i = 1:  stochastic rounding with the lane's draw (N-3.4): the fp16
 //                              significand plus `width` bits below its LSB, plus rand, truncated;
@@ -7,11 +7,23 @@
 //   int32 accumulator, int8 store:  q = clamp(RNE(acc / 2^shift), -128, 127), sign-extended
 //   int32 accumulator, fp16 store:  RNE16(acc / 2^shift), gradual underflow, inf at 65520;
 //                                   zero is +0
+// Pipe = 0 (the default): combinational, clk_i and en_i unused. Pipe = 1: three stages with a
+// register (enable en_i, no reset: datapath only) after the first two, so r_o follows acc_i by
+// two cycles (the configuration inputs are static while values are in flight):
+//   stage 1  RNE16 port; SR: exponent, shift to the fp16 LSB, masked draw; int8: floor and the
+//            rounding bit; int32 -> fp16: the magnitude and its top bit
+//   stage 2  SR: the truncated significand plus the draw; int8: the rounded quotient, clamped;
+//            int32 -> fp16: the exponent, the shift to the fp16 LSB, round and sticky bits
+//   stage 3  SR: whole ulps, packing, overflow; int32 -> fp16: RNE increment, packing; the
+//            selection by the configuration
 `default_nettype none
 
 module ane_pp_round #(
-  parameter logic Gen = ane_pkg::GenM1
+  parameter logic Gen  = ane_pkg::GenM1,
+  parameter bit   Pipe = 1'b0
 ) (
+  input  wire logic        clk_i,
+  input  wire logic        en_i,
   input  wire logic [31:0] acc_i,
   input  wire logic        int_acc_i,
   input  wire logic [4:0]  shift_i,
@@ -22,110 +34,244 @@ module ane_pp_round #(
   output      logic [15:0] r_o
 );
 
+  // ================================================================ stage 1
   // ---- RNE output port (N-2.6) ----
-  logic [15:0] rne;
-  ane_mac_out #(.Gen(Gen)) u_port (.acc_i(acc_i), .fp16_o(rne));
+  logic [15:0] rne_d;
+  ane_mac_out #(.Gen(Gen)) u_port (.acc_i(acc_i), .fp16_o(rne_d));
 
   // ---- stochastic rounding (N-3.4) ----
   logic [7:0]        e8;
-  logic [23:0]       sig24;
   logic signed [9:0] e, ue;
   logic [7:0]        shift_fp;   // sig24 LSB to fp16 LSB: 13 .. 125
-  logic [7:0]        qshift;     // shift_fp - width
-  logic [23:0]       q;
-  logic [24:0]       sum;
   logic [12:0]       rmask;
-  logic [11:0]       t;          // whole fp16 ulps, <= 2048
-  logic [14:0]       code;
-  logic [15:0]       sr_r;
+  logic [23:0]       sig24_d;
+  logic [7:0]        qshift_d;   // shift_fp - width
+  logic              qzero_d;    // qshift >= 24: nothing of the significand is kept
+  logic [12:0]       rnd_d;      // the draw's low width bits
+  // the exponent's cases: 0 finite with e >= -14 (code exponent e + 14), 1 finite below,
+  // 2 NaN (+inf, N-1.1), 3 inf or e > 15 (inf with the sign)
+  logic [1:0]        sr_cls_d;
+  logic [4:0]        sr_eb_d;    // e + 14
 
   always_comb begin
-    e8    = acc_i[30:23];
-    sig24 = {(e8 != 8'h00), acc_i[22:0]};
-    e     = ((e8 == 8'h00) ? 10'sd1 : $signed({2'b00, e8})) - 10'sd127;
-    ue    = (e < -10'sd14) ? -10'sd14 : e;
+    e8       = acc_i[30:23];
+    sig24_d  = {(e8 != 8'h00), acc_i[22:0]};
+    e        = ((e8 == 8'h00) ? 10'sd1 : $signed({2'b00, e8})) - 10'sd127;
+    ue       = (e < -10'sd14) ? -10'sd14 : e;
     shift_fp = 8'(10'sd13 + ue - e);
-    qshift   = shift_fp - {4'd0, sr_width_i};
-    q        = (qshift >= 8'd24) ? 24'd0 : (sig24 >> qshift);
+    qshift_d = shift_fp - {4'd0, sr_width_i};
+    qzero_d  = (qshift_d >= 8'd24);
     rmask    = 13'((14'd1 << sr_width_i) - 14'd1);
-    sum      = {1'b0, q} + {12'd0, rand_i & rmask};
-    t        = 12'(sum >> sr_width_i);
-    if (e >= -10'sd14) code = {5'(e + 10'sd14), 10'd0} + {3'd0, t};
-    else               code = {3'd0, t};
-
-    if (e8 == 8'hFF && acc_i[22:0] != 23'd0) begin
-      sr_r = 16'h7C00;                                   // NaN acts as +inf (N-1.1)
-    end else if (e8 == 8'hFF || e > 10'sd15 || code[14:10] == 5'h1F) begin
-      sr_r = {acc_i[31], 15'h7C00};
-    end else if (t == 12'd0 || (Gen == ane_pkg::GenM1 && code[14:10] == 5'd0)) begin
-      sr_r = 16'h0000;                                   // zero, or the m1 flush (N-2.3)
-    end else begin
-      sr_r = {acc_i[31], code[14:0]};
-    end
+    rnd_d    = rand_i & rmask;
+    sr_eb_d  = 5'(e + 10'sd14);
+    if (e8 == 8'hFF && acc_i[22:0] != 23'd0) sr_cls_d = 2'd2;
+    else if (e8 == 8'hFF || e > 10'sd15)     sr_cls_d = 2'd3;
+    else if (e >= -10'sd14)                  sr_cls_d = 2'd0;
+    else                                     sr_cls_d = 2'd1;
   end
 
   // ---- integer accumulators (N-3.3) ----
   logic signed [31:0] acc_s;
-  logic signed [32:0] floor_q, q_int;
+  logic signed [32:0] floor_q_d;
   logic [31:0]        rem, half, low_mask;
-  logic               up;
-  logic [15:0]        int8_r;
-  logic [31:0]        mag;
-  logic [4:0]         msb;
-  logic signed [6:0]  ie;         // unbiased exponent of the value
-  logic               inormal;
-  logic [5:0]         rsh, lsh;
-  logic [14:0]        m_sh;
-  logic               ir_bit, isticky, iinc;
-  logic [14:0]        icode;
-  logic [15:0]        int16_r;
+  logic               up_d;
+  logic [31:0]        mag_d;
+  logic [4:0]         msb_d;
 
   always_comb begin
-    acc_s    = $signed(acc_i);
-    floor_q  = $signed({acc_s[31], acc_s}) >>> shift_i;
-    low_mask = (32'd1 << shift_i) - 32'd1;
-    rem      = acc_i & low_mask;
-    half     = (shift_i == 5'd0) ? 32'd0 : (32'd1 << (shift_i - 5'd1));
-    up       = (shift_i != 5'd0) && ((rem > half) || (rem == half && floor_q[0]));
-    q_int    = floor_q + {32'd0, up};
-    if (q_int > 33'sd127)       int8_r = 16'h007F;
-    else if (q_int < -33'sd128) int8_r = 16'hFF80;
-    else                        int8_r = {{8{q_int[7]}}, q_int[7:0]};
-
-    // int32 / 2^shift to fp16.
-    mag = acc_s[31] ? 32'(-acc_s) : acc_i;
-    msb = 5'd0;
+    acc_s     = $signed(acc_i);
+    floor_q_d = $signed({acc_s[31], acc_s}) >>> shift_i;
+    low_mask  = (32'd1 << shift_i) - 32'd1;
+    rem       = acc_i & low_mask;
+    half      = (shift_i == 5'd0) ? 32'd0 : (32'd1 << (shift_i - 5'd1));
+    up_d      = (shift_i != 5'd0) && ((rem > half) || (rem == half && floor_q_d[0]));
+    // int32 / 2^shift to fp16: the magnitude and its top bit
+    mag_d = acc_s[31] ? 32'(-acc_s) : acc_i;
+    msb_d = 5'd0;
     for (int b = 0; b < 32; b++) begin
-      if (mag[b]) msb = 5'(b);
+      if (mag_d[b]) msb_d = 5'(b);
     end
-    ie      = $signed({2'b00, msb}) - $signed({2'b00, shift_i});
-    inormal = (ie >= -7'sd14);
+  end
+
+  // ---- stage 1 -> 2 registers
+  logic [15:0]        rne_q;
+  logic [23:0]        sig24;
+  logic [4:0]         qshift;
+  logic               qzero;
+  logic [12:0]        rnd;
+  logic [1:0]         sr_cls_q;
+  logic [4:0]         sr_eb_q;
+  logic               sign_q;
+  logic signed [32:0] floor_q;
+  logic               up;
+  logic [31:0]        mag;
+  logic [4:0]         msb;
+
+  // ================================================================ stage 2
+  // ---- stochastic rounding: the significand truncated to width bits below the fp16 LSB, plus
+  // the draw
+  logic [23:0]        q;
+  logic [24:0]        sum_d;
+  always_comb begin
+    q     = qzero ? 24'd0 : (sig24 >> qshift);
+    sum_d = {1'b0, q} + {12'd0, rnd};
+  end
+
+  // ---- int8 store: the rounded quotient, clamped
+  logic signed [32:0] q_int;
+  logic [7:0]         int8_d;
+  always_comb begin
+    q_int = floor_q + {32'd0, up};
+    if (q_int > 33'sd127)       int8_d = 8'h7F;
+    else if (q_int < -33'sd128) int8_d = 8'h80;
+    else                        int8_d = q_int[7:0];
+  end
+
+  // ---- int32 / 2^shift to fp16: exponent, shift to the fp16 LSB, round and sticky bits
+  logic signed [6:0]  ie;         // unbiased exponent of the value
+  logic               inormal_d;
+  logic [5:0]         rsh, lsh;
+  logic [14:0]        m_sh_d;
+  logic               ir_bit_d, isticky_d;
+  logic [4:0]         ieb_d;      // ie + 14
+  logic               ibig_d;     // ie > 15
+  logic               izero_d;    // the magnitude is zero
+  always_comb begin
+    ie        = $signed({2'b00, msb}) - $signed({2'b00, shift_i});
+    inormal_d = (ie >= -7'sd14);
     // Right shift (rounded) or left shift (exact) that puts the fp16 LSB at bit 0:
     // normal results keep 11 bits from msb down; denormal results have quantum 2^-24.
     rsh = 6'd0;
     lsh = 6'd0;
-    if (inormal) begin
+    if (inormal_d) begin
       if (msb >= 5'd10) rsh = 6'(msb - 5'd10);
       else              lsh = 6'(5'd10 - msb);
     end else begin
       if (shift_i > 5'd24) rsh = 6'(shift_i - 5'd24);
       else                 lsh = 6'(5'd24 - shift_i);
     end
-    m_sh    = 15'((mag >> rsh) << lsh);
-    ir_bit  = (rsh != 6'd0) && mag[5'(rsh - 6'd1)];
-    isticky = (rsh > 6'd1) && ((mag & ((32'd1 << (rsh - 6'd1)) - 32'd1)) != 32'd0);
-    iinc    = ir_bit & (isticky | m_sh[0]);
-    if (inormal) icode = {5'(ie + 7'sd14), 10'd0} + m_sh + {14'd0, iinc};
+    m_sh_d    = 15'((mag >> rsh) << lsh);
+    ir_bit_d  = (rsh != 6'd0) && mag[5'(rsh - 6'd1)];
+    isticky_d = (rsh > 6'd1) && ((mag & ((32'd1 << (rsh - 6'd1)) - 32'd1)) != 32'd0);
+    ieb_d     = 5'(ie + 7'sd14);
+    ibig_d    = (ie > 7'sd15);
+    izero_d   = (mag == 32'd0);
+  end
+
+  // ---- stage 2 -> 3 registers
+  logic [15:0]        rne;
+  logic [24:0]        sum;
+  logic [1:0]         sr_cls;
+  logic [4:0]         sr_eb;
+  logic               sign;
+  logic [7:0]         int8_q;
+  logic [14:0]        m_sh;
+  logic               ir_bit, isticky, inormal, ibig, izero;
+  logic [4:0]         ieb;
+
+  if (Pipe) begin : g_pipe
+    logic [15:0] rne_q2;
+    logic [1:0]  sr_cls_q2;
+    logic [4:0]  sr_eb_q2;
+    logic        sign_q2;
+    always_ff @(posedge clk_i) begin
+      if (en_i) begin
+        rne_q     <= rne_d;
+        sig24     <= sig24_d;
+        qshift    <= qshift_d[4:0];
+        qzero     <= qzero_d;
+        rnd       <= rnd_d;
+        sr_cls_q  <= sr_cls_d;
+        sr_eb_q   <= sr_eb_d;
+        sign_q    <= acc_i[31];
+        floor_q   <= floor_q_d;
+        up        <= up_d;
+        mag       <= mag_d;
+        msb       <= msb_d;
+        rne_q2    <= rne_q;
+        sum       <= sum_d;
+        sr_cls_q2 <= sr_cls_q;
+        sr_eb_q2  <= sr_eb_q;
+        sign_q2   <= sign_q;
+        int8_q    <= int8_d;
+        m_sh      <= m_sh_d;
+        ir_bit    <= ir_bit_d;
+        isticky   <= isticky_d;
+        inormal   <= inormal_d;
+        ibig      <= ibig_d;
+        izero     <= izero_d;
+        ieb       <= ieb_d;
+      end
+    end
+    assign rne    = rne_q2;
+    assign sr_cls = sr_cls_q2;
+    assign sr_eb  = sr_eb_q2;
+    assign sign   = sign_q2;
+  end else begin : g_comb
+    assign rne_q    = rne_d;
+    assign sig24    = sig24_d;
+    assign qshift   = qshift_d[4:0];
+    assign qzero    = qzero_d;
+    assign rnd      = rnd_d;
+    assign sr_cls_q = sr_cls_d;
+    assign sr_eb_q  = sr_eb_d;
+    assign sign_q   = acc_i[31];
+    assign floor_q  = floor_q_d;
+    assign up       = up_d;
+    assign mag      = mag_d;
+    assign msb      = msb_d;
+    assign rne      = rne_q;
+    assign sum      = sum_d;
+    assign sr_cls   = sr_cls_q;
+    assign sr_eb    = sr_eb_q;
+    assign sign     = sign_q;
+    assign int8_q   = int8_d;
+    assign m_sh     = m_sh_d;
+    assign ir_bit   = ir_bit_d;
+    assign isticky  = isticky_d;
+    assign inormal  = inormal_d;
+    assign ibig     = ibig_d;
+    assign izero    = izero_d;
+    assign ieb      = ieb_d;
+    logic unused;
+    assign unused = ^{clk_i, en_i};
+  end
+
+  // ================================================================ stage 3
+  logic [11:0] t;          // whole fp16 ulps, <= 2048
+  logic [14:0] code;
+  logic [15:0] sr_r;
+  always_comb begin
+    t = 12'(sum >> sr_width_i);
+    if (sr_cls == 2'd0) code = {sr_eb, 10'd0} + {3'd0, t};
+    else                code = {3'd0, t};
+    if (sr_cls == 2'd2) begin
+      sr_r = 16'h7C00;                                   // NaN acts as +inf (N-1.1)
+    end else if (sr_cls == 2'd3 || code[14:10] == 5'h1F) begin
+      sr_r = {sign, 15'h7C00};
+    end else if (t == 12'd0 || (Gen == ane_pkg::GenM1 && code[14:10] == 5'd0)) begin
+      sr_r = 16'h0000;                                   // zero, or the m1 flush (N-2.3)
+    end else begin
+      sr_r = {sign, code[14:0]};
+    end
+  end
+
+  logic        iinc;
+  logic [14:0] icode;
+  logic [15:0] int16_r;
+  always_comb begin
+    iinc = ir_bit & (isticky | m_sh[0]);
+    if (inormal) icode = {ieb, 10'd0} + m_sh + {14'd0, iinc};
     else         icode = m_sh + {14'd0, iinc};
     // A zero is +0, also where a negative value rounds to it (|acc / 2^shift| <= 2^-25, below
     // the normals: there icode is the whole result and cannot wrap as on an overflow).
-    if (mag == 32'd0)                            int16_r = 16'h0000;
-    else if (ie > 7'sd15 || icode[14:10] == 5'h1F) int16_r = {acc_i[31], 15'h7C00};
-    else int16_r = {acc_i[31] && (inormal || icode != 15'd0), icode[14:0]};
+    if (izero)                               int16_r = 16'h0000;
+    else if (ibig || icode[14:10] == 5'h1F) int16_r = {sign, 15'h7C00};
+    else int16_r = {sign && (inormal || icode != 15'd0), icode[14:0]};
   end
 
   always_comb begin
-    if (int_acc_i) r_o = store_int8_i ? int8_r : int16_r;
+    if (int_acc_i) r_o = store_int8_i ? {{8{int8_q[7]}}, int8_q} : int16_r;
     else           r_o = sr_i ? sr_r : rne;
   end
 

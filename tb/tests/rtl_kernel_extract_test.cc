@@ -240,8 +240,8 @@ TEST(RtlKernelExtract, CyclesOneOperationPerCycleAndSparseSkipsSaveCycles) {
     ExtractStats sd;
     RunCycles(dense, &sd, geom);
     EXPECT_EQ(sd.op_cycles, dense.ops.size());
-    // First beat accepted at cycle 0, header parsed at 1, first operation issued at 2, out at 4.
-    EXPECT_EQ(sd.cycles, dense.header_cycles + dense.ops.size() + 3) << "R " << r;
+    // First beat accepted at cycle 0, header parsed at 1, first operation issued at 2, out at 6.
+    EXPECT_EQ(sd.cycles, dense.header_cycles + dense.ops.size() + 5) << "R " << r;
     // Sparse (90 % zero, zero runs in whole quads): fewer cycles by the skipped operations.
     Expect sparse;
     KernelGroup g;
@@ -252,7 +252,7 @@ TEST(RtlKernelExtract, CyclesOneOperationPerCycleAndSparseSkipsSaveCycles) {
     } while (sparse.skipped_blocks == 0);
     ExtractStats ss;
     RunCycles(sparse, &ss, geom);
-    EXPECT_EQ(ss.cycles, sparse.header_cycles + sparse.ops.size() + sparse.idle_quads + 3) << "R " << r;
+    EXPECT_EQ(ss.cycles, sparse.header_cycles + sparse.ops.size() + sparse.idle_quads + 5) << "R " << r;
     EXPECT_LT(ss.cycles, sd.cycles);
     RecordProperty("dense_cycles_r" + std::to_string(r), int(sd.cycles));
     RecordProperty("sparse_cycles_r" + std::to_string(r), int(ss.cycles));

@@ -4,7 +4,7 @@
 //     ReLU and tables, random configurations, random input gaps and output back-pressure
 //                                                                            (N-3, N-7.1)
 //   - three --x-initial unique seeds give identical results                  (N-7.1)
-//   - cycle figures: initiation interval 1, latency 9
+//   - cycle figures: initiation interval 1, latency 31
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -223,9 +223,9 @@ TEST(RtlPostproc, N7_1_XSeedsGiveIdenticalResults) {
   }
 }
 
-// Cycle figures: with no gaps and no back-pressure, N vectors take N + 9 cycles (initiation
-// interval 1) and the first result appears 9 cycles after its vector was accepted.
-TEST(RtlPostproc, CyclesInitiationIntervalOneLatencyNine) {
+// Cycle figures: with no gaps and no back-pressure, N vectors take N + 31 cycles (initiation
+// interval 1) and the first result appears 31 cycles after its vector was accepted.
+TEST(RtlPostproc, CyclesInitiationIntervalOneLatencyThirtyOne) {
   test::Rng rng(1);
   PostConfig cfg;
   cfg.act = PostAct::kTable;
@@ -240,8 +240,8 @@ TEST(RtlPostproc, CyclesInitiationIntervalOneLatencyNine) {
   std::printf("1000 vectors: %llu cycles, latency %llu\n",
               static_cast<unsigned long long>(stats.cycles),
               static_cast<unsigned long long>(stats.first_latency));
-  EXPECT_EQ(stats.first_latency, 9u);
-  EXPECT_EQ(stats.cycles, 1000u + 9u);
+  EXPECT_EQ(stats.first_latency, 31u);
+  EXPECT_EQ(stats.cycles, 1000u + 31u);
 }
 
 }  // namespace
