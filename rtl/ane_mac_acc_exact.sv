@@ -1,159 +1,455 @@
 // ane_mac_acc_exact: the accumulator step of one MAC slot for an exact quad sum, m5 (NUMERICS
 // N-2.4 m5 [assumption]: quads are exact; N-2.5, N-2.6). Used by the m5 lane only: m1 uses the
 // narrow ane_mac_acc_add.
-// Combinational: acc_o = RNE_fp32(acc_i + t_i), then, when ceiling_i is set and
-// |RNE_fp16(acc_o)| >= 32768 (i.e. |acc_o| >= 32760), acc_o becomes inf with its sign.
-// inf + finite = inf, inf + (-inf) = +0, zero results are +0. An fp32 NaN in acc_i (a loaded
-// value) acts as +inf (N-1.1).
+//   acc_o = RNE_fp32(acc_i + t_i), then, when ceiling_i is set and |RNE_fp16(acc_o)| >= 32768
+//   (i.e. |acc_o| >= 32760), acc_o becomes inf with its sign. inf + finite = inf,
+//   inf + (-inf) = +0, zero results are +0. An fp32 NaN in acc_i (a loaded value) acts as +inf
+//   (N-1.1).
 //
-// The sum is formed in a 93-bit window whose top is the larger operand's exponent E: bits
-// E+1 .. E-90 hold operand bits exactly and bit 0 collects any bits shifted out below (a
-// sticky "jam" bit). A quad sum has at most 83 significant bits and an fp32 value 24, so an
-// operand loses bits only when it is at least 8 binades below the other; then the result keeps
-// its top within one binade of E and the jam bit lies far below the fp32 rounding position.
+// A two-path floating-point adder, six stages. Pipe = 0 makes it combinational (acc_i, t_i and
+// ceiling_i together). Pipe = 1 puts a register (enable en_i) after each of stages a..e: t_i
+// enters stage a, acc_i and ceiling_i enter stage c two cycles later, acc_o leaves stage f
+// (three registers after acc_i, five after t_i). In the m5 lane: a = L4, b = L5, c..f = L6..L9,
+// so the accumulator is read in L5 and written in L9 as in m1 (docs/mac_lane.md).
+//   a  t alone: its leading and trailing zero counts (t is a fixed-point magnitude, lsb 2^-48)
+//   b  t alone: normalized (Mt[82] = 1), its exponent et and Mt's trailing zero count
+//   c  acc_i decoded; the exponent difference d = et - ea picks the larger operand ("big", at the
+//      top of an 85-bit window: bit 83 has its exponent E) and the shift of the other ("small");
+//      the near path is an effective subtraction with |d| <= 1; infinities, t = 0
+//   d  far path: the small operand aligned (shifted right by |d|), the bits shifted out become
+//      one jam bit at bit 0. Near path: the small operand shifted by |d| (0 or 1, nothing lost)
+//      and subtracted both ways: the exact difference D = |big - small|, and D's trailing zero
+//      count (that of big ^ small)
+//   e  far path: big + small or big - small (the msb lands on bit 84, 83 or 82: the sum never
+//      needs more than a 2-step normalization); the sticky bits below the rounding position of
+//      each of the three cases from the operands (x - y = 0 mod 2^k iff x = y mod 2^k;
+//      x + y = 0 mod 2^k iff x ^ y = (x | y) << 1 mod 2^k), beside the adder. Near path: D's
+//      leading zeros and D shifted by them; its sticky bit from the two counts. Both: the
+//      24-bit significand, the exponent and the round-to-nearest-even decision
+//   f  the increment, overflow to inf, pack, the specials, the port ceiling
+// Why the window is exact enough: the larger operand sits whole in the window (t has at most
+// 83 significant bits, acc 24). The smaller loses bits only when |d| >= 2 (t: |d| >= 2, acc:
+// d >= 61); then the sum's msb is at bit 82 or above, its rounding step at least 2^59 units,
+// and the jammed sum rounds like the exact one (docs/mac_lane.md, item 2 of the m1 reasons).
+// With |d| <= 1 nothing is shifted out and D is exact. Results are never fp32 denormals: a
+// nonzero t is at least 2^-48, so a nonzero sum with it is at least 2^-72; t = 0 passes acc_i
+// (a loaded denormal passes unchanged).
 `default_nettype none
 
-module ane_mac_acc_exact (
+module ane_mac_acc_exact #(
+  parameter bit Pipe = 1'b0
+) (
+  input  wire logic                clk_i,
+  input  wire logic                en_i,
   input  wire logic [31:0]         acc_i,
   input  wire ane_pkg::mac_exact_t t_i,
   input  wire logic                ceiling_i,
   output      logic [31:0]         acc_o
 );
 
-  localparam int unsigned Win = 93;
+  // ------------------------------------------------------------------ a: t's zero counts
+  // (The zero counts are binary trees, written out: node i of a level keeps "some bit set"
+  // (_v[i]) and its count (_c); a node takes its first child's count, or, when that child is
+  // empty, half its width plus the other's. The lanes' RTL calls no functions and no modules
+  // of its own, docs/mac_lane.md "Simulation model".)
+  logic [127:0] a_lzin, a_tzin, alz_v, atz_v;
+  logic [895:0] alz_c, atz_c;
+  logic [6:0]   a_lz, a_tz;
+  logic         a_zero;
+  always_comb begin
+    a_lzin = {t_i.mag, 45'd0};
+    a_tzin = {45'd0, t_i.mag};
+    for (int i = 0; i < 128; i++) begin
+      alz_v[i]            = a_lzin[i];
+      alz_c[7*i +: 7] = '0;
+    end
+    for (int l = 1; l <= 7; l++) begin
+      for (int i = 0; i < (128 >> l); i++) begin
+        alz_c[7*i +: 7] = alz_v[2*i+1] ? alz_c[7*(2*i+1) +: 7]
+                                     : (alz_c[7*(2*i) +: 7] | (7'd1 << (l - 1)));
+        alz_v[i]            = alz_v[2*i+1] | alz_v[2*i];
+      end
+    end
+    for (int i = 0; i < 128; i++) begin
+      atz_v[i]            = a_tzin[i];
+      atz_c[7*i +: 7] = '0;
+    end
+    for (int l = 1; l <= 7; l++) begin
+      for (int i = 0; i < (128 >> l); i++) begin
+        atz_c[7*i +: 7] = atz_v[2*i] ? atz_c[7*(2*i) +: 7]
+                                     : (atz_c[7*(2*i+1) +: 7] | (7'd1 << (l - 1)));
+        atz_v[i]            = atz_v[2*i+1] | atz_v[2*i];
+      end
+    end
+    a_lz   = alz_c[6:0];
+    a_tz   = atz_c[6:0];
+    a_zero = !alz_v[0];
+  end
 
-  // (Written without functions, so that the lanes of an array share one body of simulation
-  // code: Verilator numbers the temporaries of every inlined function call apart.)
-  logic [6:0] a_mi, t_mi, s_mi;  // index of the highest set bit (0 for zero)
-  // placing a significand (lsb exponent lsb) into the window whose bit 1 has exponent base + 1
-  logic signed [11:0] pa_s, pt_s;
-  logic [Win-2:0]     pa_wide, pt_wide;
-  logic [82:0]        pa_kept, pt_kept;
+  ane_pkg::mac_exact_t b_t;
+  logic [6:0]          b_lz, b_tz;
+  logic                b_zero;
 
-  // acc decode
-  logic               a_nan, a_inf, a_sign, a_zero;
-  logic [23:0]        a_sig;
-  logic signed [11:0] a_lsb, a_msb;
-  // t decode
-  logic               t_zero;
-  logic signed [11:0] t_lsb, t_msb;
-  // window sum
-  logic signed [11:0] e_top, base;
-  logic [Win-1:0]     wa, wt, wsum;
-  logic               sum_sign;
-  logic signed [11:0] e_r, q, pos;
-  logic [Win-1:0]     low_mask, low_bits, half, rounded;
-  logic               round_up;
-  logic [24:0]        sig;
-  logic signed [11:0] exp_field;
-  logic [31:0]        result;
+  // ------------------------------------------------------------------ b: t normalized
+  logic [82:0]        b_mt;
+  logic signed [9:0]  b_et;
+  logic [6:0]         b_tzm;
+  always_comb begin
+    b_mt  = b_t.mag << b_lz;
+    b_et  = 10'sd34 - $signed({3'd0, b_lz});  // bit 82 of mag weighs 2^34
+    b_tzm = b_tz + b_lz;
+  end
+
+  logic [82:0]        c_mt;
+  logic signed [9:0]  c_et;
+  logic [6:0]         c_tzm;
+  logic               c_tinf, c_tsign, c_tzero;
+
+  // ------------------------------------------------------------------ c: decode, order
+  logic [7:0]         c_ae8;
+  logic               c_anan, c_ainf, c_azero, c_asign;
+  logic [23:0]        c_a;
+  logic signed [9:0]  c_ea;
+  logic signed [10:0] c_dt, c_da;  // et - ea, ea - et
+  logic               c_tbig;
+  logic [7:0]         c_sa8;
+  logic [31:0]        c_tzin, ctz_v;
+  logic [159:0]       ctz_c;
+  logic [4:0]         c_tza;
+  // to stage d
+  logic [84:0]        c_big, c_small;
+  logic [6:0]         c_sa;      // the small operand's shift (127: everything shifted out)
+  logic [6:0]         c_tzw;     // window bit of the small operand's lowest set bit
+  logic               c_snz;     // the small operand is nonzero
+  logic               c_near, c_sub, c_bsign;
+  logic signed [9:0]  c_e;       // E: the exponent of window bit 83
+  logic               c_spec;    // the result is c_spv (infinities; t = 0 passes acc)
+  logic [31:0]        c_spv;
+  logic               c_ceil;
 
   always_comb begin
-    a_nan  = (acc_i[30:23] == 8'hFF) && (acc_i[22:0] != 23'd0);
-    a_inf  = (acc_i[30:23] == 8'hFF);
-    a_sign = acc_i[31] && !a_nan;
-    a_sig  = {(acc_i[30:23] != 8'h00), acc_i[22:0]};
-    a_zero = !a_inf && (a_sig == 24'd0);
-    a_lsb  = ((acc_i[30:23] == 8'h00) ? 12'sd1 : $signed({4'd0, acc_i[30:23]})) - 12'sd150;
-    a_mi   = 7'd0;
-    for (int k = 0; k < 24; k++) begin
-      if (a_sig[k]) a_mi = 7'(k);
+    c_ae8   = acc_i[30:23];
+    c_anan  = (c_ae8 == 8'hFF) && (acc_i[22:0] != 23'd0);
+    c_ainf  = c_ae8 == 8'hFF;
+    c_azero = acc_i[30:0] == 31'd0;
+    c_asign = acc_i[31] && !c_anan;
+    c_a     = {c_ae8 != 8'h00, acc_i[22:0]};
+    c_tzin  = {8'd0, c_a};
+    for (int i = 0; i < 32; i++) begin
+      ctz_v[i]            = c_tzin[i];
+      ctz_c[5*i +: 5] = '0;
     end
-    a_msb  = a_lsb + $signed({5'd0, a_mi});
-
-    t_zero = !t_i.inf && (t_i.mag == 83'd0);
-    t_lsb  = 12'(ane_pkg::ExactLsbExp);
-    t_mi   = 7'd0;
-    for (int k = 0; k < 83; k++) begin
-      if (t_i.mag[k]) t_mi = 7'(k);
+    for (int l = 1; l <= 5; l++) begin
+      for (int i = 0; i < (32 >> l); i++) begin
+        ctz_c[5*i +: 5] = ctz_v[2*i] ? ctz_c[5*(2*i) +: 5]
+                                     : (ctz_c[5*(2*i+1) +: 5] | (5'd1 << (l - 1)));
+        ctz_v[i]            = ctz_v[2*i+1] | ctz_v[2*i];
+      end
     end
-    t_msb  = t_lsb + $signed({5'd0, t_mi});
-
-    e_top  = a_zero ? t_msb : (t_zero ? a_msb : ((a_msb > t_msb) ? a_msb : t_msb));
-    base   = e_top - 12'sd91;  // exponent of window bit 0 (the jam bit)
-    pa_s    = a_lsb - base - 12'sd1;
-    pa_wide = (Win-1)'(a_sig) << pa_s[6:0];
-    pa_kept = 83'(a_sig) >> 7'(-pa_s);
-    if (a_zero) begin
-      wa = '0;
-    end else if (pa_s >= 0) begin
-      wa = {pa_wide, 1'b0};
-    end else if (-pa_s >= 12'sd83) begin
-      wa = {{(Win-1){1'b0}}, 1'b1};
+    c_tza   = ctz_c[4:0];
+    c_ea    = $signed({2'd0, (c_ae8 == 8'h00) ? 8'd1 : c_ae8}) - 10'sd127;  // nominal msb exponent
+    c_dt    = 11'(c_et) - 11'(c_ea);
+    c_da    = 11'(c_ea) - 11'(c_et);
+    c_tbig  = !c_dt[10];  // t at the top (a zero acc has ea = -126: always below t)
+    c_sa8   = c_tbig ? c_dt[7:0] : c_da[7:0];  // |d| <= 175
+    c_sa    = c_sa8[7] ? 7'd127 : c_sa8[6:0];
+    c_sub   = c_asign != c_tsign;
+    c_near  = c_sub && (c_sa8 <= 8'd1);
+    c_e     = c_tbig ? c_et : c_ea;
+    c_bsign = c_tbig ? c_tsign : c_asign;
+    c_big   = c_tbig ? {1'b0, c_mt, 1'b0} : {1'b0, c_a, 60'd0};
+    c_small = c_tbig ? {1'b0, c_a, 60'd0} : {1'b0, c_mt, 1'b0};
+    c_tzw   = c_tbig ? (7'd60 + {2'd0, c_tza}) : (c_tzm + 7'd1);
+    c_snz   = c_tbig ? !c_azero : !c_tzero;
+    // infinities (a NaN acc is +inf); t = 0: acc passes (-0 -> +0)
+    c_spec  = c_ainf || c_tinf || c_tzero;
+    if (c_ainf && c_tinf) begin
+      c_spv = (c_asign != c_tsign) ? 32'd0 : {c_asign, 8'hFF, 23'd0};
+    end else if (c_ainf) begin
+      c_spv = {c_asign, 8'hFF, 23'd0};
+    end else if (c_tinf) begin
+      c_spv = {c_tsign, 8'hFF, 23'd0};
     end else begin
-      wa = {Win'(pa_kept) << 1} |
-           {{(Win-1){1'b0}}, ((83'(a_sig) & ~({83{1'b1}} << 7'(-pa_s))) != 83'd0)};
+      c_spv = c_azero ? 32'd0 : acc_i;
     end
-    pt_s    = t_lsb - base - 12'sd1;
-    pt_wide = (Win-1)'(t_i.mag) << pt_s[6:0];
-    pt_kept = t_i.mag >> 7'(-pt_s);
-    if (t_zero) begin
-      wt = '0;
-    end else if (pt_s >= 0) begin
-      wt = {pt_wide, 1'b0};
-    end else if (-pt_s >= 12'sd83) begin
-      wt = {{(Win-1){1'b0}}, 1'b1};
-    end else begin
-      wt = {Win'(pt_kept) << 1} |
-           {{(Win-1){1'b0}}, ((t_i.mag & ~({83{1'b1}} << 7'(-pt_s))) != 83'd0)};
-    end
-
-    if (a_sign == t_i.sign) begin
-      wsum     = wa + wt;
-      sum_sign = a_sign;
-    end else if (wa >= wt) begin
-      wsum     = wa - wt;
-      sum_sign = a_sign;
-    end else begin
-      wsum     = wt - wa;
-      sum_sign = t_i.sign;
-    end
-
-    // RNE to fp32: quantum 2^q with q = max(e_r, -126) - 23.
-    s_mi     = 7'd0;
-    for (int k = 0; k < Win; k++) begin
-      if (wsum[k]) s_mi = 7'(k);
-    end
-    e_r      = base + $signed({5'd0, s_mi});
-    q        = ((e_r > -12'sd126) ? e_r : -12'sd126) - 12'sd23;
-    pos      = q - base;  // window bit of one quantum
-    low_mask = (pos > 0) ? ~({Win{1'b1}} << pos[6:0]) : '0;
-    low_bits = wsum & low_mask;
-    half     = (pos > 0) ? (Win'(1) << (pos[6:0] - 7'd1)) : '0;
-    round_up = (pos > 0) && ((low_bits > half) || ((low_bits == half) && wsum[pos[6:0]]));
-    rounded  = (wsum & ~low_mask) + (round_up ? (Win'(1) << pos[6:0]) : '0);
-    sig      = 25'((pos > 0) ? (rounded >> pos[6:0]) : (rounded << 7'(-pos)));
-    exp_field = q + 12'sd150;
-    if (sig[24]) begin  // rounding carried into a new binade
-      sig       = sig >> 1;
-      exp_field = exp_field + 12'sd1;
-    end
-
-    if (exp_field >= 12'sd255) begin
-      result = {sum_sign, 8'hFF, 23'd0};
-    end else if (!sig[23]) begin
-      result = {sum_sign, 8'h00, sig[22:0]};  // denormal (exp_field is 1 here)
-    end else begin
-      result = {sum_sign, exp_field[7:0], sig[22:0]};
-    end
-    if (wsum == '0) result = 32'd0;
-
-    // Infinities and zeros.
-    if (a_inf && t_i.inf) begin
-      acc_o = (a_sign != t_i.sign) ? 32'd0 : {a_sign, 8'hFF, 23'd0};
-    end else if (a_inf) begin
-      acc_o = {a_sign, 8'hFF, 23'd0};
-    end else if (t_i.inf) begin
-      acc_o = {t_i.sign, 8'hFF, 23'd0};
-    end else if (a_zero && t_zero) begin
-      acc_o = 32'd0;
-    end else begin
-      acc_o = result;
-    end
-
-    // N-2.6 accumulator-port ceiling: RNE_fp16(acc) >= 32768 exactly when |acc| >= 32760.
-    if (ceiling_i && (acc_o[30:0] >= 31'h46FF_F000)) acc_o = {acc_o[31], 8'hFF, 23'd0};
+    c_ceil  = ceiling_i;
   end
+
+  logic [84:0]        d_big, d_small;
+  logic [6:0]         d_sa, d_tzw;
+  logic               d_snz, d_near, d_sub, d_bsign, d_spec, d_ceil;
+  logic signed [9:0]  d_e;
+  logic [31:0]        d_spv;
+
+  // ------------------------------------------------------------------ d: align / subtract
+  logic [84:0]  d_shr, d_y, d_yn, d_dd, d_ny;
+  logic [84:0]  dk_p, dk_g, dk_pp, dk_gg, dk_r, dk_r1;
+  logic         dk_c1;
+  logic         d_jam, d_neg;
+  logic [127:0] d_tzin, dtz_v;
+  logic [895:0] dtz_c;
+  logic [6:0]   d_tzd;
+  logic         d_dz;
+  // to stage e
+  logic [84:0]  d_xe;   // far: big; near: D
+  logic         d_esign;
+  always_comb begin
+    d_shr  = d_small >> d_sa;
+    d_jam  = d_snz && (d_tzw < d_sa);
+    d_y    = {d_shr[84:1], d_shr[0] | d_jam};
+    d_yn   = d_sa[0] ? {1'b0, d_small[84:1]} : d_small;
+    // big + ~small = big - small - 1: carry out of big - small when big >= small, else
+    // small - big = ~(big + ~small)
+    d_ny   = ~d_yn;
+    // dk: a compound parallel-prefix (Kogge-Stone) adder: dk_r = x + y, dk_r1 = x + y + 1
+    for (int i = 0; i < 85; i++) begin
+      dk_p[i] = d_big[i] ^ d_ny[i];
+      dk_g[i] = d_big[i] & d_ny[i];
+    end
+    dk_gg = dk_g;
+    dk_pp = dk_p;
+    for (int s = 0; s < 7; s++) begin
+      for (int i = 84; i >= (1 << s); i--) begin
+        dk_gg[i] = dk_gg[i] | (dk_pp[i] & dk_gg[i-(1<<s)]);
+        dk_pp[i] = dk_pp[i] & dk_pp[i-(1<<s)];
+      end
+    end
+    dk_r  = dk_p ^ {dk_gg[83:0], 1'b0};
+    dk_r1 = dk_p ^ {dk_gg[83:0] | dk_pp[83:0], 1'b1};
+    dk_c1 = dk_gg[84] | dk_pp[84];
+    d_neg  = !dk_c1;
+    d_dd   = d_neg ? ~dk_r : dk_r1;
+    d_tzin = {43'd0, d_big ^ d_yn};  // the trailing zeros of big - small
+    for (int i = 0; i < 128; i++) begin
+      dtz_v[i]            = d_tzin[i];
+      dtz_c[7*i +: 7] = '0;
+    end
+    for (int l = 1; l <= 7; l++) begin
+      for (int i = 0; i < (128 >> l); i++) begin
+        dtz_c[7*i +: 7] = dtz_v[2*i] ? dtz_c[7*(2*i) +: 7]
+                                     : (dtz_c[7*(2*i+1) +: 7] | (7'd1 << (l - 1)));
+        dtz_v[i]            = dtz_v[2*i+1] | dtz_v[2*i];
+      end
+    end
+    d_tzd   = dtz_c[6:0];
+    d_dz    = !dtz_v[0];
+    d_xe    = d_near ? d_dd : d_big;
+    d_esign = (d_near && d_neg) ? !d_bsign : d_bsign;
+  end
+
+  logic [83:0]        e_x;   // (bit 84 of big and D is 0: both are below 2^84)
+  logic [84:0]        e_y;
+  logic [6:0]         e_tzd;
+  logic               e_dz, e_near, e_sub, e_sign, e_spec, e_ceil;
+  logic signed [9:0]  e_e;
+  logic [31:0]        e_spv;
+
+  // ------------------------------------------------------------------ e: add / normalize, round
+  logic [84:0]        e_s, e_z, e_xx, e_yy;
+  logic [84:0]        ek_p, ek_g, ek_pp, ek_gg, ek_r, ek_r1;
+  logic               ek_c1;
+  logic               e_st60, e_st59, e_st58;
+  logic [127:0]       e_nin, e_n, elz_v;
+  logic [895:0]       elz_c;
+  logic [6:0]         e_lz;
+  logic [7:0]         e_tl;
+  // to stage f
+  logic [23:0]        e_kept;
+  logic               e_rnd, e_sticky, e_rup, e_zero;
+  logic signed [10:0] e_ef;  // the biased exponent field before the increment's carry
+  always_comb begin
+    e_xx = {1'b0, e_x};
+    e_yy = e_sub ? ~e_y : e_y;
+    // ek: a compound parallel-prefix (Kogge-Stone) adder: ek_r = x + y, ek_r1 = x + y + 1
+    for (int i = 0; i < 85; i++) begin
+      ek_p[i] = e_xx[i] ^ e_yy[i];
+      ek_g[i] = e_xx[i] & e_yy[i];
+    end
+    ek_gg = ek_g;
+    ek_pp = ek_p;
+    for (int s = 0; s < 7; s++) begin
+      for (int i = 84; i >= (1 << s); i--) begin
+        ek_gg[i] = ek_gg[i] | (ek_pp[i] & ek_gg[i-(1<<s)]);
+        ek_pp[i] = ek_pp[i] & ek_pp[i-(1<<s)];
+      end
+    end
+    ek_r  = ek_p ^ {ek_gg[83:0], 1'b0};
+    ek_r1 = ek_p ^ {ek_gg[83:0] | ek_pp[83:0], 1'b1};
+    ek_c1 = ek_gg[84] | ek_pp[84];
+    e_s  = e_sub ? ek_r1 : ek_r;  // (far path: big > small when subtracting)
+    // bit k of the sum and every bit below it are zero
+    e_z[0] = !(e_xx[0] ^ e_y[0]);
+    for (int k = 1; k < 85; k++) begin
+      e_z[k] = e_sub ? (e_xx[k] == e_y[k]) : ((e_xx[k] ^ e_y[k]) == (e_xx[k-1] | e_y[k-1]));
+    end
+    e_st60 = e_z[59:0] != {60{1'b1}};
+    e_st59 = e_z[58:0] != {59{1'b1}};
+    e_st58 = e_z[57:0] != {58{1'b1}};
+    e_nin  = {1'b0, e_x, 43'd0};
+    for (int i = 0; i < 128; i++) begin
+      elz_v[i]            = e_nin[i];
+      elz_c[7*i +: 7] = '0;
+    end
+    for (int l = 1; l <= 7; l++) begin
+      for (int i = 0; i < (128 >> l); i++) begin
+        elz_c[7*i +: 7] = elz_v[2*i+1] ? elz_c[7*(2*i+1) +: 7]
+                                     : (elz_c[7*(2*i) +: 7] | (7'd1 << (l - 1)));
+        elz_v[i]            = elz_v[2*i+1] | elz_v[2*i];
+      end
+    end
+    e_lz = elz_c[6:0];
+    e_n  = e_nin << e_lz;
+    e_tl = {1'b0, e_tzd} + {1'b0, e_lz};
+    if (e_near) begin
+      e_kept   = e_n[127:104];
+      e_rnd    = e_n[103];
+      e_sticky = e_tl < 8'd60;
+      e_ef     = 11'(e_e) + 11'sd128 - $signed({4'd0, e_lz});
+    end else if (e_s[84]) begin
+      e_kept   = e_s[84:61];
+      e_rnd    = e_s[60];
+      e_sticky = e_st60;
+      e_ef     = 11'(e_e) + 11'sd128;
+    end else if (e_s[83]) begin
+      e_kept   = e_s[83:60];
+      e_rnd    = e_s[59];
+      e_sticky = e_st59;
+      e_ef     = 11'(e_e) + 11'sd127;
+    end else begin
+      e_kept   = e_s[82:59];
+      e_rnd    = e_s[58];
+      e_sticky = e_st58;
+      e_ef     = 11'(e_e) + 11'sd126;
+    end
+    e_rup  = e_rnd && (e_sticky || e_kept[0]);
+    e_zero = e_near && e_dz;
+  end
+
+  logic [23:0]        f_kept;
+  logic               f_rup, f_zero, f_sign, f_spec, f_ceil;
+  logic signed [10:0] f_ef;
+  logic [31:0]        f_spv;
+
+  // ------------------------------------------------------------------ f: round, pack
+  logic [24:0]        f_sr;
+  logic signed [10:0] f_e;
+  logic [31:0]        f_res;
+  always_comb begin
+    f_sr  = {1'b0, f_kept} + {24'd0, f_rup};
+    f_e   = f_ef + {10'd0, f_sr[24]};
+    if (f_spec) begin
+      f_res = f_spv;
+    end else if (f_zero) begin
+      f_res = 32'd0;
+    end else if (f_e >= 11'sd255) begin
+      f_res = {f_sign, 8'hFF, 23'd0};
+    end else begin
+      f_res = {f_sign, f_e[7:0], f_sr[24] ? 23'd0 : f_sr[22:0]};  // a carry leaves 1.000...
+    end
+    // N-2.6 accumulator-port ceiling: RNE_fp16(acc) >= 32768 exactly when |acc| >= 32760.
+    acc_o = (f_ceil && (f_res[30:0] >= 31'h46FF_F000)) ? {f_res[31], 8'hFF, 23'd0} : f_res;
+  end
+
+  // ------------------------------------------------------------------ pipeline registers
+  if (Pipe) begin : g_pipe
+    always_ff @(posedge clk_i) begin
+      if (en_i) begin
+        b_t     <= t_i;
+        b_lz    <= a_lz;
+        b_tz    <= a_tz;
+        b_zero  <= a_zero;
+        c_mt    <= b_mt;
+        c_et    <= b_et;
+        c_tzm   <= b_tzm;
+        c_tinf  <= b_t.inf;
+        c_tsign <= b_t.sign;
+        c_tzero <= b_zero && !b_t.inf;
+        d_big   <= c_big;
+        d_small <= c_small;
+        d_sa    <= c_sa;
+        d_tzw   <= c_tzw;
+        d_snz   <= c_snz;
+        d_near  <= c_near;
+        d_sub   <= c_sub;
+        d_bsign <= c_bsign;
+        d_e     <= c_e;
+        d_spec  <= c_spec;
+        d_spv   <= c_spv;
+        d_ceil  <= c_ceil;
+        e_x     <= d_xe[83:0];
+        e_y     <= d_y;
+        e_tzd   <= d_tzd;
+        e_dz    <= d_dz;
+        e_near  <= d_near;
+        e_sub   <= d_sub;
+        e_sign  <= d_esign;
+        e_e     <= d_e;
+        e_spec  <= d_spec;
+        e_spv   <= d_spv;
+        e_ceil  <= d_ceil;
+        f_kept  <= e_kept;
+        f_rup   <= e_rup;
+        f_zero  <= e_zero;
+        f_sign  <= e_sign;
+        f_ef    <= e_ef;
+        f_spec  <= e_spec;
+        f_spv   <= e_spv;
+        f_ceil  <= e_ceil;
+      end
+    end
+  end else begin : g_comb
+    always_comb begin
+      b_t     = t_i;
+      b_lz    = a_lz;
+      b_tz    = a_tz;
+      b_zero  = a_zero;
+      c_mt    = b_mt;
+      c_et    = b_et;
+      c_tzm   = b_tzm;
+      c_tinf  = b_t.inf;
+      c_tsign = b_t.sign;
+      c_tzero = b_zero && !b_t.inf;
+      d_big   = c_big;
+      d_small = c_small;
+      d_sa    = c_sa;
+      d_tzw   = c_tzw;
+      d_snz   = c_snz;
+      d_near  = c_near;
+      d_sub   = c_sub;
+      d_bsign = c_bsign;
+      d_e     = c_e;
+      d_spec  = c_spec;
+      d_spv   = c_spv;
+      d_ceil  = c_ceil;
+      e_x     = d_xe[83:0];
+      e_y     = d_y;
+      e_tzd   = d_tzd;
+      e_dz    = d_dz;
+      e_near  = d_near;
+      e_sub   = d_sub;
+      e_sign  = d_esign;
+      e_e     = d_e;
+      e_spec  = d_spec;
+      e_spv   = d_spv;
+      e_ceil  = d_ceil;
+      f_kept  = e_kept;
+      f_rup   = e_rup;
+      f_zero  = e_zero;
+      f_sign  = e_sign;
+      f_ef    = e_ef;
+      f_spec  = e_spec;
+      f_spv   = e_spv;
+      f_ceil  = e_ceil;
+    end
+    logic unused_clk;
+    assign unused_clk = ^{clk_i, en_i};
+  end
+
+  logic unused;
+  assign unused = ^{alz_c[895:7], atz_c[895:7], alz_v[127:1], atz_v, ctz_c[159:5], ctz_v,
+                    c_dt[9:8], c_da[10:8], dtz_c[895:7], dtz_v[127:1], dk_r1[84], dk_pp[84],
+                    dk_gg[84], d_xe[84], ek_c1, ek_pp[84], ek_gg[84], e_s[57:0], e_z[84:60], elz_c[895:7], elz_v, e_n[102:0], f_sr[23],
+                    f_e[10:8]};
 
 endmodule
 

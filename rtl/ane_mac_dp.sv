@@ -10,11 +10,13 @@
 //           quad enters the accumulator path (m1: add12's stage-b register; m5: p3)  N-2.8
 //   L2..L5  m1: ane_mac_add12 on the slot's pending quad (written in L5), with the
 //           padding of an incomplete final quad (add12(t, +0)); an integer quad passes N-2.4
-//   L5      m5: the exact quad sum (read and written in L5)                         N-2.4 (m5)
-//           m1: the accumulator is read for L6 (the value L9 writes now forwarded)
+//   L2..L5  m5: the exact pending quad read in L2, the exact sum in L3 (one prefix     N-2.4 (m5)
+//           adder), written in L5
+//   L5      both: the accumulator is read for L6 (the value L9 writes now forwarded)
 //   L6..L9  m1: ane_mac_acc_add: fp32 accumulate, compare, or int32 saturating add  N-2.5, N-2.6,
-//   L9      m5: the exact accumulate ane_mac_acc_exact, the compare or the int32 add N-2.8, N-2.9
-//           every accumulator write of a MAC operation happens here
+//   L4..L9  m5: ane_mac_acc_exact (L4, L5: the quad's zero counts and normalization; N-2.8, N-2.9
+//           L6..L9: the exact accumulate); the compare or the int32 add in L6
+//   L9      every accumulator write of a MAC operation happens here
 //   reg 10  the output queue's head; its fp16 port value (ane_mac_out)              N-2.6, N-2.3, N-2.7
 `default_nettype none
 
@@ -134,6 +136,11 @@ module ane_mac_dp #(
   if (Gen == ane_pkg::GenM5) begin : g_m5
     // ---- m5: exact quads (NUMERICS N-2.4 m5 [assumption]: no add12 rounding). An exact sum of
     // four products needs up to 83 bits, and so does the state that holds it between products.
+    // L2 reads the slot's pending quad and puts the product on the exact grid, L3 adds, L5
+    // writes the sum back (an fp operation that continues the quad is at least 4 positions
+    // behind the last writer of its slot, so its L2 comes after that writer's L5). L4..L9:
+    // ane_mac_acc_exact (t's zero counts, normalization, then the accumulator read in L5 as in
+    // m1, with the value L9 writes now forwarded).
     always_ff @(posedge clk_i) begin
       if (en_i) begin
         p3 <= ctl_i.l2_inj ? {{14{injq[17]}}, injq} : p2;  // an integer quad rides p3..p5
@@ -143,80 +150,139 @@ module ane_mac_dp #(
     end
 
     logic [NumSlots*XW-1:0] tx_q;  // pending quads, exact
-    logic [XW-1:0] px, tsel, tnew, tsum;
-    logic [82:0]   pmag;
-    logic [83:0]   s84;
-    logic          sg;
-    logic [31:0]   d32;
+    logic [2:0]    slot2_q;         // register 2's slot
+    logic [XW-1:0] tsel2, px2, ta3, pb3, tsum3, t4, t5;
+    logic [82:0]   pmag2;
+    logic [83:0]   s84, qa3, qb3;
+    logic [83:0]   qk_p, qk_g, qk_pp, qk_gg, qk_r, qk_r1;
+    logic          qk_c1;
+    logic          sg3, zero3;
+    always_ff @(posedge clk_i) begin
+      if (en_i) slot2_q <= ctl_i.l1_slot;
+    end
+    // L2: the product as mag * 2^-48 (value = sig * 2^(e - 85)); the pending quad (+0 when the
+    // product starts a quad)
     always_comb begin
-      // the product as mag * 2^-48 (value = sig * 2^(e - 85))
-      pmag = (p5.e >= 7'd37) ? (83'(p5.sig) << (p5.e - 7'd37)) : (83'(p5.sig) >> (7'd37 - p5.e));
-      px   = p5.zero ? '0 : (p5.inf ? {1'b1, p5.sign, 83'd0} : {1'b0, p5.sign, pmag});
-      tsel = tx_q[XW*ctl_i.l5_slot +: XW];
-      // the exact sum: inf + finite = inf, inf + (-inf) = +0, zero sums are +0
-      if (tsel[83] == px[83]) begin
-        s84 = {1'b0, tsel[82:0]} + {1'b0, px[82:0]};
-        sg  = tsel[83];
-      end else if (tsel[82:0] >= px[82:0]) begin
-        s84 = {1'b0, tsel[82:0]} - {1'b0, px[82:0]};
-        sg  = tsel[83];
-      end else begin
-        s84 = {1'b0, px[82:0]} - {1'b0, tsel[82:0]};
-        sg  = px[83];
+      pmag2 = (p2.e >= 7'd37) ? (83'(p2.sig) << (p2.e - 7'd37)) : (83'(p2.sig) >> (7'd37 - p2.e));
+      px2   = p2.zero ? '0 : (p2.inf ? {1'b1, p2.sign, 83'd0} : {1'b0, p2.sign, pmag2});
+      tsel2 = ctl_i.l2_pass ? '0 : tx_q[XW*slot2_q +: XW];
+    end
+    always_ff @(posedge clk_i) begin
+      if (en_i) begin
+        ta3 <= tsel2;
+        pb3 <= px2;
       end
-      if (tsel[84] || px[84]) begin
-        tsum = (tsel[84] && px[84] && (tsel[83] != px[83])) ? '0
-                                                             : {1'b1, tsel[84] ? tsel[83] : px[83], 83'd0};
-      end else begin
-        tsum = {1'b0, sg && (s84 != 84'd0), s84[82:0]};
+    end
+    // L3: the exact sum: inf + finite = inf, inf + (-inf) = +0, zero sums are +0
+    always_comb begin
+      // one prefix tree: a + b, or a + ~b and a + ~b + 1 = a - b (when a >= b, the carry out),
+      // else b - a = ~(a + ~b)
+      qa3 = {1'b0, ta3[82:0]};
+      qb3 = (ta3[83] == pb3[83]) ? {1'b0, pb3[82:0]} : ~{1'b0, pb3[82:0]};
+      // qk: a compound parallel-prefix (Kogge-Stone) adder: qk_r = x + y, qk_r1 = x + y + 1
+      for (int i = 0; i < 84; i++) begin
+        qk_p[i] = qa3[i] ^ qb3[i];
+        qk_g[i] = qa3[i] & qb3[i];
       end
-      // compare mode: the data value as fp32 bits (an fp16 value, exact)
-      d32  = p5.zero ? 32'd0 : (p5.inf ? {p5.sign, 8'hFF, 23'd0}
-                                       : {p5.sign, 8'({1'b0, p5.e} + 8'd63), p5.sig[20:0], 2'b00});
-      tnew = ctl_i.l5_cmp ? {53'd0, d32} : (ctl_i.l5_pass ? px : tsum);
+      qk_gg = qk_g;
+      qk_pp = qk_p;
+      for (int s = 0; s < 7; s++) begin
+        for (int i = 83; i >= (1 << s); i--) begin
+          qk_gg[i] = qk_gg[i] | (qk_pp[i] & qk_gg[i-(1<<s)]);
+          qk_pp[i] = qk_pp[i] & qk_pp[i-(1<<s)];
+        end
+      end
+      qk_r  = qk_p ^ {qk_gg[82:0], 1'b0};
+      qk_r1 = qk_p ^ {qk_gg[82:0] | qk_pp[82:0], 1'b1};
+      qk_c1 = qk_gg[83] | qk_pp[83];
+      if (ta3[83] == pb3[83]) begin
+        s84   = qk_r;
+        sg3   = ta3[83];
+        zero3 = (ta3[82:0] == 83'd0) && (pb3[82:0] == 83'd0);
+      end else begin
+        s84   = qk_c1 ? qk_r1 : ~qk_r;
+        sg3   = qk_c1 ? ta3[83] : pb3[83];
+        zero3 = ta3[82:0] == pb3[82:0];
+      end
+      if (ta3[84] || pb3[84]) begin
+        tsum3 = (ta3[84] && pb3[84] && (ta3[83] != pb3[83])) ? '0
+                                                             : {1'b1, ta3[84] ? ta3[83] : pb3[83], 83'd0};
+      end else begin
+        tsum3 = {1'b0, sg3 && !zero3, s84[82:0]};
+      end
+    end
+    always_ff @(posedge clk_i) begin
+      if (en_i) begin
+        t4 <= tsum3;
+        t5 <= t4;
+      end
     end
     for (genvar j = 0; j < NumSlots; j++) begin : g_tx
       always_ff @(posedge clk_i) begin
-        if (en_i && ctl_i.l5_twe[j]) tx_q[XW*j +: XW] <= tnew;
+        if (en_i && ctl_i.l5_twe[j]) tx_q[XW*j +: XW] <= t5;
       end
     end
 
-    // An integer quad rides the exact registers as raw bits.
-    logic [XW-1:0] x6, x7, x8, x9;
+    // L5: the accumulator is read for L6 (the value L9 writes now forwarded); the compare data
+    // (an fp16 value, exact, as fp32 bits) or the integer quad (raw bits of p5).
+    logic [31:0] acc6, v6, acc_in, acc_x, cmp_acc, key_d, key_a, cmp_res, int_res, d32;
+    logic [31:0] r7, r8, r9;
+    logic        o7, o8, o9, take_d, iovf;
+    logic [32:0] isum;
+    always_comb begin
+      d32 = p5.zero ? 32'd0 : (p5.inf ? {p5.sign, 8'hFF, 23'd0}
+                                      : {p5.sign, 8'({1'b0, p5.e} + 8'd63), p5.sig[20:0], 2'b00});
+    end
     always_ff @(posedge clk_i) begin
       if (en_i) begin
-        x6 <= ctl_i.l5_iacc ? {53'd0, p5} : tnew;
-        x7 <= x6;
-        x8 <= x7;
-        x9 <= x8;
+        acc6 <= ctl_i.l5_fwd ? fp_res : acc_q[32*ctl_i.l5_slot +: 32];
+        v6   <= ctl_i.l5_iacc ? p5 : d32;
       end
     end
+    assign acc_in = ctl_i.l6_qclr ? 32'd0 : acc6;
 
-    // L9: read the accumulator, accumulate exactly, compare, or add an integer quad (int32,
-    // saturating: N-2.8).
-    logic [31:0] acc_in, acc_x, cmp_acc, key_d, key_a, cmp_res, int_res;
-    logic [32:0] isum;
-    logic        take_d;
-    ane_mac_acc_exact u_acc (.acc_i(acc_in), .t_i(x9), .ceiling_i(ctl_i.l9_ceiling), .acc_o(acc_x));
-    assign acc_in = ctl_i.l9_qclr ? 32'd0 : acc_q[32*ctl_i.l9_slot +: 32];
+    // L6..L9: the exact accumulate
+    ane_mac_acc_exact #(.Pipe(1'b1)) u_acc (
+      .clk_i     (clk_i),
+      .en_i      (en_i),
+      .acc_i     (acc_in),
+      .t_i       (t4),
+      .ceiling_i (ctl_i.l6_ceiling),
+      .acc_o     (acc_x)
+    );
+    // L6: the compare or the integer add (int32, saturating: N-2.8), carried to L9
     always_comb begin
       cmp_acc = ((acc_in[30:23] == 8'hFF) && (acc_in[22:0] != 23'd0)) ? 32'h7F80_0000 :
                 (acc_in == 32'h8000_0000) ? 32'd0 : acc_in;   // NaN -> +inf, -0 -> +0
-      key_d   = x9[31] ? ~x9[31:0] : (x9[31:0] ^ 32'h8000_0000);
+      key_d   = v6[31] ? ~v6 : (v6 ^ 32'h8000_0000);
       key_a   = cmp_acc[31] ? ~cmp_acc : (cmp_acc ^ 32'h8000_0000);
-      take_d  = !ctl_i.l9_hv || (ctl_i.l9_max ? (key_d > key_a) : (key_d < key_a));
-      cmp_res = take_d ? x9[31:0] : cmp_acc;
-      isum    = {acc_in[31], acc_in} + {{15{x9[17]}}, x9[17:0]};
-      res_ovf = ctl_i.l9_int && (isum[32] != isum[31]);
-      int_res = (isum[32] != isum[31]) ? {isum[32], {31{!isum[32]}}} : isum[31:0];
-      fp_res  = ctl_i.l9_int ? int_res : (ctl_i.l9_cmp ? cmp_res : acc_x);
+      take_d  = !ctl_i.l6_hv || (ctl_i.l6_max ? (key_d > key_a) : (key_d < key_a));
+      cmp_res = take_d ? v6 : cmp_acc;
+      isum    = {acc_in[31], acc_in} + {{15{v6[17]}}, v6[17:0]};
+      iovf    = isum[32] != isum[31];
+      int_res = iovf ? {isum[32], {31{!isum[32]}}} : isum[31:0];
+    end
+    always_ff @(posedge clk_i) begin
+      if (en_i) begin
+        r7 <= ctl_i.l6_int ? int_res : cmp_res;
+        o7 <= ctl_i.l6_int && iovf;
+        r8 <= r7;
+        o8 <= o7;
+        r9 <= r8;
+        o9 <= o8;
+      end
+    end
+    // L9: the result
+    always_comb begin
+      res_ovf = ctl_i.l9_int && o9;
+      fp_res  = (ctl_i.l9_int || ctl_i.l9_cmp) ? r9 : acc_x;
     end
 
     assign {t_sel, s5, t6} = '0;
     logic unused_m5;
-    assign unused_m5 = ^{t_sel, s5, t6, tq_q[NumSlots*32-1:0], ctl_i.l1_slot, ctl_i.l1_fwd,
-                         ctl_i.l2_pass, ctl_i.l2_pad, ctl_i.l5_fwd, ctl_i.l6_qclr,
-                         ctl_i.l6_cmp, ctl_i.l6_max, ctl_i.l6_hv, ctl_i.l6_ceiling, ctl_i.l6_int};
+    assign unused_m5 = ^{t_sel, s5, t6, tq_q[NumSlots*32-1:0], ctl_i.l1_fwd, ctl_i.l2_pad,
+                         ctl_i.l5_pass, ctl_i.l5_cmp, ctl_i.l9_qclr, ctl_i.l9_max, ctl_i.l9_hv,
+                         ctl_i.l9_ceiling, ctl_i.l6_cmp, s84[83], qk_r1[83]};
   end else begin : g_m1
     // ---- m1: the narrow datapath.
     // The slot's pending quad is read in L1 for L2; the value L5 writes in the same cycle is

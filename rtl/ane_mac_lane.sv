@@ -16,7 +16,9 @@
 //
 // Pipeline (docs/mac_lane.md): 11 registers, latency 11 cycles from an accepted operation to its
 // result. m1 is a narrow floating-point datapath (22-bit products, a 24-bit add12 window, a
-// 28-bit fp32 adder); m5 keeps its quads exact (83 bits), as its contract asks.
+// 28-bit fp32 adder); m5 keeps its quads exact (83 bits), as its contract asks, with the same
+// registers and the same timing: its exact quad sum in L3, its exact accumulate (a two-path
+// adder, ane_mac_acc_exact) in L4..L9 with the accumulator read in L5 and written in L9.
 // Same-slot dependencies (ane_mac_ctrl, docs/mac_lane.md "Timing"): an fp or compare operation
 // that continues a slot waits while an older operation on the slot is less than 4 (its pending
 // quad) or 5 (its accumulator) registers ahead; integer operations wait only for older fp or
