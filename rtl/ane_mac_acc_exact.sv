@@ -48,42 +48,87 @@ module ane_mac_acc_exact #(
 );
 
   // ------------------------------------------------------------------ a: t's zero counts
-  // (The zero counts are binary trees, written out: node i of a level keeps "some bit set"
-  // (_v[i]) and its count (_c); a node takes its first child's count, or, when that child is
-  // empty, half its width plus the other's. The lanes' RTL calls no functions and no modules
-  // of its own, docs/mac_lane.md "Simulation model".)
-  logic [127:0] a_lzin, a_tzin, alz_v, atz_v;
-  logic [895:0] alz_c, atz_c;
+  // (The zero counts are binary trees, written out level by level: node i of level l keeps
+  // "some bit set" (_v<l>[i]) and its l-bit count (_c<l>); a node takes its first child's count
+  // with a 0 in front, or, when that child is empty, the other's with a 1 in front (half its
+  // width). Each level is its own vector of at most 64 bits, which keeps the Verilated model
+  // fast. The lanes' RTL calls no functions and no modules of its own, docs/mac_lane.md
+  // "Simulation model".)
+  logic [127:0] a_lzin, a_tzin;
+  logic [63:0] alz_v1;  logic [63:0] alz_c1;
+  logic [31:0] alz_v2;  logic [63:0] alz_c2;
+  logic [15:0] alz_v3;  logic [47:0] alz_c3;
+  logic [7:0] alz_v4;  logic [31:0] alz_c4;
+  logic [3:0] alz_v5;  logic [19:0] alz_c5;
+  logic [1:0] alz_v6;  logic [11:0] alz_c6;
+  logic alz_v7;  logic [6:0] alz_c7;
+  logic [63:0] atz_v1;  logic [63:0] atz_c1;
+  logic [31:0] atz_v2;  logic [63:0] atz_c2;
+  logic [15:0] atz_v3;  logic [47:0] atz_c3;
+  logic [7:0] atz_v4;  logic [31:0] atz_c4;
+  logic [3:0] atz_v5;  logic [19:0] atz_c5;
+  logic [1:0] atz_v6;  logic [11:0] atz_c6;
+  logic atz_v7;  logic [6:0] atz_c7;
   logic [6:0]   a_lz, a_tz;
   logic         a_zero;
   always_comb begin
     a_lzin = {t_i.mag, 45'd0};
     a_tzin = {45'd0, t_i.mag};
-    for (int i = 0; i < 128; i++) begin
-      alz_v[i]            = a_lzin[i];
-      alz_c[7*i +: 7] = '0;
+    for (int i = 0; i < 64; i++) begin
+      alz_v1[i] = a_lzin[2*i+1] | a_lzin[2*i];
+      alz_c1[i] = !a_lzin[2*i+1];
     end
-    for (int l = 1; l <= 7; l++) begin
-      for (int i = 0; i < (128 >> l); i++) begin
-        alz_c[7*i +: 7] = alz_v[2*i+1] ? alz_c[7*(2*i+1) +: 7]
-                                     : (alz_c[7*(2*i) +: 7] | (7'd1 << (l - 1)));
-        alz_v[i]            = alz_v[2*i+1] | alz_v[2*i];
-      end
+    for (int i = 0; i < 32; i++) begin
+      alz_v2[i] = alz_v1[2*i+1] | alz_v1[2*i];
+      alz_c2[2*i +: 2] = alz_v1[2*i+1] ? {1'b0, alz_c1[1*(2*i+1) +: 1]} : {1'b1, alz_c1[1*(2*i) +: 1]};
     end
-    for (int i = 0; i < 128; i++) begin
-      atz_v[i]            = a_tzin[i];
-      atz_c[7*i +: 7] = '0;
+    for (int i = 0; i < 16; i++) begin
+      alz_v3[i] = alz_v2[2*i+1] | alz_v2[2*i];
+      alz_c3[3*i +: 3] = alz_v2[2*i+1] ? {1'b0, alz_c2[2*(2*i+1) +: 2]} : {1'b1, alz_c2[2*(2*i) +: 2]};
     end
-    for (int l = 1; l <= 7; l++) begin
-      for (int i = 0; i < (128 >> l); i++) begin
-        atz_c[7*i +: 7] = atz_v[2*i] ? atz_c[7*(2*i) +: 7]
-                                     : (atz_c[7*(2*i+1) +: 7] | (7'd1 << (l - 1)));
-        atz_v[i]            = atz_v[2*i+1] | atz_v[2*i];
-      end
+    for (int i = 0; i < 8; i++) begin
+      alz_v4[i] = alz_v3[2*i+1] | alz_v3[2*i];
+      alz_c4[4*i +: 4] = alz_v3[2*i+1] ? {1'b0, alz_c3[3*(2*i+1) +: 3]} : {1'b1, alz_c3[3*(2*i) +: 3]};
     end
-    a_lz   = alz_c[6:0];
-    a_tz   = atz_c[6:0];
-    a_zero = !alz_v[0];
+    for (int i = 0; i < 4; i++) begin
+      alz_v5[i] = alz_v4[2*i+1] | alz_v4[2*i];
+      alz_c5[5*i +: 5] = alz_v4[2*i+1] ? {1'b0, alz_c4[4*(2*i+1) +: 4]} : {1'b1, alz_c4[4*(2*i) +: 4]};
+    end
+    for (int i = 0; i < 2; i++) begin
+      alz_v6[i] = alz_v5[2*i+1] | alz_v5[2*i];
+      alz_c6[6*i +: 6] = alz_v5[2*i+1] ? {1'b0, alz_c5[5*(2*i+1) +: 5]} : {1'b1, alz_c5[5*(2*i) +: 5]};
+    end
+    alz_v7 = alz_v6[1] | alz_v6[0];
+    alz_c7 = alz_v6[1] ? {1'b0, alz_c6[11:6]} : {1'b1, alz_c6[5:0]};
+    for (int i = 0; i < 64; i++) begin
+      atz_v1[i] = a_tzin[2*i] | a_tzin[2*i+1];
+      atz_c1[i] = !a_tzin[2*i];
+    end
+    for (int i = 0; i < 32; i++) begin
+      atz_v2[i] = atz_v1[2*i] | atz_v1[2*i+1];
+      atz_c2[2*i +: 2] = atz_v1[2*i] ? {1'b0, atz_c1[1*(2*i) +: 1]} : {1'b1, atz_c1[1*(2*i+1) +: 1]};
+    end
+    for (int i = 0; i < 16; i++) begin
+      atz_v3[i] = atz_v2[2*i] | atz_v2[2*i+1];
+      atz_c3[3*i +: 3] = atz_v2[2*i] ? {1'b0, atz_c2[2*(2*i) +: 2]} : {1'b1, atz_c2[2*(2*i+1) +: 2]};
+    end
+    for (int i = 0; i < 8; i++) begin
+      atz_v4[i] = atz_v3[2*i] | atz_v3[2*i+1];
+      atz_c4[4*i +: 4] = atz_v3[2*i] ? {1'b0, atz_c3[3*(2*i) +: 3]} : {1'b1, atz_c3[3*(2*i+1) +: 3]};
+    end
+    for (int i = 0; i < 4; i++) begin
+      atz_v5[i] = atz_v4[2*i] | atz_v4[2*i+1];
+      atz_c5[5*i +: 5] = atz_v4[2*i] ? {1'b0, atz_c4[4*(2*i) +: 4]} : {1'b1, atz_c4[4*(2*i+1) +: 4]};
+    end
+    for (int i = 0; i < 2; i++) begin
+      atz_v6[i] = atz_v5[2*i] | atz_v5[2*i+1];
+      atz_c6[6*i +: 6] = atz_v5[2*i] ? {1'b0, atz_c5[5*(2*i) +: 5]} : {1'b1, atz_c5[5*(2*i+1) +: 5]};
+    end
+    atz_v7 = atz_v6[0] | atz_v6[1];
+    atz_c7 = atz_v6[0] ? {1'b0, atz_c6[5:0]} : {1'b1, atz_c6[11:6]};
+    a_lz   = alz_c7;
+    a_tz   = atz_c7;
+    a_zero = !alz_v7;
   end
 
   ane_pkg::mac_exact_t b_t;
@@ -113,8 +158,12 @@ module ane_mac_acc_exact #(
   logic signed [10:0] c_dt, c_da;  // et - ea, ea - et
   logic               c_tbig;
   logic [7:0]         c_sa8;
-  logic [31:0]        c_tzin, ctz_v;
-  logic [159:0]       ctz_c;
+  logic [31:0]        c_tzin;
+  logic [15:0] ctz_v1;  logic [15:0] ctz_c1;
+  logic [7:0] ctz_v2;  logic [15:0] ctz_c2;
+  logic [3:0] ctz_v3;  logic [11:0] ctz_c3;
+  logic [1:0] ctz_v4;  logic [7:0] ctz_c4;
+  logic ctz_v5;  logic [4:0] ctz_c5;
   logic [4:0]         c_tza;
   // to stage d
   logic [84:0]        c_big, c_small;
@@ -135,18 +184,25 @@ module ane_mac_acc_exact #(
     c_asign = acc_i[31] && !c_anan;
     c_a     = {c_ae8 != 8'h00, acc_i[22:0]};
     c_tzin  = {8'd0, c_a};
-    for (int i = 0; i < 32; i++) begin
-      ctz_v[i]            = c_tzin[i];
-      ctz_c[5*i +: 5] = '0;
+    for (int i = 0; i < 16; i++) begin
+      ctz_v1[i] = c_tzin[2*i] | c_tzin[2*i+1];
+      ctz_c1[i] = !c_tzin[2*i];
     end
-    for (int l = 1; l <= 5; l++) begin
-      for (int i = 0; i < (32 >> l); i++) begin
-        ctz_c[5*i +: 5] = ctz_v[2*i] ? ctz_c[5*(2*i) +: 5]
-                                     : (ctz_c[5*(2*i+1) +: 5] | (5'd1 << (l - 1)));
-        ctz_v[i]            = ctz_v[2*i+1] | ctz_v[2*i];
-      end
+    for (int i = 0; i < 8; i++) begin
+      ctz_v2[i] = ctz_v1[2*i] | ctz_v1[2*i+1];
+      ctz_c2[2*i +: 2] = ctz_v1[2*i] ? {1'b0, ctz_c1[1*(2*i) +: 1]} : {1'b1, ctz_c1[1*(2*i+1) +: 1]};
     end
-    c_tza   = ctz_c[4:0];
+    for (int i = 0; i < 4; i++) begin
+      ctz_v3[i] = ctz_v2[2*i] | ctz_v2[2*i+1];
+      ctz_c3[3*i +: 3] = ctz_v2[2*i] ? {1'b0, ctz_c2[2*(2*i) +: 2]} : {1'b1, ctz_c2[2*(2*i+1) +: 2]};
+    end
+    for (int i = 0; i < 2; i++) begin
+      ctz_v4[i] = ctz_v3[2*i] | ctz_v3[2*i+1];
+      ctz_c4[4*i +: 4] = ctz_v3[2*i] ? {1'b0, ctz_c3[3*(2*i) +: 3]} : {1'b1, ctz_c3[3*(2*i+1) +: 3]};
+    end
+    ctz_v5 = ctz_v4[0] | ctz_v4[1];
+    ctz_c5 = ctz_v4[0] ? {1'b0, ctz_c4[3:0]} : {1'b1, ctz_c4[7:4]};
+    c_tza   = ctz_c5;
     c_ea    = $signed({2'd0, (c_ae8 == 8'h00) ? 8'd1 : c_ae8}) - 10'sd127;  // nominal msb exponent
     c_dt    = 11'(c_et) - 11'(c_ea);
     c_da    = 11'(c_ea) - 11'(c_et);
@@ -186,8 +242,14 @@ module ane_mac_acc_exact #(
   logic [84:0]  dk_p, dk_g, dk_pp, dk_gg, dk_r, dk_r1;
   logic         dk_c1;
   logic         d_jam, d_neg;
-  logic [127:0] d_tzin, dtz_v;
-  logic [895:0] dtz_c;
+  logic [127:0] d_tzin;
+  logic [63:0] dtz_v1;  logic [63:0] dtz_c1;
+  logic [31:0] dtz_v2;  logic [63:0] dtz_c2;
+  logic [15:0] dtz_v3;  logic [47:0] dtz_c3;
+  logic [7:0] dtz_v4;  logic [31:0] dtz_c4;
+  logic [3:0] dtz_v5;  logic [19:0] dtz_c5;
+  logic [1:0] dtz_v6;  logic [11:0] dtz_c6;
+  logic dtz_v7;  logic [6:0] dtz_c7;
   logic [6:0]   d_tzd;
   logic         d_dz;
   // to stage e
@@ -202,17 +264,16 @@ module ane_mac_acc_exact #(
     // small - big = ~(big + ~small)
     d_ny   = ~d_yn;
     // dk: a compound parallel-prefix (Kogge-Stone) adder: dk_r = x + y, dk_r1 = x + y + 1
-    for (int i = 0; i < 85; i++) begin
-      dk_p[i] = d_big[i] ^ d_ny[i];
-      dk_g[i] = d_big[i] & d_ny[i];
-    end
+    // (Level s in whole-vector form: bit i >= 2^s combines with bit i - 2^s, the bits below
+    // 2^s keep their (g, p); the same gates as a loop over bits, one wide operation each in
+    // the Verilated model.)
+    dk_p  = d_big ^ d_ny;
+    dk_g  = d_big & d_ny;
     dk_gg = dk_g;
     dk_pp = dk_p;
     for (int s = 0; s < 7; s++) begin
-      for (int i = 84; i >= (1 << s); i--) begin
-        dk_gg[i] = dk_gg[i] | (dk_pp[i] & dk_gg[i-(1<<s)]);
-        dk_pp[i] = dk_pp[i] & dk_pp[i-(1<<s)];
-      end
+      dk_gg = dk_gg | (dk_pp & (dk_gg << (1 << s)));
+      dk_pp = dk_pp & ((dk_pp << (1 << s)) | ~({85{1'b1}} << (1 << s)));
     end
     dk_r  = dk_p ^ {dk_gg[83:0], 1'b0};
     dk_r1 = dk_p ^ {dk_gg[83:0] | dk_pp[83:0], 1'b1};
@@ -220,19 +281,34 @@ module ane_mac_acc_exact #(
     d_neg  = !dk_c1;
     d_dd   = d_neg ? ~dk_r : dk_r1;
     d_tzin = {43'd0, d_big ^ d_yn};  // the trailing zeros of big - small
-    for (int i = 0; i < 128; i++) begin
-      dtz_v[i]            = d_tzin[i];
-      dtz_c[7*i +: 7] = '0;
+    for (int i = 0; i < 64; i++) begin
+      dtz_v1[i] = d_tzin[2*i] | d_tzin[2*i+1];
+      dtz_c1[i] = !d_tzin[2*i];
     end
-    for (int l = 1; l <= 7; l++) begin
-      for (int i = 0; i < (128 >> l); i++) begin
-        dtz_c[7*i +: 7] = dtz_v[2*i] ? dtz_c[7*(2*i) +: 7]
-                                     : (dtz_c[7*(2*i+1) +: 7] | (7'd1 << (l - 1)));
-        dtz_v[i]            = dtz_v[2*i+1] | dtz_v[2*i];
-      end
+    for (int i = 0; i < 32; i++) begin
+      dtz_v2[i] = dtz_v1[2*i] | dtz_v1[2*i+1];
+      dtz_c2[2*i +: 2] = dtz_v1[2*i] ? {1'b0, dtz_c1[1*(2*i) +: 1]} : {1'b1, dtz_c1[1*(2*i+1) +: 1]};
     end
-    d_tzd   = dtz_c[6:0];
-    d_dz    = !dtz_v[0];
+    for (int i = 0; i < 16; i++) begin
+      dtz_v3[i] = dtz_v2[2*i] | dtz_v2[2*i+1];
+      dtz_c3[3*i +: 3] = dtz_v2[2*i] ? {1'b0, dtz_c2[2*(2*i) +: 2]} : {1'b1, dtz_c2[2*(2*i+1) +: 2]};
+    end
+    for (int i = 0; i < 8; i++) begin
+      dtz_v4[i] = dtz_v3[2*i] | dtz_v3[2*i+1];
+      dtz_c4[4*i +: 4] = dtz_v3[2*i] ? {1'b0, dtz_c3[3*(2*i) +: 3]} : {1'b1, dtz_c3[3*(2*i+1) +: 3]};
+    end
+    for (int i = 0; i < 4; i++) begin
+      dtz_v5[i] = dtz_v4[2*i] | dtz_v4[2*i+1];
+      dtz_c5[5*i +: 5] = dtz_v4[2*i] ? {1'b0, dtz_c4[4*(2*i) +: 4]} : {1'b1, dtz_c4[4*(2*i+1) +: 4]};
+    end
+    for (int i = 0; i < 2; i++) begin
+      dtz_v6[i] = dtz_v5[2*i] | dtz_v5[2*i+1];
+      dtz_c6[6*i +: 6] = dtz_v5[2*i] ? {1'b0, dtz_c5[5*(2*i) +: 5]} : {1'b1, dtz_c5[5*(2*i+1) +: 5]};
+    end
+    dtz_v7 = dtz_v6[0] | dtz_v6[1];
+    dtz_c7 = dtz_v6[0] ? {1'b0, dtz_c6[5:0]} : {1'b1, dtz_c6[11:6]};
+    d_tzd   = dtz_c7;
+    d_dz    = !dtz_v7;
     d_xe    = d_near ? d_dd : d_big;
     d_esign = (d_near && d_neg) ? !d_bsign : d_bsign;
   end
@@ -249,8 +325,14 @@ module ane_mac_acc_exact #(
   logic [84:0]        ek_p, ek_g, ek_pp, ek_gg, ek_r, ek_r1;
   logic               ek_c1;
   logic               e_st60, e_st59, e_st58;
-  logic [127:0]       e_nin, e_n, elz_v;
-  logic [895:0]       elz_c;
+  logic [127:0]       e_nin, e_n;
+  logic [63:0] elz_v1;  logic [63:0] elz_c1;
+  logic [31:0] elz_v2;  logic [63:0] elz_c2;
+  logic [15:0] elz_v3;  logic [47:0] elz_c3;
+  logic [7:0] elz_v4;  logic [31:0] elz_c4;
+  logic [3:0] elz_v5;  logic [19:0] elz_c5;
+  logic [1:0] elz_v6;  logic [11:0] elz_c6;
+  logic elz_v7;  logic [6:0] elz_c7;
   logic [6:0]         e_lz;
   logic [7:0]         e_tl;
   // to stage f
@@ -261,43 +343,55 @@ module ane_mac_acc_exact #(
     e_xx = {1'b0, e_x};
     e_yy = e_sub ? ~e_y : e_y;
     // ek: a compound parallel-prefix (Kogge-Stone) adder: ek_r = x + y, ek_r1 = x + y + 1
-    for (int i = 0; i < 85; i++) begin
-      ek_p[i] = e_xx[i] ^ e_yy[i];
-      ek_g[i] = e_xx[i] & e_yy[i];
-    end
+    // (Level s in whole-vector form: bit i >= 2^s combines with bit i - 2^s, the bits below
+    // 2^s keep their (g, p); the same gates as a loop over bits, one wide operation each in
+    // the Verilated model.)
+    ek_p  = e_xx ^ e_yy;
+    ek_g  = e_xx & e_yy;
     ek_gg = ek_g;
     ek_pp = ek_p;
     for (int s = 0; s < 7; s++) begin
-      for (int i = 84; i >= (1 << s); i--) begin
-        ek_gg[i] = ek_gg[i] | (ek_pp[i] & ek_gg[i-(1<<s)]);
-        ek_pp[i] = ek_pp[i] & ek_pp[i-(1<<s)];
-      end
+      ek_gg = ek_gg | (ek_pp & (ek_gg << (1 << s)));
+      ek_pp = ek_pp & ((ek_pp << (1 << s)) | ~({85{1'b1}} << (1 << s)));
     end
     ek_r  = ek_p ^ {ek_gg[83:0], 1'b0};
     ek_r1 = ek_p ^ {ek_gg[83:0] | ek_pp[83:0], 1'b1};
     ek_c1 = ek_gg[84] | ek_pp[84];
     e_s  = e_sub ? ek_r1 : ek_r;  // (far path: big > small when subtracting)
     // bit k of the sum and every bit below it are zero
-    e_z[0] = !(e_xx[0] ^ e_y[0]);
-    for (int k = 1; k < 85; k++) begin
-      e_z[k] = e_sub ? (e_xx[k] == e_y[k]) : ((e_xx[k] ^ e_y[k]) == (e_xx[k-1] | e_y[k-1]));
-    end
+    // (subtracting: x[k] == y[k]; adding: x[k] ^ y[k] == x[k-1] | y[k-1], bit 0: x[0] == y[0])
+    e_z = e_sub ? ~(e_xx ^ e_y) : ~((e_xx ^ e_y) ^ ((e_xx | e_y) << 1));
     e_st60 = e_z[59:0] != {60{1'b1}};
     e_st59 = e_z[58:0] != {59{1'b1}};
     e_st58 = e_z[57:0] != {58{1'b1}};
     e_nin  = {1'b0, e_x, 43'd0};
-    for (int i = 0; i < 128; i++) begin
-      elz_v[i]            = e_nin[i];
-      elz_c[7*i +: 7] = '0;
+    for (int i = 0; i < 64; i++) begin
+      elz_v1[i] = e_nin[2*i+1] | e_nin[2*i];
+      elz_c1[i] = !e_nin[2*i+1];
     end
-    for (int l = 1; l <= 7; l++) begin
-      for (int i = 0; i < (128 >> l); i++) begin
-        elz_c[7*i +: 7] = elz_v[2*i+1] ? elz_c[7*(2*i+1) +: 7]
-                                     : (elz_c[7*(2*i) +: 7] | (7'd1 << (l - 1)));
-        elz_v[i]            = elz_v[2*i+1] | elz_v[2*i];
-      end
+    for (int i = 0; i < 32; i++) begin
+      elz_v2[i] = elz_v1[2*i+1] | elz_v1[2*i];
+      elz_c2[2*i +: 2] = elz_v1[2*i+1] ? {1'b0, elz_c1[1*(2*i+1) +: 1]} : {1'b1, elz_c1[1*(2*i) +: 1]};
     end
-    e_lz = elz_c[6:0];
+    for (int i = 0; i < 16; i++) begin
+      elz_v3[i] = elz_v2[2*i+1] | elz_v2[2*i];
+      elz_c3[3*i +: 3] = elz_v2[2*i+1] ? {1'b0, elz_c2[2*(2*i+1) +: 2]} : {1'b1, elz_c2[2*(2*i) +: 2]};
+    end
+    for (int i = 0; i < 8; i++) begin
+      elz_v4[i] = elz_v3[2*i+1] | elz_v3[2*i];
+      elz_c4[4*i +: 4] = elz_v3[2*i+1] ? {1'b0, elz_c3[3*(2*i+1) +: 3]} : {1'b1, elz_c3[3*(2*i) +: 3]};
+    end
+    for (int i = 0; i < 4; i++) begin
+      elz_v5[i] = elz_v4[2*i+1] | elz_v4[2*i];
+      elz_c5[5*i +: 5] = elz_v4[2*i+1] ? {1'b0, elz_c4[4*(2*i+1) +: 4]} : {1'b1, elz_c4[4*(2*i) +: 4]};
+    end
+    for (int i = 0; i < 2; i++) begin
+      elz_v6[i] = elz_v5[2*i+1] | elz_v5[2*i];
+      elz_c6[6*i +: 6] = elz_v5[2*i+1] ? {1'b0, elz_c5[5*(2*i+1) +: 5]} : {1'b1, elz_c5[5*(2*i) +: 5]};
+    end
+    elz_v7 = elz_v6[1] | elz_v6[0];
+    elz_c7 = elz_v6[1] ? {1'b0, elz_c6[11:6]} : {1'b1, elz_c6[5:0]};
+    e_lz = elz_c7;
     e_n  = e_nin << e_lz;
     e_tl = {1'b0, e_tzd} + {1'b0, e_lz};
     if (e_near) begin
@@ -446,9 +540,9 @@ module ane_mac_acc_exact #(
   end
 
   logic unused;
-  assign unused = ^{alz_c[895:7], atz_c[895:7], alz_v[127:1], atz_v, ctz_c[159:5], ctz_v,
-                    c_dt[9:8], c_da[10:8], dtz_c[895:7], dtz_v[127:1], dk_r1[84], dk_pp[84],
-                    dk_gg[84], d_xe[84], ek_c1, ek_pp[84], ek_gg[84], e_s[57:0], e_z[84:60], elz_c[895:7], elz_v, e_n[102:0], f_sr[23],
+  assign unused = ^{atz_v7, ctz_v5, elz_v7, 
+                    c_dt[9:8], c_da[10:8], dk_r1[84], dk_pp[84],
+                    dk_gg[84], d_xe[84], ek_c1, ek_pp[84], ek_gg[84], e_s[57:0], e_z[84:60], e_n[102:0], f_sr[23],
                     f_e[10:8]};
 
 endmodule

@@ -180,17 +180,16 @@ module ane_mac_dp #(
       qa3 = {1'b0, ta3[82:0]};
       qb3 = (ta3[83] == pb3[83]) ? {1'b0, pb3[82:0]} : ~{1'b0, pb3[82:0]};
       // qk: a compound parallel-prefix (Kogge-Stone) adder: qk_r = x + y, qk_r1 = x + y + 1
-      for (int i = 0; i < 84; i++) begin
-        qk_p[i] = qa3[i] ^ qb3[i];
-        qk_g[i] = qa3[i] & qb3[i];
-      end
+      // (level s in whole-vector form: bit i >= 2^s combines with bit i - 2^s, the bits below
+      // 2^s keep their (g, p); the gates of a loop over bits, one wide operation each in the
+      // Verilated model)
+      qk_p  = qa3 ^ qb3;
+      qk_g  = qa3 & qb3;
       qk_gg = qk_g;
       qk_pp = qk_p;
       for (int s = 0; s < 7; s++) begin
-        for (int i = 83; i >= (1 << s); i--) begin
-          qk_gg[i] = qk_gg[i] | (qk_pp[i] & qk_gg[i-(1<<s)]);
-          qk_pp[i] = qk_pp[i] & qk_pp[i-(1<<s)];
-        end
+        qk_gg = qk_gg | (qk_pp & (qk_gg << (1 << s)));
+        qk_pp = qk_pp & ((qk_pp << (1 << s)) | ~({84{1'b1}} << (1 << s)));
       end
       qk_r  = qk_p ^ {qk_gg[82:0], 1'b0};
       qk_r1 = qk_p ^ {qk_gg[82:0] | qk_pp[82:0], 1'b1};
