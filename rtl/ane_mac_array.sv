@@ -26,6 +26,9 @@ module ane_mac_array #(
   // operation stream
   input  wire logic                  in_valid_i,
   output      logic                  in_ready_o,
+  // in_valid_i and not in_ready_o while the pipeline runs: the operation in register 0 waits for
+  // its slot (the same-slot rule, docs/mac_lane.md, Timing), not for the result port
+  output      logic                  slot_wait_o,
   input  wire ane_pkg::mac_cmd_e     in_cmd_i,
   input  wire ane_pkg::mac_mode_e    in_mode_i,
   input  wire logic [2:0]            in_slot_i,
@@ -55,6 +58,8 @@ module ane_mac_array #(
   ane_pkg::mac_ctl_t ctl;
   ane_pkg::mac_oq_t  oq;
   logic              en;
+
+  assign slot_wait_o = in_valid_i && !in_ready_o && en;
 
   ane_mac_ctrl u_ctrl (
     .clk_i       (clk_i),

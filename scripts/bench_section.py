@@ -64,15 +64,15 @@ def core_table(core, oracle_conv):
                "on the oracle. Speeds are per CPU second (one thread). Utilization = MACs / (256 x "
                "cycles). The lost cycles, cycles - MACs / 256, split by cause (they add up): `edge` "
                "MAC cycles x the share of lanes without an output position (tile edges, a tile "
-               "narrower than the lanes); `res` the MAC array did not take an operation it had (the "
-               "result side full, or the lane's same-slot rule: a slot's next product waits for its "
-               "quad, docs/mac_lane.md, Timing); `load` waiting for a work unit's input; `kern` "
+               "narrower than the lanes); `res` the MAC array did not take an operation it had because "
+               "the result side was full; `slot` it did not take it because of the lane's same-slot "
+               "rule (a slot's next product waits for its quad, docs/mac_lane.md, Timing); `load` waiting for a work unit's input; `kern` "
                "waiting for kernels (group headers, the pass directory, pipeline fill); `drain` the "
                "rest (after the last operation: the pipeline, the post-processor and the writes). "
                "Input port 64 bytes per cycle, output port 64 bytes (docs/core.md).")
     out.append("")
     out.append("| Layer | Mapping | Tiles x passes | MACs | Cycles | MAC cycles | Utilization | "
-               "Lost: edge / res / load / kern / drain | RTL speed | Oracle speed |")
+               "Lost: edge / res / slot / load / kern / drain | RTL speed | Oracle speed |")
     out.append("|---|---|---|---:|---:|---:|---:|---|---:|---:|")
     for b in core:
         idx = b["name"].split("/")[1]
@@ -80,14 +80,15 @@ def core_table(core, oracle_conv):
         mac = b["operations"]
         lanes = b["core_macs"] / (256 * mac) if mac else 0
         edge = mac * (1 - lanes)
-        drain = b["cycles"] - mac - b["stall_res"] - b["wait_load"] - b["wait_kern"]
+        slot = b.get("wait_slot", 0)
+        drain = b["cycles"] - mac - b["stall_res"] - slot - b["wait_load"] - b["wait_kern"]
         mapping = "two-kernel" if b["two_kernel"] else "broadcast"
         cpu_s = b["cpu_time"] / {"ns": 1e9, "us": 1e6, "ms": 1e3, "s": 1.0}[b["time_unit"]]
         speed = f"{si(b['cycles'] / cpu_s)} cycles/s, {si(b['MACs/s'])} MACs/s"
         out.append(f"| {b.get('label', '')} | {mapping}, {b['tile_h']:.0f}x{b['tile_w']:.0f} tiles "
                    f"| {b['tiles']:.0f} x {b['passes']:.0f} | {si(b['core_macs'])} | {b['cycles']:.0f} "
                    f"| {mac:.0f} | {100 * b['utilization']:.1f}% "
-                   f"| {edge:.0f} / {b['stall_res']:.0f} / {b['wait_load']:.0f} / {b['wait_kern']:.0f} / {drain:.0f} "
+                   f"| {edge:.0f} / {b['stall_res']:.0f} / {slot:.0f} / {b['wait_load']:.0f} / {b['wait_kern']:.0f} / {drain:.0f} "
                    f"| {speed} | {si(o['MACs/s']) + ' MACs/s' if o else ''} |")
     out.append("")
     return out

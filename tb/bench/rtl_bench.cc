@@ -535,6 +535,7 @@ void BM_CoreConv(benchmark::State& state) {
   state.counters["utilization"] = s.utilization;
   state.counters["core_macs"] = double(s.macs);
   state.counters["stall_res"] = double(s.counters.stall_res);
+  state.counters["wait_slot"] = double(s.counters.wait_slot);
   state.counters["wait_load"] = double(s.counters.wait_load);
   state.counters["wait_kern"] = double(s.counters.wait_kern);
   state.counters["mac_cycles"] = double(s.counters.mac);

@@ -313,8 +313,9 @@ int Run(const Args& args) {
                s.two_kernel ? "two-kernel" : "broadcast", s.tile_h, s.tile_w, s.tiles, s.passes,
                op.batch ? fmt::format(", per image, {} images", op.batch) : "", s.cycles, c.mac,
                100.0 * s.utilization);
-    fmt::print("rtl cycles  not issuing a MAC operation: {} (waiting for results to drain {}, for input {}, for kernels {})\n",
-               s.cycles - c.mac, c.stall_res, c.wait_load, c.wait_kern);
+    fmt::print("rtl cycles  not issuing a MAC operation: {} (waiting for results to drain {}, for an accumulator slot {}, "
+               "for input {}, for kernels {})\n",
+               s.cycles - c.mac, c.stall_res, c.wait_slot, c.wait_load, c.wait_kern);
     fmt::print("rtl speed   {:.0f} simulated cycles/s, {:.2f} M MACs/s ({:.2f} s)\n", double(s.cycles) / s.seconds,
                double(s.macs) / s.seconds / 1e6, s.seconds);
   }

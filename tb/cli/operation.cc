@@ -615,6 +615,7 @@ Evaluation EvaluateConv(const Operation& op, Engine engine, const harness::DataF
       total.counters.cycles += s.counters.cycles;
       total.counters.mac += s.counters.mac;
       total.counters.stall_res += s.counters.stall_res;
+      total.counters.wait_slot += s.counters.wait_slot;
       total.counters.wait_load += s.counters.wait_load;
       total.counters.wait_kern += s.counters.wait_kern;
     }

@@ -31,7 +31,7 @@ struct CoreRunOptions {
 };
 
 struct CoreCounters {
-  uint64_t cycles = 0, mac = 0, stall_res = 0, wait_load = 0, wait_kern = 0, last_mac = 0;
+  uint64_t cycles = 0, mac = 0, stall_res = 0, wait_slot = 0, wait_load = 0, wait_kern = 0, last_mac = 0;
 };
 
 struct CoreResult {
@@ -151,7 +151,7 @@ class CoreDriver {
     }
     r.cycles = sim_.cycles() - t0;
     d.eval();
-    r.counters = {d.st_cycles_o, d.st_mac_o, d.st_stall_res_o, d.st_wait_load_o, d.st_wait_kern_o, d.st_last_mac_o};
+    r.counters = {d.st_cycles_o, d.st_mac_o, d.st_stall_res_o, d.st_wait_slot_o, d.st_wait_load_o, d.st_wait_kern_o, d.st_last_mac_o};
     const int oesz = p.out8 ? 1 : 2;
     r.y = oracle::Tensor3{p.layer.cout, p.oh, p.ow, {}};
     for (size_t i = 0; i < size_t(p.layer.cout * p.oh * p.ow); ++i) {

@@ -211,9 +211,10 @@ void ReportUtilization(const char* name, const harness::CoreResult& r, const Cor
   const double util = double(macs) / (double(lanes) * double(c.cycles));
   const double lane_use = double(macs) / (double(lanes) * double(c.mac));
   std::printf("%s: tile %dx%d, %d channel(s) per work unit, %d pass(es); %llu cycles, %llu MAC cycles (lanes with an "
-              "output %.4f), stall_res %llu, wait_load %llu, wait_kern %llu, tail %llu; utilization %.4f\n",
+              "output %.4f), stall_res %llu, wait_slot %llu, wait_load %llu, wait_kern %llu, tail %llu; utilization %.4f\n",
               name, p.tile_h, p.tile_w, p.channels_per_wu, p.passes, (unsigned long long)c.cycles,
-              (unsigned long long)c.mac, lane_use, (unsigned long long)c.stall_res, (unsigned long long)c.wait_load,
+              (unsigned long long)c.mac, lane_use, (unsigned long long)c.stall_res, (unsigned long long)c.wait_slot,
+              (unsigned long long)c.wait_load,
               (unsigned long long)c.wait_kern, (unsigned long long)(c.cycles - c.last_mac), util);
   ::testing::Test::RecordProperty("cycles", std::to_string(c.cycles));
   ::testing::Test::RecordProperty("utilization", std::to_string(util));
@@ -387,6 +388,40 @@ TEST(RtlCore, N2_UtilizationOnAnAlignedLayer) {
   ReportUtilization("aligned 8-lane layer", r, p, macs, 8);
   EXPECT_EQ(r.counters.mac, macs / 8);  // every lane of every operation is a useful MAC
   EXPECT_GE(double(macs) / (8.0 * double(r.counters.cycles)), 0.95);
+  EXPECT_EQ(r.counters.wait_slot, 0u) << "8 slots rotate: no product waits for its quad";
+}
+
+// The counters tell the lane's same-slot rule apart from a full result side (docs/core.md,
+// Counters): a depthwise layer has one kernel per pass, so each quad's products wait for one
+// another in their slot (13 cycles per quad, docs/mac_lane.md, Timing) and wait_slot counts
+// those cycles; with the memory always ready they are not counted as stall_res.
+TEST(RtlCore, N2_DepthwiseProductsWaitForTheirSlotAndAreCountedAsSlotWaits) {
+  test::Rng rng(test::TestSeed(0xC0D7));
+  LayerCase lc;
+  oracle::ConvLayer& l = lc.plan.layer;
+  l.geom.channels = 1;
+  l.groups = 4;
+  l.cout = 4;
+  l.geom.height = l.geom.width = 8;
+  l.geom.kernel_h = l.geom.kernel_w = 3;
+  l.geom.pad_top = l.geom.pad_bottom = l.geom.pad_left = l.geom.pad_right = 1;
+  lc.x = oracle::Tensor3{4, 8, 8, {}};
+  for (int i = 0; i < 4 * 64; ++i) lc.x.codes.push_back(SmallFp16(rng));
+  lc.w.assign(4, {});
+  for (auto& k : lc.w) {
+    for (int s = 0; s < 9; ++s) k.push_back(SmallFp16(rng));
+  }
+  harness::CoreResult r;
+  CoreLayerPlan p;
+  harness::CoreRunOptions opt;  // memory 1 cycle away, always ready
+  RunAndCompare(lc, opt, "depthwise layer", &r, 1, &p);
+  ReportUtilization("depthwise 8-lane layer", r, p, uint64_t(4) * 64 * 9, 8);
+  // 9 products per output: quads of 4, 4 and 1; the 2nd to 4th product of a quad wait 3 cycles
+  // each, so about 2 waiting cycles per MAC cycle
+  EXPECT_GE(r.counters.wait_slot, r.counters.mac) << "slot waits";
+  EXPECT_LE(r.counters.wait_slot, 3 * r.counters.mac) << "slot waits";
+  EXPECT_EQ(r.counters.stall_res, 0u) << "the result side never held the array";
+  EXPECT_LE(r.counters.mac + r.counters.wait_slot + r.counters.wait_load + r.counters.wait_kern, r.counters.cycles);
 }
 
 // The full 256-lane core on an aligned layer: x [16, 32, 32] -> 32 channels, 3x3 padding 1

@@ -1813,7 +1813,7 @@ struct CoreBench {
     r.sim.Eval();
     EXPECT_FALSE(d.busy_o) << "busy after the reset";
     EXPECT_FALSE(d.done_o) << "done after the reset";
-    EXPECT_EQ(d.st_cycles_o | d.st_mac_o | d.st_stall_res_o | d.st_wait_load_o | d.st_wait_kern_o | d.st_last_mac_o,
+    EXPECT_EQ(d.st_cycles_o | d.st_mac_o | d.st_stall_res_o | d.st_wait_slot_o | d.st_wait_load_o | d.st_wait_kern_o | d.st_last_mac_o,
               0u)
         << "counters of the interrupted layer after the reset";
   }
