@@ -45,7 +45,7 @@ CASES = {
     "ane_mac_lane": [("test", "rtl_mac_lane_test", "MacLaneTiming.N7_OneSlotWaitsForItsOwnQuad")],
     "ane_mac_array": [("test", "rtl_mac_array_test", "Traffic/MacArray16.N2_M1BroadcastAndTwoKernelMatchOracle/FullRate"),
                       ("ane", "sim/examples/matmul_min.yaml")],  # the 256-lane array
-    "ane_postproc": [("test", "rtl_postproc_test", "RtlPostproc.CyclesInitiationIntervalOneLatencyNine")],
+    "ane_postproc": [("test", "rtl_postproc_test", "RtlPostproc.CyclesInitiationIntervalOneLatencyThirtyOne")],
     "ane_shifter": [("test", "rtl_shifter_test", "RtlShifter.NoDataRequestReleasesAWorkUnit")],
     "ane_kernel_extract": [("test", "rtl_kernel_extract_test", "RtlKernelExtract.N6_HandWrittenDenseStream")],
     "ane_pe_ew": [("test", "rtl_planar_test", "RtlPeEw.N4_1_XSeedsAndFullRate")],
