@@ -80,7 +80,7 @@ def core_table(core, oracle_conv):
         mac = b["operations"]
         lanes = b["core_macs"] / (256 * mac) if mac else 0
         edge = mac * (1 - lanes)
-        slot = b.get("wait_slot", 0)
+        slot = b["wait_slot"]
         drain = b["cycles"] - mac - b["stall_res"] - slot - b["wait_load"] - b["wait_kern"]
         mapping = "two-kernel" if b["two_kernel"] else "broadcast"
         cpu_s = b["cpu_time"] / {"ns": 1e9, "us": 1e6, "ms": 1e3, "s": 1.0}[b["time_unit"]]
