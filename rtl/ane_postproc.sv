@@ -109,19 +109,35 @@ module ane_postproc #(
   end
 
   // ---------------- stochastic-rounding LFSR ----------------
-  function automatic logic [31:0] lfsr_step(logic [31:0] s);
-    lfsr_step = {s[30:0], s[31] ^ s[21] ^ s[1] ^ s[0]};
-  endfunction
-
-  logic [31:0] st;
-  always_comb begin
-    st = lfsr_q;
-    rand_all = '0;
+  // One step: {s[30:0], s[31] ^ s[21] ^ s[1] ^ s[0]}, linear over GF(2). Lane i's value is the
+  // state 16 (i + 1) steps on (N-3, lane order), lfsr_next the state 16 NumLanes steps on. Each
+  // of their bits is a fixed XOR of state bits: the masks below, made at elaboration by
+  // stepping 32 one-hot states (mask column j: the steps applied to state bit j alone), so
+  // every bit is a balanced XOR of at most 32 bits whatever the lane count (written as the
+  // steps one after another, lane i's bits were a chain of about 16 i XOR gates).
+  function automatic logic [NumLanes*13*32+32*32-1:0] lfsr_masks();
+    logic [32*32-1:0] m;  // m[32 j +: 32]: state bit j as a mask of the starting state's bits
+    logic [31:0] nb;
+    logic [NumLanes*13*32+32*32-1:0] r;
+    // (every bit of r is written below: 13 masks per lane, then the 32 of the next state)
+    for (int j = 0; j < 32; j++) m[32*j +: 32] = 32'd1 << j;
     for (int lane = 0; lane < NumLanes; lane++) begin
-      for (int s = 0; s < 16; s++) st = lfsr_step(st);
-      rand_all[lane*13 +: 13] = st[12:0];
+      for (int s = 0; s < 16; s++) begin
+        nb = m[32*31 +: 32] ^ m[32*21 +: 32] ^ m[32*1 +: 32] ^ m[0 +: 32];
+        m  = {m[32*31-1:0], nb};
+      end
+      for (int b = 0; b < 13; b++) r[(lane*13 + b)*32 +: 32] = m[32*b +: 32];
     end
-    lfsr_next = st;
+    r[NumLanes*13*32 +: 32*32] = m;
+    lfsr_masks = r;
+  endfunction
+  localparam logic [NumLanes*13*32+32*32-1:0] LfsrMasks = lfsr_masks();
+
+  always_comb begin
+    for (int k = 0; k < NumLanes*13; k++) rand_all[k] = ^(lfsr_q & LfsrMasks[k*32 +: 32]);
+  end
+  for (genvar j = 0; j < 32; j++) begin : g_next
+    assign lfsr_next[j] = ^(lfsr_q & LfsrMasks[NumLanes*13*32 + j*32 +: 32]);
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
