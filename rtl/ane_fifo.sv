@@ -1,7 +1,9 @@
 // ane_fifo: a first-in first-out queue of Depth entries of Width bits, valid/ready on both sides
 // (a write and a read may happen in the same cycle, also when full: the read frees the entry).
-// Storage is one flat vector of flops; the head is read combinationally (no latency: an entry
-// written in cycle t can leave in cycle t + 1). count_o is the number of entries held.
+// Storage is one flat vector of flops with the head always in entry 0: a read moves every entry
+// down by one and a write lands after the entries kept, so out_data_o is a flop output (no read
+// multiplexer between the queue and the logic it feeds) and an entry written in cycle t can
+// leave in cycle t + 1. count_o is the number of entries held.
 `default_nettype none
 
 module ane_fifo #(
@@ -22,29 +24,30 @@ module ane_fifo #(
   localparam int unsigned AW = $clog2(Depth);
 
   logic [Depth*Width-1:0] mem_q;
-  logic [AW-1:0]          wp_q, rp_q;
-  logic [AW:0]            cnt_q;
+  logic [Depth*Width-1:0] shifted;
+  logic [AW:0]            cnt_q, wpos;
   logic                   push, pop;
 
   assign out_valid_o = cnt_q != '0;
   assign in_ready_o  = (cnt_q != (AW+1)'(Depth)) || out_ready_i;
-  assign out_data_o  = mem_q[Width * rp_q +: Width];
+  assign out_data_o  = mem_q[Width-1:0];
   assign count_o     = cnt_q;
   assign push        = in_valid_i && in_ready_o;
   assign pop         = out_valid_o && out_ready_i;
+  assign wpos        = cnt_q - (AW+1)'(pop);   // where a write lands
+  assign shifted     = mem_q >> Width;         // entry i + 1 in entry i
 
   always_ff @(posedge clk_i) begin
-    if (push) mem_q[Width * wp_q +: Width] <= in_data_i;
+    for (int i = 0; i < Depth; i++) begin
+      if (push && wpos == (AW+1)'(i)) mem_q[Width*i +: Width] <= in_data_i;
+      else if (pop)                   mem_q[Width*i +: Width] <= shifted[Width*i +: Width];
+    end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      wp_q  <= '0;
-      rp_q  <= '0;
       cnt_q <= '0;
     end else begin
-      if (push) wp_q <= wp_q + AW'(1);
-      if (pop) rp_q <= rp_q + AW'(1);
       cnt_q <= cnt_q + (AW+1)'(push) - (AW+1)'(pop);
     end
   end

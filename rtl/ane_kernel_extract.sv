@@ -83,27 +83,31 @@ module ane_kernel_extract (
   end
 
   // ---------------- bit buffer ----------------
-  // bits_q holds cnt_q valid bits, oldest in bit 0; bits above cnt_q are zero.
-  logic [191:0] bits_q, bits_shift;
-  logic [7:0]   cnt_q, take;
+  // A ring of four 64-bit words: beat b goes to word b mod 4, so a beat is written without a
+  // shift (the bits written so far are a multiple of 64, and rp_q + cnt_q is that count mod
+  // 256). win_q is the ring read from rp_q: its 96 bits (the most the parser reads in a cycle)
+  // are the oldest unread bits, oldest in bit 0; bits at and above cnt_q are stale and never
+  // used (every use is gated by cnt_q). The next window is one of five rotations of the ring
+  // (by the take of each outcome of the cycle, summed from registers only), picked at the end
+  // of the cycle, so the parser's decisions never wait for a shifter.
+  logic [255:0] ring_q, ring_d;
+  logic [95:0]  win_q;
+  logic [7:0]   rp_q;   // ring position of win_q's bit 0
+  logic [7:0]   cnt_q;  // unread bits (at most 192)
+  logic [1:0]   wp_q;   // ring word of the next beat
   logic [5:0]   pos_q;  // bits consumed in the group, modulo 64
   logic         kin_take;
 
   assign kin_ready_o = cnt_q <= 8'd128;
   assign kin_take    = kin_valid_i && kin_ready_o;
-  assign bits_shift  = bits_q >> take;
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      bits_q <= '0;
-      cnt_q  <= '0;
-      pos_q  <= '0;
-    end else begin
-      bits_q <= bits_shift | (kin_take ? ({128'd0, kin_data_i} << (cnt_q - take)) : 192'd0);
-      cnt_q  <= cnt_q - take + (kin_take ? 8'd64 : 8'd0);
-      pos_q  <= pos_q + take[5:0];
-    end
+  always_comb begin
+    ring_d = ring_q;
+    if (kin_take) ring_d[{wp_q, 6'd0} +: 64] = kin_data_i;
   end
+
+  function automatic logic [95:0] ring_read(logic [255:0] r, logic [7:0] at);
+    ring_read = 96'({r, r} >> at);
+  endfunction
 
   // ---------------- group header ----------------
   state_e      state_q;
@@ -146,29 +150,34 @@ module ane_kernel_extract (
 
   logic [63:0] masks;
   logic [7:0]  kept, later;
-  logic        at_qstart, last_quad, interior, idle_quad;
-  logic [2:0]  qlen_m1;
+  logic        at_qstart, idle_quad;
+  logic        lq_q, int_q;   // the current quad is the last one; neither the first nor the last
+  logic [2:0]  qlm1_q;        // steps in the current quad - 1
+  logic        lq_n;          // the same three for the quad after it (qs_q + 4), from registers
+  logic [2:0]  qlm1_n;
   logic [6:0]  mb;
   logic [2:0]  j_first, j_cur, j_next;
   logic        has_next;
   logic [3:0]  na, nb;
   logic        st_a, st_b;
   logic [6:0]  off;
-  logic [7:0]  need;
-  logic [15:0] raw_a, raw_b;
+  logic [7:0]  t0, t1, t2, th;  // takes: the masks only, with one value, with two; a header's
+  logic        ge0, ge1, ge2;   // cnt_q covers t0, t1, t2
+  logic [15:0] raw_a, raw_1, raw_b;
   logic [15:0] s_cur;
   logic        en, p_valid_q, issue, body_go;
 
   always_comb begin
     at_qstart = !mload_q;
     mb        = sparse_q ? {nk, 2'b00} : 7'd0;
-    last_quad = ({1'b0, qs_q} + 17'd4) >= {1'b0, k_q};
-    interior  = (qs_q != 16'd0) && !last_quad;
-    qlen_m1   = last_quad ? 3'(k_q - qs_q - 16'd1) : 3'd3;
+    lq_n      = ({1'b0, qs_q} + 17'd8) >= {1'b0, k_q};
+    qlm1_n    = lq_n ? 3'(k_q - qs_q - 16'd5) : 3'd3;
     if (!at_qstart) begin
       masks = mask_q;
     end else if (sparse_q) begin
-      masks = bits_q[63:0] & ~({64{1'b1}} << mb);
+      // The window's bits past the quad's mb mask bits are not masks (values follow), but no
+      // use below reads them: kept and st_a read slot j's bits only for j <= R - 1, inside mb.
+      masks = win_q[63:0];
     end else begin
       masks = {64{1'b1}};
     end
@@ -177,7 +186,7 @@ module ane_kernel_extract (
       logic [3:0] ma, mbk;
       ma  = two_q ? masks[8*j +: 4] : masks[4*j +: 4];
       mbk = two_q ? masks[8*j+4 +: 4] : 4'd0;
-      kept[j] = (3'(j) <= rm1_q) && !(sparse_q && interior && ma == 4'd0 && mbk == 4'd0);
+      kept[j] = (3'(j) <= rm1_q) && !(sparse_q && int_q && ma == 4'd0 && mbk == 4'd0);
     end
     idle_quad = at_qstart && kept == 8'd0;
     j_first = 3'd0;
@@ -191,18 +200,24 @@ module ane_kernel_extract (
     nb   = {j_cur, 1'b1};
     st_a = masks[{na, i_q}];
     st_b = two_q && masks[{nb, i_q}];
+    // An idle quad (every block dropped) has st_a = st_b = 0 and takes its masks only (t0).
     off  = at_qstart ? mb : 7'd0;
-    need = idle_quad ? {1'b0, mb} :
-           {1'b0, off} + (st_a ? {3'd0, vbits} : 8'd0) + (st_b ? {3'd0, vbits} : 8'd0);
-    raw_a = 16'(bits_q >> off);
-    raw_b = 16'(bits_q >> (off + (st_a ? {2'd0, vbits} : 7'd0)));
+    t0   = {1'b0, off};
+    t1   = t0 + {3'd0, vbits};
+    t2   = t1 + {3'd0, vbits};
+    ge0  = cnt_q >= t0;
+    ge1  = cnt_q >= t1;
+    ge2  = cnt_q >= t2;
+    raw_a = 16'(win_q >> off);
+    raw_1 = 16'(win_q >> t1);
+    raw_b = st_a ? raw_1 : raw_a;
     s_cur = qs_q + {14'd0, i_q};
   end
 
   // The whole output pipeline (P: fields, O: decoded) advances together.
   logic o_valid_q;
   assign en = !o_valid_q || op_ready_i;
-  assign body_go = state_q == SBody && en && cnt_q >= need;
+  assign body_go = state_q == SBody && en && (st_a && st_b ? ge2 : st_a || st_b ? ge1 : ge0);
   assign issue = body_go && !idle_quad;
 
   // Header consumption and state.
@@ -210,29 +225,78 @@ module ane_kernel_extract (
   logic pp_valid_q;
   always_comb begin
     hdr_go = 1'b0;
-    take   = 8'd0;
+    th     = 8'd0;
     unique case (state_q)
       // A new header waits until the previous group's last operation has left stage P: its
       // decode reads the format, palette and scales that the header overwrites.
       SHdr: begin
         hdr_go = cnt_q >= 8'd32 && !p_valid_q;
-        take   = hdr_go ? 8'd32 : 8'd0;
+        th     = 8'd32;
       end
       SPal, SScl: begin
         hdr_go = cnt_q >= 8'd32;
-        take   = hdr_go ? 8'd32 : 8'd0;
+        th     = 8'd32;
       end
       SPar: begin
         hdr_go = cnt_q >= 8'd64 && (!pp_valid_q || pp_ready_i);
-        take   = hdr_go ? 8'd64 : 8'd0;
+        th     = 8'd64;
       end
-      SBody: take = body_go ? need : 8'd0;
       SPad: begin
         hdr_go = cnt_q >= {1'b0, 7'(7'd64 - {1'b0, pos_q})} || pos_q == 6'd0;
-        take   = (hdr_go && pos_q != 6'd0) ? {1'b0, 7'(7'd64 - {1'b0, pos_q})} : 8'd0;
+        th     = pos_q != 6'd0 ? {1'b0, 7'(7'd64 - {1'b0, pos_q})} : 8'd0;
       end
       default: ;
     endcase
+  end
+
+  // The bit buffer's next state: every outcome's take is summed from registers, and the
+  // cycle's decisions only pick one of them.
+  logic [2:0]  tsel;   // 0: nothing taken, 1: t0, 2: t1, 3: t2, 4: th
+  logic [7:0]  cnt_in;
+  always_comb begin
+    if (state_q == SBody) tsel = !body_go ? 3'd0 : st_a && st_b ? 3'd3 : st_a || st_b ? 3'd2 : 3'd1;
+    else                  tsel = hdr_go ? 3'd4 : 3'd0;
+    cnt_in = cnt_q + (kin_take ? 8'd64 : 8'd0);
+  end
+
+  // The five outcomes as one-hot selects, so the late decisions only gate an AND-OR.
+  logic        s0, s1, s2, s3, s4;
+  logic [95:0] win_d;
+  logic [7:0]  rp_d, cnt_d;
+  logic [5:0]  pos_d;
+  always_comb begin
+    s1 = tsel == 3'd1;
+    s2 = tsel == 3'd2;
+    s3 = tsel == 3'd3;
+    s4 = tsel == 3'd4;
+    s0 = !(s1 || s2 || s3 || s4);
+    win_d = ({96{s0}} & ring_read(ring_d, rp_q))      | ({96{s1}} & ring_read(ring_d, rp_q + t0)) |
+            ({96{s2}} & ring_read(ring_d, rp_q + t1)) | ({96{s3}} & ring_read(ring_d, rp_q + t2)) |
+            ({96{s4}} & ring_read(ring_d, rp_q + th));
+    rp_d  = ({8{s0}} & rp_q) | ({8{s1}} & (rp_q + t0)) | ({8{s2}} & (rp_q + t1)) |
+            ({8{s3}} & (rp_q + t2)) | ({8{s4}} & (rp_q + th));
+    cnt_d = ({8{s0}} & cnt_in) | ({8{s1}} & (cnt_in - t0)) | ({8{s2}} & (cnt_in - t1)) |
+            ({8{s3}} & (cnt_in - t2)) | ({8{s4}} & (cnt_in - th));
+    pos_d = ({6{s0}} & pos_q) | ({6{s1}} & (pos_q + t0[5:0])) | ({6{s2}} & (pos_q + t1[5:0])) |
+            ({6{s3}} & (pos_q + t2[5:0])) | ({6{s4}} & (pos_q + th[5:0]));
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      ring_q <= '0;
+      win_q  <= '0;
+      rp_q   <= '0;
+      cnt_q  <= '0;
+      wp_q   <= '0;
+      pos_q  <= '0;
+    end else begin
+      ring_q <= ring_d;
+      if (kin_take) wp_q <= wp_q + 2'd1;
+      win_q <= win_d;
+      rp_q  <= rp_d;
+      cnt_q <= cnt_d;
+      pos_q <= pos_d;
+    end
   end
 
   logic [15:0] step_vec, step_next, step_next4;
@@ -265,6 +329,9 @@ module ane_kernel_extract (
       rm1_q    <= '0;
       hidx_q   <= '0;
       qs_q     <= '0;
+      lq_q     <= 1'b1;
+      int_q    <= 1'b0;
+      qlm1_q   <= '0;
       i_q      <= '0;
       j_q      <= '0;
       mload_q  <= 1'b0;
@@ -276,21 +343,24 @@ module ane_kernel_extract (
       if (pp_valid_q && pp_ready_i) pp_valid_q <= 1'b0;
       unique case (state_q)
         SHdr: if (hdr_go) begin
-          fmt_q    <= bits_q[2:0];
-          sparse_q <= bits_q[3];
-          two_q    <= bits_q[4];
-          pcs_q    <= bits_q[5];
-          params_q <= bits_q[6];
-          pbits_q  <= bits_q[10:7];
-          rm1_q    <= bits_q[13:11];
+          fmt_q    <= win_q[2:0];
+          sparse_q <= win_q[3];
+          two_q    <= win_q[4];
+          pcs_q    <= win_q[5];
+          params_q <= win_q[6];
+          pbits_q  <= win_q[10:7];
+          rm1_q    <= win_q[13:11];
           hidx_q   <= '0;
           qs_q     <= '0;
+          lq_q     <= k_q <= 16'd4;
+          int_q    <= 1'b0;
+          qlm1_q   <= k_q <= 16'd4 ? 3'(k_q - 16'd1) : 3'd3;
           i_q      <= '0;
           mload_q  <= 1'b0;
           {c_q, ky_q, kx_q} <= '0;
-          if (bits_q[2:0] == FmtPal)       state_q <= SPal;
-          else if (bits_q[2:0] == FmtInt8) state_q <= SScl;
-          else if (bits_q[6])              state_q <= SPar;
+          if (win_q[2:0] == FmtPal)       state_q <= SPal;
+          else if (win_q[2:0] == FmtInt8) state_q <= SScl;
+          else if (win_q[6])              state_q <= SPar;
           else                             state_q <= SBody;
         end
         SPal, SScl: if (hdr_go) begin
@@ -308,13 +378,16 @@ module ane_kernel_extract (
         SBody: if (body_go) begin
           if (idle_quad) begin
             qs_q <= qs_q + 16'd4;
+            lq_q <= lq_n;
+            int_q <= !lq_n;
+            qlm1_q <= qlm1_n;
             {c_q, ky_q, kx_q} <= step_next4;
           end else begin
             if (at_qstart) mask_q <= masks;
             if (has_next) begin
               j_q     <= j_next;
               mload_q <= 1'b1;
-            end else if ({1'b0, i_q} != qlen_m1) begin
+            end else if ({1'b0, i_q} != qlm1_q) begin
               i_q     <= i_q + 2'd1;
               j_q     <= j_first;
               mload_q <= 1'b1;
@@ -323,8 +396,11 @@ module ane_kernel_extract (
               i_q     <= '0;
               mload_q <= 1'b0;
               qs_q    <= qs_q + 16'd4;
+              lq_q    <= lq_n;
+              int_q   <= !lq_n;
+              qlm1_q  <= qlm1_n;
               {c_q, ky_q, kx_q} <= step_next;
-              if (last_quad) state_q <= SPad;
+              if (lq_q) state_q <= SPad;
             end
           end
         end
@@ -336,12 +412,12 @@ module ane_kernel_extract (
 
   // Palette, scales and parameter registers.
   always_ff @(posedge clk_i) begin
-    if (state_q == SPal && hdr_go) pal_q[{hidx_q, 4'd0} +: 32] <= bits_q[31:0];
-    if (state_q == SScl && hdr_go) scl_q[{hidx_q[3:0], 4'd0} +: 32] <= bits_q[31:0];
+    if (state_q == SPal && hdr_go) pal_q[{hidx_q, 4'd0} +: 32] <= win_q[31:0];
+    if (state_q == SScl && hdr_go) scl_q[{hidx_q[3:0], 4'd0} +: 32] <= win_q[31:0];
     if (state_q == SPar && hdr_go) begin
       pp_kernel_o <= hidx_q[3:0];
-      pp_scale_o  <= bits_q[15:0];
-      pp_bias_o   <= bits_q[63:32];
+      pp_scale_o  <= win_q[15:0];
+      pp_bias_o   <= win_q[63:32];
     end
   end
   assign pp_valid_o = pp_valid_q;
@@ -364,7 +440,7 @@ module ane_kernel_extract (
       p_kx_q    <= kx_q;
       p_first_q <= s_cur == 16'd0;
       p_last_q  <= s_cur == k_q - 16'd1;
-      p_end_q   <= last_quad && !has_next && {1'b0, i_q} == qlen_m1;
+      p_end_q   <= lq_q && !has_next && {1'b0, i_q} == qlm1_q;
     end
   end
 
@@ -488,9 +564,9 @@ module ane_kernel_extract (
     end else begin
       if (cfg_we_i) assert (!busy_o);
       // Keep bits past K in the last quad must be 0 (the oracle decoder rejects them too).
-      if (state_q == SBody && body_go && at_qstart && sparse_q && last_quad) begin
+      if (state_q == SBody && body_go && at_qstart && sparse_q && lq_q) begin
         for (int n = 0; n < 16; n++) begin
-          if (5'(n) < nk) assert ((masks[4*n +: 4] >> ({1'b0, qlen_m1} + 3'd1)) == 4'd0);
+          if (5'(n) < nk) assert ((masks[4*n +: 4] >> ({1'b0, qlm1_q} + 3'd1)) == 4'd0);
         end
       end
     end
