@@ -35,7 +35,10 @@ module ane_core #(
   parameter int unsigned BeatBytes = 8,    // a bank word: bank rows are whole words
   parameter int unsigned PortWords = 8,    // words per input read (64 bytes)
   parameter int unsigned OutBytes  = 64,
-  parameter int unsigned Credits   = 16
+  parameter int unsigned Credits   = 16,
+  // post-processor lanes: a result vector goes through them in NumLanes / PpLanes chunks
+  // (ane_core_out); a quarter of the lanes keeps up with any layer of 4 or more steps per slot
+  parameter int unsigned PpLanes   = (NumLanes >= 4) ? NumLanes / 4 : NumLanes
 ) (
   input  wire logic                   clk_i,
   input  wire logic                   rst_ni,
@@ -284,7 +287,7 @@ module ane_core #(
 
   // ---------------------------------------------------------------- results
   logic out_busy, out_done, pp_busy;
-  ane_core_out #(.Gen(Gen), .NumLanes(NumLanes), .OutBytes(OutBytes)) u_out (
+  ane_core_out #(.Gen(Gen), .NumLanes(NumLanes), .OutBytes(OutBytes), .PpLanes(PpLanes)) u_out (
     .clk_i(clk_i), .rst_ni(rst_ni), .start_i(start), .busy_o(out_busy), .done_o(out_done),
     .two_kernel_i(two_kernel), .params_i(params), .out8_i(out8), .np_i(np), .ppg_i(ppg),
     .nk_full_i(nk_full), .nk_last_i(nk_last), .cgout_i(cgout), .nty_i(nty), .ntx_i(ntx),

@@ -145,12 +145,24 @@ module ane_core_load #(
     .count_o    (rec_count)
   );
 
+  // The counters' last values, taken at START (the layer's configuration holds until done), so
+  // a wrap is one equality compare.
+  logic [9:0] nsl_m1_q, ntx_m1_q, nty_m1_q, ppg_m1_q, np_m1_q;
+  always_ff @(posedge clk_i) begin
+    if (start_i) begin
+      nsl_m1_q <= nsl_i - 10'd1;
+      ntx_m1_q <= ntx_i - 10'd1;
+      nty_m1_q <= nty_i - 10'd1;
+      ppg_m1_q <= ppg_i - 10'd1;
+      np_m1_q  <= np_i - 10'd1;
+    end
+  end
   logic sl_wrap, tx_wrap, ty_wrap, pg_wrap, p_wrap;
-  assign sl_wrap = sl_q == nsl_i - 10'd1;
-  assign tx_wrap = tx_q == ntx_i - 10'd1;
-  assign ty_wrap = ty_q == nty_i - 10'd1;
-  assign pg_wrap = pg_q == ppg_i - 10'd1;
-  assign p_wrap  = p_q == np_i - 10'd1;
+  assign sl_wrap = sl_q == nsl_m1_q;
+  assign tx_wrap = tx_q == ntx_m1_q;
+  assign ty_wrap = ty_q == nty_m1_q;
+  assign pg_wrap = pg_q == ppg_m1_q;
+  assign p_wrap  = p_q == np_m1_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin

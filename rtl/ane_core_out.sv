@@ -17,6 +17,15 @@
 // not wrap, which no layer the core runs makes them do); the three steps that are products of the configuration (tile_h * y_rs,
 // nk_full * y_chs, cgout * y_chs) are formed by shift-and-add in the first 10 cycles after
 // start_i, long before a result can come out of the post-processor (its latency alone is 31).
+//
+// The post-processor has PpLanes lanes (NumLanes a multiple of it): a vector goes through it
+// in NumLanes / PpLanes chunks, lane order, one chunk per cycle, and is put together again
+// before the writer. Every chunk of every vector is processed (the upper half of a two-kernel
+// vector too), so the stochastic-rounding draws are those of a NumLanes-lane post-processor
+// (N-3.4: one draw per lane in lane order through every vector). A pass delivers NumLanes x
+// slots results every slots x steps cycles, so PpLanes = NumLanes / 4 keeps up with any layer
+// of at least 4 (8 in two-kernel mode) steps per slot; fewer steps stall the MAC array through
+// the result queue (counted as stall_res).
 `default_nettype none
 
 module ane_core_out #(
@@ -24,7 +33,8 @@ module ane_core_out #(
   parameter int unsigned NumLanes = 16,
   parameter int unsigned OutBytes = 32,
   parameter int unsigned ResDepth = 8,   // result vectors queued (a power of two)
-  parameter int unsigned PrmDepth = 32   // parameter records queued: two passes of 16 kernels
+  parameter int unsigned PrmDepth = 32,  // parameter records queued: two passes of 16 kernels
+  parameter int unsigned PpLanes  = NumLanes   // post-processor lanes (NumLanes / PpLanes chunks)
 ) (
   input  wire logic                   clk_i,
   input  wire logic                   rst_ni,
@@ -71,7 +81,9 @@ module ane_core_out #(
   output      logic [OutBytes-1:0]    wr_strb_o
 );
 
-  localparam int unsigned Half = NumLanes / 2;
+  localparam int unsigned Half   = NumLanes / 2;
+  localparam int unsigned Chunks = NumLanes / PpLanes;
+  localparam int unsigned ChW    = (Chunks > 1) ? $clog2(Chunks) : 1;
 
   // ---------------------------------------------------------------- results queue
   // The MAC array hands over a tile's results in a burst (one per slot in consecutive cycles);
@@ -80,9 +92,22 @@ module ane_core_out #(
   logic                   r_valid, r_ready;
   logic [NumLanes*32-1:0] r_acc;
   logic [$clog2(ResDepth):0] r_count;
+  // In two-kernel mode a result vector is queued with its even lanes (kernel 2j, positions
+  // 0 .. N/2-1) in the lower half and its odd lanes in the upper half, so each post-processor
+  // vector is one half of it: the feeder below is one multiplexer from the queue's flops.
+  logic [NumLanes*32-1:0] res_perm;
+  always_comb begin
+    res_perm = res_acc_i;
+    if (two_kernel_i) begin
+      for (int i = 0; i < Half; i++) begin
+        res_perm[32*i +: 32]          = res_acc_i[32*(2*i) +: 32];
+        res_perm[32*(Half + i) +: 32] = res_acc_i[32*(2*i + 1) +: 32];
+      end
+    end
+  end
   ane_fifo #(.Width(NumLanes*32), .Depth(ResDepth)) u_res (
     .clk_i(clk_i), .rst_ni(rst_ni),
-    .in_valid_i (res_valid_i), .in_ready_o (res_ready_o), .in_data_i (res_acc_i),
+    .in_valid_i (res_valid_i), .in_ready_o (res_ready_o), .in_data_i (res_perm),
     .out_valid_o(r_valid), .out_ready_i(r_ready), .out_data_o(r_acc), .count_o(r_count)
   );
 
@@ -97,19 +122,38 @@ module ane_core_out #(
     .out_valid_o(q_valid), .out_ready_i(f_fire && params_i), .out_data_o(q_data), .count_o (q_count)
   );
 
-  logic [NumLanes*32-1:0] f_acc;
-  always_comb begin
-    f_acc = r_acc;
-    if (two_kernel_i) begin
-      f_acc = '0;
-      for (int i = 0; i < Half; i++) begin
-        f_acc[32*i +: 32] = r_acc[32*(2*i + (phase_q ? 1 : 0)) +: 32];
+  // The chunk of the vector the post-processor takes this cycle; the vector is done (f_fire)
+  // with its last chunk.
+  logic [ChW-1:0]        fc_q;
+  logic                  fc_fire, fc_last;
+  logic [PpLanes*32-1:0] fc_acc;
+  assign f_valid = r_valid && (q_valid || !params_i);
+  assign fc_fire = f_valid && f_ready;
+  assign fc_last = fc_q == ChW'(Chunks - 1);
+  assign f_fire  = fc_fire && fc_last;
+  assign r_ready = f_fire && (!two_kernel_i || phase_q);
+  // The post-processor vector is the queued vector (broadcast mode) or its half for the phase,
+  // zeros above (two-kernel mode); fc_acc is its chunk fc_q.
+  if (Chunks > 1) begin : g_feed_chunks
+    logic [ChW-1:0] src;
+    logic           zero;
+    assign src    = two_kernel_i ? fc_q + (phase_q ? ChW'(Chunks / 2) : ChW'(0)) : fc_q;
+    assign zero   = two_kernel_i && (fc_q >= ChW'(Chunks / 2));
+    assign fc_acc = zero ? '0 : r_acc[PpLanes*32*src +: PpLanes*32];
+  end else begin : g_feed_whole
+    always_comb begin
+      fc_acc = r_acc;
+      if (two_kernel_i) begin
+        fc_acc = '0;
+        fc_acc[Half*32-1:0] = phase_q ? r_acc[NumLanes*32-1:Half*32] : r_acc[Half*32-1:0];
       end
     end
   end
-  assign f_valid = r_valid && (q_valid || !params_i);
-  assign f_fire  = f_valid && f_ready;
-  assign r_ready = f_fire && (!two_kernel_i || phase_q);
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) fc_q <= '0;
+    else if (fc_fire) fc_q <= fc_last ? '0 : fc_q + ChW'(1);
+  end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -119,17 +163,44 @@ module ane_core_out #(
     end
   end
 
-  logic                   pp_valid, pp_ready;
+  logic                   pp_valid, pp_ready;   // a whole vector for the writer
   logic [NumLanes*16-1:0] pp_data;
-  ane_postproc #(.NumLanes(NumLanes), .Gen(Gen)) u_pp (
+  logic                   c_valid, c_ready;     // one chunk out of the post-processor
+  logic [PpLanes*16-1:0]  c_data;
+  ane_postproc #(.NumLanes(PpLanes), .Gen(Gen)) u_pp (
     .clk_i(clk_i), .rst_ni(rst_ni),
     .cfg_we_i   (pp_cfg_we_i), .cfg_addr_i(pp_cfg_addr_i), .cfg_wdata_i(pp_cfg_wdata_i),
     .busy_o     (pp_busy_o),
-    .in_valid_i (f_valid), .in_ready_o(f_ready), .in_acc_i(f_acc),
+    .in_valid_i (f_valid), .in_ready_o(f_ready), .in_acc_i(fc_acc),
     .in_scale_i (params_i ? q_data[47:32] : 16'h3C00),
     .in_bias_i  (params_i ? q_data[31:0] : 32'h0),
-    .out_valid_o(pp_valid), .out_ready_i(pp_ready), .out_data_o(pp_data)
+    .out_valid_o(c_valid), .out_ready_i(c_ready), .out_data_o(c_data)
   );
+
+  // The chunks put together again: each enters at the top and moves down, so after Chunks of
+  // them chunk 0 is at the bottom. A whole vector waits there for the writer, which copies it
+  // when it takes it (the next chunk may enter in that cycle).
+  if (Chunks > 1) begin : g_chunks
+    logic [NumLanes*16-1:0] asm_q;
+    logic [ChW:0]           n_q;     // chunks held
+    logic                   full, take;
+    assign full    = n_q == (ChW+1)'(Chunks);
+    assign take    = full && pp_ready;
+    assign c_ready = !full || pp_ready;
+    assign pp_valid = full;
+    assign pp_data  = asm_q;
+    always_ff @(posedge clk_i) begin
+      if (c_valid && c_ready) asm_q <= {c_data, asm_q[NumLanes*16-1:PpLanes*16]};
+    end
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) n_q <= '0;
+      else n_q <= (take ? '0 : n_q) + (ChW+1)'(c_valid && c_ready);
+    end
+  end else begin : g_whole
+    assign pp_valid = c_valid;
+    assign pp_data  = c_data;
+    assign c_ready  = pp_ready;
+  end
 
   // ---------------------------------------------------------------- writer
   typedef enum logic [1:0] {
@@ -340,6 +411,7 @@ module ane_core_out #(
       if (res_valid_i) assert (w_q != WIdle);
       if (r_valid) assert (r_count != '0);
       if (start_i) assert (w_q == WIdle);
+      if (start_i) assert (NumLanes % PpLanes == 0 && (Chunks == 1 || Chunks % 2 == 0));
     end
   end
 `endif

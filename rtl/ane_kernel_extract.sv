@@ -302,7 +302,48 @@ module ane_kernel_extract (
   logic [15:0] step_vec, step_next, step_next4;
   assign step_vec   = {c_q, ky_q, kx_q};
   assign step_next  = step_inc(step_vec, kh_q, kw_q);
-  assign step_next4 = step_inc(step_inc(step_inc(step_next, kh_q, kw_q), kh_q, kw_q), kh_q, kw_q);
+  // step_next4 (an idle quad: 4 steps on) as a mixed-radix add, not 4 chained increments: the
+  // column digit kx + 4 carries cx = floor((kx + 4) / KW) <= 4 into the row digit; the row
+  // digit's outcome for every carry j (ky + j, its carry cy_j into c) and c + cy_j are formed in
+  // parallel, and cx picks one.
+  logic [4:0]  x_t, x_m1, x_m2, x_m3, x_m4, y_m1, y_m2, y_m3, y_m4;  // multiples of KW, KH
+  logic [2:0]  x_c, x_r;
+  logic [14:0] y_out;   // per carry j: the row digit ky' at [3j +: 3]
+  logic [49:0] c_out;   // per carry j: c + cy_j at [10j +: 10]
+  always_comb begin
+    x_m1 = {2'b0, kw_q};
+    x_m2 = {1'b0, kw_q, 1'b0};
+    x_m3 = {2'b0, kw_q} + {1'b0, kw_q, 1'b0};
+    x_m4 = {kw_q, 2'b00};
+    y_m1 = {2'b0, kh_q};
+    y_m2 = {1'b0, kh_q, 1'b0};
+    y_m3 = {2'b0, kh_q} + {1'b0, kh_q, 1'b0};
+    y_m4 = {kh_q, 2'b00};
+    x_t = {2'b0, kx_q} + 5'd4;   // < KW + 4 <= 5 KW: the carry is at most 4
+    x_c = 3'({2'b0, x_t >= x_m1} + {2'b0, x_t >= x_m2} + {2'b0, x_t >= x_m3} + {2'b0, x_t >= x_m4});
+    unique case (x_c)
+      3'd0:    x_r = x_t[2:0];
+      3'd1:    x_r = 3'(x_t - x_m1);
+      3'd2:    x_r = 3'(x_t - x_m2);
+      3'd3:    x_r = 3'(x_t - x_m3);
+      default: x_r = 3'(x_t - x_m4);
+    endcase
+    for (int j = 0; j < 5; j++) begin
+      logic [4:0] u;
+      logic [2:0] cy;
+      u  = {2'b0, ky_q} + 5'(j);   // < KH + 4 <= 5 KH
+      cy = 3'({2'b0, u >= y_m1} + {2'b0, u >= y_m2} + {2'b0, u >= y_m3} + {2'b0, u >= y_m4});
+      unique case (cy)
+        3'd0:    y_out[3*j +: 3] = u[2:0];
+        3'd1:    y_out[3*j +: 3] = 3'(u - y_m1);
+        3'd2:    y_out[3*j +: 3] = 3'(u - y_m2);
+        3'd3:    y_out[3*j +: 3] = 3'(u - y_m3);
+        default: y_out[3*j +: 3] = 3'(u - y_m4);
+      endcase
+      c_out[10*j +: 10] = c_q + {7'd0, cy};
+    end
+    step_next4 = {c_out[10*x_c +: 10], y_out[3*x_c +: 3], x_r};
+  end
 
   // Index of the last palette entry, scale or parameter record (palette entries and scales
   // come two per word).

@@ -213,36 +213,36 @@ module ane_shifter #(
   assign rq_take    = rq_valid_i && rq_ready_o;
   assign busy_o     = build_q || va_q || vb_q || vc_q || vd_q || rq_valid_i;
 
-  // Stage A: the request.
+  // Stage A: the request, with the step's patch offsets (its bank's origin plus the tap's
+  // dilated offset) and its channel's address term, formed as it is taken: the bank's
+  // descriptor cannot change while the bank serves requests (it is rewritten only after the
+  // bank's releasing request has left the pipeline).
   logic              a_bank_q, a_release_q, a_nodata_q;
-  logic [9:0]        a_c_q;
-  logic [2:0]        a_ky_q, a_kx_q;
+  logic [13:0]       a_ry_q, a_rx_q;
+  logic [15:0]       a_cterm_q;
   logic [TagBits-1:0] a_tag_q;
+  logic [11:0]       rq_off_y, rq_off_x;
+  assign rq_off_y = bank_off_y[rd_bank_q*12 +: 12];
+  assign rq_off_x = bank_off_x[rd_bank_q*12 +: 12];
   always_ff @(posedge clk_i) begin
     if (en) begin
       a_bank_q    <= rd_bank_q;
       a_release_q <= rq_release_i;
       a_nodata_q  <= rq_nodata_i;
-      a_c_q       <= rq_c_i;
-      a_ky_q      <= rq_ky_i;
-      a_kx_q      <= rq_kx_i;
+      a_ry_q      <= {8'd0, {3'd0, rq_ky_i} * {3'd0, dy_q}} + {{2{rq_off_y[11]}}, rq_off_y};
+      a_rx_q      <= {8'd0, {3'd0, rq_kx_i} * {3'd0, dx_q}} + {{2{rq_off_x[11]}}, rq_off_x};
+      a_cterm_q   <= 16'({6'd0, rq_c_i} * {4'd0, ch_stride_q});
       a_tag_q     <= rq_tag_i;
     end
   end
 
-  // Stage A -> B: the step's patch offsets and address, modulo 2^16 (a lane inside the patch has
-  // a true address below BankBytes, so the low bits are exact).
-  logic [11:0] a_off_y, a_off_x;
-  logic [13:0] a_ry, a_rx;
+  // Stage A -> B: the step's address, modulo 2^16 (a lane inside the patch has a true address
+  // below BankBytes, so the low bits are exact).
   logic [15:0] a_step_addr;
   always_comb begin
-    a_off_y = bank_off_y[a_bank_q*12 +: 12];
-    a_off_x = bank_off_x[a_bank_q*12 +: 12];
-    a_ry = {8'd0, {3'd0, a_ky_q} * {3'd0, dy_q}} + {{2{a_off_y[11]}}, a_off_y};
-    a_rx = {8'd0, {3'd0, a_kx_q} * {3'd0, dx_q}} + {{2{a_off_x[11]}}, a_off_x};
-    a_step_addr = 16'({6'd0, a_c_q} * {4'd0, ch_stride_q}) +
-                  16'({{2{a_ry[13]}}, a_ry} * {4'd0, row_stride_q}) +
-                  16'({{2{a_rx[13]}}, a_rx} * {4'd0, col_stride_q});
+    a_step_addr = a_cterm_q +
+                  16'({{2{a_ry_q[13]}}, a_ry_q} * {4'd0, row_stride_q}) +
+                  16'({{2{a_rx_q[13]}}, a_rx_q} * {4'd0, col_stride_q});
   end
 
   logic              b_bank_q, b_release_q, b_nodata_q;
@@ -254,8 +254,8 @@ module ane_shifter #(
       b_bank_q      <= a_bank_q;
       b_release_q   <= a_release_q;
       b_nodata_q    <= a_nodata_q;
-      b_ry_q        <= a_ry;
-      b_rx_q        <= a_rx;
+      b_ry_q        <= a_ry_q;
+      b_rx_q        <= a_rx_q;
       b_step_addr_q <= a_step_addr;
       b_tag_q       <= a_tag_q;
     end

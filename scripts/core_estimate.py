@@ -13,8 +13,9 @@ Method (docs/core.md, "Synthesis of the whole core"):
     lane: the two 512-byte banks, the 64-byte ports, the loader, the kernel reader and extract,
     the router, the MAC control unit and the output writer are the same.
   - What repeats per lane: one MAC datapath as the core has it (ane_mac_dp ReadPort=0
-    Fp16Port=0), one post-processor lane (ane_postproc NumLanes=1, which also holds one copy of
-    the post-processor's shared registers: an over-count) and one lane of the shifter's gather
+    Fp16Port=0), a quarter of a post-processor lane (the core has NumLanes / 4 of them,
+    ane_core PpLanes; one is ane_postproc NumLanes=1, which also holds one copy of the
+    post-processor's shared registers: an over-count) and one lane of the shifter's gather
     (ane_shifter NumLanes=16 / 16: its bank and control counted per lane: an over-count).
   - area(N) = area(8-lane core) + (N - 8) x (those three), an upper bound of the cells.
   - Fmax: the 8-lane core's, with its paths between blocks. At N lanes the per-lane logic has the
@@ -83,7 +84,8 @@ def main():
     per_lane = [  # (label prefix, share per lane, role)
         ("ane_mac_dp__ReadPort_1_b0__Fp16Port_1_b0", 1.0,
          "MAC lane datapath as the core has it (no read port, no fp16 port)"),
-        ("ane_postproc__NumLanes_1", 1.0, "post-processor lane (a 1-lane post-processor: with its shared registers)"),
+        ("ane_postproc__NumLanes_1", 0.25,
+         "post-processor lane (a 1-lane post-processor: with its shared registers), one per 4 MAC lanes"),
         ("ane_shifter__NumLanes_16", 1.0 / 16, "shifter: 1/16 of the 16-lane shifter (with its banks and control)"),
     ]
     out = [BEGIN, f"### Neural-engine core: the 8-lane core synthesized, scaled to {n} lanes", ""]
