@@ -134,12 +134,24 @@ module ane_core_out #(
   assign r_ready = f_fire && (!two_kernel_i || phase_q);
   // The post-processor vector is the queued vector (broadcast mode) or its half for the phase,
   // zeros above (two-kernel mode); fc_acc is its chunk fc_q.
+  // The chunk's source (and whether it is the zero upper half) are registers, set with the
+  // chunk counter and the phase, so only flops drive the multiplexer's selects: idle, both are
+  // 0 whatever the mode (fc_q = 0, phase_q = 0).
   if (Chunks > 1) begin : g_feed_chunks
-    logic [ChW-1:0] src;
-    logic           zero;
-    assign src    = two_kernel_i ? fc_q + (phase_q ? ChW'(Chunks / 2) : ChW'(0)) : fc_q;
-    assign zero   = two_kernel_i && (fc_q >= ChW'(Chunks / 2));
-    assign fc_acc = zero ? '0 : r_acc[PpLanes*32*src +: PpLanes*32];
+    logic [ChW-1:0] src_q, fc_n;
+    logic           zero_q, ph_n;
+    assign fc_n = fc_fire ? (fc_last ? '0 : fc_q + ChW'(1)) : fc_q;
+    assign ph_n = (f_fire && two_kernel_i) ? !phase_q : phase_q;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        src_q  <= '0;
+        zero_q <= 1'b0;
+      end else begin
+        src_q  <= two_kernel_i ? fc_n + (ph_n ? ChW'(Chunks / 2) : ChW'(0)) : fc_n;
+        zero_q <= two_kernel_i && (fc_n >= ChW'(Chunks / 2));
+      end
+    end
+    assign fc_acc = zero_q ? '0 : r_acc[PpLanes*32*src_q +: PpLanes*32];
   end else begin : g_feed_whole
     always_comb begin
       fc_acc = r_acc;
@@ -248,8 +260,13 @@ module ane_core_out #(
   logic [31:0] a0;
   assign a0 = ch_q + row_q + (out8_i ? 32'(ox0_q) : {19'd0, ox0_q, 1'b0});
 
-  // the configuration's products, by shift-and-add: bit m_q of each multiplier per cycle
+  // the configuration's products, by shift-and-add: per cycle the multiplicands move up one bit
+  // and the multipliers down one (registers, so no shifter by the bit index on the way)
   logic [31:0] p_th_q, p_nk_q, p_cg_q;  // tile_h * y_rs, nk_full * y_chs, cgout * y_chs
+  logic [31:0] m_rs_q, m_chs_q;         // y_rs << m, y_chs << m
+  logic [8:0]  m_th_q;                  // tile_h >> m
+  logic [4:0]  m_nk_q;                  // nk_full >> m
+  logic [9:0]  m_cg_q;                  // cgout >> m
   logic [3:0]  m_q;                     // 0 .. 9: the next bit; 10: done
   logic        prod_ok;
   assign prod_ok = (m_q == 4'd10);
@@ -257,14 +274,25 @@ module ane_core_out #(
     if (!rst_ni) begin
       m_q <= 4'd10;
       {p_th_q, p_nk_q, p_cg_q} <= '0;
+      {m_rs_q, m_chs_q, m_th_q, m_nk_q, m_cg_q} <= '0;
     end else if (start_i && w_q == WIdle) begin
       m_q <= 4'd0;
       {p_th_q, p_nk_q, p_cg_q} <= '0;
+      m_rs_q  <= y_rs_i;
+      m_chs_q <= y_chs_i;
+      m_th_q  <= tile_h_i;
+      m_nk_q  <= nk_full_i;
+      m_cg_q  <= cgout_i;
     end else if (!prod_ok) begin
       m_q <= m_q + 4'd1;
-      if (m_q < 4'd9 && tile_h_i[m_q]) p_th_q <= p_th_q + (y_rs_i << m_q);
-      if (m_q < 4'd5 && nk_full_i[3'(m_q)]) p_nk_q <= p_nk_q + (y_chs_i << m_q);
-      if (cgout_i[m_q]) p_cg_q <= p_cg_q + (y_chs_i << m_q);
+      if (m_th_q[0]) p_th_q <= p_th_q + m_rs_q;
+      if (m_nk_q[0]) p_nk_q <= p_nk_q + m_chs_q;
+      if (m_cg_q[0]) p_cg_q <= p_cg_q + m_chs_q;
+      m_rs_q  <= m_rs_q << 1;
+      m_chs_q <= m_chs_q << 1;
+      m_th_q  <= m_th_q >> 1;
+      m_nk_q  <= m_nk_q >> 1;
+      m_cg_q  <= m_cg_q >> 1;
     end
   end
 
