@@ -112,7 +112,11 @@ def main():
         out.append("Missing figures (run `make synth`): " + ", ".join(f"`{m}`" for m in missing) + ".")
         out.append("")
     if core is not None and core.get("area_um2") is not None:
-        gl = f"{core.get('gate_level', 'n/a')} ({core.get('gate_level_cycles', '?')} cycles)"
+        rec = core.get("gate_level_stimulus_cycles", 0)
+        gl = (f"{core.get('gate_level', 'n/a')} ({core.get('gate_level_cycles', '?')} random cycles"
+              + (f" after {rec} recorded" if rec else "")
+              + (", gate-level simulator" if core.get("gate_level_engine") == "gatesim" else "")
+              + f", output bits toggled {core.get('gate_level_output_bits_toggled', '?')})")
         out.append("| Top | Cells | Flops | Area (mm2) | OSU Fmax (MHz) | Critical path | Gate-level check |")
         out.append("|---|---:|---:|---:|---:|---|---|")
         out.append(f"| `{label}` | {core['cells']:,} | {core.get('flops', 'n/a')} | {core['area_um2'] / 1e6:.2f} | "

@@ -7,8 +7,11 @@
 #   1. Verilator elaborates the RTL (ports and parameter values for the steps below)
 #   2. Yosys 0.23: read_verilog -sv, synth, generic netlist for the gate-level check,
 #      dfflibmap + abc -liberty on OSU 0.18um, stat -liberty           (scripts/synth/osu018.tcl)
-#   3. gate-level check: RTL vs generic netlist vs Liberty-mapped netlist, Verilated side by
-#      side, seeded random stimulus, every output every cycle       (scripts/synth/glcheck.sh)
+#   3. gate-level check: RTL vs generic netlist vs Liberty-mapped netlist, seeded random
+#      stimulus (after constraints/glstim/<label>.stim, recorded inputs, when there is one),
+#      every output every cycle; the netlists Verilated beside the RTL, or, above
+#      GATESIM_MIN_CELLS mapped cells, run by the project's gate-level simulator
+#      (scripts/synth/glcheck.sh, glsim.h)
 #   4. OpenSTA on the mapped netlist with constraints/osu018.sdc       (scripts/synth/sta.tcl)
 #   5. iCE40: synth_ice40 + nextpnr-ice40 (not in --smoke)             (scripts/synth/ice40.tcl)
 #   6. summary.json                                                    (scripts/synth/collect.py)
@@ -18,6 +21,9 @@
 # --smoke: 2000 check cycles instead of 20000, no iCE40 step, runs scripts/synth/selftest.sh,
 #          never touches docs/. Without --smoke, docs/results.md's synth section is rewritten.
 # --seed N: stimulus seed of the gate-level check (default 1). --only LABEL: one top, no docs.
+# --glcheck auto|verilator|gatesim: how the gate-level check simulates the netlists (default:
+#          gatesim with --smoke, where compiling the netlists was most of the run's time; else
+#          auto: Verilator up to GATESIM_MIN_CELLS mapped cells, the gate-level simulator above).
 # --skip LABEL: leave one top out (repeatable); docs/results.md names the tops left out.
 # --reuse: keep a top's previous run (out DIR/<label>/) when its fingerprint matches: the sha256
 #          of the mode, seed, cycle count, the top's line, every source file, every script of
@@ -31,7 +37,10 @@ root="$(pwd)"
 abs() { case "$1" in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$orig/$1" ;; esac; }
 
 smoke=0 out="$root/out/synth" tops_file="$root/constraints/tops.txt" rtl_dir="$root/rtl"
-seed=1 only="" selftest=1 docs=1 reuse=0
+seed=1 only="" selftest=1 docs=1 reuse=0 glengine=""
+# Above this many mapped cells the netlists' C++ takes too long to compile (the 8-lane core:
+# 357,000 cells, 681 files, hours at -O0); the gate-level simulator reads them in seconds.
+GATESIM_MIN_CELLS=100000
 skips=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -45,11 +54,14 @@ while [ $# -gt 0 ]; do
     --no-docs) docs=0; shift ;;
     --reuse) reuse=1; shift ;;
     --skip) skips+=("$2"); shift 2 ;;
+    --glcheck) glengine="$2"; shift 2 ;;
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "synth.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
 [[ "$seed" =~ ^[0-9]+$ ]] || { echo "synth.sh: --seed wants a number" >&2; exit 2; }
+[ -n "$glengine" ] || { if [ $smoke -eq 1 ]; then glengine=gatesim; else glengine=auto; fi; }
+case "$glengine" in auto|verilator|gatesim) ;; *) echo "synth.sh: --glcheck wants auto, verilator or gatesim" >&2; exit 2 ;; esac
 
 LIB=/usr/share/qflow/tech/osu018/osu018_stdcells.lib
 [ -f "$LIB" ] || { echo "synth.sh: no Liberty file $LIB (qflow-tech-osu018)" >&2; exit 1; }
@@ -85,11 +97,12 @@ fail() { echo "synth FAIL $1: $2"; }
 fingerprint() {
   local i="$1" f
   {
-    printf 'mode %s seed %s cycles %s\n' "$mode" "$seed" "$cycles"
+    printf 'mode %s seed %s cycles %s glcheck %s\n' "$mode" "$seed" "$cycles" "$glengine"
     printf 'top %s srcs %s params %s\n' "${TOP_MODULES[$i]}" "${TOP_SRCS[$i]}" "${TOP_PARAMS[$i]}"
     for f in ${TOP_SRCS[$i]}; do sha256sum "$f"; done
     find "$S" -type f ! -path '*/selftest/*' -print0 | sort -z | xargs -0 sha256sum
     sha256sum "$root"/constraints/*.sdc "$root/constraints/ice40.conf"
+    [ ! -f "$root/constraints/glstim/${TOP_LABELS[$i]}.stim" ] || sha256sum "$root/constraints/glstim/${TOP_LABELS[$i]}.stim"
     cat "$out/versions.json"
   } | sha256sum | cut -d' ' -f1
 }
@@ -154,10 +167,23 @@ run_top() {
   fi
 
   # 3. gate-level check
+  local engine="$glengine" ncells nlargs
+  if [ "$engine" = auto ]; then
+    ncells=$(grep -oE 'Number of cells: +[0-9]+' "$dir/stat_osu018.txt" | tail -n 1 | grep -oE '[0-9]+$')
+    engine=verilator
+    [ "${ncells:-0}" -le "$GATESIM_MIN_CELLS" ] || engine=gatesim
+  fi
+  if [ "$engine" = gatesim ]; then
+    nlargs=(--gatesim "gl:$dir/gl.blif" --gatesim "glmap:$dir/glmap.blif")
+  else
+    nlargs=(--netlist "gl:${top}_gl:$dir/gl.v" --netlist "glmap:${top}_glmap:$dir/glmap.v")
+  fi
+  # recorded stimulus of this top, replayed before the random cycles (tb/tools/core_glstim.cc)
+  local stim="$root/constraints/glstim/$label.stim"
+  [ -f "$stim" ] && nlargs+=(--stim "$stim")
   set +e
   "$S/glcheck.sh" --top "$top" --ports "$dir/ports.json" --out "$dir/glcheck" --cycles "$cycles" \
-    --seed "$seed" --cache "$ANE_VLCACHE" "${pargs[@]+"${pargs[@]}"}" \
-    --netlist "gl:${top}_gl:$dir/gl.v" --netlist "glmap:${top}_glmap:$dir/glmap.v" \
+    --seed "$seed" --cache "$ANE_VLCACHE" "${pargs[@]+"${pargs[@]}"}" "${nlargs[@]}" \
     -- "${srcs[@]}" > "$dir/glcheck.log" 2>&1
   rc=$?
   set -e

@@ -101,7 +101,11 @@ def main():
     s["gate_level_cycles"] = int(m.group(1))
     s["gate_level_seed"] = int(m.group(3))
     s["gate_level_netlists"] = m.group(4).split()
+    # how the netlists were simulated: Verilated beside the RTL, or by scripts/synth/glsim.h
+    s["gate_level_engine"] = "gatesim" if re.search(r"^gatesim ", run, re.M) else "verilator"
     s["gate_level_output_bits_toggled"] = f"{m.group(5)}/{m.group(6)}"
+    rec = re.search(r"^glcheck stimulus (\S+): (\d+) cycles replayed", run, re.M)
+    s["gate_level_stimulus_cycles"] = int(rec.group(2)) if rec else 0
 
     warn_file = f"{d}/yosys_warnings.txt"
     s["yosys_warnings"] = [w for w in read(warn_file).splitlines() if w] if os.path.exists(warn_file) else []
@@ -135,8 +139,9 @@ def main():
     ice = (f"iCE40 {s['ice40_lcs']} LCs, {fmt(s['ice40_fmax_mhz'], ' MHz')}" if not a.ice40
            else f"iCE40 {a.ice40}")
     print(f"{s['cells']} cells, {s['area_um2']} um2, OSU Fmax {fmt(s['osu_fmax_mhz'], ' MHz')} "
-          f"({s['critical_path']}), {ice}, gate-level pass ({s['gate_level_cycles']} cycles, "
-          f"seed {s['gate_level_seed']}, {' '.join(s['gate_level_netlists'])})")
+          f"({s['critical_path']}), {ice}, gate-level pass ({s['gate_level_cycles']} cycles"
+          f"{' after ' + str(s['gate_level_stimulus_cycles']) + ' recorded' if s['gate_level_stimulus_cycles'] else ''}, "
+          f"seed {s['gate_level_seed']}, {' '.join(s['gate_level_netlists'])}, {s['gate_level_engine']})")
     tog, total = s["gate_level_output_bits_toggled"].split("/")
     if tog != total:
         print(f"    note: only {tog}/{total} RTL output bits toggled during the gate-level check; "

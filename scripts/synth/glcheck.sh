@@ -5,7 +5,15 @@
 # each netlist's own port list (yosys write_json); both must agree.
 #
 #   glcheck.sh --top T --ports PORTS.json --out DIR --cycles N --seed S [--cache DIR]
-#              [--param NAME=VALUE]... --netlist TAG:MODULE:FILE.v [--netlist ...] -- RTL_SOURCES...
+#              [--param NAME=VALUE]... [--netlist TAG:MODULE:FILE.v]... [--gatesim TAG:FILE.blif]...
+#              [--stim FILE] -- RTL_SOURCES...
+#
+# --netlist: a Verilog netlist, Verilated beside the RTL. --gatesim: a flat BLIF netlist of
+# Yosys's internal cells (osu018.tcl writes gl.blif and glmap.blif), run by the project's own
+# cycle-based gate-level simulator (glsim.h), for netlists too large to Verilate: the 8-lane
+# core's 357,000 cells come to 681 files of C++ that would take hours to compile.
+# --stim FILE: recorded inputs (constraints/glstim/, format in glcheck.py), replayed and compared
+# before the N random cycles.
 #
 # --cache DIR keeps the compiled Verilator runtime (verilated.o, verilated_threads.o: 7 of the
 # ~10 s of a small build) for the next check with the same Verilator, compiler and flags.
@@ -15,8 +23,8 @@
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 
-top="" ports="" out="" cycles=2000 seed=1 cache=""
-params=() netlists=()
+top="" ports="" out="" cycles=2000 seed=1 cache="" stim=""
+params=() netlists=() gatesims=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --top) top="$2"; shift 2 ;;
@@ -25,14 +33,17 @@ while [ $# -gt 0 ]; do
     --cycles) cycles="$2"; shift 2 ;;
     --seed) seed="$2"; shift 2 ;;
     --cache) cache="$2"; shift 2 ;;
+    --stim) stim="$(cd "$(dirname "$2")" && pwd)/$(basename "$2")"; shift 2 ;;
     --param) params+=("$2"); shift 2 ;;
     --netlist) netlists+=("$2"); shift 2 ;;
+    --gatesim) gatesims+=("$2"); shift 2 ;;
     --) shift; break ;;
     *) echo "glcheck.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
 srcs=("$@")
-[ -n "$top" ] && [ -n "$ports" ] && [ -n "$out" ] && [ ${#netlists[@]} -gt 0 ] && [ ${#srcs[@]} -gt 0 ] \
+[ -n "$top" ] && [ -n "$ports" ] && [ -n "$out" ] && [ $((${#netlists[@]} + ${#gatesims[@]})) -gt 0 ] \
+  && [ ${#srcs[@]} -gt 0 ] \
   || { echo "glcheck.sh: missing arguments (see the header of $0)" >&2; exit 2; }
 
 mkdir -p "$out"
@@ -42,7 +53,7 @@ mapfile -t srcs < <(abspath "${srcs[@]}")
 gen_args=(--ports "$ports" --outdir "$out")
 for p in "${params[@]+"${params[@]}"}"; do gen_args+=(--param "$p"); done
 nl_files=()
-for spec in "${netlists[@]}"; do
+for spec in "${netlists[@]+"${netlists[@]}"}"; do
   tag="${spec%%:*}"; rest="${spec#*:}"; module="${rest%%:*}"; file="$(abspath "${rest#*:}")"
   # the netlist's own port list, as yosys reads it back (-lib: the modules' interfaces only, the
   # same ports, directions and widths without elaborating the cells: seconds instead of most of
@@ -51,6 +62,11 @@ for spec in "${netlists[@]}"; do
     || { echo "glcheck ERROR $top: yosys cannot read netlist $file (log: $out/$tag.ports.log)" >&2; exit 2; }
   gen_args+=(--netlist "$tag:$module:$out/$tag.ports.json")
   nl_files+=("$file")
+done
+for spec in "${gatesims[@]+"${gatesims[@]}"}"; do
+  tag="${spec%%:*}"; file="$(abspath "${spec#*:}")"
+  [ -f "$file" ] || { echo "glcheck ERROR $top: no netlist $file" >&2; exit 2; }
+  gen_args+=(--gatesim "$tag:$file")
 done
 python3 "$here/glcheck.py" gen "${gen_args[@]}" || exit $?
 
@@ -68,6 +84,7 @@ vflags=(-O2 -fno-gate -fno-dfg -j 2 --x-assign 0 --x-initial 0 -MAKEFLAGS "OPT_F
 runtime=(verilated.o verilated_threads.o)
 rm -rf "$out/obj"
 mkdir -p "$out/obj"
+cache_root="$cache"
 if [ -n "$cache" ]; then
   key="$( { verilator --version; "${CXX:-c++}" --version | head -1; echo "${vflags[*]}"; } | sha1sum | cut -c1-16)"
   cache="$cache/$key"
@@ -76,9 +93,27 @@ if [ -n "$cache" ]; then
     for o in "${runtime[@]}"; do cp -p "$cache/$o" "$out/obj/$o"; vflags+=(-MAKEFLAGS "-o $o"); done
   fi
 fi
+if [ ${#gatesims[@]} -gt 0 ]; then
+  # the simulator itself is small and runs the whole netlist every pass: compiled at -O2, once
+  # per version of its source and compiler when there is a cache (after the runtime's key: the
+  # flags below name this check's folder)
+  gkey="$( { cat "$here/glsim.cc" "$here/glsim.h"; "${CXX:-c++}" --version | head -1; } | sha1sum | cut -c1-16)"
+  gobj="$out/obj/glsim_lib.o"
+  if [ -n "$cache_root" ] && [ -f "$cache_root/glsim-$gkey.o" ]; then
+    cp -p "$cache_root/glsim-$gkey.o" "$gobj"
+  else
+    "${CXX:-c++}" -std=c++17 -O2 -c "$here/glsim.cc" -o "$gobj" > "$out/glsim_build.log" 2>&1 \
+      || { echo "glcheck ERROR $top: cannot compile glsim.cc (log: $out/glsim_build.log)" >&2; exit 2; }
+    if [ -n "$cache_root" ]; then
+      mkdir -p "$cache_root" && cp -p "$gobj" "$cache_root/glsim-$gkey.o.tmp.$$" \
+        && mv -f "$cache_root/glsim-$gkey.o.tmp.$$" "$cache_root/glsim-$gkey.o" || true
+    fi
+  fi
+  vflags+=(-CFLAGS "-I$here" -LDFLAGS "$gobj")
+fi
 if ! verilator --cc --exe --build "${vflags[@]}" \
       --top-module glcheck_top -Mdir "$out/obj" -o glcheck \
-      "${srcs[@]}" "${nl_files[@]}" "$out/glcheck_top.sv" "$out/tb.cpp" > "$out/build.log" 2>&1; then
+      "${srcs[@]}" "${nl_files[@]+"${nl_files[@]}"}" "$out/glcheck_top.sv" "$out/tb.cpp" > "$out/build.log" 2>&1; then
   echo "glcheck ERROR $top: Verilator build failed (log: $out/build.log)" >&2
   grep -E '%Error' "$out/build.log" | head -5 >&2 || tail -5 "$out/build.log" >&2
   exit 2
@@ -93,7 +128,7 @@ if [ -n "$cache" ] && [ ! -f "$cache/verilated_threads.o" ]; then
 fi
 
 set +e
-"$out/obj/glcheck" --cycles "$cycles" --seed "$seed" > "$out/run.log" 2>&1
+"$out/obj/glcheck" --cycles "$cycles" --seed "$seed" ${stim:+--stim "$stim"} > "$out/run.log" 2>&1
 rc=$?
 set -e
 cat "$out/run.log"

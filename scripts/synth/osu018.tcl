@@ -6,12 +6,13 @@
 #   ANE_LIB       Liberty file (osu018_stdcells.lib)
 #   ANE_OUTDIR    where the netlists and reports go
 # Outputs in ANE_OUTDIR:
-#   gl.v / gl.json        generic-gate netlist after `synth` (module <top>_gl) for the gate-level check
+#   gl.v / gl.blif        generic-gate netlist after `synth` (module <top>_gl) for the gate-level check
+#                         (the BLIF, of Yosys's internal cells, for scripts/synth/glsim.h)
 #   stat_generic.txt      generic cell counts
 #   mapped.v              Liberty-mapped netlist (module <top>) for OpenSTA
 #   stat_osu018.txt       mapped cell counts and area (after the fanout buffers)
 #   fanout.txt            what scripts/synth/fanout.py buffered
-#   glmap.v / glmap.json  the mapped netlist with every cell replaced by its Liberty function
+#   glmap.v / glmap.blif  the mapped netlist with every cell replaced by its Liberty function
 #                         (module <top>_glmap), a second gate-level check target
 # Fails (Tcl error, non-zero exit) when a latch is inferred. Warnings are judged by synth.sh from the log.
 
@@ -44,6 +45,7 @@ yosys tee -q -o $out/stat_generic.txt stat
 # generic-gate netlist for the gate-level check
 yosys rename -top ${top}_gl
 yosys write_verilog -noattr $out/gl.v
+yosys write_blif -icells -impltf $out/gl.blif
 yosys rename -top $top
 
 # json_pass NAME SCRIPT ARGS...: the design through Yosys's JSON, scripts/synth/SCRIPT (which
@@ -93,3 +95,4 @@ yosys hierarchy -top $top
 yosys opt_clean -purge
 yosys rename -top ${top}_glmap
 yosys write_verilog -noattr $out/glmap.v
+yosys write_blif -icells -impltf $out/glmap.blif

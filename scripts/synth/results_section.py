@@ -53,8 +53,11 @@ def section(summaries):
                 else "combinational (clock port unused)" if s["clocked"] else "combinational")
         ice_lcs = fmt(s.get("ice40_lcs")) if s.get("ice40_lcs") is not None else s.get("ice40", "n/a")
         ice_f = fmt(s.get("ice40_fmax_mhz"), 1)
-        gl = (f"{s['gate_level']} ({s['gate_level_cycles']} cycles, seed {s['gate_level_seed']}, "
-              f"{'+'.join(s['gate_level_netlists'])})")
+        rec = s.get("gate_level_stimulus_cycles", 0)
+        gl = (f"{s['gate_level']} ({s['gate_level_cycles']} cycles"
+              f"{f' after {rec} recorded' if rec else ''}, seed {s['gate_level_seed']}, "
+              f"{'+'.join(s['gate_level_netlists'])}"
+              + (", gate-level simulator" if s.get("gate_level_engine") == "gatesim" else "") + ")")
         path = f"`{s['critical_path']}`" if s.get("critical_path") else "n/a"
         out.append(f"| {name} | {kind} | {fmt(s['cells'])} | {fmt(s['area_um2'], 0)} | "
                    f"{fmt(s.get('osu_crit_path_ns'), 3)} | {fmt(s.get('osu_fmax_mhz'), 1)} | {path} | "

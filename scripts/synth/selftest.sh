@@ -14,6 +14,9 @@
 #   6 verilator the Verilator 5.006 gate-optimisation bug shape passes with the check's flags
 #   7 clockgate the clocked fixture synthesized with one clock gate left out of its flip-flops'
 #               clock (clockgate.py --mutant) fails the gate-level check of the mapped netlist
+#   8 gatesim   the check's own gate-level simulator (glsim.h, for tops too large to Verilate):
+#               the clocked fixture passes, and its clock-gating mutant, an inverted output bit
+#               and the two Yosys miscompile fixtures fail, as they do Verilated
 # Prints one line per test, exits 1 when any test does not behave as expected.
 set -euo pipefail
 orig="$(pwd)"
@@ -73,7 +76,7 @@ group_a() {  # tests 1, 2, 5, 7
   else no "lint of tops_bad.txt: exit $RC, $n FAIL lines (want non-zero, >= 3)"; fi
 
   # 2 clocked fixture through the whole smoke flow
-  run "$out/clocked.log" scripts/synth.sh --smoke --no-selftest --tops "$T/tops_ok.txt" --rtl "$T" --out "$out/clocked"
+  run "$out/clocked.log" scripts/synth.sh --smoke --no-selftest --glcheck verilator --tops "$T/tops_ok.txt" --rtl "$T" --out "$out/clocked"
   if [ $RC -eq 0 ] && has "$out/clocked.log" "synth ok   fx_acc"; then
     ok "clocked fixture passes: $(grep -o 'gate-level pass.*' "$out/clocked.log")"
   else
@@ -88,7 +91,7 @@ group_a() {  # tests 1, 2, 5, 7
   fi
 
   # 7 a clock-gating mistake in the mapped netlist is caught
-  ANE_CLOCKGATE_ARGS=--mutant run "$out/cgmutant.log" scripts/synth.sh --smoke --no-selftest \
+  ANE_CLOCKGATE_ARGS=--mutant run "$out/cgmutant.log" scripts/synth.sh --smoke --no-selftest --glcheck verilator \
     --tops "$T/tops_ok.txt" --rtl "$T" --out "$out/cgmutant"
   if [ $RC -ne 0 ] && has "$out/cgmutant.log" "gate-level check failed" \
      && grep -q "MUTANT" "$out/cgmutant/fx_acc__Mode_fx_pkg__ModeXor/clockgate.txt" \
@@ -97,11 +100,45 @@ group_a() {  # tests 1, 2, 5, 7
   else
     no "clock-gating mutant not caught: exit $RC ($out/cgmutant.log)" "$(tail -3 "$out/cgmutant.log")"
   fi
+
+  # 8 the same fixture and clock-gating mutant through the gate-level simulator
+  local fx=fx_acc__Mode_fx_pkg__ModeXor
+  run "$out/gs_clocked.log" scripts/synth.sh --smoke --no-selftest --glcheck gatesim --tops "$T/tops_ok.txt" \
+    --rtl "$T" --out "$out/gs_clocked"
+  if [ $RC -eq 0 ] && has "$out/gs_clocked.log" "synth ok   fx_acc" && has "$out/gs_clocked.log" "gatesim)"; then
+    ok "gatesim: clocked fixture passes: $(grep -o 'gate-level pass.*' "$out/gs_clocked.log")"
+  else
+    no "gatesim: clocked fixture: exit $RC" "$(tail -5 "$out/gs_clocked.log")"
+  fi
+  if [ -f "$out/gs_clocked/$fx/glmap.blif" ]; then
+    local m="$out/gs_mutant" pargs=()
+    mkdir -p "$m"
+    for p in $(cat "$out/gs_clocked/$fx/params.txt"); do pargs+=(--param "$p"); done
+    python3 "$S/glcheck.py" mutant-blif --netlist "$out/gs_clocked/$fx/glmap.blif" --out "$m/mutant.blif" > "$m/mutant.txt"
+    run "$m/glcheck.log" "$S/glcheck.sh" --top fx_acc --ports "$out/gs_clocked/$fx/ports.json" --out "$m/glcheck" \
+      --cycles 2000 --seed 1 --cache "$ANE_VLCACHE" "${pargs[@]}" --gatesim "glmap:$m/mutant.blif" \
+      -- $(cat "$out/gs_clocked/$fx/srcs.txt")
+    if [ $RC -eq 1 ] && has "$m/glcheck.log" "glcheck FAIL fx_acc: netlist glmap differs from the RTL"; then
+      ok "gatesim: mutant ($(sed 's/^mutant: //' "$m/mutant.txt")) caught: $(grep -o 'at cycle.*' "$m/glcheck.log" | head -1)"
+    else
+      no "gatesim: mutant not caught: exit $RC ($m/glcheck.log)" "$(head -5 "$m/glcheck.log")"
+    fi
+  else
+    no "gatesim: no fixture BLIF netlist"
+  fi
+  ANE_CLOCKGATE_ARGS=--mutant run "$out/gs_cgmutant.log" scripts/synth.sh --smoke --no-selftest --glcheck gatesim \
+    --tops "$T/tops_ok.txt" --rtl "$T" --out "$out/gs_cgmutant"
+  if [ $RC -ne 0 ] && has "$out/gs_cgmutant.log" "gate-level check failed" \
+     && grep -q "netlist glmap differs" "$out/gs_cgmutant/$fx/glcheck.log"; then
+    ok "gatesim: clock-gating mutant caught: $(grep -o 'at cycle.*' "$out/gs_cgmutant/$fx/glcheck.log" | head -1)"
+  else
+    no "gatesim: clock-gating mutant not caught: exit $RC ($out/gs_cgmutant.log)" "$(tail -3 "$out/gs_cgmutant.log")"
+  fi
 }
 
 group_b() {  # tests 3, 4, 6
   # 3 each bad fixture fails for its reason
-  run "$out/bad.log" scripts/synth.sh --smoke --no-selftest --tops "$T/tops_bad.txt" --rtl "$T" --out "$out/bad"
+  run "$out/bad.log" scripts/synth.sh --smoke --no-selftest --glcheck verilator --tops "$T/tops_bad.txt" --rtl "$T" --out "$out/bad"
   for want in "synth FAIL fx_latch: latch inferred" \
               "synth FAIL fx_nodriver: yosys warnings" "is used but has no driver" \
               "synth FAIL fx_implicit: yosys warnings" "is implicitly declared" \
@@ -109,6 +146,13 @@ group_b() {  # tests 3, 4, 6
               "synth FAIL fx_fieldrng: gate-level check failed" "glcheck FAIL fx_fieldrng: netlist gl differs"; do
     if [ $RC -ne 0 ] && has "$out/bad.log" "$want"; then ok "bad fixture: '$want'"
     else no "bad fixtures: exit $RC, no line '$want' ($out/bad.log)"; fi
+  done
+  # 8 the Yosys miscompiles are caught by the gate-level simulator too
+  run "$out/gs_bad.log" scripts/synth.sh --smoke --no-selftest --glcheck gatesim --tops "$T/tops_bad.txt" --rtl "$T" \
+    --out "$out/gs_bad"
+  for want in "glcheck FAIL fx_pkdarr: netlist gl differs" "glcheck FAIL fx_fieldrng: netlist gl differs"; do
+    if [ $RC -ne 0 ] && has "$out/gs_bad.log" "$want"; then ok "gatesim: bad fixture: '$want'"
+    else no "gatesim: bad fixtures: exit $RC, no line '$want' ($out/gs_bad.log)"; fi
   done
 
   # 4 mutant of a project top
@@ -120,7 +164,7 @@ group_b() {  # tests 3, 4, 6
   fi
   if [ -z "$real" ]; then
     first="$(sed 's/#.*//' constraints/tops.txt | awk 'NF { print $1; exit }')"
-    run "$out/real.log" scripts/synth.sh --smoke --no-selftest --only "$first" --out "$out/real"
+    run "$out/real.log" scripts/synth.sh --smoke --no-selftest --glcheck verilator --only "$first" --out "$out/real"
     real="$out/real/$first"
   fi
   mutant_test project "$real"

@@ -111,6 +111,10 @@ class Sim {
   // SimInterrupted instead of clocking: the inputs set for that cycle never reach an edge. Once.
   void InterruptAt(uint64_t cycle) { interrupt_at_ = cycle; }
 
+  // Called by every Tick() before its rising edge, with the inputs of that edge set: a recorder
+  // of the top's inputs (tb/tools/core_glstim.cc) hangs here.
+  void set_before_edge(std::function<void()> f) { before_edge_ = std::move(f); }
+
   // Combinational top: settle the inputs and record one time step. (Clocked top: settle the
   // inputs set for the next clock edge, to read what they drive combinationally.)
   void Eval() {
@@ -133,6 +137,7 @@ class Sim {
       interrupt_at_ = kNever;
       throw SimInterrupted(cycles_);
     }
+    if (before_edge_) before_edge_();
     Verilated::threadContextp(context_.get());
     if (trace_) {
       model_->clk_i = 0;
@@ -187,6 +192,7 @@ class Sim {
   uint64_t timeout_ = uint64_t(1) << 40;
   static constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
   uint64_t interrupt_at_ = kNever;
+  std::function<void()> before_edge_;
 };
 
 // One write to a model's configuration port (cfg_we_i, cfg_addr_i, cfg_wdata_i): one clock.
