@@ -33,7 +33,7 @@ while [ $# -gt 0 ]; do
     --cycles) cycles="$2"; shift 2 ;;
     --seed) seed="$2"; shift 2 ;;
     --cache) cache="$2"; shift 2 ;;
-    --stim) stim="$(cd "$(dirname "$2")" && pwd)/$(basename "$2")"; shift 2 ;;
+    --stim) stim="$2"; shift 2 ;;
     --param) params+=("$2"); shift 2 ;;
     --netlist) netlists+=("$2"); shift 2 ;;
     --gatesim) gatesims+=("$2"); shift 2 ;;
@@ -50,6 +50,7 @@ mkdir -p "$out"
 out="$(cd "$out" && pwd)"
 abspath() { local f; for f in "$@"; do (cd "$(dirname "$f")" && echo "$(pwd)/$(basename "$f")"); done; }
 mapfile -t srcs < <(abspath "${srcs[@]}")
+[ -z "$stim" ] || stim="$(abspath "$stim")"
 gen_args=(--ports "$ports" --outdir "$out")
 for p in "${params[@]+"${params[@]}"}"; do gen_args+=(--param "$p"); done
 nl_files=()

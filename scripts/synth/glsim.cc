@@ -90,12 +90,7 @@ void Netlist::AddCell(const std::string& type, const std::vector<std::pair<std::
     latches_.push_back(t);
     return;
   }
-  Flop f{};
-  f.en = f.arst = f.aset = f.srst = -1;
-  f.en_pol = f.arst_pol = f.aset_pol = f.srst_pol = 1;
-  f.arst_val = f.srst_val = 0;
-  f.srst_needs_en = false;
-  f.prev_clk = f.prev_arst = f.prev_aset = 0;
+  Flop f{};  // the member initializers: no control, every previous net value 0
   bool known = false;
   if (!(l = letters("$_DFF_")).empty() && (l.size() == 1 || l.size() == 3)) {
     known = true;

@@ -56,8 +56,9 @@ class Netlist {
   };
   // A flip-flop: every optional control is a net index or -1; `*_pol` is the active level.
   struct Flop {
-    int clk, d, q;
-    uint8_t clk_pol, prev_clk, prev_arst, prev_aset;  // prev_*: the nets' values in the last pass
+    int clk = -1, d = -1, q = -1;
+    uint8_t clk_pol = 1;
+    uint8_t prev_clk = 0, prev_arst = 0, prev_aset = 0;  // the nets' values in the last pass
     int en = -1;
     uint8_t en_pol = 1;
     int arst = -1;  // asynchronous reset to arst_val (a $_DFFSR_'s R: to 0)
