@@ -32,6 +32,7 @@ module ane_core #(
   parameter logic        Gen       = ane_pkg::GenM1,
   parameter int unsigned NumLanes  = 256,
   parameter int unsigned BankBytes = 512,
+  parameter int unsigned InBanks   = 8,    // input buffer: a ring of banks (ane_shifter NumBanks)
   parameter int unsigned BeatBytes = 8,    // a bank word: bank rows are whole words
   parameter int unsigned PortWords = 8,    // words per input read (64 bytes)
   parameter int unsigned OutBytes  = 64,
@@ -120,7 +121,7 @@ module ane_core #(
   // The fields. The address registers are whole words (ane_regs_pkg::Core*BaseWidth = 32).
   logic [ane_regs_pkg::CoreLayerCgWidth-1:0]    cg;
   logic [ane_regs_pkg::CoreLayerModeWidth-1:0]  mode_bits;
-  logic                                         two_kernel, elem16, params, out8;
+  logic                                         two_kernel, elem16, params, out8, diag;
   logic [ane_regs_pkg::CoreTileTileHWidth-1:0]  tile_h;
   logic [ane_regs_pkg::CoreTileTileWWidth-1:0]  tile_w;
   logic [ane_regs_pkg::CoreTileNcWidth-1:0]     nc;
@@ -149,6 +150,7 @@ module ane_core #(
   assign elem16     = layer_q[ane_regs_pkg::CoreLayerElem16Lsb];
   assign params     = layer_q[ane_regs_pkg::CoreLayerParamsLsb];
   assign out8       = layer_q[ane_regs_pkg::CoreLayerOut8Lsb];
+  assign diag       = layer_q[ane_regs_pkg::CoreLayerDiagLsb];
   assign tile_h     = tile_q[ane_regs_pkg::CoreTileTileHLsb +: ane_regs_pkg::CoreTileTileHWidth];
   assign tile_w     = tile_q[ane_regs_pkg::CoreTileTileWLsb +: ane_regs_pkg::CoreTileTileWWidth];
   assign nc         = tile_q[ane_regs_pkg::CoreTileNcLsb +: ane_regs_pkg::CoreTileNcWidth];
@@ -210,7 +212,7 @@ module ane_core #(
   logic [2:0]  rq_ky, rq_kx;
   logic [36:0] rq_tag;
   ane_core_route u_route (
-    .clk_i(clk_i), .rst_ni(rst_ni), .start_i(start), .nc_i(nc), .nsl_i(nsl),
+    .clk_i(clk_i), .rst_ni(rst_ni), .start_i(start), .nc_i(nc), .nsl_i(nsl), .diag_i(diag),
     .op_valid_i(op_valid), .op_ready_o(op_ready), .op_coef_a_i(op_a), .op_coef_b_i(op_b),
     .op_c_i(op_c), .op_ky_i(op_ky), .op_kx_i(op_kx), .op_slot_i(op_slot),
     .op_first_i(op_first), .op_last_i(op_last), .op_end_i(op_end),
@@ -240,7 +242,8 @@ module ane_core #(
   logic [NumLanes*16-1:0] vec_data;
   logic [NumLanes-1:0]    vec_mask;
   logic [36:0]            vec_tag;
-  ane_shifter #(.NumLanes(NumLanes), .BankBytes(BankBytes), .BeatBytes(PortWords * BeatBytes),
+  ane_shifter #(.NumLanes(NumLanes), .BankBytes(BankBytes), .NumBanks(InBanks),
+                .BeatBytes(PortWords * BeatBytes),
                 .TagBits(37)) u_shifter (
     .clk_i(clk_i), .rst_ni(rst_ni),
     .cfg_we_i(sh_we), .cfg_addr_i(cfg_addr_i[ane_regs_pkg::CoreShifterAddrBits-1:0]),

@@ -6,6 +6,8 @@
 // operation back. A slice with no operation at all (every step skipped by a sparse kernel,
 // N-6.3) is released by a no-data request, as is every slice after the group's last operation.
 // The operation's coefficients, slot and flags ride through the shifter as the request's tag.
+// Depthwise interleave (diag_i): kernel k of a pass reduces over its own channel k of the work
+// unit, so an operation reads channel `slot` (the extract walks one channel, c = 0).
 `default_nettype none
 
 module ane_core_route (
@@ -14,6 +16,7 @@ module ane_core_route (
   input  wire logic        start_i,     // a layer starts: slice 0
   input  wire logic [9:0]  nc_i,        // channels per work unit
   input  wire logic [9:0]  nsl_i,       // slices per tile
+  input  wire logic        diag_i,      // depthwise interleave: an operation reads channel slot
   // operations from the kernel extract
   input  wire logic        op_valid_i,
   output      logic        op_ready_o,
@@ -81,7 +84,7 @@ module ane_core_route (
       default: ;
     endcase
   end
-  assign rq_c_o   = h_c_q - lo_q[9:0];   // lo_q <= c: bit 10 is 0 here
+  assign rq_c_o   = diag_i ? {7'd0, h_slot_q} : h_c_q - lo_q[9:0];   // lo_q <= c: bit 10 is 0 here
   assign rq_ky_o  = h_ky_q;
   assign rq_kx_o  = h_kx_q;
   assign rq_tag_o = {h_a_q, h_b_q, h_slot_q, h_first_q, h_last_q};

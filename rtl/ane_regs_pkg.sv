@@ -716,7 +716,7 @@ package ane_regs_pkg;
   // ---- the core's configuration port (rtl/ane_core.sv) ----
   // LAYER (0x00): the layer
   localparam int unsigned CoreLayerAddr           = 32'h0;
-  localparam int unsigned CoreLayerBits           = 17;  // bits below the top field's MSB
+  localparam int unsigned CoreLayerBits           = 18;  // bits below the top field's MSB
   localparam int unsigned CoreLayerCgLsb          = 0;
   localparam int unsigned CoreLayerCgWidth        = 10;  // channels
   localparam int unsigned CoreLayerModeLsb        = 10;
@@ -729,6 +729,8 @@ package ane_regs_pkg;
   localparam int unsigned CoreLayerParamsWidth    = 1;
   localparam int unsigned CoreLayerOut8Lsb        = 16;
   localparam int unsigned CoreLayerOut8Width      = 1;
+  localparam int unsigned CoreLayerDiagLsb        = 17;
+  localparam int unsigned CoreLayerDiagWidth      = 1;
   // TILE (0x01): the tile and the work unit
   localparam int unsigned CoreTileAddr       = 32'h1;
   localparam int unsigned CoreTileBits       = 28;  // bits below the top field's MSB
@@ -1072,27 +1074,27 @@ package ane_regs_pkg;
       CoreLayerAddr ^ CoreLayerBits ^ CoreLayerCgLsb ^ CoreLayerCgWidth ^ CoreLayerModeLsb ^
       CoreLayerModeWidth ^ CoreLayerTwoKernelLsb ^ CoreLayerTwoKernelWidth ^ CoreLayerElem16Lsb ^
       CoreLayerElem16Width ^ CoreLayerParamsLsb ^ CoreLayerParamsWidth ^ CoreLayerOut8Lsb ^
-      CoreLayerOut8Width ^ CoreTileAddr ^ CoreTileBits ^ CoreTileTileHLsb ^ CoreTileTileHWidth ^
-      CoreTileTileWLsb ^ CoreTileTileWWidth ^ CoreTileNcLsb ^ CoreTileNcWidth ^ CoreGridAddr ^
-      CoreGridBits ^ CoreGridNtyLsb ^ CoreGridNtyWidth ^ CoreGridNtxLsb ^ CoreGridNtxWidth ^
-      CoreGridNslLsb ^ CoreGridNslWidth ^ CorePassAddr ^ CorePassBits ^ CorePassNpLsb ^
-      CorePassNpWidth ^ CorePassPpgLsb ^ CorePassPpgWidth ^ CorePassNkFullLsb ^
-      CorePassNkFullWidth ^ CorePassNkLastLsb ^ CorePassNkLastWidth ^ CoreCgoutAddr ^
-      CoreCgoutBits ^ CoreCgoutCgoutLsb ^ CoreCgoutCgoutWidth ^ CoreInAddr ^ CoreInBits ^
-      CoreInHLsb ^ CoreInHWidth ^ CoreInWLsb ^ CoreInWWidth ^ CoreOutAddr ^ CoreOutBits ^
-      CoreOutOhLsb ^ CoreOutOhWidth ^ CoreOutOwLsb ^ CoreOutOwWidth ^ CoreWinAddr ^ CoreWinBits ^
-      CoreWinSyLsb ^ CoreWinSyWidth ^ CoreWinSxLsb ^ CoreWinSxWidth ^ CoreWinPtLsb ^
-      CoreWinPtWidth ^ CoreWinPlLsb ^ CoreWinPlWidth ^ CorePatchAddr ^ CorePatchBits ^
-      CorePatchPhLsb ^ CorePatchPhWidth ^ CorePatchPwLsb ^ CorePatchPwWidth ^ CorePatchBprLsb ^
-      CorePatchBprWidth ^ CoreXbaseAddr ^ CoreXbaseBits ^ CoreXbaseBaseLsb ^ CoreXbaseBaseWidth ^
-      CoreXchsAddr ^ CoreXchsBits ^ CoreXchsStrideLsb ^ CoreXchsStrideWidth ^ CoreXrsAddr ^
-      CoreXrsBits ^ CoreXrsStrideLsb ^ CoreXrsStrideWidth ^ CoreKbaseAddr ^ CoreKbaseBits ^
-      CoreKbaseBaseLsb ^ CoreKbaseBaseWidth ^ CoreYbaseAddr ^ CoreYbaseBits ^ CoreYbaseBaseLsb ^
-      CoreYbaseBaseWidth ^ CoreYchsAddr ^ CoreYchsBits ^ CoreYchsStrideLsb ^ CoreYchsStrideWidth ^
-      CoreYrsAddr ^ CoreYrsBits ^ CoreYrsStrideLsb ^ CoreYrsStrideWidth ^ CoreStartAddr ^
-      CoreKextAddr ^ CoreKextBits ^ CoreKextCLsb ^ CoreKextCWidth ^ CoreKextKhLsb ^
-      CoreKextKhWidth ^ CoreKextKwLsb ^ CoreKextKwWidth ^ CorePostprocAddr ^ CorePostprocAddrBits ^
-      CoreShifterAddr ^ CoreShifterAddrBits;
+      CoreLayerOut8Width ^ CoreLayerDiagLsb ^ CoreLayerDiagWidth ^ CoreTileAddr ^ CoreTileBits ^
+      CoreTileTileHLsb ^ CoreTileTileHWidth ^ CoreTileTileWLsb ^ CoreTileTileWWidth ^
+      CoreTileNcLsb ^ CoreTileNcWidth ^ CoreGridAddr ^ CoreGridBits ^ CoreGridNtyLsb ^
+      CoreGridNtyWidth ^ CoreGridNtxLsb ^ CoreGridNtxWidth ^ CoreGridNslLsb ^ CoreGridNslWidth ^
+      CorePassAddr ^ CorePassBits ^ CorePassNpLsb ^ CorePassNpWidth ^ CorePassPpgLsb ^
+      CorePassPpgWidth ^ CorePassNkFullLsb ^ CorePassNkFullWidth ^ CorePassNkLastLsb ^
+      CorePassNkLastWidth ^ CoreCgoutAddr ^ CoreCgoutBits ^ CoreCgoutCgoutLsb ^
+      CoreCgoutCgoutWidth ^ CoreInAddr ^ CoreInBits ^ CoreInHLsb ^ CoreInHWidth ^ CoreInWLsb ^
+      CoreInWWidth ^ CoreOutAddr ^ CoreOutBits ^ CoreOutOhLsb ^ CoreOutOhWidth ^ CoreOutOwLsb ^
+      CoreOutOwWidth ^ CoreWinAddr ^ CoreWinBits ^ CoreWinSyLsb ^ CoreWinSyWidth ^ CoreWinSxLsb ^
+      CoreWinSxWidth ^ CoreWinPtLsb ^ CoreWinPtWidth ^ CoreWinPlLsb ^ CoreWinPlWidth ^
+      CorePatchAddr ^ CorePatchBits ^ CorePatchPhLsb ^ CorePatchPhWidth ^ CorePatchPwLsb ^
+      CorePatchPwWidth ^ CorePatchBprLsb ^ CorePatchBprWidth ^ CoreXbaseAddr ^ CoreXbaseBits ^
+      CoreXbaseBaseLsb ^ CoreXbaseBaseWidth ^ CoreXchsAddr ^ CoreXchsBits ^ CoreXchsStrideLsb ^
+      CoreXchsStrideWidth ^ CoreXrsAddr ^ CoreXrsBits ^ CoreXrsStrideLsb ^ CoreXrsStrideWidth ^
+      CoreKbaseAddr ^ CoreKbaseBits ^ CoreKbaseBaseLsb ^ CoreKbaseBaseWidth ^ CoreYbaseAddr ^
+      CoreYbaseBits ^ CoreYbaseBaseLsb ^ CoreYbaseBaseWidth ^ CoreYchsAddr ^ CoreYchsBits ^
+      CoreYchsStrideLsb ^ CoreYchsStrideWidth ^ CoreYrsAddr ^ CoreYrsBits ^ CoreYrsStrideLsb ^
+      CoreYrsStrideWidth ^ CoreStartAddr ^ CoreKextAddr ^ CoreKextBits ^ CoreKextCLsb ^
+      CoreKextCWidth ^ CoreKextKhLsb ^ CoreKextKhWidth ^ CoreKextKwLsb ^ CoreKextKwWidth ^
+      CorePostprocAddr ^ CorePostprocAddrBits ^ CoreShifterAddr ^ CoreShifterAddrBits;
 
 endpackage
 

@@ -1,9 +1,12 @@
 // ane_shifter: the input buffer and shifter of the neural-engine core (ARCHITECTURE: input
 // buffer + shifter; NUMERICS N-2 order; docs/shifter.md).
 //
-// Input buffer: two banks of BankBytes bytes (a work unit: its data and its halo), loaded
-// through a valid/ready port of BeatBytes bytes per beat, double buffered: one bank is read
-// while the next work unit loads into the other.
+// Input buffer: a ring of NumBanks banks of BankBytes bytes, loaded through a valid/ready port
+// of BeatBytes bytes per beat. A work unit (its data and its halo) fills one bank or several
+// consecutive ones (up to NumBanks); the next work units load into the free banks after it
+// while it is read (two banks: double buffering). A request reads one bank: bank
+// (c * ch_stride) / BankBytes of its work unit, so a work unit of several banks holds one
+// channel per bank (ch_stride = one bank) and a step's lanes all read that bank.
 //
 // Shifter: for each request (c, ky, kx) of the current work unit it delivers one lane vector:
 // data value p (p < NumLanes, or NumLanes / 2 in the fp16 two-kernel mode) is the input element
@@ -27,14 +30,15 @@
 //   [9:0] ph, [19:10] pw     valid patch rows / columns (rows and columns past them read 0)
 //   [31:20] off_y, [43:32] off_x   (signed) patch coordinates of tile position (0, 0) at ky = kx = 0
 //   [52:44] oh, [61:53] ow   the work unit's outputs: positions with oy >= oh or ox >= ow are idle
-// A request with rq_release_i is the work unit's last: after it the other bank becomes current
-// and this bank loads again once the request has read it. rq_nodata_i makes a request that
+// A request with rq_release_i is the work unit's last: after it the next work unit's banks
+// become current, and its own banks load again once the request has read them.
 // delivers no vector (it releases a work unit whose every step was skipped).
 `default_nettype none
 
 module ane_shifter #(
   parameter int unsigned NumLanes  = 256,
   parameter int unsigned BankBytes = 512,
+  parameter int unsigned NumBanks  = 2,    // a power of two
   parameter int unsigned BeatBytes = 16,
   parameter int unsigned TagBits   = 8
 ) (
@@ -73,6 +77,8 @@ module ane_shifter #(
   localparam int unsigned OffAw     = $clog2(BeatBytes);
   localparam int unsigned ByteAw    = $clog2(BankBytes);  // byte address within a bank
   localparam int unsigned LcntW     = $clog2(NumLanes + 1);
+  localparam int unsigned BkW       = $clog2(NumBanks);
+  localparam int unsigned BeatBits  = BeatBytes * 8;
 
   // ---------------- configuration ----------------
   logic [2:0]  sy_q, sx_q, dy_q, dx_q;
@@ -172,38 +178,43 @@ module ane_shifter #(
     end
   end
 
-  // ---------------- input buffer: two banks ----------------
-  logic [BeatBytes*8-1:0] mem_q [2*BankBeats];
-  // The descriptor fields of each bank (bank b at [b*W +: W]).
-  logic [19:0]  bank_ph, bank_pw;
-  logic [23:0]  bank_off_y, bank_off_x;
-  logic [17:0]  bank_oh, bank_ow;
-  logic [1:0]   full_q;
-  logic [1:0]   rel_q;      // released: its last request is in the pipeline, its data still read
-  logic         ld_bank_q;
-  logic [BeatAw-1:0] ld_beat_q;
-  logic         ld_take;
+  // ---------------- input buffer: a ring of banks ----------------
+  logic [BeatBits-1:0] mem_q [NumBanks*BankBeats];
+  // Per work unit, kept at its first (head) bank b: the descriptor fields (at [b*W +: W]) and
+  // its bank count less one.
+  logic [NumBanks*10-1:0]  bank_ph, bank_pw;
+  logic [NumBanks*12-1:0]  bank_off_y, bank_off_x;
+  logic [NumBanks*9-1:0]   bank_oh, bank_ow;
+  logic [NumBanks*BkW-1:0] bank_nb;
+  logic [NumBanks-1:0] used_q;   // the bank holds (part of) a work unit not yet released
+  logic [NumBanks-1:0] full_q;   // head banks: the work unit is loaded
+  logic [NumBanks-1:0] rel_q;    // head banks: its last request is in the pipeline, still reading
+  logic [BkW-1:0]      ld_bank_q, ld_head_q;
+  logic [BeatAw-1:0]   ld_beat_q;
+  logic                ld_take;
 
-  assign ld_ready_o = !full_q[ld_bank_q];
+  // a bank is checked as its first beat comes: it is marked used from then on
+  assign ld_ready_o = (ld_beat_q != '0) || !used_q[ld_bank_q];
   assign ld_take    = ld_valid_i && ld_ready_o;
 
   always_ff @(posedge clk_i) begin
     if (ld_take) begin
       mem_q[{ld_bank_q, ld_beat_q}] <= ld_data_i;
-      if (ld_beat_q == '0) begin
-        bank_ph[ld_bank_q*10 +: 10]    <= ld_desc_i[9:0];
-        bank_pw[ld_bank_q*10 +: 10]    <= ld_desc_i[19:10];
-        bank_off_y[ld_bank_q*12 +: 12] <= ld_desc_i[31:20];
-        bank_off_x[ld_bank_q*12 +: 12] <= ld_desc_i[43:32];
-        bank_oh[ld_bank_q*9 +: 9]      <= ld_desc_i[52:44];
-        bank_ow[ld_bank_q*9 +: 9]      <= ld_desc_i[61:53];
+      if (ld_beat_q == '0 && ld_bank_q == ld_head_q) begin
+        bank_ph[ld_head_q*10 +: 10]    <= ld_desc_i[9:0];
+        bank_pw[ld_head_q*10 +: 10]    <= ld_desc_i[19:10];
+        bank_off_y[ld_head_q*12 +: 12] <= ld_desc_i[31:20];
+        bank_off_x[ld_head_q*12 +: 12] <= ld_desc_i[43:32];
+        bank_oh[ld_head_q*9 +: 9]      <= ld_desc_i[52:44];
+        bank_ow[ld_head_q*9 +: 9]      <= ld_desc_i[61:53];
       end
+      if (ld_last_i) bank_nb[ld_head_q*BkW +: BkW] <= ld_bank_q - ld_head_q;
     end
   end
 
   // ---------------- request pipeline: A (request), B (step terms), C (lane addresses), D (out)
   logic en, rq_take, release_done;
-  logic rd_bank_q;
+  logic [BkW-1:0] rd_bank_q;   // the head bank of the work unit that requests read
   logic va_q, vb_q, vc_q, vd_q;
 
   assign en         = !vd_q || out_ready_i;
@@ -217,7 +228,8 @@ module ane_shifter #(
   // dilated offset) and its channel's address term, formed as it is taken: the bank's
   // descriptor cannot change while the bank serves requests (it is rewritten only after the
   // bank's releasing request has left the pipeline).
-  logic              a_bank_q, a_release_q, a_nodata_q;
+  logic [BkW-1:0]    a_bank_q;
+  logic              a_release_q, a_nodata_q;
   logic [13:0]       a_ry_q, a_rx_q;
   logic [15:0]       a_cterm_q;
   logic [TagBits-1:0] a_tag_q;
@@ -237,21 +249,28 @@ module ane_shifter #(
   end
 
   // Stage A -> B: the step's address, modulo 2^16 (a lane inside the patch has a true address
-  // below BankBytes, so the low bits are exact).
+  // inside its bank, so the low bits are exact), and the bank the step reads: its channel
+  // term's bank within the work unit.
   logic [15:0] a_step_addr;
+  logic [16-ByteAw:0] a_crel;   // (c * ch_stride in bytes) / BankBytes
   always_comb begin
     a_step_addr = a_cterm_q +
                   16'({{2{a_ry_q[13]}}, a_ry_q} * {4'd0, row_stride_q}) +
                   16'({{2{a_rx_q[13]}}, a_rx_q} * {4'd0, col_stride_q});
+    a_crel      = elem16_q ? a_cterm_q[15:ByteAw-1] : {1'b0, a_cterm_q[15:ByteAw]};
   end
 
-  logic              b_bank_q, b_release_q, b_nodata_q;
+  logic [BkW-1:0]    b_bank_q, b_gbank_q;
+  logic [16-ByteAw:0] b_crel_q;  // the channel term's bank within the work unit
+  logic              b_release_q, b_nodata_q;
   logic [13:0]       b_ry_q, b_rx_q;
   logic [15:0]       b_step_addr_q;
   logic [TagBits-1:0] b_tag_q;
   always_ff @(posedge clk_i) begin
     if (en) begin
       b_bank_q      <= a_bank_q;
+      b_gbank_q     <= a_bank_q + a_crel[BkW-1:0];
+      b_crel_q      <= a_crel;
       b_release_q   <= a_release_q;
       b_nodata_q    <= a_nodata_q;
       b_ry_q        <= a_ry_q;
@@ -270,7 +289,8 @@ module ane_shifter #(
   assign b_ow = bank_ow[b_bank_q*9 +: 9];
   logic [NumLanes-1:0]        c_in_q, c_act_q;
   logic [NumLanes*ByteAw-1:0] c_addr_q;
-  logic              c_bank_q, c_release_q, c_nodata_q;
+  logic [BkW-1:0]    c_bank_q, c_gbank_q;
+  logic              c_release_q, c_nodata_q;
   logic [TagBits-1:0] c_tag_q;
 
   for (genvar p = 0; p < NumLanes; p++) begin : g_lane
@@ -301,11 +321,14 @@ module ane_shifter #(
       end
     end
 `ifndef SYNTHESIS
-    // A lane inside the patch reads inside the bank. Out of reset only: at the first edges of
-    // the power-up reset vb_q and the lane table still hold their X-seeded initial values.
+    // A lane inside the patch reads inside the step's bank (the bank of its channel term).
+    // Out of reset only: at the first edges of the power-up reset vb_q and the lane table still
+    // hold their X-seeded initial values.
+    logic [16-ByteAw:0] erel;
+    assign erel = elem16_q ? eaddr[15:ByteAw-1] : {1'b0, eaddr[15:ByteAw]};
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (rst_ni) begin
-        if (en && vb_q && inb) assert (eaddr < (elem16_q ? 16'(BankBytes / 2) : 16'(BankBytes)));
+        if (en && vb_q && inb) assert (erel == b_crel_q);
       end
     end
 `endif
@@ -314,20 +337,26 @@ module ane_shifter #(
   always_ff @(posedge clk_i) begin
     if (en) begin
       c_bank_q    <= b_bank_q;
+      c_gbank_q   <= b_gbank_q;
       c_release_q <= b_release_q;
       c_nodata_q  <= b_nodata_q;
       c_tag_q     <= b_tag_q;
     end
   end
 
-  // Stage C -> D: the gather.
+  // Stage C -> D: the gather: the step's bank, selected once for all lanes, then each lane's
+  // element of it.
+  logic [BankBytes*8-1:0] gbank;
+  for (genvar k = 0; k < BankBeats; k++) begin : g_gbank
+    assign gbank[k*BeatBits +: BeatBits] = mem_q[{c_gbank_q, BeatAw'(k)}];
+  end
   for (genvar p = 0; p < NumLanes; p++) begin : g_gather
-    logic [BeatBytes*8-1:0] beat;
+    logic [BeatBits-1:0]    beat;
     logic [ByteAw-1:0]      a;
     logic [15:0]            v;
     always_comb begin
       a    = c_addr_q[p*ByteAw +: ByteAw];
-      beat = mem_q[{c_bank_q, a[ByteAw-1:OffAw]}];
+      beat = gbank[a[ByteAw-1:OffAw]*BeatBits +: BeatBits];
       if (!c_in_q[p]) begin
         v = 16'h0000;
       end else if (elem16_q) begin
@@ -354,17 +383,25 @@ module ane_shifter #(
   // ---------------- valid bits, banks ----------------
   assign release_done = en && vc_q && c_release_q;
 
+  // The banks of the work unit whose head is bank h: h .. h + its bank count less one.
+  function automatic logic in_wu(input logic [BkW-1:0] b, input logic [BkW-1:0] h,
+                                 input logic [BkW-1:0] nb);
+    in_wu = BkW'(b - h) <= nb;
+  endfunction
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       va_q <= 1'b0;
       vb_q <= 1'b0;
       vc_q <= 1'b0;
       vd_q <= 1'b0;
-      rd_bank_q <= 1'b0;
-      ld_bank_q <= 1'b0;
+      rd_bank_q <= '0;
+      ld_bank_q <= '0;
+      ld_head_q <= '0;
       ld_beat_q <= '0;
-      full_q    <= 2'b00;
-      rel_q     <= 2'b00;
+      used_q    <= '0;
+      full_q    <= '0;
+      rel_q     <= '0;
     end else begin
       if (en) begin
         va_q <= rq_take;
@@ -372,16 +409,26 @@ module ane_shifter #(
         vc_q <= vb_q;
         vd_q <= vc_q && !c_nodata_q;
       end
-      if (rq_take && rq_release_i) rd_bank_q <= !rd_bank_q;
+      if (rq_take && rq_release_i) rd_bank_q <= rd_bank_q + bank_nb[rd_bank_q*BkW +: BkW] + 1'b1;
       if (ld_take) begin
-        ld_beat_q <= ld_last_i ? '0 : ld_beat_q + 1'b1;
-        if (ld_last_i) ld_bank_q <= !ld_bank_q;
+        if (ld_last_i) begin
+          ld_beat_q <= '0;
+          ld_bank_q <= ld_bank_q + 1'b1;
+          ld_head_q <= ld_bank_q + 1'b1;
+        end else if (ld_beat_q == BeatAw'(BankBeats - 1)) begin
+          ld_beat_q <= '0;
+          ld_bank_q <= ld_bank_q + 1'b1;
+        end else begin
+          ld_beat_q <= ld_beat_q + 1'b1;
+        end
       end
-      for (int b = 0; b < 2; b++) begin
-        if (ld_take && ld_last_i && ld_bank_q == b[0]) full_q[b] <= 1'b1;
-        else if (release_done && c_bank_q == b[0]) full_q[b] <= 1'b0;
-        if (rq_take && rq_release_i && rd_bank_q == b[0]) rel_q[b] <= 1'b1;
-        else if (release_done && c_bank_q == b[0]) rel_q[b] <= 1'b0;
+      for (int b = 0; b < NumBanks; b++) begin
+        if (ld_take && ld_bank_q == BkW'(b)) used_q[b] <= 1'b1;
+        else if (release_done && in_wu(BkW'(b), c_bank_q, bank_nb[c_bank_q*BkW +: BkW])) used_q[b] <= 1'b0;
+        if (ld_take && ld_last_i && ld_head_q == BkW'(b)) full_q[b] <= 1'b1;
+        else if (release_done && c_bank_q == BkW'(b)) full_q[b] <= 1'b0;
+        if (rq_take && rq_release_i && rd_bank_q == BkW'(b)) rel_q[b] <= 1'b1;
+        else if (release_done && c_bank_q == BkW'(b)) rel_q[b] <= 1'b0;
       end
     end
   end
@@ -392,12 +439,16 @@ module ane_shifter #(
     assert (BankBytes % BeatBytes == 0);
     assert (BankBeats >= 2 && (1 << BeatAw) == BankBeats);
     assert (NumLanes >= 2 && NumLanes <= 256);
+    assert (NumBanks >= 2 && (1 << BkW) == NumBanks && ByteAw + BkW <= 17);
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
     end else begin
       if (cfg_we_i) assert (!busy_o);
-      if (ld_take && !ld_last_i) assert (ld_beat_q != BeatAw'(BankBeats - 1));
+      // a work unit fits the ring: it does not reach its own head bank again
+      if (ld_take && !ld_last_i && ld_beat_q == BeatAw'(BankBeats - 1)) assert (BkW'(ld_bank_q + 1'b1) != ld_head_q);
+      // a step reads a bank of its own work unit
+      if (en && vb_q && !b_nodata_q) assert (b_crel_q <= (17 - ByteAw)'(bank_nb[b_bank_q*BkW +: BkW]));
       if (build_q) assert ({9'd0, tile_w_q} * {9'd0, tile_h_q} <= 18'(positions) && tile_w_q != 0);
     end
   end

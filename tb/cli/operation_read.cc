@@ -169,8 +169,10 @@ void ReadConvFields(Fields& fields, Operation* op) {
       op->conv_rtl.mapping = harness::ConvMapping::kBroadcast;
     } else if (m == "two_kernel") {
       op->conv_rtl.mapping = harness::ConvMapping::kTwoKernel;
+    } else if (m == "depthwise") {
+      op->conv_rtl.mapping = harness::ConvMapping::kDepthwise;
     } else {
-      f->Fail(fmt::format("unknown mapping '{}' (expected auto, broadcast or two_kernel)", m));
+      f->Fail(fmt::format("unknown mapping '{}' (expected auto, broadcast, two_kernel or depthwise)", m));
     }
   }
   if (const std::optional<Field> f = fields.Optional("sparse")) {

@@ -34,6 +34,11 @@ void Patch(CoreLayerPlan* p, const CoreParams& cp) {
 
 // The groups of pass `pass`: the output channels it computes (padding kernel: -1).
 std::vector<int> PassChannels(const CoreLayerPlan& p, int pass) {
+  if (p.diag) {  // the pass's groups, one kernel each
+    std::vector<int> co;
+    for (int k = 0; k < p.diag_g; ++k) co.push_back(pass * p.diag_g + k);
+    return co;
+  }
   const int per = p.layer.cout / p.layer.groups;
   const int gi = pass / p.ppg, pg = pass % p.ppg;
   const int nk = pg == p.ppg - 1 ? p.nk_last : p.nk_full;
@@ -143,6 +148,71 @@ oracle::Tensor3 SplitInput(const oracle::ConvLayer& l, const oracle::Tensor3& x)
   return t;
 }
 
+namespace {
+
+// The widest tile up to the lane positions whose patch `fits`: the whole output map's width and
+// as many rows as the positions take, then fewer rows, then fewer columns. "" or why not.
+template <class Fits>
+std::string ShrinkTile(CoreLayerPlan* p, const CoreParams& cp, int positions, Fits fits) {
+  p->tile_w = std::min(p->ow, positions);
+  p->tile_h = std::min(p->oh, positions / p->tile_w);
+  while (!fits()) {
+    if (p->tile_h > 1) {
+      --p->tile_h;
+    } else if (p->tile_w > 1) {
+      --p->tile_w;
+    } else {
+      return "one output's window does not fit a " + std::to_string(cp.bank_bytes) + "-byte bank";
+    }
+  }
+  return "";
+}
+
+int NextPow2(int n) {
+  int k = 1;
+  while (k < n) k *= 2;
+  return k;
+}
+
+// The depthwise interleave: one channel per bank, so a bank row is a power-of-two number of
+// words (the bank holds whole rows) and a channel's patch_h rows fill its bank exactly.
+std::string PlanDiag(CoreLayerPlan* p, const CoreParams& cp, int positions) {
+  const oracle::ConvLayer& l = p->layer;
+  const oracle::ConvGeometry& g = l.geom;
+  if (p->kspec.two_kernel) return "the depthwise interleave runs in broadcast mode";
+  if (g.channels != 1 || l.cout != l.groups) {
+    return "the depthwise interleave takes depthwise layers (one input and one output channel per group)";
+  }
+  if (p->diag_g < 2 || p->diag_g > 8 || p->diag_g > cp.in_banks || l.groups % p->diag_g != 0) {
+    return "depthwise interleave of " + std::to_string(p->diag_g) + " groups: 2 to 8, at most the " +
+           std::to_string(cp.in_banks) + " banks, dividing the " + std::to_string(l.groups) + " groups";
+  }
+  auto fits = [&] {
+    Patch(p, cp);
+    p->bpr = NextPow2(p->bpr);
+    return p->bpr * cp.beat_bytes <= cp.bank_bytes && p->patch_h * p->bpr * cp.beat_bytes <= cp.bank_bytes;
+  };
+  if (p->tile_w == 0 || p->tile_h == 0) {
+    const std::string why = ShrinkTile(p, cp, positions, fits);
+    if (!why.empty()) return why;
+  } else if (!fits()) {
+    return "tile " + std::to_string(p->tile_h) + "x" + std::to_string(p->tile_w) + ": its patch does not fit a bank";
+  }
+  if (p->tile_h * p->tile_w > positions || p->tile_h > 511 || p->tile_w > 511) return "tile does not fit the lanes";
+  p->patch_h = cp.bank_bytes / (p->bpr * cp.beat_bytes);   // the bank image's rows per channel
+  p->channels_per_wu = p->diag_g;
+  p->nsl = 1;
+  p->nty = CeilDiv(p->oh, p->tile_h);
+  p->ntx = CeilDiv(p->ow, p->tile_w);
+  p->nk_full = p->nk_last = p->diag_g;
+  p->ppg = 1;
+  p->passes = l.groups / p->diag_g;
+  if (p->passes > 1023 || p->nty > 1023 || p->ntx > 1023) return "too many passes or tiles";
+  return "";
+}
+
+}  // namespace
+
 std::string PlanCoreLayer(CoreLayerPlan* p, const CoreParams& cp) {
   oracle::ConvLayer& l = p->layer;
   const std::string bad = oracle::CheckConvLayer(l);
@@ -165,20 +235,13 @@ std::string PlanCoreLayer(CoreLayerPlan* p, const CoreParams& cp) {
   if (g.channels > 1023) return "input channels per group: at most 1023";
   if (g.pad_top > 31 || g.pad_left > 31) return "padding: at most 31";
   const int positions = p->kspec.two_kernel ? cp.lanes / 2 : cp.lanes;
+  if (p->diag) return PlanDiag(p, cp, positions);
   if (p->tile_w == 0 || p->tile_h == 0) {
-    p->tile_w = std::min(p->ow, positions);
-    p->tile_h = std::min(p->oh, positions / p->tile_w);
-    for (;;) {
+    const std::string why = ShrinkTile(p, cp, positions, [&] {
       Patch(p, cp);
-      if (ChannelBytes(*p, cp) <= cp.bank_bytes && p->bpr <= 63) break;
-      if (p->tile_h > 1) {
-        --p->tile_h;
-      } else if (p->tile_w > 1) {
-        --p->tile_w;
-      } else {
-        return "one output's window does not fit a " + std::to_string(cp.bank_bytes) + "-byte bank";
-      }
-    }
+      return ChannelBytes(*p, cp) <= cp.bank_bytes && p->bpr <= 63;
+    });
+    if (!why.empty()) return why;
   }
   if (p->tile_h < 1 || p->tile_w < 1 || p->tile_h * p->tile_w > positions || p->tile_h > 511 || p->tile_w > 511) {
     return "tile " + std::to_string(p->tile_h) + "x" + std::to_string(p->tile_w) + " does not fit " +
@@ -316,14 +379,14 @@ std::vector<std::pair<uint32_t, uint32_t>> CoreLayerWrites(const CoreLayerPlan& 
   };
   write(rc::kKextAddr, {{rc::kKextC, g.channels}, {rc::kKextKh, g.kernel_h}, {rc::kKextKw, g.kernel_w}});
   const bool params = l.post.scale_en || l.post.bias_en;
-  write(rc::kLayerAddr, {{rc::kLayerCg, g.channels}, {rc::kLayerMode, ModeBits(l.mode)},
+  write(rc::kLayerAddr, {{rc::kLayerCg, p.diag ? p.diag_g : g.channels}, {rc::kLayerMode, ModeBits(l.mode)},
                          {rc::kLayerTwoKernel, p.kspec.two_kernel}, {rc::kLayerElem16, p.elem16},
-                         {rc::kLayerParams, params}, {rc::kLayerOut8, p.out8}});
+                         {rc::kLayerParams, params}, {rc::kLayerOut8, p.out8}, {rc::kLayerDiag, p.diag}});
   write(rc::kTileAddr, {{rc::kTileTileH, p.tile_h}, {rc::kTileTileW, p.tile_w}, {rc::kTileNc, p.channels_per_wu}});
   write(rc::kGridAddr, {{rc::kGridNty, p.nty}, {rc::kGridNtx, p.ntx}, {rc::kGridNsl, p.nsl}});
   write(rc::kPassAddr, {{rc::kPassNp, p.passes}, {rc::kPassPpg, p.ppg}, {rc::kPassNkFull, p.nk_full},
                         {rc::kPassNkLast, p.nk_last}});
-  write(rc::kCgoutAddr, {{rc::kCgoutCgout, l.cout / l.groups}});
+  write(rc::kCgoutAddr, {{rc::kCgoutCgout, p.diag ? p.diag_g : l.cout / l.groups}});
   write(rc::kInAddr, {{rc::kInH, g.height}, {rc::kInW, g.width}});
   write(rc::kOutAddr, {{rc::kOutOh, p.oh}, {rc::kOutOw, p.ow}});
   write(rc::kWinAddr, {{rc::kWinSy, g.stride_y}, {rc::kWinSx, g.stride_x}, {rc::kWinPt, g.pad_top},

@@ -21,6 +21,7 @@ struct CoreParams {  // the RTL instance's parameters
   int beat_bytes = 8;   // a bank word: bank rows are whole words (PlanCoreLayer's bpr)
   int out_bytes = 64;   // output port bytes per write
   int port_words = 8;   // bank words per input read (the input port: 64 bytes)
+  int in_banks = 8;     // the input buffer's ring of banks (ane_core InBanks)
   int PortBytes() const { return port_words * beat_bytes; }
 };
 
@@ -30,6 +31,11 @@ struct CoreLayerPlan {
   // tiling (0: chosen by PlanCoreLayer)
   int tile_h = 0, tile_w = 0;
   int channels_per_wu = 0;
+  // Depthwise interleave (LAYER.DIAG, docs/core.md): a pass holds the kernels of diag_g
+  // depthwise groups, kernel k reducing over channel k of the work unit only, one channel per
+  // bank. Set by the caller; PlanCoreLayer checks it and tiles for one channel per bank.
+  bool diag = false;
+  int diag_g = 0;
   // derived
   int oh = 0, ow = 0, nty = 0, ntx = 0, nsl = 0;
   int patch_h = 0, patch_w = 0, bpr = 0;

@@ -46,8 +46,9 @@ double EstimatedCycles(const CoreLayerPlan& p, const CoreParams& cp) {
     const int slots = p.kspec.two_kernel ? (nk + 1) / 2 : nk;
     const double per_step = slots >= 4 ? slots : slots + 0.75 * (4 - slots);
     for (int sl = 0; sl < p.nsl; ++sl) {
-      const int wn = std::min(p.channels_per_wu, g.channels - sl * p.channels_per_wu);
-      const double mac = wn * g.kernel_h * g.kernel_w * per_step;
+      // channels in the work unit (the depthwise interleave: one per kernel, each kernel's own)
+      const int wn = p.diag ? p.diag_g : std::min(p.channels_per_wu, g.channels - sl * p.channels_per_wu);
+      const double mac = (p.diag ? 1 : wn) * g.kernel_h * g.kernel_w * per_step;
       const double reads = double(wn) * p.patch_h * reads_per_row + 1;
       cycles += double(p.nty) * p.ntx * std::max(mac, reads);
     }
@@ -98,12 +99,22 @@ std::string PlanRtlConv(const oracle::ConvLayer& layer, const RtlConvOptions& op
     return "the core runs fp16 x fp16 and int8 x int8 layers";
   }
   if (options.mapping == ConvMapping::kTwoKernel && !fp16) return "the two-kernel mapping takes fp16 x fp16";
+  const bool try_b = options.mapping == ConvMapping::kAuto || options.mapping == ConvMapping::kBroadcast;
+  const bool try_d = options.mapping == ConvMapping::kAuto || options.mapping == ConvMapping::kDepthwise;
   CoreLayerPlan broadcast = BasePlan(layer, options, false);
-  const std::string b_bad = options.mapping == ConvMapping::kTwoKernel ? "not tried" : PlanCoreLayer(&broadcast, kCore256Params);
+  const std::string b_bad = try_b ? PlanCoreLayer(&broadcast, kCore256Params) : "not tried";
+  // A depthwise layer may interleave 4 groups (or 3, or 2: a divisor of the groups) per pass,
+  // each reading its own channel from its own bank, so that their slots rotate.
+  CoreLayerPlan diag = BasePlan(layer, options, false);
+  diag.diag = true;
+  diag.diag_g = layer.groups % 4 == 0 ? 4 : layer.groups % 3 == 0 ? 3 : 2;
+  const std::string d_bad = try_d ? PlanCoreLayer(&diag, kCore256Params) : "not tried";
   CoreLayerPlan two = BasePlan(layer, options, true);
-  const std::string t_bad = (options.mapping == ConvMapping::kBroadcast || !fp16) ? "not tried"
-                                                                                   : PlanCoreLayer(&two, kCore256Params);
-  if (!b_bad.empty() && !t_bad.empty()) return options.mapping == ConvMapping::kTwoKernel ? t_bad : b_bad;
+  const bool try_t = options.mapping == ConvMapping::kAuto || options.mapping == ConvMapping::kTwoKernel;
+  const std::string t_bad = (!try_t || !fp16) ? "not tried" : PlanCoreLayer(&two, kCore256Params);
+  if (!b_bad.empty() && !t_bad.empty() && !d_bad.empty()) {
+    return options.mapping == ConvMapping::kTwoKernel ? t_bad : options.mapping == ConvMapping::kDepthwise ? d_bad : b_bad;
+  }
   // The mapping with fewer estimated cycles; on a tie the one with fewer MAC operations, then
   // broadcast.
   bool pick_broadcast = b_bad.empty();
@@ -115,6 +126,10 @@ std::string PlanRtlConv(const oracle::ConvLayer& layer, const RtlConvOptions& op
     *plan = broadcast;
   } else {
     *plan = two;
+  }
+  const bool chosen_bad = !b_bad.empty() && !t_bad.empty();
+  if (d_bad.empty() && (chosen_bad || EstimatedCycles(diag, kCore256Params) < EstimatedCycles(*plan, kCore256Params))) {
+    *plan = diag;
   }
   return "";
 }
@@ -153,6 +168,7 @@ RtlConvResult RtlConv2d(const oracle::ConvLayer& layer, const oracle::Tensor3& x
   s.tiles = p.nty * p.ntx;
   s.passes = p.passes;
   s.two_kernel = p.kspec.two_kernel;
+  s.diag = p.diag;
   return r;
 }
 
@@ -162,11 +178,11 @@ std::string ConvOutputPlace(const CoreLayerPlan& p, int co, int oy, int ox) {
     oy = 0;
   }
   const int per = p.layer.cout / p.layer.groups;
-  const int pass = (co / per) * p.ppg + (co % per) / p.nk_full;
+  const int pass = p.diag ? co / p.diag_g : (co / per) * p.ppg + (co % per) / p.nk_full;
   return "tile (" + std::to_string(oy / p.tile_h) + ", " + std::to_string(ox / p.tile_w) + ") of " +
          std::to_string(p.nty) + "x" + std::to_string(p.ntx) + ", pass " + std::to_string(pass) + " of " +
          std::to_string(p.passes) + " (" + std::to_string(p.tile_h) + "x" + std::to_string(p.tile_w) + " tiles, " +
-         (p.kspec.two_kernel ? "two-kernel" : "broadcast") + ")";
+         (p.kspec.two_kernel ? "two-kernel" : p.diag ? "depthwise interleave" : "broadcast") + ")";
 }
 
 }  // namespace ane::harness

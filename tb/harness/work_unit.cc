@@ -27,7 +27,8 @@ std::string PlanShifterLayer(ShifterLayer* l, int lanes, int bank_bytes) {
   const int nc = std::min(l->channels_per_wu, g.channels);
   if (nc < 1) return "a work unit holds at least one channel";
   const int elem_bytes = l->elem16 ? 2 : 1;
-  const int bytes = nc * l->patch_h * l->patch_w * elem_bytes;
+  if (l->bank_per_channel && l->layout != Layout::kPlanar) return "a bank per channel takes the planar layout";
+  const int bytes = (l->bank_per_channel ? 1 : nc) * l->patch_h * l->patch_w * elem_bytes;
   if (bytes > bank_bytes) {
     return "a work unit of " + std::to_string(nc) + " channel(s) of " + std::to_string(l->patch_h) +
            "x" + std::to_string(l->patch_w) + " needs " + std::to_string(bytes) + " bytes, more than the " +
@@ -36,7 +37,7 @@ std::string PlanShifterLayer(ShifterLayer* l, int lanes, int bank_bytes) {
   if (l->layout == Layout::kPlanar) {
     l->col_stride = 1;
     l->row_stride = l->patch_w;
-    l->ch_stride = l->patch_h * l->patch_w;
+    l->ch_stride = l->bank_per_channel ? bank_bytes / elem_bytes : l->patch_h * l->patch_w;
   } else {
     l->col_stride = nc;
     l->row_stride = l->patch_w * nc;

@@ -882,6 +882,7 @@ inline constexpr CoreField kLayerTwoKernel = {"LAYER.TWO_KERNEL", 0x00, 13, 1};
 inline constexpr CoreField kLayerElem16 = {"LAYER.ELEM16", 0x00, 14, 1};
 inline constexpr CoreField kLayerParams = {"LAYER.PARAMS", 0x00, 15, 1};
 inline constexpr CoreField kLayerOut8 = {"LAYER.OUT8", 0x00, 16, 1};
+inline constexpr CoreField kLayerDiag = {"LAYER.DIAG", 0x00, 17, 1};
 // TILE (0x01): the tile and the work unit
 inline constexpr uint32_t kTileAddr = 0x01;
 inline constexpr CoreField kTileTileH = {"TILE.TILE_H", 0x01, 0, 9};

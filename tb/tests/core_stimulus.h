@@ -31,8 +31,9 @@ struct LayerCase {
 };
 
 // A random layer: geometry, groups, formats, post-processing; tiling chosen by the planner or
-// forced (channels per work unit).
-inline LayerCase RandomLayer(test::Rng& rng, bool allow_int8) {
+// forced (channels per work unit). `depthwise`: a depthwise layer (one input and one output
+// channel per group) planned for the depthwise interleave of 2, 3 or 4 groups per pass.
+inline LayerCase RandomLayer(test::Rng& rng, bool allow_int8, bool depthwise = false) {
   LayerCase lc;
   CoreLayerPlan& p = lc.plan;
   oracle::ConvLayer& l = p.layer;
@@ -54,6 +55,13 @@ inline LayerCase RandomLayer(test::Rng& rng, bool allow_int8) {
   g.channels = 1 + int(rng.Below(rng.Below(3) == 0 ? 12 : 5));
   l.groups = 1 + int(rng.Below(3));
   l.cout = l.groups * (1 + int(rng.Below(rng.Below(3) == 0 ? 20 : 6)));
+  if (depthwise) {
+    p.diag = true;
+    p.diag_g = 2 + int(rng.Below(3));
+    g.channels = 1;
+    l.groups = p.diag_g * (1 + int(rng.Below(3)));
+    l.cout = l.groups;
+  }
   if (int8) {
     l.mode = oracle::MacMode::kInt8;
     p.kspec.format = oracle::KernelFormat::kRaw8;
@@ -72,6 +80,7 @@ inline LayerCase RandomLayer(test::Rng& rng, bool allow_int8) {
     l.post.bias_en = rng.Below(2) == 0;
     if (rng.Below(3) == 0) l.post.act = oracle::PostAct::kRelu;
   }
+  if (depthwise) p.kspec.two_kernel = false;
   p.kspec.sparse = rng.Below(3) == 0;
   if (l.post.scale_en || l.post.bias_en) {
     for (int co = 0; co < l.cout; ++co) {

@@ -391,26 +391,32 @@ TEST(RtlCore, N2_UtilizationOnAnAlignedLayer) {
   EXPECT_EQ(r.counters.wait_slot, 0u) << "8 slots rotate: no product waits for its quad";
 }
 
+// A depthwise 3x3 layer, padding 1: `groups` channels of hw x hw, one kernel each (fp16).
+LayerCase DepthwiseCase(test::Rng& rng, int groups, int hw) {
+  LayerCase lc;
+  oracle::ConvLayer& l = lc.plan.layer;
+  l.geom.channels = 1;
+  l.groups = groups;
+  l.cout = groups;
+  l.geom.height = l.geom.width = hw;
+  l.geom.kernel_h = l.geom.kernel_w = 3;
+  l.geom.pad_top = l.geom.pad_bottom = l.geom.pad_left = l.geom.pad_right = 1;
+  lc.x = oracle::Tensor3{groups, hw, hw, {}};
+  for (int i = 0; i < groups * hw * hw; ++i) lc.x.codes.push_back(SmallFp16(rng));
+  lc.w.assign(size_t(groups), {});
+  for (auto& k : lc.w) {
+    for (int s = 0; s < 9; ++s) k.push_back(SmallFp16(rng));
+  }
+  return lc;
+}
+
 // The counters tell the lane's same-slot rule apart from a full result side (docs/core.md,
 // Counters): a depthwise layer has one kernel per pass, so each quad's products wait for one
 // another in their slot (13 cycles per quad, docs/mac_lane.md, Timing) and wait_slot counts
 // those cycles; with the memory always ready they are not counted as stall_res.
 TEST(RtlCore, N2_DepthwiseProductsWaitForTheirSlotAndAreCountedAsSlotWaits) {
   test::Rng rng(test::TestSeed(0xC0D7));
-  LayerCase lc;
-  oracle::ConvLayer& l = lc.plan.layer;
-  l.geom.channels = 1;
-  l.groups = 4;
-  l.cout = 4;
-  l.geom.height = l.geom.width = 8;
-  l.geom.kernel_h = l.geom.kernel_w = 3;
-  l.geom.pad_top = l.geom.pad_bottom = l.geom.pad_left = l.geom.pad_right = 1;
-  lc.x = oracle::Tensor3{4, 8, 8, {}};
-  for (int i = 0; i < 4 * 64; ++i) lc.x.codes.push_back(SmallFp16(rng));
-  lc.w.assign(4, {});
-  for (auto& k : lc.w) {
-    for (int s = 0; s < 9; ++s) k.push_back(SmallFp16(rng));
-  }
+  LayerCase lc = DepthwiseCase(rng, 4, 8);
   harness::CoreResult r;
   CoreLayerPlan p;
   harness::CoreRunOptions opt;  // memory 1 cycle away, always ready
@@ -422,6 +428,60 @@ TEST(RtlCore, N2_DepthwiseProductsWaitForTheirSlotAndAreCountedAsSlotWaits) {
   EXPECT_LE(r.counters.wait_slot, 3 * r.counters.mac) << "slot waits";
   EXPECT_EQ(r.counters.stall_res, 0u) << "the result side never held the array";
   EXPECT_LE(r.counters.mac + r.counters.wait_slot + r.counters.wait_load + r.counters.wait_kern, r.counters.cycles);
+}
+
+// The depthwise interleave (LAYER.DIAG, docs/core.md): the same kind of layer with 4 groups per
+// pass, each kernel reading its own channel from its own bank, so the 4 slots rotate and no
+// product waits for its slot.
+TEST(RtlCore, N2_DepthwiseInterleaveRotatesFourGroupsWithoutSlotWaits) {
+  test::Rng rng(test::TestSeed(0xC0D8));
+  LayerCase lc = DepthwiseCase(rng, 8, 6);
+  lc.plan.diag = true;
+  lc.plan.diag_g = 4;
+  harness::CoreResult r;
+  CoreLayerPlan p;
+  harness::CoreRunOptions opt;  // memory 1 cycle away, always ready
+  RunAndCompare(lc, opt, "depthwise interleave", &r, 1, &p);
+  ReportUtilization("depthwise interleave 8-lane layer", r, p, uint64_t(8) * 36 * 9, 8);
+  EXPECT_EQ(p.passes, 2);
+  EXPECT_EQ(p.channels_per_wu, 4);
+  EXPECT_EQ(r.counters.wait_slot, 0u) << "4 rotating slots: no product waits for its slot";
+  EXPECT_EQ(r.counters.stall_res, 0u) << "the result side never held the array";
+  EXPECT_LE(r.counters.mac + r.counters.wait_slot + r.counters.wait_load + r.counters.wait_kern, r.counters.cycles);
+}
+
+// Random depthwise layers through the interleave: 2, 3 or 4 groups per pass (2 and 3 still wait
+// for their slots), every kernel size, stride, dilation, padding, fp16 and int8, sparse kernels,
+// post-processing, memory latency and back-pressure; every output against the oracle.
+TEST(RtlCore, N2_N3_N6_RandomDepthwiseInterleaveLayers) {
+  const uint64_t seed = test::TestSeed(0xC0D9);
+  SCOPED_TRACE(test::SeedNote(seed));
+  test::Rng rng(seed);
+  const int n = int(40 * test::SoakFactor());
+  int ran = 0;
+  std::map<std::string, int> seen;
+  for (int i = 0; i < n && !HasFailure(); ++i) {
+    LayerCase lc = RandomLayer(rng, true, true);
+    CoreLayerPlan probe = lc.plan;
+    if (!harness::PlanCoreLayer(&probe, kCore8).empty()) continue;  // a window wider than the bank
+    harness::CoreRunOptions opt;
+    opt.max_latency = 1 + int(rng.Below(12));
+    opt.stall_pct = int(rng.Below(35));
+    opt.below = [&rng](uint32_t m) { return rng.Below(m); };
+    CoreLayerPlan p;
+    RunAndCompare(lc, opt, "layer " + std::to_string(i) + ": " + Describe(lc) + ", interleave " +
+                               std::to_string(lc.plan.diag_g), nullptr, 1, &p);
+    ++ran;
+    seen["int8"] += p.layer.mode == oracle::MacMode::kInt8;
+    seen["sparse"] += p.kspec.sparse;
+    seen["4 groups per pass"] += p.diag_g == 4;
+    seen["fewer groups per pass"] += p.diag_g < 4;
+    seen["passes > 1"] += p.passes > 1;
+    seen["tiles > 1"] += p.nty * p.ntx > 1;
+  }
+  if (HasFailure()) return;
+  EXPECT_GE(ran, n * 3 / 4) << "too many random layers did not fit the bank";
+  for (const auto& [what, count] : seen) EXPECT_GT(count, 0) << "no random layer had " << what;
 }
 
 // The full 256-lane core on an aligned layer: x [16, 32, 32] -> 32 channels, 3x3 padding 1
@@ -439,6 +499,24 @@ TEST(RtlCore256, N2_UtilizationOnAnAlignedLayer) {
   ReportUtilization("aligned 256-lane layer", r, p, macs, 256);
   EXPECT_EQ(r.counters.mac, macs / 256);
   EXPECT_GE(double(macs) / (256.0 * double(r.counters.cycles)), 0.95);
+}
+
+// A depthwise 3x3 layer of a MobileNet, [64, 28, 28], padding 1, on the full 256-lane core
+// through PlanRtlConv: the planner picks the depthwise interleave of 4 groups per pass (6 x 28
+// tiles, one channel per 512-byte bank), which must reach half the lanes' MACs (issue 21).
+TEST(RtlCore256, N2_DepthwiseLayerRunsInterleavedAtHalfTheLanesOrMore) {
+  test::Rng rng(test::TestSeed(0xC2D3));
+  const LayerCase lc = DepthwiseCase(rng, 64, 28);
+  const harness::RtlConvResult r = harness::RtlConv2d(lc.plan.layer, lc.x, lc.w, harness::RtlConvOptions{});
+  EXPECT_TRUE(r.plan.diag);
+  EXPECT_EQ(r.plan.diag_g, 4);
+  const oracle::Tensor3 want = oracle::Conv2d(lc.plan.layer, lc.x, lc.w);
+  ASSERT_EQ(r.y.codes.size(), want.codes.size());
+  for (size_t i = 0; i < want.codes.size(); ++i) ASSERT_EQ(r.y.codes[i], want.codes[i]) << "output " << i;
+  std::printf("depthwise [64, 28, 28] 3x3 on 256 lanes: %llu cycles, utilization %.1f %%, slot waits %llu, load waits %llu\n",
+              (unsigned long long)r.stats.cycles, 100.0 * r.stats.utilization,
+              (unsigned long long)r.stats.counters.wait_slot, (unsigned long long)r.stats.counters.wait_load);
+  EXPECT_GE(r.stats.utilization, 0.5);
 }
 
 // A real-sized layer on the full 256-lane core: a 3x3 convolution, padding 1, 64 input and 64

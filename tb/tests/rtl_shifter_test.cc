@@ -33,6 +33,7 @@ using oracle::ConvGeometry;
 using oracle::Tensor3;
 
 constexpr int kBankBytes = 512;
+constexpr int kBanks16 = 4;   // Vane_shifter16's ring (rtl/CMakeLists.txt)
 constexpr int kBeatBytes = 16;
 
 Tensor3 RandomTensor(test::Rng& rng, const ConvGeometry& g, bool elem16) {
@@ -252,10 +253,11 @@ struct Coverage {
   std::set<std::string> modes;
   bool pad_each_side[4] = {false, false, false, false};
   bool row_split = false;
+  bool multi_bank = false;  // a work unit over several banks of the ring
 };
 
 // A random layer that fits 16 lanes and the bank.
-ShifterLayer RandomLayer(test::Rng& rng) { return test::RandomShifterLayer(rng, 16, kBankBytes); }
+ShifterLayer RandomLayer(test::Rng& rng) { return test::RandomShifterLayer(rng, 16, kBankBytes, kBanks16); }
 
 TEST(RtlShifter, N2_RandomLayersEveryKernelStrideDilationPaddingAndLayout) {
   const uint64_t seed = test::TestSeed(0x5F1F7);
@@ -281,6 +283,7 @@ TEST(RtlShifter, N2_RandomLayersEveryKernelStrideDilationPaddingAndLayout) {
     cov.pad_each_side[2] |= g.pad_left > 0;
     cov.pad_each_side[3] |= g.pad_right > 0;
     cov.row_split |= l.kernel_rows_per_wu != 0;
+    cov.multi_bank |= l.bank_per_channel && std::min(l.channels_per_wu, g.channels) > 1;
     const Tensor3 x = RandomTensor(rng, g, l.elem16);
     std::vector<WorkUnit> wus;
     std::vector<ShifterRequest> reqs;
@@ -305,6 +308,7 @@ TEST(RtlShifter, N2_RandomLayersEveryKernelStrideDilationPaddingAndLayout) {
   EXPECT_EQ(cov.modes.size(), 6u);  // planar/interleaved x 8/16-bit, two-kernel in both layouts
   for (bool p : cov.pad_each_side) EXPECT_TRUE(p);
   EXPECT_TRUE(cov.row_split);
+  EXPECT_TRUE(cov.multi_bank);
   EXPECT_GT(compared, 100000u);
 }
 

@@ -15,7 +15,9 @@ namespace ane::test {
 
 // A random layer (every kernel, stride, dilation, padding, element size and layout) that fits
 // `lanes` lanes and a bank of `bank_bytes`: the work unit is shrunk until the planner accepts it.
-inline harness::ShifterLayer RandomShifterLayer(Rng& rng, int lanes, int bank_bytes) {
+// With `banks` > 2 (the model's NumBanks), a quarter of the planar layers hold a bank per
+// channel: work units of up to `banks` banks.
+inline harness::ShifterLayer RandomShifterLayer(Rng& rng, int lanes, int bank_bytes, int banks = 2) {
   for (;;) {
     harness::ShifterLayer l;
     oracle::ConvGeometry& g = l.geom;
@@ -57,6 +59,12 @@ inline harness::ShifterLayer RandomShifterLayer(Rng& rng, int lanes, int bank_by
         break;
       }
       why = harness::PlanShifterLayer(&l, lanes, bank_bytes);
+    }
+    if (why.empty() && banks > 2 && l.layout == harness::Layout::kPlanar && rng.Below(4) == 0) {
+      harness::ShifterLayer b = l;
+      b.bank_per_channel = true;
+      b.channels_per_wu = 1 + int(rng.Below(uint32_t(std::min(g.channels, banks))));
+      if (harness::PlanShifterLayer(&b, lanes, bank_bytes).empty()) return b;
     }
     if (why.empty()) return l;
   }
