@@ -69,7 +69,8 @@ def core_table(core, oracle_conv):
                "rule (a slot's next product waits for its quad, docs/mac_lane.md, Timing); `load` waiting for a work unit's input; `kern` "
                "waiting for kernels (group headers, the pass directory, pipeline fill); `drain` the "
                "rest (after the last operation: the pipeline, the post-processor and the writes). "
-               "Input port 64 bytes per cycle, output port 64 bytes (docs/core.md).")
+               "Input port 64 bytes per cycle, output port 64 bytes, input buffer a ring of 8 banks of 512 bytes; "
+               "the depthwise interleave runs 4 depthwise groups per pass, each from its own bank (docs/core.md).")
     out.append("")
     out.append("| Layer | Mapping | Tiles x passes | MACs | Cycles | MAC cycles | Utilization | "
                "Lost: edge / res / slot / load / kern / drain | RTL speed | Oracle speed |")
@@ -82,7 +83,8 @@ def core_table(core, oracle_conv):
         edge = mac * (1 - lanes)
         slot = b["wait_slot"]
         drain = b["cycles"] - mac - b["stall_res"] - slot - b["wait_load"] - b["wait_kern"]
-        mapping = "two-kernel" if b["two_kernel"] else "broadcast"
+        mapping = ("two-kernel" if b["two_kernel"] else
+                   "depthwise interleave" if b.get("depthwise_interleave") else "broadcast")
         cpu_s = b["cpu_time"] / {"ns": 1e9, "us": 1e6, "ms": 1e3, "s": 1.0}[b["time_unit"]]
         speed = f"{si(b['cycles'] / cpu_s)} cycles/s, {si(b['MACs/s'])} MACs/s"
         out.append(f"| {b.get('label', '')} | {mapping}, {b['tile_h']:.0f}x{b['tile_w']:.0f} tiles "

@@ -190,7 +190,7 @@ std::string PlanDiag(CoreLayerPlan* p, const CoreParams& cp, int positions) {
   auto fits = [&] {
     Patch(p, cp);
     p->bpr = NextPow2(p->bpr);
-    return p->bpr * cp.beat_bytes <= cp.bank_bytes && p->patch_h * p->bpr * cp.beat_bytes <= cp.bank_bytes;
+    return p->bpr <= 63 && p->patch_h * p->bpr * cp.beat_bytes <= cp.bank_bytes;  // PATCH.BPR: 6 bits
   };
   if (p->tile_w == 0 || p->tile_h == 0) {
     const std::string why = ShrinkTile(p, cp, positions, fits);

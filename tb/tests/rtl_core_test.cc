@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "Vane_core8_m1.h"
@@ -448,6 +449,32 @@ TEST(RtlCore, N2_DepthwiseInterleaveRotatesFourGroupsWithoutSlotWaits) {
   EXPECT_EQ(r.counters.wait_slot, 0u) << "4 rotating slots: no product waits for its slot";
   EXPECT_EQ(r.counters.stall_res, 0u) << "the result side never held the array";
   EXPECT_LE(r.counters.mac + r.counters.wait_slot + r.counters.wait_load + r.counters.wait_kern, r.counters.cycles);
+}
+
+// The interleave's bank rows are a power of two of words, at most the 63 that PATCH.BPR holds:
+// a wide depthwise layer with a kernel one row high (and a 1x1 one, flattened to one row)
+// plans narrower tiles, and its registers pack (CoreLayerWrites throws when a field overflows).
+TEST(RtlCore, N2_DepthwiseInterleavePlansWideOneRowLayers) {
+  for (const auto& [kw, h, w] : {std::tuple{3, 4, 200}, std::tuple{1, 16, 16}}) {
+    oracle::ConvLayer l;
+    l.geom.channels = 1;
+    l.groups = l.cout = 8;
+    l.geom.height = h;
+    l.geom.width = w;
+    l.geom.kernel_h = 1;
+    l.geom.kernel_w = kw;
+    for (const harness::ConvMapping m : {harness::ConvMapping::kAuto, harness::ConvMapping::kDepthwise}) {
+      harness::RtlConvOptions o;
+      o.mapping = m;
+      CoreLayerPlan p;
+      ASSERT_EQ(harness::PlanRtlConv(l, o, &p), "") << "1x" << kw << " over " << h << "x" << w;
+      EXPECT_LE(p.bpr, 63);
+      EXPECT_NO_THROW(harness::CoreLayerWrites(p, harness::CoreAddresses{}));
+      if (m == harness::ConvMapping::kDepthwise) {
+        EXPECT_TRUE(p.diag);
+      }
+    }
+  }
 }
 
 // Random depthwise layers through the interleave: 2, 3 or 4 groups per pass (2 and 3 still wait

@@ -254,6 +254,7 @@ struct Coverage {
   bool pad_each_side[4] = {false, false, false, false};
   bool row_split = false;
   bool multi_bank = false;  // a work unit over several banks of the ring
+  bool whole_ring = false;  // a work unit over every bank of the ring
 };
 
 // A random layer that fits 16 lanes and the bank.
@@ -284,6 +285,7 @@ TEST(RtlShifter, N2_RandomLayersEveryKernelStrideDilationPaddingAndLayout) {
     cov.pad_each_side[3] |= g.pad_right > 0;
     cov.row_split |= l.kernel_rows_per_wu != 0;
     cov.multi_bank |= l.bank_per_channel && std::min(l.channels_per_wu, g.channels) > 1;
+    cov.whole_ring |= l.bank_per_channel && l.channels_per_wu == kBanks16;
     const Tensor3 x = RandomTensor(rng, g, l.elem16);
     std::vector<WorkUnit> wus;
     std::vector<ShifterRequest> reqs;
@@ -309,6 +311,7 @@ TEST(RtlShifter, N2_RandomLayersEveryKernelStrideDilationPaddingAndLayout) {
   for (bool p : cov.pad_each_side) EXPECT_TRUE(p);
   EXPECT_TRUE(cov.row_split);
   EXPECT_TRUE(cov.multi_bank);
+  EXPECT_TRUE(cov.whole_ring);
   EXPECT_GT(compared, 100000u);
 }
 

@@ -63,7 +63,8 @@ inline harness::ShifterLayer RandomShifterLayer(Rng& rng, int lanes, int bank_by
     if (why.empty() && banks > 2 && l.layout == harness::Layout::kPlanar && rng.Below(4) == 0) {
       harness::ShifterLayer b = l;
       b.bank_per_channel = true;
-      b.channels_per_wu = 1 + int(rng.Below(uint32_t(std::min(g.channels, banks))));
+      if (rng.Below(3) == 0) b.geom.channels = banks;   // a work unit of the whole ring
+      b.channels_per_wu = 1 + int(rng.Below(uint32_t(std::min(b.geom.channels, banks))));
       if (harness::PlanShifterLayer(&b, lanes, bank_bytes).empty()) return b;
     }
     if (why.empty()) return l;
