@@ -31,8 +31,9 @@
 //   [31:20] off_y, [43:32] off_x   (signed) patch coordinates of tile position (0, 0) at ky = kx = 0
 //   [52:44] oh, [61:53] ow   the work unit's outputs: positions with oy >= oh or ox >= ow are idle
 // A request with rq_release_i is the work unit's last: after it the next work unit's banks
-// become current, and its own banks load again once the request has read them.
-// delivers no vector (it releases a work unit whose every step was skipped).
+// become current, and its own banks load again once the request has read them. rq_nodata_i
+// makes a request that delivers no vector (it releases a work unit whose every step was
+// skipped).
 `default_nettype none
 
 module ane_shifter #(
