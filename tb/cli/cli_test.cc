@@ -675,6 +675,37 @@ TEST_F(CliTest, N3_Conv2dBatchGroupsAndInt8StoreFp16) {
                                            HostFp16(1.75), HostFp16(3.25)}));
 }
 
+// A depthwise layer through the core's depthwise interleave (docs/core.md): x all ones [4, 3, 4],
+// padding 1, kernel k of ones times k + 1: every output is the count of real inputs in its
+// window times k + 1. A layer that is not depthwise cannot take that mapping: one line, exit 2.
+TEST_F(CliTest, N2_DepthwiseConv2dThroughTheInterleaveMatchesHandValues) {
+  WriteNpy("x.npy", Tensor{DType::kFp16, {4, 3, 4}, std::vector<uint32_t>(48, 0x3C00)});
+  std::vector<uint32_t> w;
+  for (int k = 0; k < 4; ++k) w.insert(w.end(), 9, HostFp16(double(k + 1)));
+  WriteNpy("w.npy", Tensor{DType::kFp16, {4, 1, 3, 3}, w});
+  Write("op.yaml", "{op: conv2d, groups: 4, mapping: depthwise, padding: [1, 1], inputs: {x: x.npy, w: w.npy}, "
+                   "outputs: {y: y.npy}}\n");
+  const Result r = Ane({"run", "op.yaml", "--engine", "both"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("depthwise interleave mapping"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("rtl vs oracle: bit-identical (48 outputs)"), std::string::npos) << r.out;
+  const Tensor y = ReadNpy(work_ / "y.npy");
+  const std::vector<int> count = {4, 6, 6, 4, 6, 9, 9, 6, 4, 6, 6, 4};
+  std::vector<uint32_t> want;
+  for (int k = 1; k <= 4; ++k) {
+    for (int c : count) want.push_back(HostFp16(double(k * c)));
+  }
+  EXPECT_EQ(y.bits, want);
+  WriteNpy("w2.npy", Tensor{DType::kFp16, {4, 2, 3, 3}, std::vector<uint32_t>(72, 0x3C00)});
+  Write("bad.yaml", "{op: conv2d, groups: 2, mapping: depthwise, padding: [1, 1], inputs: {x: x.npy, w: w2.npy}, "
+                    "outputs: {y: y2.npy}}\n");
+  const Result b = Ane({"run", "bad.yaml", "--engine", "rtl"});
+  EXPECT_EQ(b.exit_code, 2) << b.out << b.err;
+  EXPECT_NE(b.err.find("the depthwise interleave takes depthwise layers"), std::string::npos) << b.err;
+  EXPECT_EQ(std::count(b.err.begin(), b.err.end(), '\n'), 1) << b.err;
+  EXPECT_FALSE(fs::exists(work_ / "y2.npy"));
+}
+
 TEST_F(CliTest, Conv2dBadInputsGiveOneLineAndExitTwo) {
   WriteNpy("x.npy", Tensor{DType::kFp16, {4, 5, 5}, std::vector<uint32_t>(100, 0x3C00)});
   WriteNpy("w.npy", Tensor{DType::kFp16, {6, 4, 3, 3}, std::vector<uint32_t>(216, 0x3C00)});
