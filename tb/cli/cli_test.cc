@@ -994,7 +994,7 @@ TEST_F(CliTest, RegressShardsSplitTheSuiteAndMergeIntoTheWholeReport) {
     EXPECT_NE(ReadText(work_ / "merged.xml").find("<testsuite name=\"suite\" tests=\"7\" failures=\"0\""),
               std::string::npos);
   }
-  // The project's default suite (64 cases) in 4 parts on the oracle: the merged report is the
+  // The project's default suite (65 cases) in 4 parts on the oracle: the merged report is the
   // unsharded one's cases, each once.
   const std::string def = std::string(ANE_SOURCE_DIR) + "/sim/regress/default.yaml";
   ASSERT_EQ(Ane({"regress", def, "--junit", "dwhole.xml"}).exit_code, 0);
