@@ -4,6 +4,8 @@
 
 #include <chrono>
 #include <stdexcept>
+#include <tuple>
+#include <utility>
 
 #include "Vane_core256_m1.h"
 #include "tb/harness/sim.h"
@@ -99,38 +101,35 @@ std::string PlanRtlConv(const oracle::ConvLayer& layer, const RtlConvOptions& op
     return "the core runs fp16 x fp16 and int8 x int8 layers";
   }
   if (options.mapping == ConvMapping::kTwoKernel && !fp16) return "the two-kernel mapping takes fp16 x fp16";
-  const bool try_b = options.mapping == ConvMapping::kAuto || options.mapping == ConvMapping::kBroadcast;
-  const bool try_d = options.mapping == ConvMapping::kAuto || options.mapping == ConvMapping::kDepthwise;
+  const ConvMapping m = options.mapping;
+  auto tried = [m](ConvMapping x) { return m == ConvMapping::kAuto || m == x; };
   CoreLayerPlan broadcast = BasePlan(layer, options, false);
-  const std::string b_bad = try_b ? PlanCoreLayer(&broadcast, kCore256Params) : "not tried";
+  CoreLayerPlan two = BasePlan(layer, options, true);
   // A depthwise layer may interleave 4 groups (or 3, or 2: a divisor of the groups) per pass,
   // each reading its own channel from its own bank, so that their slots rotate.
   CoreLayerPlan diag = BasePlan(layer, options, false);
   diag.diag = true;
   diag.diag_g = layer.groups % 4 == 0 ? 4 : layer.groups % 3 == 0 ? 3 : 2;
-  const std::string d_bad = try_d ? PlanCoreLayer(&diag, kCore256Params) : "not tried";
-  CoreLayerPlan two = BasePlan(layer, options, true);
-  const bool try_t = options.mapping == ConvMapping::kAuto || options.mapping == ConvMapping::kTwoKernel;
-  const std::string t_bad = (!try_t || !fp16) ? "not tried" : PlanCoreLayer(&two, kCore256Params);
-  if (!b_bad.empty() && !t_bad.empty() && !d_bad.empty()) {
-    return options.mapping == ConvMapping::kTwoKernel ? t_bad : options.mapping == ConvMapping::kDepthwise ? d_bad : b_bad;
+  const std::string b_bad = tried(ConvMapping::kBroadcast) ? PlanCoreLayer(&broadcast, kCore256Params) : "not tried";
+  const std::string t_bad = tried(ConvMapping::kTwoKernel) && fp16 ? PlanCoreLayer(&two, kCore256Params) : "not tried";
+  const std::string d_bad = tried(ConvMapping::kDepthwise) ? PlanCoreLayer(&diag, kCore256Params) : "not tried";
+  // The plan with the fewest estimated cycles; on a tie not the interleave, then the one with
+  // fewer MAC operations, then broadcast before two-kernel.
+  const CoreLayerPlan* best = nullptr;
+  std::tuple<double, bool, uint64_t, int> best_key;
+  const std::pair<const CoreLayerPlan*, const std::string*> candidates[] = {
+      {&broadcast, &b_bad}, {&two, &t_bad}, {&diag, &d_bad}};
+  for (int order = 0; order < 3; ++order) {
+    const auto [c, why] = candidates[order];
+    if (!why->empty()) continue;
+    const std::tuple<double, bool, uint64_t, int> key{EstimatedCycles(*c, kCore256Params), c->diag, Operations(*c), order};
+    if (!best || key < best_key) {
+      best = c;
+      best_key = key;
+    }
   }
-  // The mapping with fewer estimated cycles; on a tie the one with fewer MAC operations, then
-  // broadcast.
-  bool pick_broadcast = b_bad.empty();
-  if (b_bad.empty() && t_bad.empty()) {
-    const double cb = EstimatedCycles(broadcast, kCore256Params), ct = EstimatedCycles(two, kCore256Params);
-    pick_broadcast = cb != ct ? cb < ct : Operations(broadcast) <= Operations(two);
-  }
-  if (pick_broadcast) {
-    *plan = broadcast;
-  } else {
-    *plan = two;
-  }
-  const bool chosen_bad = !b_bad.empty() && !t_bad.empty();
-  if (d_bad.empty() && (chosen_bad || EstimatedCycles(diag, kCore256Params) < EstimatedCycles(*plan, kCore256Params))) {
-    *plan = diag;
-  }
+  if (!best) return m == ConvMapping::kTwoKernel ? t_bad : m == ConvMapping::kDepthwise ? d_bad : b_bad;
+  *plan = *best;
   return "";
 }
 

@@ -100,6 +100,15 @@ std::string Describe(const LayerCase& lc) {
          ", channels/wu " + std::to_string(lc.plan.channels_per_wu);
 }
 
+// A memory 1 to 12 cycles away with up to 34 % of its ready cycles low (random layers' runs).
+harness::CoreRunOptions RandomMemory(test::Rng& rng) {
+  harness::CoreRunOptions opt;
+  opt.max_latency = 1 + int(rng.Below(12));
+  opt.stall_pct = int(rng.Below(35));
+  opt.below = [&rng](uint32_t m) { return rng.Below(m); };
+  return opt;
+}
+
 TEST(RtlCore, N2_N3_N6_RandomLayersUnderMemoryLatencyAndBackPressure) {
   const uint64_t seed = test::TestSeed(0xC0A5);
   SCOPED_TRACE(test::SeedNote(seed));
@@ -116,10 +125,7 @@ TEST(RtlCore, N2_N3_N6_RandomLayersUnderMemoryLatencyAndBackPressure) {
       probe = lc.plan;
       if (!harness::PlanCoreLayer(&probe, kCore8).empty()) continue;  // a window wider than the bank
     }
-    harness::CoreRunOptions opt;
-    opt.max_latency = 1 + int(rng.Below(12));
-    opt.stall_pct = int(rng.Below(35));
-    opt.below = [&rng](uint32_t m) { return rng.Below(m); };
+    const harness::CoreRunOptions opt = RandomMemory(rng);
     CoreLayerPlan p;
     RunAndCompare(lc, opt, "layer " + std::to_string(i) + ": " + Describe(lc), nullptr, 1, &p);
     ++ran;
@@ -491,10 +497,7 @@ TEST(RtlCore, N2_N3_N6_RandomDepthwiseInterleaveLayers) {
     LayerCase lc = RandomLayer(rng, true, true);
     CoreLayerPlan probe = lc.plan;
     if (!harness::PlanCoreLayer(&probe, kCore8).empty()) continue;  // a window wider than the bank
-    harness::CoreRunOptions opt;
-    opt.max_latency = 1 + int(rng.Below(12));
-    opt.stall_pct = int(rng.Below(35));
-    opt.below = [&rng](uint32_t m) { return rng.Below(m); };
+    const harness::CoreRunOptions opt = RandomMemory(rng);
     CoreLayerPlan p;
     RunAndCompare(lc, opt, "layer " + std::to_string(i) + ": " + Describe(lc) + ", interleave " +
                                std::to_string(lc.plan.diag_g), nullptr, 1, &p);
