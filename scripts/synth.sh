@@ -26,9 +26,11 @@
 #          auto: Verilator up to GATESIM_MIN_CELLS mapped cells, the gate-level simulator above).
 # --skip LABEL: leave one top out (repeatable); docs/results.md names the tops left out.
 # --reuse: keep a top's previous run (out DIR/<label>/) when its fingerprint matches: the sha256
-#          of the mode, seed, cycle count, the top's line, every source file, every script of
-#          scripts/synth/, the constraints and the tool versions. Same inputs, same tools, same
-#          figures (every step is deterministic: fixed seeds, no wall-clock inputs).
+#          of the mode, the top's line, every source file, every script of scripts/synth/ but the
+#          gate-level check's, the constraints and the tool versions. Same inputs, same tools,
+#          same netlists and figures (every step is deterministic: fixed seeds, no wall-clock
+#          inputs). The gate-level check is kept too when its own fingerprint matches (its
+#          scripts, seed, cycles, engine and recorded stimulus); else it alone runs again.
 # Internal (used by the self-test): --tops FILE --rtl DIR --no-selftest --no-docs.
 set -euo pipefail
 orig="$(pwd)"
@@ -93,34 +95,115 @@ EOF
 # fail LABEL REASON [detail file/lines on stdin]
 fail() { echo "synth FAIL $1: $2"; }
 
-# fingerprint I: what a top's figures depend on (see --reuse)
+# fingerprints (see --reuse): what a top's synthesis and timing depend on, and what its
+# gate-level check depends on besides (the check's scripts, seed, cycles, engine, stimulus)
+CHECK_SCRIPTS=(glcheck.py glcheck.sh glsim.cc glsim.h)
+is_check_script() { local n; for n in "${CHECK_SCRIPTS[@]}"; do [ "$1" = "$S/$n" ] && return 0; done; return 1; }
 fingerprint() {
   local i="$1" f
   {
-    printf 'mode %s seed %s cycles %s glcheck %s\n' "$mode" "$seed" "$cycles" "$glengine"
+    printf 'mode %s\n' "$mode"
     printf 'top %s srcs %s params %s\n' "${TOP_MODULES[$i]}" "${TOP_SRCS[$i]}" "${TOP_PARAMS[$i]}"
     for f in ${TOP_SRCS[$i]}; do sha256sum "$f"; done
-    find "$S" -type f ! -path '*/selftest/*' -print0 | sort -z | xargs -0 sha256sum
+    while IFS= read -r -d '' f; do is_check_script "$f" || sha256sum "$f"; done \
+      < <(find "$S" -type f ! -path '*/selftest/*' -print0 | sort -z)
     sha256sum "$root"/constraints/*.sdc "$root/constraints/ice40.conf"
-    [ ! -f "$root/constraints/glstim/${TOP_LABELS[$i]}.stim" ] || sha256sum "$root/constraints/glstim/${TOP_LABELS[$i]}.stim"
     cat "$out/versions.json"
   } | sha256sum | cut -d' ' -f1
+}
+check_fingerprint() {
+  local i="$1" f
+  {
+    printf 'seed %s cycles %s glcheck %s\n' "$seed" "$cycles" "$glengine"
+    for f in "${CHECK_SCRIPTS[@]}"; do sha256sum "$S/$f"; done
+    [ ! -f "$root/constraints/glstim/${TOP_LABELS[$i]}.stim" ] || sha256sum "$root/constraints/glstim/${TOP_LABELS[$i]}.stim"
+  } | sha256sum | cut -d' ' -f1
+}
+
+# top_vars I: the top's module, label, sources and parameter arguments into the caller's
+# top, label, srcs and pargs (declared local there)
+top_vars() {
+  local i="$1" p
+  top="${TOP_MODULES[$i]}" label="${TOP_LABELS[$i]}"
+  read -r -a srcs <<< "${TOP_SRCS[$i]}"
+  read -r -a params <<< "${TOP_PARAMS[$i]}" || true
+  pargs=()
+  for p in "${params[@]+"${params[@]}"}"; do pargs+=(--param "$p"); done
+}
+
+# gate_check I DIR: the gate-level check of the netlists in DIR against the RTL
+gate_check() {
+  local i="$1" dir="$2" top label rc
+  local -a srcs params pargs
+  top_vars "$i"
+  local engine="$glengine" ncells nlargs
+  if [ "$engine" = auto ]; then
+    ncells=$(grep -oE 'Number of cells: +[0-9]+' "$dir/stat_osu018.txt" | tail -n 1 | grep -oE '[0-9]+$')
+    engine=verilator
+    [ "${ncells:-0}" -le "$GATESIM_MIN_CELLS" ] || engine=gatesim
+  fi
+  if [ "$engine" = gatesim ]; then
+    nlargs=(--gatesim "gl:$dir/gl.blif" --gatesim "glmap:$dir/glmap.blif")
+  else
+    nlargs=(--netlist "gl:${top}_gl:$dir/gl.v" --netlist "glmap:${top}_glmap:$dir/glmap.v")
+  fi
+  # recorded stimulus of this top, replayed before the random cycles (tb/tools/core_glstim.cc)
+  local stim="$root/constraints/glstim/$label.stim"
+  [ -f "$stim" ] && nlargs+=(--stim "$stim")
+  set +e
+  "$S/glcheck.sh" --top "$top" --ports "$dir/ports.json" --out "$dir/glcheck" --cycles "$cycles" \
+    --seed "$seed" --cache "$ANE_VLCACHE" "${pargs[@]+"${pargs[@]}"}" "${nlargs[@]}" \
+    -- "${srcs[@]}" > "$dir/glcheck.log" 2>&1
+  rc=$?
+  set -e
+  if [ $rc -ne 0 ]; then
+    fail "$label" "gate-level check failed (seed $seed, $cycles cycles; $dir/glcheck/)"
+    sed 's/^/    /' "$dir/glcheck.log" | head -20
+    return 1
+  fi
+}
+
+# collect_top I DIR CFP NOTE: the summary line and JSON of DIR, and the check's fingerprint
+collect_top() {
+  local i="$1" dir="$2" cfp="$3" note="$4" top label line
+  local -a srcs params pargs
+  top_vars "$i"
+  if ! line="$(python3 "$S/collect.py" "$dir" --label "$label" --top "$top" --mode "$mode" --seed "$seed" \
+       --cycles "$cycles" "${pargs[@]+"${pargs[@]}"}" --ice40 "$(cat "$dir/ice40_skip.txt")" \
+       --ice40-device "$ICE40_DEVICE-$ICE40_PACKAGE" --versions "$out/versions.json")"; then
+    fail "$label" "cannot collect the reports"
+    return 1
+  fi
+  printf '%s\n' "$line" > "$dir/summary.line"
+  printf '%s\n' "$cfp" > "$dir/check_fingerprint"
+  echo "synth ok   $label$note: $line"
+  if [ -s "$dir/yosys_warnings.txt" ]; then
+    echo "    note: $(wc -l < "$dir/yosys_warnings.txt") other yosys warning(s), see $dir/yosys_warnings.txt"
+  fi
 }
 
 run_top() {
   local i="$1" top label dir chparams rc
-  top="${TOP_MODULES[$i]}" label="${TOP_LABELS[$i]}"
-  local -a srcs params pargs=()
-  read -r -a srcs <<< "${TOP_SRCS[$i]}"
-  read -r -a params <<< "${TOP_PARAMS[$i]}" || true
-  for p in "${params[@]+"${params[@]}"}"; do pargs+=(--param "$p"); done
+  local -a srcs params pargs
+  top_vars "$i"
   dir="$out/$label"
-  local fp
+  local fp cfp
   fp="$(fingerprint "$i")" || { fail "$label" "cannot compute the fingerprint"; return 1; }
-  if [ $reuse -eq 1 ] && [ -f "$dir/fingerprint" ] && [ -f "$dir/summary.json" ] && [ -f "$dir/summary.line" ] \
+  cfp="$(check_fingerprint "$i")" || { fail "$label" "cannot compute the check's fingerprint"; return 1; }
+  # --reuse: the netlists and figures are kept when the fingerprint matches (written once
+  # synthesis, timing and iCE40 are done); the gate-level check too when its own matches
+  if [ $reuse -eq 1 ] && [ -f "$dir/fingerprint" ] && [ -f "$dir/ice40_skip.txt" ] \
      && [ "$(cat "$dir/fingerprint")" = "$fp" ]; then
-    echo "synth ok   $label (reused: inputs unchanged): $(cat "$dir/summary.line")"
-    return 0
+    if [ -f "$dir/check_fingerprint" ] && [ "$(cat "$dir/check_fingerprint")" = "$cfp" ] \
+       && [ -f "$dir/summary.json" ] && [ -f "$dir/summary.line" ]; then
+      echo "synth ok   $label (reused: inputs unchanged): $(cat "$dir/summary.line")"
+      return 0
+    fi
+    rm -rf "$dir/glcheck" "$dir/glcheck.log" "$dir/summary.line" "$dir/summary.json" "$dir/check_fingerprint"
+    mkdir -p "$dir/glcheck"
+    gate_check "$i" "$dir" || return 1
+    collect_top "$i" "$dir" "$cfp" " (netlists and timing reused; gate-level check run again)"
+    return
   fi
   rm -rf "$dir"
   mkdir -p "$dir/glcheck"
@@ -166,34 +249,7 @@ run_top() {
     return 1
   fi
 
-  # 3. gate-level check
-  local engine="$glengine" ncells nlargs
-  if [ "$engine" = auto ]; then
-    ncells=$(grep -oE 'Number of cells: +[0-9]+' "$dir/stat_osu018.txt" | tail -n 1 | grep -oE '[0-9]+$')
-    engine=verilator
-    [ "${ncells:-0}" -le "$GATESIM_MIN_CELLS" ] || engine=gatesim
-  fi
-  if [ "$engine" = gatesim ]; then
-    nlargs=(--gatesim "gl:$dir/gl.blif" --gatesim "glmap:$dir/glmap.blif")
-  else
-    nlargs=(--netlist "gl:${top}_gl:$dir/gl.v" --netlist "glmap:${top}_glmap:$dir/glmap.v")
-  fi
-  # recorded stimulus of this top, replayed before the random cycles (tb/tools/core_glstim.cc)
-  local stim="$root/constraints/glstim/$label.stim"
-  [ -f "$stim" ] && nlargs+=(--stim "$stim")
-  set +e
-  "$S/glcheck.sh" --top "$top" --ports "$dir/ports.json" --out "$dir/glcheck" --cycles "$cycles" \
-    --seed "$seed" --cache "$ANE_VLCACHE" "${pargs[@]+"${pargs[@]}"}" "${nlargs[@]}" \
-    -- "${srcs[@]}" > "$dir/glcheck.log" 2>&1
-  rc=$?
-  set -e
-  if [ $rc -ne 0 ]; then
-    fail "$label" "gate-level check failed (seed $seed, $cycles cycles; $dir/glcheck/)"
-    sed 's/^/    /' "$dir/glcheck.log" | head -20
-    return 1
-  fi
-
-  # 4. OpenSTA
+  # 3. OpenSTA
   local sdc="$root/constraints/osu018.sdc"
   [ -f "$root/constraints/$label.osu018.sdc" ] && sdc="$root/constraints/$label.osu018.sdc"
   if ! ANE_LIB="$LIB" ANE_NETLIST="$dir/mapped.v" ANE_TOP="$top" ANE_SDC="$sdc" \
@@ -205,7 +261,7 @@ run_top() {
     return 1
   fi
 
-  # 5. iCE40
+  # 4. iCE40
   local ice40_skip="" io_bits luts=0
   io_bits=$(python3 -c "import json,sys; p=json.load(open(sys.argv[1])); print(p['input_bits']+p['output_bits'])" "$dir/ports.json") \
     || { fail "$label" "cannot read $dir/ports.json"; return 1; }
@@ -235,20 +291,14 @@ run_top() {
     fi
   fi
 
+  printf '%s\n' "$ice40_skip" > "$dir/ice40_skip.txt"
+  printf '%s\n' "$fp" > "$dir/fingerprint"  # synthesis, timing and iCE40 done: reusable
+
+  # 5. gate-level check (last: a failed check leaves the netlists for --reuse to check again)
+  gate_check "$i" "$dir" || return 1
+
   # 6. summary
-  local line
-  if ! line="$(python3 "$S/collect.py" "$dir" --label "$label" --top "$top" --mode "$mode" --seed "$seed" \
-       --cycles "$cycles" "${pargs[@]+"${pargs[@]}"}" --ice40 "$ice40_skip" \
-       --ice40-device "$ICE40_DEVICE-$ICE40_PACKAGE" --versions "$out/versions.json")"; then
-    fail "$label" "cannot collect the reports"
-    return 1
-  fi
-  printf '%s\n' "$line" > "$dir/summary.line"
-  printf '%s\n' "$fp" > "$dir/fingerprint"
-  echo "synth ok   $label: $line"
-  if [ -s "$dir/yosys_warnings.txt" ]; then
-    echo "    note: $(wc -l < "$dir/yosys_warnings.txt") other yosys warning(s), see $dir/yosys_warnings.txt"
-  fi
+  collect_top "$i" "$dir" "$cfp" ""
 }
 
 start=$SECONDS

@@ -395,6 +395,13 @@ static std::string hex(const uint32_t* w, int width) {
         c.append(f"    top.eval();{geval()}")
         c.append("    return compare(cyc, \"combinational\");")
     c.append("  };")
+    if clk and rst:
+        # The reset starts released and is asserted by the first cycle: an edge, so that an
+        # asynchronous reset acts at once in every model, as it does in silicon. Held from time 0
+        # without an edge it would act only at a flip-flop's first clock edge, and a flip-flop
+        # on a gated clock (scripts/synth/clockgate.py) may see none until its enable rises.
+        c.append(f"  top.{rst} = 1; top.{clk} = 0; top.eval();"
+                 f"{gset(rst, '&bit1')}{gset(clk, '&bit0')}{geval()}")
     c.append("  long cyc = 0;")
     # recorded stimulus (--stim FILE), replayed before the random cycles
     c.append("  if (!stim.empty()) {")

@@ -1,7 +1,9 @@
 // Self-test fixture (scripts/synth/selftest.sh), not part of the design.
 // A clocked top shaped like the blocks to come: clk_i, async active-low rst_ni, valid/ready,
 // an enum parameter (set through a tops-list override), struct ports, a port wider than 64 bits
-// and a register without reset. (No packed array of structs: Yosys 0.23 truncates those, see
+// a register without reset, and a register whose reset value is not 0 on a clock that is gated
+// off throughout the reset (its enable needs valid_q): its reset must act without a clock edge,
+// as an asynchronous reset does in silicon and in the RTL. (No packed array of structs: Yosys 0.23 truncates those, see
 // fx_pkdarr.sv.)
 `default_nettype none
 
@@ -18,7 +20,8 @@ module fx_acc #(
   output      logic           valid_o,
   input  wire logic           ready_i,
   output      logic [69:0]    acc_o,
-  output fx_pkg::item_t       last_o
+  output fx_pkg::item_t       last_o,
+  output      logic [7:0]     count_o
 );
 
   logic [69:0]   acc_q;
@@ -42,6 +45,14 @@ module fx_acc #(
       else if (ready_i) valid_q <= 1'b0;
     end
   end
+
+  // counts accepted outputs from A5; enabled only while an output is valid
+  logic [7:0] count_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni)                count_q <= 8'hA5;
+    else if (valid_q && ready_i) count_q <= count_q + 8'd1;
+  end
+  assign count_o = count_q;
 
   // datapath register, no reset
   always_ff @(posedge clk_i) begin
