@@ -109,7 +109,7 @@ fingerprint() {
       < <(find "$S" -type f ! -path '*/selftest/*' -print0 | sort -z)
     sha256sum "$root"/constraints/*.sdc "$root/constraints/ice40.conf"
     cat "$out/versions.json"
-  } | sha256sum | cut -d' ' -f1
+  } | sed "s#$root/##g" | sha256sum | cut -d' ' -f1  # paths relative: a clone elsewhere matches
 }
 check_fingerprint() {
   local i="$1" f
@@ -117,7 +117,7 @@ check_fingerprint() {
     printf 'seed %s cycles %s glcheck %s\n' "$seed" "$cycles" "$glengine"
     for f in "${CHECK_SCRIPTS[@]}"; do sha256sum "$S/$f"; done
     [ ! -f "$root/constraints/glstim/${TOP_LABELS[$i]}.stim" ] || sha256sum "$root/constraints/glstim/${TOP_LABELS[$i]}.stim"
-  } | sha256sum | cut -d' ' -f1
+  } | sed "s#$root/##g" | sha256sum | cut -d' ' -f1
 }
 
 # top_vars I: the top's module, label, sources and parameter arguments into the caller's
