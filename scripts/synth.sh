@@ -136,6 +136,8 @@ gate_check() {
   local i="$1" dir="$2" top label rc
   local -a srcs params pargs
   top_vars "$i"
+  rm -rf "$dir/glcheck" "$dir/glcheck.log"
+  mkdir -p "$dir/glcheck"
   local engine="$glengine" ncells nlargs
   if [ "$engine" = auto ]; then
     ncells=$(grep -oE 'Number of cells: +[0-9]+' "$dir/stat_osu018.txt" | tail -n 1 | grep -oE '[0-9]+$')
@@ -182,31 +184,14 @@ collect_top() {
   fi
 }
 
-run_top() {
-  local i="$1" top label dir chparams rc
+# synth_steps I DIR FP: steps 1 to 4 into a fresh DIR (elaborate, Yosys, OpenSTA, iCE40), then
+# the fingerprint FP that lets --reuse keep them
+synth_steps() {
+  local i="$1" dir="$2" fp="$3" top label chparams rc
   local -a srcs params pargs
   top_vars "$i"
-  dir="$out/$label"
-  local fp cfp
-  fp="$(fingerprint "$i")" || { fail "$label" "cannot compute the fingerprint"; return 1; }
-  cfp="$(check_fingerprint "$i")" || { fail "$label" "cannot compute the check's fingerprint"; return 1; }
-  # --reuse: the netlists and figures are kept when the fingerprint matches (written once
-  # synthesis, timing and iCE40 are done); the gate-level check too when its own matches
-  if [ $reuse -eq 1 ] && [ -f "$dir/fingerprint" ] && [ -f "$dir/ice40_skip.txt" ] \
-     && [ "$(cat "$dir/fingerprint")" = "$fp" ]; then
-    if [ -f "$dir/check_fingerprint" ] && [ "$(cat "$dir/check_fingerprint")" = "$cfp" ] \
-       && [ -f "$dir/summary.json" ] && [ -f "$dir/summary.line" ]; then
-      echo "synth ok   $label (reused: inputs unchanged): $(cat "$dir/summary.line")"
-      return 0
-    fi
-    rm -rf "$dir/glcheck" "$dir/glcheck.log" "$dir/summary.line" "$dir/summary.json" "$dir/check_fingerprint"
-    mkdir -p "$dir/glcheck"
-    gate_check "$i" "$dir" || return 1
-    collect_top "$i" "$dir" "$cfp" " (netlists and timing reused; gate-level check run again)"
-    return
-  fi
   rm -rf "$dir"
-  mkdir -p "$dir/glcheck"
+  mkdir -p "$dir"
   printf '%s\n' "${TOP_SRCS[$i]}" > "$dir/srcs.txt"
   printf '%s\n' "${TOP_PARAMS[$i]}" > "$dir/params.txt"
 
@@ -293,12 +278,35 @@ run_top() {
 
   printf '%s\n' "$ice40_skip" > "$dir/ice40_skip.txt"
   printf '%s\n' "$fp" > "$dir/fingerprint"  # synthesis, timing and iCE40 done: reusable
+}
+
+run_top() {
+  local i="$1" top label dir fp cfp note=""
+  local -a srcs params pargs
+  top_vars "$i"
+  dir="$out/$label"
+  fp="$(fingerprint "$i")" || { fail "$label" "cannot compute the fingerprint"; return 1; }
+  cfp="$(check_fingerprint "$i")" || { fail "$label" "cannot compute the check's fingerprint"; return 1; }
+  # --reuse: the netlists and figures are kept when the fingerprint matches (written once
+  # synthesis, timing and iCE40 are done); the gate-level check too when its own matches
+  if [ $reuse -eq 1 ] && [ -f "$dir/fingerprint" ] && [ -f "$dir/ice40_skip.txt" ] \
+     && [ "$(cat "$dir/fingerprint")" = "$fp" ]; then
+    if [ -f "$dir/check_fingerprint" ] && [ "$(cat "$dir/check_fingerprint")" = "$cfp" ] \
+       && [ -f "$dir/summary.json" ] && [ -f "$dir/summary.line" ]; then
+      echo "synth ok   $label (reused: inputs unchanged): $(cat "$dir/summary.line")"
+      return 0
+    fi
+    rm -f "$dir/summary.line" "$dir/summary.json" "$dir/check_fingerprint"
+    note=" (netlists and timing reused; gate-level check run again)"
+  else
+    synth_steps "$i" "$dir" "$fp" || return 1
+  fi
 
   # 5. gate-level check (last: a failed check leaves the netlists for --reuse to check again)
   gate_check "$i" "$dir" || return 1
 
   # 6. summary
-  collect_top "$i" "$dir" "$cfp" ""
+  collect_top "$i" "$dir" "$cfp" "$note"
 }
 
 start=$SECONDS
