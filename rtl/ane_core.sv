@@ -308,33 +308,53 @@ module ane_core #(
   assign done_o = out_done;
   assign busy_o = run_q || kr_busy || ke_busy || ld_busy || sh_busy || pp_busy || out_busy;
 
-  logic [31:0] cyc_q, mac_q, sres_q, wslot_q, wload_q, wkern_q, lmac_q;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      run_q <= 1'b0;
-      {cyc_q, mac_q, sres_q, wslot_q, wload_q, wkern_q, lmac_q} <= '0;
-    end else if (start) begin
-      run_q <= 1'b1;
-      {cyc_q, mac_q, sres_q, wslot_q, wload_q, wkern_q, lmac_q} <= '0;
-    end else if (run_q) begin
-      if (out_done) run_q <= 1'b0;
-      cyc_q <= cyc_q + 32'd1;
-      if (vec_valid && vec_ready) begin
-        mac_q  <= mac_q + 32'd1;
-        lmac_q <= cyc_q + 32'd1;
+  // The six event counters (cycles, MAC operations, and the stall and wait causes) count in
+  // two 16-bit halves: the upper half steps when the lower one wraps, known a cycle ahead from a
+  // flag (the lower half is 16'hFFFF), so no 32-bit carry chain lies in a cycle.
+  localparam int unsigned NCnt = 6;
+  logic [NCnt*32-1:0] cnt_q, cnt_n;
+  logic [NCnt-1:0]    cnt_inc, cnt_ff_q;
+  logic [31:0]        lmac_q;
+  assign cnt_inc = {!vec_valid && !rq_valid,                   // 5: waiting for the kernel side
+                    !vec_valid && rq_valid && !rq_ready,       // 4: waiting for the load
+                    vec_slot_wait,                             // 3: waiting for the slot
+                    vec_valid && !vec_ready && !vec_slot_wait, // 2: results stall
+                    vec_valid && vec_ready,                    // 1: MAC operations
+                    1'b1};                                     // 0: cycles
+  for (genvar i = 0; i < NCnt; i++) begin : g_cnt
+    assign cnt_n[32*i +: 16]    = cnt_q[32*i +: 16] + 16'd1;
+    assign cnt_n[32*i+16 +: 16] = cnt_q[32*i+16 +: 16] + {15'd0, cnt_ff_q[i]};
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        cnt_q[32*i +: 32] <= '0;
+        cnt_ff_q[i]       <= 1'b0;
+      end else if (start) begin
+        cnt_q[32*i +: 32] <= '0;
+        cnt_ff_q[i]       <= 1'b0;
+      end else if (run_q && cnt_inc[i]) begin
+        cnt_q[32*i +: 32] <= cnt_n[32*i +: 32];
+        cnt_ff_q[i]       <= cnt_q[32*i +: 16] == 16'hFFFE;
       end
-      if (vec_valid && !vec_ready && !vec_slot_wait) sres_q <= sres_q + 32'd1;
-      if (vec_slot_wait) wslot_q <= wslot_q + 32'd1;
-      if (!vec_valid && rq_valid && !rq_ready) wload_q <= wload_q + 32'd1;
-      if (!vec_valid && !rq_valid) wkern_q <= wkern_q + 32'd1;
     end
   end
-  assign st_cycles_o    = cyc_q;
-  assign st_mac_o       = mac_q;
-  assign st_stall_res_o = sres_q;
-  assign st_wait_slot_o = wslot_q;
-  assign st_wait_load_o = wload_q;
-  assign st_wait_kern_o = wkern_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      run_q  <= 1'b0;
+      lmac_q <= '0;
+    end else if (start) begin
+      run_q  <= 1'b1;
+      lmac_q <= '0;
+    end else if (run_q) begin
+      if (out_done) run_q <= 1'b0;
+      if (vec_valid && vec_ready) lmac_q <= cnt_n[31:0];   // the cycle count after this cycle
+    end
+  end
+  assign st_cycles_o    = cnt_q[31:0];
+  assign st_mac_o       = cnt_q[63:32];
+  assign st_stall_res_o = cnt_q[95:64];
+  assign st_wait_slot_o = cnt_q[127:96];
+  assign st_wait_load_o = cnt_q[159:128];
+  assign st_wait_kern_o = cnt_q[191:160];
   assign st_last_mac_o  = lmac_q;
 
 `ifndef SYNTHESIS

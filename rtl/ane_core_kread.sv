@@ -6,6 +6,7 @@
 //
 // Reads are pipelined: at most Credits outstanding, responses in order without back-pressure.
 // The directory read waits until every earlier read has been answered (once per pass).
+// np_i and ntiles_i are taken at start_i.
 `default_nettype none
 
 module ane_core_kread #(
@@ -42,7 +43,9 @@ module ane_core_kread #(
 
   logic [9:0]  p_q;
   logic [19:0] t_q;
-  logic [15:0] b_q, nb_q;
+  logic [15:0] b_q, bl_q;    // beat of the group; its last beat (length - 1)
+  logic [19:0] tn_q;         // tiles per pass (ntiles_i, taken at start); t_q counts from 1
+  logic [9:0]  pl_q;         // the last pass (np_i - 1), taken at start
   logic [31:0] g_q, a_q;
   logic [CW:0] out_q;        // reads issued and not yet answered
   logic        rd_fire, kin_fire, dir_resp;
@@ -69,14 +72,17 @@ module ane_core_kread #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       state_q <= SIdle;
-      p_q <= '0; t_q <= '0; b_q <= '0; nb_q <= '0; g_q <= '0; a_q <= '0;
+      p_q <= '0; t_q <= '0; b_q <= '0; bl_q <= '0; g_q <= '0; a_q <= '0;
+      tn_q <= '0; pl_q <= '0;
       out_q <= '0;
     end else begin
       out_q <= out_q + (CW+1)'(rd_fire) - (CW+1)'(rs_valid_i);
       unique case (state_q)
         SIdle: begin
           if (start_i) begin
-            p_q <= '0;
+            p_q  <= '0;
+            tn_q <= ntiles_i;
+            pl_q <= np_i - 10'd1;
             state_q <= SDirRd;
           end
         end
@@ -85,24 +91,24 @@ module ane_core_kread #(
           if (rs_valid_i) begin
             g_q  <= rs_data_i[31:0];
             a_q  <= rs_data_i[31:0];
-            nb_q <= rs_data_i[47:32];
+            bl_q <= rs_data_i[47:32] - 16'd1;
             b_q  <= '0;
-            t_q  <= '0;
+            t_q  <= 20'd1;
             state_q <= SStream;
           end
         end
         SStream: begin
           if (rd_fire) begin
-            if (b_q != nb_q - 16'd1) begin
+            if (b_q != bl_q) begin
               b_q <= b_q + 16'd1;
               a_q <= a_q + 32'd8;
-            end else if (t_q != ntiles_i - 20'd1) begin
+            end else if (t_q != tn_q) begin
               b_q <= '0;
               a_q <= g_q;
               t_q <= t_q + 20'd1;
             end else begin
               p_q <= p_q + 10'd1;
-              state_q <= (p_q == np_i - 10'd1) ? SIdle : SDirRd;
+              state_q <= (p_q == pl_q) ? SIdle : SDirRd;
             end
           end
         end

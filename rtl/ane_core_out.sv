@@ -261,23 +261,36 @@ module ane_core_out #(
   assign a0 = ch_q + row_q + (out8_i ? 32'(ox0_q) : {19'd0, ox0_q, 1'b0});
 
   // the configuration's products, by shift-and-add: per cycle the multiplicands move up one bit
-  // and the multipliers down one (registers, so no shifter by the bit index on the way)
+  // and the multipliers down one (registers, so no shifter by the bit index on the way). Each
+  // sum adds in two 16-bit halves, the lower half's carry entering the upper half a cycle later
+  // (the sum is the same: every carry is added once), so no 32-bit carry chain lies in a cycle;
+  // cycle 10 adds the last carries.
   logic [31:0] p_th_q, p_nk_q, p_cg_q;  // tile_h * y_rs, nk_full * y_chs, cgout * y_chs
+  logic [2:0]  p_c_q;                   // their lower halves' carries, pending
   logic [31:0] m_rs_q, m_chs_q;         // y_rs << m, y_chs << m
   logic [8:0]  m_th_q;                  // tile_h >> m
   logic [4:0]  m_nk_q;                  // nk_full >> m
   logic [9:0]  m_cg_q;                  // cgout >> m
-  logic [3:0]  m_q;                     // 0 .. 9: the next bit; 10: done
+  logic [3:0]  m_q;                     // 0 .. 9: the next bit; 10: the last carries; 11: done
   logic        prod_ok;
-  assign prod_ok = (m_q == 4'd10);
+  logic [32:0] s_th, s_nk, s_cg;        // {carry out of the lower half, the new sum}
+  function automatic logic [32:0] add_halves(logic [31:0] p, logic [31:0] m, logic c);
+    logic [16:0] lo;
+    lo = {1'b0, p[15:0]} + {1'b0, m[15:0]};
+    add_halves = {lo[16], p[31:16] + m[31:16] + {15'd0, c}, lo[15:0]};
+  endfunction
+  assign prod_ok = (m_q == 4'd11);
+  assign s_th = add_halves(p_th_q, m_th_q[0] ? m_rs_q : 32'd0, p_c_q[0]);
+  assign s_nk = add_halves(p_nk_q, m_nk_q[0] ? m_chs_q : 32'd0, p_c_q[1]);
+  assign s_cg = add_halves(p_cg_q, m_cg_q[0] ? m_chs_q : 32'd0, p_c_q[2]);
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      m_q <= 4'd10;
-      {p_th_q, p_nk_q, p_cg_q} <= '0;
+      m_q <= 4'd11;
+      {p_th_q, p_nk_q, p_cg_q, p_c_q} <= '0;
       {m_rs_q, m_chs_q, m_th_q, m_nk_q, m_cg_q} <= '0;
     end else if (start_i && w_q == WIdle) begin
       m_q <= 4'd0;
-      {p_th_q, p_nk_q, p_cg_q} <= '0;
+      {p_th_q, p_nk_q, p_cg_q, p_c_q} <= '0;
       m_rs_q  <= y_rs_i;
       m_chs_q <= y_chs_i;
       m_th_q  <= tile_h_i;
@@ -285,9 +298,9 @@ module ane_core_out #(
       m_cg_q  <= cgout_i;
     end else if (!prod_ok) begin
       m_q <= m_q + 4'd1;
-      if (m_th_q[0]) p_th_q <= p_th_q + m_rs_q;
-      if (m_nk_q[0]) p_nk_q <= p_nk_q + m_chs_q;
-      if (m_cg_q[0]) p_cg_q <= p_cg_q + m_chs_q;
+      {p_c_q[0], p_th_q} <= s_th;
+      {p_c_q[1], p_nk_q} <= s_nk;
+      {p_c_q[2], p_cg_q} <= s_cg;
       m_rs_q  <= m_rs_q << 1;
       m_chs_q <= m_chs_q << 1;
       m_th_q  <= m_th_q >> 1;

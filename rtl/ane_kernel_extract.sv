@@ -119,18 +119,25 @@ module ane_kernel_extract (
   logic [7:0]  hidx_q;    // palette entry / scale / parameter index
   logic [4095:0] pal_q;   // palette, entry i at [16 i +: 16]
   logic [255:0]  scl_q;   // int8sym scales, kernel n at [16 n +: 16]
-  logic [4:0]  vbits;     // bits of one stored value
 
-  assign nk = two_q ? {1'b0, rm1_q, 1'b1} + 5'd1 : {2'd0, rm1_q} + 5'd1;
-  always_comb begin
-    unique case (fmt_q)
-      FmtFp16: vbits = 5'd16;
-      FmtInt8: vbits = 5'd8;
-      FmtPal:  vbits = {1'b0, pbits_q};
-      FmtRaw8: vbits = 5'd8;
-      default: vbits = 5'd4;
-    endcase
-  end
+  function automatic logic [4:0] kernels_of(logic two, logic [2:0] rm1);
+    kernels_of = two ? {1'b0, rm1, 1'b1} + 5'd1 : {2'd0, rm1} + 5'd1;
+  endfunction
+  function automatic logic [4:0] vbits_of(logic [2:0] fmt, logic [3:0] pbits);
+    vbits_of = (fmt == FmtFp16) ? 5'd16 : (fmt == FmtInt8 || fmt == FmtRaw8) ? 5'd8 :
+               (fmt == FmtPal) ? {1'b0, pbits} : 5'd4;
+  endfunction
+  assign nk = kernels_of(two_q, rm1_q);
+
+  // The body's takes (bits consumed by one cycle's outcome) are constant over a group, so they
+  // are registered with the header: at a quad's first operation the quad's masks come first
+  // (tq*: the masks only, with one value, with two), at the others only values (tn*). The
+  // cycle's decisions then only compare cnt_q with registers and pick one outcome.
+  logic [7:0] tq0_q, tq1_q, tq2_q, tn1_q, tn2_q;
+  logic [4:0] h_vbits;
+  logic [6:0] h_mb;
+  assign h_vbits = vbits_of(win_q[2:0], win_q[10:7]);
+  assign h_mb    = win_q[3] ? {kernels_of(win_q[4], win_q[13:11]), 2'b00} : 7'd0;
 
   // ---------------- body: the schedule ----------------
   logic [15:0] qs_q;          // first step of the current quad (4g)
@@ -148,15 +155,19 @@ module ane_kernel_extract (
                                        {v[15:6] + 10'd1, 6'd0};
   endfunction
 
+  function automatic logic [2:0] first_of(logic [6:0] v);   // the lowest set bit of {v7, v}
+    first_of = v[0] ? 3'd0 : v[1] ? 3'd1 : v[2] ? 3'd2 : v[3] ? 3'd3 :
+               v[4] ? 3'd4 : v[5] ? 3'd5 : v[6] ? 3'd6 : 3'd7;
+  endfunction
+
   logic [63:0] masks;
-  logic [7:0]  kept, later;
+  logic [7:0]  kept, kept_q, later_n, k_one, k_rest, m0a, m0b;
   logic        at_qstart, idle_quad;
   logic        lq_q, int_q;   // the current quad is the last one; neither the first nor the last
   logic [2:0]  qlm1_q;        // steps in the current quad - 1
   logic        lq_n;          // the same three for the quad after it (qs_q + 4), from registers
   logic [2:0]  qlm1_n;
-  logic [6:0]  mb;
-  logic [2:0]  j_first, j_cur, j_next;
+  logic [2:0]  j_first, jf_q, j_cur, j_next;   // the first kept slot: at a quad start, held
   logic        has_next;
   logic [3:0]  na, nb;
   logic        st_a, st_b;
@@ -169,45 +180,44 @@ module ane_kernel_extract (
 
   always_comb begin
     at_qstart = !mload_q;
-    mb        = sparse_q ? {nk, 2'b00} : 7'd0;
     lq_n      = ({1'b0, qs_q} + 17'd8) >= {1'b0, k_q};
     qlm1_n    = lq_n ? 3'(k_q - qs_q - 16'd5) : 3'd3;
-    if (!at_qstart) begin
-      masks = mask_q;
-    end else if (sparse_q) begin
-      // The window's bits past the quad's mb mask bits are not masks (values follow), but no
-      // use below reads them: kept and st_a read slot j's bits only for j <= R - 1, inside mb.
-      masks = win_q[63:0];
-    end else begin
-      masks = {64{1'b1}};
-    end
+    // The quad's masks as read at its first operation (then kept in mask_q). The window's bits
+    // past the quad's mask bits are not masks (values follow), but no use below reads them:
+    // kept and st_a read slot j's bits only for j <= R - 1, inside them.
+    masks = sparse_q ? win_q[63:0] : {64{1'b1}};
+    // A quad's first operation (at_qstart, i_q = 0) decides from the window's masks; the
+    // others from the registered masks and kept slots. Both are formed in parallel and
+    // at_qstart picks one, so the window's path does not wait for the select.
     kept = '0;
     for (int j = 0; j < 8; j++) begin
       logic [3:0] ma, mbk;
       ma  = two_q ? masks[8*j +: 4] : masks[4*j +: 4];
       mbk = two_q ? masks[8*j+4 +: 4] : 4'd0;
       kept[j] = (3'(j) <= rm1_q) && !(sparse_q && int_q && ma == 4'd0 && mbk == 4'd0);
+      m0a[j]  = two_q ? masks[8*j] : masks[4*j];
+      m0b[j]  = masks[8*j+4];
     end
+    k_one   = kept & (~kept + 8'd1);   // the first kept slot, one-hot
+    k_rest  = kept & (kept - 8'd1);    // the kept slots after it
+    j_first = first_of(kept[6:0]);
+    later_n = kept_q & ~((8'd2 << j_q) - 8'd1);
+    na      = two_q ? {j_q, 1'b0} : {1'b0, j_q};
+    nb      = {j_q, 1'b1};
     idle_quad = at_qstart && kept == 8'd0;
-    j_first = 3'd0;
-    for (int j = 7; j >= 0; j--) if (kept[j]) j_first = 3'(j);
-    j_cur = at_qstart ? j_first : j_q;
-    later = kept & ~((8'd2 << j_cur) - 8'd1);
-    has_next = later != 8'd0;
-    j_next = 3'd0;
-    for (int j = 7; j >= 0; j--) if (later[j]) j_next = 3'(j);
-    na   = two_q ? {j_cur, 1'b0} : {1'b0, j_cur};
-    nb   = {j_cur, 1'b1};
-    st_a = masks[{na, i_q}];
-    st_b = two_q && masks[{nb, i_q}];
+    j_cur    = at_qstart ? j_first : j_q;
+    has_next = at_qstart ? k_rest != 8'd0 : later_n != 8'd0;
+    j_next   = at_qstart ? first_of(k_rest[6:0]) : first_of(later_n[6:0]);
+    st_a     = at_qstart ? (k_one & m0a) != 8'd0 : mask_q[{na, i_q}];
+    st_b     = two_q && (at_qstart ? (k_one & m0b) != 8'd0 : mask_q[{nb, i_q}]);
     // An idle quad (every block dropped) has st_a = st_b = 0 and takes its masks only (t0).
-    off  = at_qstart ? mb : 7'd0;
-    t0   = {1'b0, off};
-    t1   = t0 + {3'd0, vbits};
-    t2   = t1 + {3'd0, vbits};
-    ge0  = cnt_q >= t0;
-    ge1  = cnt_q >= t1;
-    ge2  = cnt_q >= t2;
+    t0   = at_qstart ? tq0_q : 8'd0;
+    off  = t0[6:0];
+    t1   = at_qstart ? tq1_q : tn1_q;
+    t2   = at_qstart ? tq2_q : tn2_q;
+    ge0  = !at_qstart || cnt_q >= tq0_q;
+    ge1  = at_qstart ? cnt_q >= tq1_q : cnt_q >= tn1_q;
+    ge2  = at_qstart ? cnt_q >= tq2_q : cnt_q >= tn2_q;
     raw_a = 16'(win_q >> off);
     raw_1 = 16'(win_q >> t1);
     raw_b = st_a ? raw_1 : raw_a;
@@ -368,6 +378,11 @@ module ane_kernel_extract (
       params_q <= 1'b0;
       pbits_q  <= '0;
       rm1_q    <= '0;
+      tq0_q    <= '0;
+      tq1_q    <= '0;
+      tq2_q    <= '0;
+      tn1_q    <= '0;
+      tn2_q    <= '0;
       hidx_q   <= '0;
       qs_q     <= '0;
       lq_q     <= 1'b1;
@@ -376,6 +391,8 @@ module ane_kernel_extract (
       i_q      <= '0;
       j_q      <= '0;
       mload_q  <= 1'b0;
+      kept_q   <= '0;
+      jf_q     <= '0;
       c_q      <= '0;
       ky_q     <= '0;
       kx_q     <= '0;
@@ -391,6 +408,11 @@ module ane_kernel_extract (
           params_q <= win_q[6];
           pbits_q  <= win_q[10:7];
           rm1_q    <= win_q[13:11];
+          tq0_q    <= {1'b0, h_mb};
+          tq1_q    <= {1'b0, h_mb} + {3'd0, h_vbits};
+          tq2_q    <= {1'b0, h_mb} + {2'd0, h_vbits, 1'b0};
+          tn1_q    <= {3'd0, h_vbits};
+          tn2_q    <= {2'd0, h_vbits, 1'b0};
           hidx_q   <= '0;
           qs_q     <= '0;
           lq_q     <= k_q <= 16'd4;
@@ -424,13 +446,17 @@ module ane_kernel_extract (
             qlm1_q <= qlm1_n;
             {c_q, ky_q, kx_q} <= step_next4;
           end else begin
-            if (at_qstart) mask_q <= masks;
+            if (at_qstart) begin
+              mask_q <= masks;
+              kept_q <= kept;
+              jf_q   <= j_first;
+            end
             if (has_next) begin
               j_q     <= j_next;
               mload_q <= 1'b1;
             end else if ({1'b0, i_q} != qlm1_q) begin
               i_q     <= i_q + 2'd1;
-              j_q     <= j_first;
+              j_q     <= at_qstart ? j_first : jf_q;
               mload_q <= 1'b1;
               {c_q, ky_q, kx_q} <= step_next;
             end else begin
