@@ -121,7 +121,7 @@ module ane_core #(
   // The fields. The address registers are whole words (ane_regs_pkg::Core*BaseWidth = 32).
   logic [ane_regs_pkg::CoreLayerCgWidth-1:0]    cg;
   logic [ane_regs_pkg::CoreLayerModeWidth-1:0]  mode_bits;
-  logic                                         two_kernel, elem16, params, out8, diag;
+  logic                                         two_kernel, four_kernel, elem16, params, out8, diag;
   logic [ane_regs_pkg::CoreTileTileHWidth-1:0]  tile_h;
   logic [ane_regs_pkg::CoreTileTileWWidth-1:0]  tile_w;
   logic [ane_regs_pkg::CoreTileNcWidth-1:0]     nc;
@@ -147,6 +147,7 @@ module ane_core #(
   assign cg         = layer_q[ane_regs_pkg::CoreLayerCgLsb +: ane_regs_pkg::CoreLayerCgWidth];
   assign mode_bits  = layer_q[ane_regs_pkg::CoreLayerModeLsb +: ane_regs_pkg::CoreLayerModeWidth];
   assign two_kernel = layer_q[ane_regs_pkg::CoreLayerTwoKernelLsb];
+  assign four_kernel = layer_q[ane_regs_pkg::CoreLayerFourKernelLsb];
   assign elem16     = layer_q[ane_regs_pkg::CoreLayerElem16Lsb];
   assign params     = layer_q[ane_regs_pkg::CoreLayerParamsLsb];
   assign out8       = layer_q[ane_regs_pkg::CoreLayerOut8Lsb];
@@ -175,6 +176,9 @@ module ane_core #(
   assign bpr        = patch_q[ane_regs_pkg::CorePatchBprLsb +: ane_regs_pkg::CorePatchBprWidth];
 
   // ---------------------------------------------------------------- kernel side
+  // An operation's tag through the router and the shifter: {coef_a, coef_b, coef_c, coef_d,
+  // slot, first, last}.
+  localparam int unsigned TagW = 69;
   logic        kin_valid, kin_ready;
   logic [63:0] kin_data;
   logic        kr_busy;
@@ -190,8 +194,8 @@ module ane_core #(
   );
 
   logic        ke_busy, prm_valid, prm_ready, op_valid, op_ready;
-  logic [3:0]  prm_kernel;
-  logic [15:0] prm_scale, op_a, op_b;
+  logic [4:0]  prm_kernel;
+  logic [15:0] prm_scale, op_a, op_b, op_c4, op_d4;
   logic [31:0] prm_bias;
   logic [9:0]  op_c;
   logic [2:0]  op_ky, op_kx, op_slot;
@@ -203,17 +207,18 @@ module ane_core #(
     .pp_valid_o(prm_valid), .pp_ready_i(prm_ready), .pp_kernel_o(prm_kernel),
     .pp_scale_o(prm_scale), .pp_bias_o(prm_bias),
     .op_valid_o(op_valid), .op_ready_i(op_ready), .op_coef_a_o(op_a), .op_coef_b_o(op_b),
-    .op_c_o(op_c), .op_ky_o(op_ky), .op_kx_o(op_kx), .op_slot_o(op_slot),
+    .op_coef_c_o(op_c4), .op_coef_d_o(op_d4), .op_c_o(op_c), .op_ky_o(op_ky), .op_kx_o(op_kx), .op_slot_o(op_slot),
     .op_first_o(op_first), .op_last_o(op_last), .op_end_o(op_end)
   );
 
   logic        rq_valid, rq_ready, rq_release, rq_nodata, route_idle;
   logic [9:0]  rq_c;
   logic [2:0]  rq_ky, rq_kx;
-  logic [36:0] rq_tag;
+  logic [TagW-1:0] rq_tag;
   ane_core_route u_route (
     .clk_i(clk_i), .rst_ni(rst_ni), .start_i(start), .nc_i(nc), .nsl_i(nsl), .diag_i(diag),
     .op_valid_i(op_valid), .op_ready_o(op_ready), .op_coef_a_i(op_a), .op_coef_b_i(op_b),
+    .op_coef_c_i(op_c4), .op_coef_d_i(op_d4),
     .op_c_i(op_c), .op_ky_i(op_ky), .op_kx_i(op_kx), .op_slot_i(op_slot),
     .op_first_i(op_first), .op_last_i(op_last), .op_end_i(op_end),
     .rq_valid_o(rq_valid), .rq_ready_i(rq_ready), .rq_c_o(rq_c), .rq_ky_o(rq_ky), .rq_kx_o(rq_kx),
@@ -241,10 +246,10 @@ module ane_core #(
   logic                   sh_busy, vec_valid, vec_ready, vec_slot_wait;
   logic [NumLanes*16-1:0] vec_data;
   logic [NumLanes-1:0]    vec_mask;
-  logic [36:0]            vec_tag;
+  logic [TagW-1:0]        vec_tag;
   ane_shifter #(.NumLanes(NumLanes), .BankBytes(BankBytes), .NumBanks(InBanks),
                 .BeatBytes(PortWords * BeatBytes),
-                .TagBits(37)) u_shifter (
+                .TagBits(TagW)) u_shifter (
     .clk_i(clk_i), .rst_ni(rst_ni),
     .cfg_we_i(sh_we), .cfg_addr_i(cfg_addr_i[ane_regs_pkg::CoreShifterAddrBits-1:0]),
     .cfg_wdata_i(cfg_wdata_i), .busy_o(sh_busy),
@@ -281,7 +286,9 @@ module ane_core #(
     .in_valid_i(vec_valid), .in_ready_o(vec_ready), .slot_wait_o(vec_slot_wait), .in_cmd_i(ane_pkg::CmdMac),
     .in_mode_i(mode), .in_slot_i(vec_tag[4:2]),
     .in_first_i(vec_tag[1]), .in_last_i(vec_tag[0]), .in_two_kernel_i(two_kernel),
-    .in_data_i(vec_data), .in_aux_i('0), .in_kernel_a_i(vec_tag[36:21]), .in_kernel_b_i(vec_tag[20:5]),
+    .in_four_kernel_i(four_kernel), .in_data_i(vec_data), .in_aux_i('0),
+    .in_kernel_a_i(vec_tag[68:53]), .in_kernel_b_i(vec_tag[52:37]), .in_kernel_c_i(vec_tag[36:21]),
+    .in_kernel_d_i(vec_tag[20:5]),
     .out_valid_o(res_valid), .out_ready_i(res_ready), .out_slot_o(res_slot), .out_acc_o(res_acc),
     .out_fp16_o(res_fp16), .out_sat_o(res_sat),
     .rd_en_i(1'b0), .rd_slot_i(3'd0), .rd_valid_o(rd_valid), .rd_acc_o(rd_acc), .rd_fp16_o(rd_fp16),
@@ -292,7 +299,7 @@ module ane_core #(
   logic out_busy, out_done, pp_busy;
   ane_core_out #(.Gen(Gen), .NumLanes(NumLanes), .OutBytes(OutBytes), .PpLanes(PpLanes)) u_out (
     .clk_i(clk_i), .rst_ni(rst_ni), .start_i(start), .busy_o(out_busy), .done_o(out_done),
-    .two_kernel_i(two_kernel), .params_i(params), .out8_i(out8), .np_i(np), .ppg_i(ppg),
+    .two_kernel_i(two_kernel), .four_kernel_i(four_kernel), .params_i(params), .out8_i(out8), .np_i(np), .ppg_i(ppg),
     .nk_full_i(nk_full), .nk_last_i(nk_last), .cgout_i(cgout), .nty_i(nty), .ntx_i(ntx),
     .tile_h_i(tile_h), .tile_w_i(tile_w), .oh_i(oh), .ow_i(ow),
     .y_base_i(ybase_q), .y_chs_i(ychs_q), .y_rs_i(yrs_q),
@@ -370,7 +377,7 @@ module ane_core #(
   logic unused;
   assign unused = ^{vec_mask, res_slot, res_fp16, res_sat, rd_valid, rd_acc, rd_fp16, rd_sat, route_idle, prm_kernel,
                     layer_q[31:ane_regs_pkg::CoreLayerBits], tile_q[31:ane_regs_pkg::CoreTileBits],
-                    grid_q[31:ane_regs_pkg::CoreGridBits], pass_q[31:ane_regs_pkg::CorePassBits],
+                    grid_q[31:ane_regs_pkg::CoreGridBits],   // PASS: every bit used
                     cgout_q[31:ane_regs_pkg::CoreCgoutBits], in_q[31:ane_regs_pkg::CoreInBits],
                     out_q[31:ane_regs_pkg::CoreOutBits], win_q[31:ane_regs_pkg::CoreWinBits],
                     patch_q[31:ane_regs_pkg::CorePatchBits]};

@@ -5,10 +5,12 @@
 //
 //   broadcast mode   slot j holds kernel j of the pass over the tile's positions;
 //   two-kernel mode  slot j holds kernel 2j on the even lanes and 2j + 1 on the odd lanes: two
-//                    post-processor vectors, even lanes first (positions compacted to 0..N/2-1).
+//                    post-processor vectors, even lanes first (positions compacted to 0..N/2-1);
+//   four-kernel mode slot j holds kernel 4j + k on lanes 4p + k: four post-processor vectors,
+//                    k = 0 first (positions compacted to 0..N/4-1).
 //
-// A pass may end with a padding kernel (two-kernel mode, odd kernel count): its vector is
-// post-processed and not written. The writer sends each tile row of a channel in beats of
+// A pass may end with padding kernels (two- and four-kernel modes, a kernel count that is not a
+// multiple of 2 or 4): their vectors are post-processed and not written. The writer sends each tile row of a channel in beats of
 // OutBytes at any byte address, with byte strobes (fp16: 2 bytes per element, int8: 1).
 //
 // The address of a vector's first element, y_base + channel * y_chs + oy0 * y_rs + ox0 * bytes,
@@ -21,11 +23,12 @@
 // The post-processor has PpLanes lanes (NumLanes a multiple of it): a vector goes through it
 // in NumLanes / PpLanes chunks, lane order, one chunk per cycle, and is put together again
 // before the writer. Every chunk of every vector is processed (the upper half of a two-kernel
-// vector too), so the stochastic-rounding draws are those of a NumLanes-lane post-processor
+// vector and the upper three quarters of a four-kernel one too), so the stochastic-rounding draws are those of a NumLanes-lane post-processor
 // (N-3.4: one draw per lane in lane order through every vector). A pass delivers NumLanes x
 // slots results every slots x steps cycles, so PpLanes = NumLanes / 4 keeps up with any layer
-// of at least 4 (8 in two-kernel mode) steps per slot; fewer steps stall the MAC array through
-// the result queue (counted as stall_res).
+// of at least 4 (8 in two-kernel mode, 16 in four-kernel mode) steps per slot; fewer steps stall
+// the MAC array through the result queue (counted as stall_res). The four-kernel mode needs
+// NumLanes / PpLanes = 1 or a multiple of 4 chunks.
 `default_nettype none
 
 module ane_core_out #(
@@ -33,7 +36,7 @@ module ane_core_out #(
   parameter int unsigned NumLanes = 16,
   parameter int unsigned OutBytes = 32,
   parameter int unsigned ResDepth = 8,   // result vectors queued (a power of two)
-  parameter int unsigned PrmDepth = 32,  // parameter records queued: two passes of 16 kernels
+  parameter int unsigned PrmDepth = 64,  // parameter records queued: two passes of 32 kernels
   parameter int unsigned PpLanes  = NumLanes   // post-processor lanes (NumLanes / PpLanes chunks)
 ) (
   input  wire logic                   clk_i,
@@ -43,12 +46,13 @@ module ane_core_out #(
   output      logic                   done_o,      // one cycle: the layer's last beat was sent
   // layer configuration
   input  wire logic                   two_kernel_i,
+  input  wire logic                   four_kernel_i,
   input  wire logic                   params_i,    // the kernel groups carry parameter records
   input  wire logic                   out8_i,      // int8 output elements
   input  wire logic [9:0]             np_i,
   input  wire logic [9:0]             ppg_i,
-  input  wire logic [4:0]             nk_full_i,   // kernels of a pass (1 .. 16)
-  input  wire logic [4:0]             nk_last_i,   // kernels of a conv group's last pass
+  input  wire logic [5:0]             nk_full_i,   // kernels of a pass (1 .. 32)
+  input  wire logic [5:0]             nk_last_i,   // kernels of a conv group's last pass
   input  wire logic [9:0]             cgout_i,     // output channels per conv group
   input  wire logic [9:0]             nty_i,
   input  wire logic [9:0]             ntx_i,
@@ -81,24 +85,40 @@ module ane_core_out #(
   output      logic [OutBytes-1:0]    wr_strb_o
 );
 
-  localparam int unsigned Half   = NumLanes / 2;
-  localparam int unsigned Chunks = NumLanes / PpLanes;
+  localparam int unsigned Half    = NumLanes / 2;
+  localparam int unsigned Quarter = NumLanes / 4;
+  localparam int unsigned QLanes  = (NumLanes >= 4) ? NumLanes / 4 : 1;  // Quarter, at least 1
+  localparam int unsigned Chunks  = NumLanes / PpLanes;
+  // chunks per quarter vector (four-kernel mode: Chunks is 1 or a multiple of 4)
+  localparam int unsigned QChunks = (Chunks >= 4) ? Chunks / 4 : 1;
   localparam int unsigned ChW    = (Chunks > 1) ? $clog2(Chunks) : 1;
 
   // ---------------------------------------------------------------- results queue
   // The MAC array hands over a tile's results in a burst (one per slot in consecutive cycles);
   // the queue takes them so the array goes on with the next tile while the post-processor (two
-  // vectors per result in two-kernel mode) and the writer drain them.
+  // or four vectors per result in the two- and four-kernel modes) and the writer drain them.
   logic                   r_valid, r_ready;
   logic [NumLanes*32-1:0] r_acc;
   logic [$clog2(ResDepth):0] r_count;
   // In two-kernel mode a result vector is queued with its even lanes (kernel 2j, positions
   // 0 .. N/2-1) in the lower half and its odd lanes in the upper half, so each post-processor
-  // vector is one half of it: the feeder below is one multiplexer from the queue's flops.
-  logic [NumLanes*32-1:0] res_perm;
+  // vector is one half of it: the feeder below is one multiplexer from the queue's flops. In
+  // four-kernel mode quarter k holds lanes 4p + k (kernel 4j + k) the same way.
+  logic [NumLanes*32-1:0] res_perm, res_perm4;
+  if (NumLanes % 4 == 0) begin : g_perm4
+    always_comb begin
+      for (int i = 0; i < Quarter; i++) begin
+        for (int k = 0; k < 4; k++) res_perm4[32*(k*Quarter + i) +: 32] = res_acc_i[32*(4*i + k) +: 32];
+      end
+    end
+  end else begin : g_no_perm4   // too few lanes for the four-kernel mode
+    assign res_perm4 = res_acc_i;
+  end
   always_comb begin
     res_perm = res_acc_i;
-    if (two_kernel_i) begin
+    if (four_kernel_i) begin
+      res_perm = res_perm4;
+    end else if (two_kernel_i) begin
       for (int i = 0; i < Half; i++) begin
         res_perm[32*i +: 32]          = res_acc_i[32*(2*i) +: 32];
         res_perm[32*(Half + i) +: 32] = res_acc_i[32*(2*i + 1) +: 32];
@@ -112,7 +132,8 @@ module ane_core_out #(
   );
 
   // ---------------------------------------------------------------- parameters, feeder
-  logic        f_valid, f_ready, f_fire, phase_q;
+  logic        f_valid, f_ready, f_fire, ph_last;
+  logic [1:0]  phase_q;   // the result's post-processor vector: 0 .. 1 (two-kernel), 0 .. 3 (four)
   logic        q_valid;
   logic [47:0] q_data;
   logic [$clog2(PrmDepth):0] q_count;
@@ -131,33 +152,40 @@ module ane_core_out #(
   assign fc_fire = f_valid && f_ready;
   assign fc_last = fc_q == ChW'(Chunks - 1);
   assign f_fire  = fc_fire && fc_last;
-  assign r_ready = f_fire && (!two_kernel_i || phase_q);
-  // The post-processor vector is the queued vector (broadcast mode) or its half for the phase,
-  // zeros above (two-kernel mode); fc_acc is its chunk fc_q.
+  assign ph_last = four_kernel_i ? (phase_q == 2'd3) : two_kernel_i ? phase_q[0] : 1'b1;
+  assign r_ready = f_fire && ph_last;
+  // The post-processor vector is the queued vector (broadcast mode) or its half (two-kernel
+  // mode) or quarter (four-kernel mode) for the phase, zeros above; fc_acc is its chunk fc_q.
   // The chunk's source (and whether it is the zero upper half) are registers, set with the
   // chunk counter and the phase, so only flops drive the multiplexer's selects: idle, both are
   // 0 whatever the mode (fc_q = 0, phase_q = 0).
   if (Chunks > 1) begin : g_feed_chunks
     logic [ChW-1:0] src_q, fc_n;
-    logic           zero_q, ph_n;
+    logic           zero_q;
+    logic [1:0]     ph_n;
     assign fc_n = fc_fire ? (fc_last ? '0 : fc_q + ChW'(1)) : fc_q;
-    assign ph_n = (f_fire && two_kernel_i) ? !phase_q : phase_q;
+    assign ph_n = f_fire ? (ph_last ? 2'd0 : phase_q + 2'd1) : phase_q;
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
         src_q  <= '0;
         zero_q <= 1'b0;
       end else begin
-        src_q  <= two_kernel_i ? fc_n + (ph_n ? ChW'(Chunks / 2) : ChW'(0)) : fc_n;
-        zero_q <= two_kernel_i && (fc_n >= ChW'(Chunks / 2));
+        src_q  <= four_kernel_i ? fc_n + ChW'(ph_n * QChunks) :
+                  two_kernel_i  ? fc_n + (ph_n[0] ? ChW'(Chunks / 2) : ChW'(0)) : fc_n;
+        zero_q <= four_kernel_i ? (fc_n >= ChW'(QChunks)) :
+                  two_kernel_i && (fc_n >= ChW'(Chunks / 2));
       end
     end
     assign fc_acc = zero_q ? '0 : r_acc[PpLanes*32*src_q +: PpLanes*32];
   end else begin : g_feed_whole
     always_comb begin
       fc_acc = r_acc;
-      if (two_kernel_i) begin
+      if (four_kernel_i) begin
         fc_acc = '0;
-        fc_acc[Half*32-1:0] = phase_q ? r_acc[NumLanes*32-1:Half*32] : r_acc[Half*32-1:0];
+        fc_acc[QLanes*32-1:0] = r_acc[QLanes*32*phase_q +: QLanes*32];
+      end else if (two_kernel_i) begin
+        fc_acc = '0;
+        fc_acc[Half*32-1:0] = phase_q[0] ? r_acc[NumLanes*32-1:Half*32] : r_acc[Half*32-1:0];
       end
     end
   end
@@ -169,9 +197,9 @@ module ane_core_out #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      phase_q <= 1'b0;
-    end else if (f_fire && two_kernel_i) begin
-      phase_q <= !phase_q;
+      phase_q <= 2'd0;
+    end else if (f_fire) begin
+      phase_q <= ph_last ? 2'd0 : phase_q + 2'd1;
     end
   end
 
@@ -223,7 +251,7 @@ module ane_core_out #(
   wstate_e w_q;
 
   logic [NumLanes*16-1:0] v_q;
-  logic [4:0]  k_q;                   // vector of the (pass, tile)
+  logic [5:0]  k_q;                   // vector of the (pass, tile)
   logic [9:0]  p_q, pg_q, ty_q, tx_q;
   logic [9:0]  gbase_q, cbase_q;      // first output channel of the conv group / the pass
   logic [11:0] oy0_q, ox0_q;
@@ -236,12 +264,13 @@ module ane_core_out #(
   logic [EpbW-1:0] epb;               // elements per beat
   assign epb = out8_i ? EpbW'(OutBytes) : EpbW'(OutBytes / 2);
 
-  logic [4:0]  nk, nv;
+  logic [5:0]  nk, nv;
   logic        pg_last, k_last, tx_last, ty_last, p_last, write_k;
   assign pg_last = pg_q == ppg_i - 10'd1;
   assign nk      = pg_last ? nk_last_i : nk_full_i;
-  assign nv      = two_kernel_i ? ((nk + 5'd1) & 5'b11110) : nk;
-  assign k_last  = k_q == nv - 5'd1;
+  assign nv      = four_kernel_i ? ((nk + 6'd3) & 6'b111100) :
+                   two_kernel_i  ? ((nk + 6'd1) & 6'b111110) : nk;
+  assign k_last  = k_q == nv - 6'd1;
   assign tx_last = tx_q == ntx_i - 10'd1;
   assign ty_last = ty_q == nty_i - 10'd1;
   assign p_last  = p_q == np_i - 10'd1;
@@ -269,7 +298,7 @@ module ane_core_out #(
   logic [2:0]  p_c_q;                   // their lower halves' carries, pending
   logic [31:0] m_rs_q, m_chs_q;         // y_rs << m, y_chs << m
   logic [8:0]  m_th_q;                  // tile_h >> m
-  logic [4:0]  m_nk_q;                  // nk_full >> m
+  logic [5:0]  m_nk_q;                  // nk_full >> m
   logic [9:0]  m_cg_q;                  // cgout >> m
   logic [3:0]  m_q;                     // 0 .. 9: the next bit; 10: the last carries; 11: done
   logic        prod_ok;
@@ -397,7 +426,7 @@ module ane_core_out #(
       endcase
       if (adv) begin
         w_q  <= WTake;
-        k_q  <= k_q + 5'd1;
+        k_q  <= k_q + 6'd1;
         ch_q <= ch_q + y_chs_i;
         if (k_last) begin
           k_q  <= '0;
@@ -453,6 +482,8 @@ module ane_core_out #(
       if (r_valid) assert (r_count != '0);
       if (start_i) assert (w_q == WIdle);
       if (start_i) assert (NumLanes % PpLanes == 0 && (Chunks == 1 || Chunks % 2 == 0));
+      if (start_i && four_kernel_i) assert (NumLanes % 4 == 0 && (Chunks == 1 || Chunks % 4 == 0));
+      if (start_i) assert (!(two_kernel_i && four_kernel_i));
     end
   end
 `endif

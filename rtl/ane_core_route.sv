@@ -22,6 +22,8 @@ module ane_core_route (
   output      logic        op_ready_o,
   input  wire logic [15:0] op_coef_a_i,
   input  wire logic [15:0] op_coef_b_i,
+  input  wire logic [15:0] op_coef_c_i,
+  input  wire logic [15:0] op_coef_d_i,
   input  wire logic [9:0]  op_c_i,
   input  wire logic [2:0]  op_ky_i,
   input  wire logic [2:0]  op_kx_i,
@@ -29,7 +31,7 @@ module ane_core_route (
   input  wire logic        op_first_i,
   input  wire logic        op_last_i,
   input  wire logic        op_end_i,
-  // shifter requests; tag = {coef_a, coef_b, slot, first, last}
+  // shifter requests; tag = {coef_a, coef_b, coef_c, coef_d, slot, first, last}
   output      logic        rq_valid_o,
   input  wire logic        rq_ready_i,
   output      logic [9:0]  rq_c_o,
@@ -37,7 +39,7 @@ module ane_core_route (
   output      logic [2:0]  rq_kx_o,
   output      logic        rq_release_o,
   output      logic        rq_nodata_o,
-  output      logic [36:0] rq_tag_o,
+  output      logic [68:0] rq_tag_o,
   output      logic        idle_o          // nothing held, no release owed
 );
 
@@ -50,7 +52,7 @@ module ane_core_route (
 
   // the held operation
   logic        h_valid_q;
-  logic [15:0] h_a_q, h_b_q;
+  logic [15:0] h_a_q, h_b_q, h_cc_q, h_cd_q;
   logic [9:0]  h_c_q;
   logic [2:0]  h_ky_q, h_kx_q, h_slot_q;
   logic        h_first_q, h_last_q, h_end_q;
@@ -87,7 +89,7 @@ module ane_core_route (
   assign rq_c_o   = diag_i ? {7'd0, h_slot_q} : h_c_q - lo_q[9:0];   // lo_q <= c: bit 10 is 0 here
   assign rq_ky_o  = h_ky_q;
   assign rq_kx_o  = h_kx_q;
-  assign rq_tag_o = {h_a_q, h_b_q, h_slot_q, h_first_q, h_last_q};
+  assign rq_tag_o = {h_a_q, h_b_q, h_cc_q, h_cd_q, h_slot_q, h_first_q, h_last_q};
   assign fire     = rq_valid_o && rq_ready_i;
   assign take     = op_valid_i && op_ready_o;
   assign idle_o   = !h_valid_q && (state_q == SOps);
@@ -99,15 +101,17 @@ module ane_core_route (
     if (!rst_ni) begin
       state_q <= SOps;
       h_valid_q <= 1'b0;
-      {h_a_q, h_b_q, h_c_q, h_ky_q, h_kx_q, h_slot_q, h_first_q, h_last_q, h_end_q} <= '0;
+      {h_a_q, h_b_q, h_cc_q, h_cd_q, h_c_q, h_ky_q, h_kx_q, h_slot_q, h_first_q, h_last_q,
+       h_end_q} <= '0;
       sl_q <= '0;
       lo_q <= '0;
       hi_q <= '0;
     end else begin
       if (take) begin
         h_valid_q <= 1'b1;
-        {h_a_q, h_b_q, h_c_q, h_ky_q, h_kx_q, h_slot_q, h_first_q, h_last_q, h_end_q} <=
-            {op_coef_a_i, op_coef_b_i, op_c_i, op_ky_i, op_kx_i, op_slot_i, op_first_i, op_last_i,
+        {h_a_q, h_b_q, h_cc_q, h_cd_q, h_c_q, h_ky_q, h_kx_q, h_slot_q, h_first_q, h_last_q,
+         h_end_q} <=
+            {op_coef_a_i, op_coef_b_i, op_coef_c_i, op_coef_d_i, op_c_i, op_ky_i, op_kx_i, op_slot_i, op_first_i, op_last_i,
              op_end_i};
       end else if (fire && state_q == SOps) begin
         h_valid_q <= 1'b0;

@@ -3,8 +3,8 @@
 //
 // Reads a stream of compressed kernel groups (64-bit beats, the format of
 // docs/kernel_extract.md and tb/oracle/kernel_codec.h) and hands out one operation per cycle:
-// the coefficient of kernel A (and B in the fp16 two-kernel mode) for one (step, slot) of the
-// schedule, with the step's input coordinates (c, ky, kx), the slot and first/last flags.
+// the coefficient of kernel A (and B in the fp16 two-kernel mode, B, C and D in the fp16
+// four-kernel mode) for one (step, slot) of the schedule, with the step's input coordinates (c, ky, kx), the slot and first/last flags.
 // Each group's per-kernel post-processing parameters leave on their own port.
 //
 //   schedule   for quad g: for step s in 4g .. 4g+3: for slot j kept in quad g
@@ -39,7 +39,7 @@ module ane_kernel_extract (
   // per-kernel post-processing parameters (N-3.1)
   output      logic        pp_valid_o,
   input  wire logic        pp_ready_i,
-  output      logic [3:0]  pp_kernel_o,
+  output      logic [4:0]  pp_kernel_o,
   output      logic [15:0] pp_scale_o,
   output      logic [31:0] pp_bias_o,
   // operations
@@ -47,6 +47,8 @@ module ane_kernel_extract (
   input  wire logic        op_ready_i,
   output      logic [15:0] op_coef_a_o,
   output      logic [15:0] op_coef_b_o,
+  output      logic [15:0] op_coef_c_o,
+  output      logic [15:0] op_coef_d_o,
   output      logic [9:0]  op_c_o,
   output      logic [2:0]  op_ky_o,
   output      logic [2:0]  op_kx_o,
@@ -112,32 +114,37 @@ module ane_kernel_extract (
   // ---------------- group header ----------------
   state_e      state_q;
   logic [2:0]  fmt_q;
-  logic        sparse_q, two_q, pcs_q, params_q;
+  logic        sparse_q, two_q, four_q, pcs_q, params_q;
   logic [3:0]  pbits_q;
   logic [2:0]  rm1_q;     // R - 1
-  logic [4:0]  nk;        // kernels in the group
+  logic [5:0]  nk;        // kernels in the group
   logic [7:0]  hidx_q;    // palette entry / scale / parameter index
   logic [4095:0] pal_q;   // palette, entry i at [16 i +: 16]
-  logic [255:0]  scl_q;   // int8sym scales, kernel n at [16 n +: 16]
+  logic [511:0]  scl_q;   // int8sym scales, kernel n at [16 n +: 16]
 
-  function automatic logic [4:0] kernels_of(logic two, logic [2:0] rm1);
-    kernels_of = two ? {1'b0, rm1, 1'b1} + 5'd1 : {2'd0, rm1} + 5'd1;
+  function automatic logic [5:0] kernels_of(logic two, logic four, logic [2:0] rm1);
+    kernels_of = four ? {1'b0, rm1, 2'b11} + 6'd1 : two ? {2'b0, rm1, 1'b1} + 6'd1 :
+                 {3'd0, rm1} + 6'd1;
   endfunction
   function automatic logic [4:0] vbits_of(logic [2:0] fmt, logic [3:0] pbits);
     vbits_of = (fmt == FmtFp16) ? 5'd16 : (fmt == FmtInt8 || fmt == FmtRaw8) ? 5'd8 :
                (fmt == FmtPal) ? {1'b0, pbits} : 5'd4;
   endfunction
-  assign nk = kernels_of(two_q, rm1_q);
+  assign nk = kernels_of(two_q, four_q, rm1_q);
 
   // The body's takes (bits consumed by one cycle's outcome) are constant over a group, so they
   // are registered with the header: at a quad's first operation the quad's masks come first
   // (tq*: the masks only, with one value, with two), at the others only values (tn*). The
-  // cycle's decisions then only compare cnt_q with registers and pick one outcome.
-  logic [7:0] tq0_q, tq1_q, tq2_q, tn1_q, tn2_q;
+  // cycle's decisions then only compare cnt_q with registers and pick one outcome. A
+  // four-kernel group is dense and its every operation is the "two values" outcome, whose take
+  // is then four values; tv2_q / tv3_q place its third and fourth values.
+  logic [7:0] tq0_q, tq1_q, tq2_q, tn1_q, tn2_q, tv2_q, tv3_q;
   logic [4:0] h_vbits;
-  logic [6:0] h_mb;
+  logic [6:0] h_mb;      // the quad's mask bits (sparse groups, at most 16 kernels)
+  logic [7:0] h_vals;    // bits of the values of a "two values" outcome
   assign h_vbits = vbits_of(win_q[2:0], win_q[10:7]);
-  assign h_mb    = win_q[3] ? {kernels_of(win_q[4], win_q[13:11]), 2'b00} : 7'd0;
+  assign h_mb    = win_q[3] ? 7'({kernels_of(win_q[4], 1'b0, win_q[13:11]), 2'b00}) : 7'd0;
+  assign h_vals  = win_q[14] ? {1'b0, h_vbits, 2'b00} : {2'd0, h_vbits, 1'b0};
 
   // ---------------- body: the schedule ----------------
   logic [15:0] qs_q;          // first step of the current quad (4g)
@@ -209,7 +216,7 @@ module ane_kernel_extract (
     has_next = at_qstart ? k_rest != 8'd0 : later_n != 8'd0;
     j_next   = at_qstart ? first_of(k_rest[6:0]) : first_of(later_n[6:0]);
     st_a     = at_qstart ? (k_one & m0a) != 8'd0 : mask_q[{na, i_q}];
-    st_b     = two_q && (at_qstart ? (k_one & m0b) != 8'd0 : mask_q[{nb, i_q}]);
+    st_b     = (two_q || four_q) && (at_qstart ? (k_one & m0b) != 8'd0 : mask_q[{nb, i_q}]);
     // An idle quad (every block dropped) has st_a = st_b = 0 and takes its masks only (t0).
     t0   = at_qstart ? tq0_q : 8'd0;
     off  = t0[6:0];
@@ -362,8 +369,8 @@ module ane_kernel_extract (
   always_comb begin
     unique case (state_q)
       SPal:    hlast = 8'((9'd1 << pbits_q) - 9'd1);
-      SScl:    hlast = pcs_q ? {3'd0, nk} - 8'd1 : 8'd0;
-      default: hlast = {3'd0, nk} - 8'd1;
+      SScl:    hlast = pcs_q ? {2'd0, nk} - 8'd1 : 8'd0;
+      default: hlast = {2'd0, nk} - 8'd1;
     endcase
     words_done = {1'b0, hidx_q} + 9'd1 >= {1'b0, hlast};
   end
@@ -374,6 +381,7 @@ module ane_kernel_extract (
       fmt_q    <= '0;
       sparse_q <= 1'b0;
       two_q    <= 1'b0;
+      four_q   <= 1'b0;
       pcs_q    <= 1'b0;
       params_q <= 1'b0;
       pbits_q  <= '0;
@@ -383,6 +391,8 @@ module ane_kernel_extract (
       tq2_q    <= '0;
       tn1_q    <= '0;
       tn2_q    <= '0;
+      tv2_q    <= '0;
+      tv3_q    <= '0;
       hidx_q   <= '0;
       qs_q     <= '0;
       lq_q     <= 1'b1;
@@ -404,15 +414,18 @@ module ane_kernel_extract (
           fmt_q    <= win_q[2:0];
           sparse_q <= win_q[3];
           two_q    <= win_q[4];
+          four_q   <= win_q[14];
           pcs_q    <= win_q[5];
           params_q <= win_q[6];
           pbits_q  <= win_q[10:7];
           rm1_q    <= win_q[13:11];
           tq0_q    <= {1'b0, h_mb};
           tq1_q    <= {1'b0, h_mb} + {3'd0, h_vbits};
-          tq2_q    <= {1'b0, h_mb} + {2'd0, h_vbits, 1'b0};
+          tq2_q    <= {1'b0, h_mb} + h_vals;
           tn1_q    <= {3'd0, h_vbits};
-          tn2_q    <= {2'd0, h_vbits, 1'b0};
+          tn2_q    <= h_vals;
+          tv2_q    <= {2'd0, h_vbits, 1'b0};
+          tv3_q    <= {2'd0, h_vbits, 1'b0} + {3'd0, h_vbits};
           hidx_q   <= '0;
           qs_q     <= '0;
           lq_q     <= k_q <= 16'd4;
@@ -480,9 +493,9 @@ module ane_kernel_extract (
   // Palette, scales and parameter registers.
   always_ff @(posedge clk_i) begin
     if (state_q == SPal && hdr_go) pal_q[{hidx_q, 4'd0} +: 32] <= win_q[31:0];
-    if (state_q == SScl && hdr_go) scl_q[{hidx_q[3:0], 4'd0} +: 32] <= win_q[31:0];
+    if (state_q == SScl && hdr_go) scl_q[{hidx_q[4:0], 4'd0} +: 32] <= win_q[31:0];
     if (state_q == SPar && hdr_go) begin
-      pp_kernel_o <= hidx_q[3:0];
+      pp_kernel_o <= hidx_q[4:0];
       pp_scale_o  <= win_q[15:0];
       pp_bias_o   <= win_q[63:32];
     end
@@ -490,17 +503,18 @@ module ane_kernel_extract (
   assign pp_valid_o = pp_valid_q;
 
   // ---------------- stage P: the operation's fields ----------------
-  logic [15:0] p_raw_a_q, p_raw_b_q;
-  logic        p_st_a_q, p_st_b_q, p_first_q, p_last_q, p_end_q;
+  // Coefficient k of the operation (A, B, C, D) at [16 k +: 16]; C and D only in the dense
+  // four-kernel mode, at the third and fourth values of the window.
+  logic [63:0] p_raw_q;
+  logic [3:0]  p_st_q;
+  logic        p_first_q, p_last_q, p_end_q;
   logic [2:0]  p_slot_q;
   logic [9:0]  p_c_q;
   logic [2:0]  p_ky_q, p_kx_q;
   always_ff @(posedge clk_i) begin
     if (en) begin
-      p_raw_a_q <= raw_a;
-      p_raw_b_q <= raw_b;
-      p_st_a_q  <= st_a;
-      p_st_b_q  <= st_b;
+      p_raw_q   <= {16'(win_q >> tv3_q), 16'(win_q >> tv2_q), raw_b, raw_a};
+      p_st_q    <= {four_q, four_q, st_b, st_a};
       p_slot_q  <= j_cur;
       p_c_q     <= c_q;
       p_ky_q    <= ky_q;
@@ -516,60 +530,44 @@ module ane_kernel_extract (
     sext = four ? {{12{v[3]}}, v[3:0]} : {{8{v[7]}}, v[7:0]};
   endfunction
 
-  logic [15:0] scale_a, scale_b, int_a, int_b, mul_a, mul_b, dec_a, dec_b;
-  logic [3:0]  sna, snb;
+  // Per coefficient k: the int8sym multiply (ane_fp16_mul, Pipe = 1) and the other formats'
+  // values (a dropped coefficient: +0), decoded in D1 from the header's format and palette,
+  // waiting beside the multiply; only these stage-P reads see the header.
   logic [7:0]  pmask;
-  always_comb begin
-    sna     = two_q ? {p_slot_q, 1'b0} : {1'b0, p_slot_q};
-    snb     = {p_slot_q, 1'b1};
-    scale_a = pcs_q ? scl_q[{sna, 4'd0} +: 16] : scl_q[15:0];
-    scale_b = pcs_q ? scl_q[{snb, 4'd0} +: 16] : scl_q[15:0];
-    int_a   = ane_pkg::int8_to_fp16(p_raw_a_q[7:0]);
-    int_b   = ane_pkg::int8_to_fp16(p_raw_b_q[7:0]);
-    pmask   = 8'((9'd1 << pbits_q) - 9'd1);
-  end
-  ane_fp16_mul #(.Pipe(1'b1)) u_deq_a (
-    .clk_i(clk_i), .en_i(en), .a_i(scale_a), .b_i(int_a), .y_o(mul_a));
-  ane_fp16_mul #(.Pipe(1'b1)) u_deq_b (
-    .clk_i(clk_i), .en_i(en), .a_i(scale_b), .b_i(int_b), .y_o(mul_b));
-
-  // The other formats' values (a dropped coefficient: +0), decoded in D1 from the header's
-  // format and palette, wait beside the multiply; only these stage-P reads see the header.
-  logic [15:0] alt_a, alt_b;
   logic        use_mul;
-  always_comb begin
-    use_mul = (fmt_q == FmtInt8);
-    unique case (fmt_q)
-      FmtFp16: begin
-        alt_a = p_raw_a_q;
-        alt_b = p_raw_b_q;
-      end
-      FmtPal: begin
-        alt_a = pal_q[{p_raw_a_q[7:0] & pmask, 4'd0} +: 16];
-        alt_b = pal_q[{p_raw_b_q[7:0] & pmask, 4'd0} +: 16];
-      end
-      default: begin
-        alt_a = sext(p_raw_a_q[7:0], fmt_q != FmtRaw8);
-        alt_b = 16'h0000;
-      end
-    endcase
-    if (!p_st_a_q) alt_a = 16'h0000;
-    if (!p_st_b_q) alt_b = 16'h0000;
+  logic [63:0] mul, alt, d1_alt_q, d2_alt_q, dec;
+  logic [3:0]  d1_mul_q, d2_mul_q;
+  assign pmask   = 8'((9'd1 << pbits_q) - 9'd1);
+  assign use_mul = (fmt_q == FmtInt8);
+  for (genvar k = 0; k < 4; k++) begin : g_dec
+    logic [4:0]  sn;      // the coefficient's kernel in the group
+    logic [15:0] raw, scale, ival, v;
+    assign raw   = p_raw_q[16*k +: 16];
+    assign sn    = four_q ? {p_slot_q, 2'(k)} : two_q ? {1'b0, p_slot_q, 1'(k % 2)} : {2'd0, p_slot_q};
+    assign scale = pcs_q ? scl_q[{sn, 4'd0} +: 16] : scl_q[15:0];
+    assign ival  = ane_pkg::int8_to_fp16(raw[7:0]);
+    ane_fp16_mul #(.Pipe(1'b1)) u_deq (
+      .clk_i(clk_i), .en_i(en), .a_i(scale), .b_i(ival), .y_o(mul[16*k +: 16]));
+    always_comb begin
+      unique case (fmt_q)
+        FmtFp16: v = raw;
+        FmtPal:  v = pal_q[{raw[7:0] & pmask, 4'd0} +: 16];
+        default: v = (k == 0) ? sext(raw[7:0], fmt_q != FmtRaw8) : 16'h0000;
+      endcase
+      alt[16*k +: 16] = p_st_q[k] ? v : 16'h0000;
+    end
+    assign dec[16*k +: 16] = d2_mul_q[k] ? mul[16*k +: 16] : d2_alt_q[16*k +: 16];
   end
 
   // ---------------- stages D1, D2 ----------------
   logic        d1_valid_q, d2_valid_q;
-  logic [15:0] d1_alt_a_q, d1_alt_b_q, d2_alt_a_q, d2_alt_b_q;
-  logic        d1_mul_a_q, d1_mul_b_q, d2_mul_a_q, d2_mul_b_q;
   logic [2:0]  d1_slot_q, d2_slot_q, d1_ky_q, d2_ky_q, d1_kx_q, d2_kx_q;
   logic [9:0]  d1_c_q, d2_c_q;
   logic        d1_first_q, d2_first_q, d1_last_q, d2_last_q, d1_end_q, d2_end_q;
   always_ff @(posedge clk_i) begin
     if (en) begin
-      d1_alt_a_q <= alt_a;
-      d1_alt_b_q <= alt_b;
-      d1_mul_a_q <= use_mul && p_st_a_q;
-      d1_mul_b_q <= use_mul && p_st_b_q;
+      d1_alt_q   <= alt;
+      d1_mul_q   <= {4{use_mul}} & p_st_q;
       d1_slot_q  <= p_slot_q;
       d1_c_q     <= p_c_q;
       d1_ky_q    <= p_ky_q;
@@ -577,10 +575,8 @@ module ane_kernel_extract (
       d1_first_q <= p_first_q;
       d1_last_q  <= p_last_q;
       d1_end_q   <= p_end_q;
-      d2_alt_a_q <= d1_alt_a_q;
-      d2_alt_b_q <= d1_alt_b_q;
-      d2_mul_a_q <= d1_mul_a_q;
-      d2_mul_b_q <= d1_mul_b_q;
+      d2_alt_q   <= d1_alt_q;
+      d2_mul_q   <= d1_mul_q;
       d2_slot_q  <= d1_slot_q;
       d2_c_q     <= d1_c_q;
       d2_ky_q    <= d1_ky_q;
@@ -590,8 +586,6 @@ module ane_kernel_extract (
       d2_end_q   <= d1_end_q;
     end
   end
-  assign dec_a = d2_mul_a_q ? mul_a : d2_alt_a_q;
-  assign dec_b = d2_mul_b_q ? mul_b : d2_alt_b_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -609,8 +603,10 @@ module ane_kernel_extract (
 
   always_ff @(posedge clk_i) begin
     if (en) begin
-      op_coef_a_o <= dec_a;
-      op_coef_b_o <= dec_b;
+      op_coef_a_o <= dec[15:0];
+      op_coef_b_o <= dec[31:16];
+      op_coef_c_o <= dec[47:32];
+      op_coef_d_o <= dec[63:48];
       op_slot_o   <= d2_slot_q;
       op_c_o      <= d2_c_q;
       op_ky_o     <= d2_ky_q;
@@ -633,7 +629,7 @@ module ane_kernel_extract (
       // Keep bits past K in the last quad must be 0 (the oracle decoder rejects them too).
       if (state_q == SBody && body_go && at_qstart && sparse_q && lq_q) begin
         for (int n = 0; n < 16; n++) begin
-          if (5'(n) < nk) assert ((masks[4*n +: 4] >> ({1'b0, qlm1_q} + 3'd1)) == 4'd0);
+          if (6'(n) < nk) assert ((masks[4*n +: 4] >> ({1'b0, qlm1_q} + 3'd1)) == 4'd0);
         end
       end
     end

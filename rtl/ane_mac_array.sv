@@ -5,8 +5,12 @@
 //   broadcast mode       lane i gets data value i and kernel A;
 //   two-kernel mode      (fp16 only) data value i feeds lanes 2i and 2i+1, kernel A goes to the
 //                        even lanes and kernel B to the odd lanes: NumLanes/2 data values
-//                        against two output channels at once.
-// CmdLoad loads {aux value i, data value i} into lane i's slot (two-kernel mode does not apply).
+//                        against two output channels at once;
+//   four-kernel mode     (fp16 only) data value i feeds lanes 4i .. 4i+3, kernels A, B, C, D go
+//                        to lanes 4i, 4i+1, 4i+2, 4i+3: NumLanes/4 data values against four
+//                        output channels at once.
+// CmdLoad loads {aux value i, data value i} into lane i's slot (the two- and four-kernel modes
+// do not apply).
 // Results and the read port return all lanes at once. One control unit (ane_mac_ctrl) drives
 // every lane datapath (ane_mac_dp): the lanes are in lockstep by construction, and the slot
 // bookkeeping, hazard check and stage valid bits exist once. Timing is the lane's (initiation
@@ -35,10 +39,13 @@ module ane_mac_array #(
   input  wire logic                  in_first_i,
   input  wire logic                  in_last_i,
   input  wire logic                  in_two_kernel_i,
+  input  wire logic                  in_four_kernel_i,
   input  wire logic [NumLanes*16-1:0] in_data_i,
   input  wire logic [NumLanes*16-1:0] in_aux_i,
   input  wire logic [15:0]           in_kernel_a_i,
   input  wire logic [15:0]           in_kernel_b_i,
+  input  wire logic [15:0]           in_kernel_c_i,
+  input  wire logic [15:0]           in_kernel_d_i,
   // result stream
   output      logic                  out_valid_o,
   input  wire logic                  out_ready_i,
@@ -83,12 +90,17 @@ module ane_mac_array #(
 
   for (genvar i = 0; i < NumLanes; i++) begin : g_lane
     logic [15:0] data, kernel;
-    logic        two_kernel;
+    logic        two_kernel, four_kernel;
     always_comb begin
-      two_kernel = in_two_kernel_i && (in_cmd_i == ane_pkg::CmdMac);
-      data       = two_kernel ? in_data_i[16*(i/2) +: 16] : in_data_i[16*i +: 16];
+      two_kernel  = in_two_kernel_i && (in_cmd_i == ane_pkg::CmdMac);
+      four_kernel = in_four_kernel_i && (in_cmd_i == ane_pkg::CmdMac);
+      data        = four_kernel ? in_data_i[16*(i/4) +: 16] :
+                    two_kernel  ? in_data_i[16*(i/2) +: 16] : in_data_i[16*i +: 16];
       if (in_cmd_i == ane_pkg::CmdLoad) begin
         kernel = in_aux_i[16*i +: 16];
+      end else if (four_kernel) begin
+        kernel = (i % 4 == 0) ? in_kernel_a_i : (i % 4 == 1) ? in_kernel_b_i :
+                 (i % 4 == 2) ? in_kernel_c_i : in_kernel_d_i;
       end else if (two_kernel && (i % 2 == 1)) begin
         kernel = in_kernel_b_i;
       end else begin
@@ -122,8 +134,11 @@ module ane_mac_array #(
     assert(NumLanes >= 2 && NumLanes % 2 == 0);
   end
   always_comb begin
-    if (rst_ni && in_valid_i && in_two_kernel_i && (in_cmd_i == ane_pkg::CmdMac)) begin
-      assert(in_mode_i == ane_pkg::ModeFp16);  // the two-kernel mode is an fp16 mode
+    if (rst_ni && in_valid_i && (in_two_kernel_i || in_four_kernel_i) &&
+        (in_cmd_i == ane_pkg::CmdMac)) begin
+      assert(in_mode_i == ane_pkg::ModeFp16);  // the two- and four-kernel modes are fp16 modes
+      assert(!(in_two_kernel_i && in_four_kernel_i));
+      assert(!in_four_kernel_i || NumLanes % 4 == 0);
     end
   end
 `endif

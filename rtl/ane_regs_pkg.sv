@@ -715,22 +715,24 @@ package ane_regs_pkg;
 
   // ---- the core's configuration port (rtl/ane_core.sv) ----
   // LAYER (0x00): the layer
-  localparam int unsigned CoreLayerAddr           = 32'h0;
-  localparam int unsigned CoreLayerBits           = 18;  // bits below the top field's MSB
-  localparam int unsigned CoreLayerCgLsb          = 0;
-  localparam int unsigned CoreLayerCgWidth        = 10;  // channels
-  localparam int unsigned CoreLayerModeLsb        = 10;
-  localparam int unsigned CoreLayerModeWidth      = 3;  // enum
-  localparam int unsigned CoreLayerTwoKernelLsb   = 13;
-  localparam int unsigned CoreLayerTwoKernelWidth = 1;
-  localparam int unsigned CoreLayerElem16Lsb      = 14;
-  localparam int unsigned CoreLayerElem16Width    = 1;
-  localparam int unsigned CoreLayerParamsLsb      = 15;
-  localparam int unsigned CoreLayerParamsWidth    = 1;
-  localparam int unsigned CoreLayerOut8Lsb        = 16;
-  localparam int unsigned CoreLayerOut8Width      = 1;
-  localparam int unsigned CoreLayerDiagLsb        = 17;
-  localparam int unsigned CoreLayerDiagWidth      = 1;
+  localparam int unsigned CoreLayerAddr            = 32'h0;
+  localparam int unsigned CoreLayerBits            = 19;  // bits below the top field's MSB
+  localparam int unsigned CoreLayerCgLsb           = 0;
+  localparam int unsigned CoreLayerCgWidth         = 10;  // channels
+  localparam int unsigned CoreLayerModeLsb         = 10;
+  localparam int unsigned CoreLayerModeWidth       = 3;  // enum
+  localparam int unsigned CoreLayerTwoKernelLsb    = 13;
+  localparam int unsigned CoreLayerTwoKernelWidth  = 1;
+  localparam int unsigned CoreLayerElem16Lsb       = 14;
+  localparam int unsigned CoreLayerElem16Width     = 1;
+  localparam int unsigned CoreLayerParamsLsb       = 15;
+  localparam int unsigned CoreLayerParamsWidth     = 1;
+  localparam int unsigned CoreLayerOut8Lsb         = 16;
+  localparam int unsigned CoreLayerOut8Width       = 1;
+  localparam int unsigned CoreLayerDiagLsb         = 17;
+  localparam int unsigned CoreLayerDiagWidth       = 1;
+  localparam int unsigned CoreLayerFourKernelLsb   = 18;
+  localparam int unsigned CoreLayerFourKernelWidth = 1;
   // TILE (0x01): the tile and the work unit
   localparam int unsigned CoreTileAddr       = 32'h1;
   localparam int unsigned CoreTileBits       = 28;  // bits below the top field's MSB
@@ -751,15 +753,15 @@ package ane_regs_pkg;
   localparam int unsigned CoreGridNslWidth = 10;
   // PASS (0x03): the passes
   localparam int unsigned CorePassAddr        = 32'h3;
-  localparam int unsigned CorePassBits        = 30;  // bits below the top field's MSB
+  localparam int unsigned CorePassBits        = 32;  // bits below the top field's MSB
   localparam int unsigned CorePassNpLsb       = 0;
   localparam int unsigned CorePassNpWidth     = 10;
   localparam int unsigned CorePassPpgLsb      = 10;
   localparam int unsigned CorePassPpgWidth    = 10;
   localparam int unsigned CorePassNkFullLsb   = 20;
-  localparam int unsigned CorePassNkFullWidth = 5;
-  localparam int unsigned CorePassNkLastLsb   = 25;
-  localparam int unsigned CorePassNkLastWidth = 5;
+  localparam int unsigned CorePassNkFullWidth = 6;
+  localparam int unsigned CorePassNkLastLsb   = 26;
+  localparam int unsigned CorePassNkLastWidth = 6;
   // CGOUT (0x04): output channels per conv group
   localparam int unsigned CoreCgoutAddr       = 32'h4;
   localparam int unsigned CoreCgoutBits       = 10;  // bits below the top field's MSB
@@ -1074,27 +1076,28 @@ package ane_regs_pkg;
       CoreLayerAddr ^ CoreLayerBits ^ CoreLayerCgLsb ^ CoreLayerCgWidth ^ CoreLayerModeLsb ^
       CoreLayerModeWidth ^ CoreLayerTwoKernelLsb ^ CoreLayerTwoKernelWidth ^ CoreLayerElem16Lsb ^
       CoreLayerElem16Width ^ CoreLayerParamsLsb ^ CoreLayerParamsWidth ^ CoreLayerOut8Lsb ^
-      CoreLayerOut8Width ^ CoreLayerDiagLsb ^ CoreLayerDiagWidth ^ CoreTileAddr ^ CoreTileBits ^
-      CoreTileTileHLsb ^ CoreTileTileHWidth ^ CoreTileTileWLsb ^ CoreTileTileWWidth ^
-      CoreTileNcLsb ^ CoreTileNcWidth ^ CoreGridAddr ^ CoreGridBits ^ CoreGridNtyLsb ^
-      CoreGridNtyWidth ^ CoreGridNtxLsb ^ CoreGridNtxWidth ^ CoreGridNslLsb ^ CoreGridNslWidth ^
-      CorePassAddr ^ CorePassBits ^ CorePassNpLsb ^ CorePassNpWidth ^ CorePassPpgLsb ^
-      CorePassPpgWidth ^ CorePassNkFullLsb ^ CorePassNkFullWidth ^ CorePassNkLastLsb ^
-      CorePassNkLastWidth ^ CoreCgoutAddr ^ CoreCgoutBits ^ CoreCgoutCgoutLsb ^
-      CoreCgoutCgoutWidth ^ CoreInAddr ^ CoreInBits ^ CoreInHLsb ^ CoreInHWidth ^ CoreInWLsb ^
-      CoreInWWidth ^ CoreOutAddr ^ CoreOutBits ^ CoreOutOhLsb ^ CoreOutOhWidth ^ CoreOutOwLsb ^
-      CoreOutOwWidth ^ CoreWinAddr ^ CoreWinBits ^ CoreWinSyLsb ^ CoreWinSyWidth ^ CoreWinSxLsb ^
-      CoreWinSxWidth ^ CoreWinPtLsb ^ CoreWinPtWidth ^ CoreWinPlLsb ^ CoreWinPlWidth ^
-      CorePatchAddr ^ CorePatchBits ^ CorePatchPhLsb ^ CorePatchPhWidth ^ CorePatchPwLsb ^
-      CorePatchPwWidth ^ CorePatchBprLsb ^ CorePatchBprWidth ^ CoreXbaseAddr ^ CoreXbaseBits ^
-      CoreXbaseBaseLsb ^ CoreXbaseBaseWidth ^ CoreXchsAddr ^ CoreXchsBits ^ CoreXchsStrideLsb ^
-      CoreXchsStrideWidth ^ CoreXrsAddr ^ CoreXrsBits ^ CoreXrsStrideLsb ^ CoreXrsStrideWidth ^
-      CoreKbaseAddr ^ CoreKbaseBits ^ CoreKbaseBaseLsb ^ CoreKbaseBaseWidth ^ CoreYbaseAddr ^
-      CoreYbaseBits ^ CoreYbaseBaseLsb ^ CoreYbaseBaseWidth ^ CoreYchsAddr ^ CoreYchsBits ^
-      CoreYchsStrideLsb ^ CoreYchsStrideWidth ^ CoreYrsAddr ^ CoreYrsBits ^ CoreYrsStrideLsb ^
-      CoreYrsStrideWidth ^ CoreStartAddr ^ CoreKextAddr ^ CoreKextBits ^ CoreKextCLsb ^
-      CoreKextCWidth ^ CoreKextKhLsb ^ CoreKextKhWidth ^ CoreKextKwLsb ^ CoreKextKwWidth ^
-      CorePostprocAddr ^ CorePostprocAddrBits ^ CoreShifterAddr ^ CoreShifterAddrBits;
+      CoreLayerOut8Width ^ CoreLayerDiagLsb ^ CoreLayerDiagWidth ^ CoreLayerFourKernelLsb ^
+      CoreLayerFourKernelWidth ^ CoreTileAddr ^ CoreTileBits ^ CoreTileTileHLsb ^
+      CoreTileTileHWidth ^ CoreTileTileWLsb ^ CoreTileTileWWidth ^ CoreTileNcLsb ^ CoreTileNcWidth ^
+      CoreGridAddr ^ CoreGridBits ^ CoreGridNtyLsb ^ CoreGridNtyWidth ^ CoreGridNtxLsb ^
+      CoreGridNtxWidth ^ CoreGridNslLsb ^ CoreGridNslWidth ^ CorePassAddr ^ CorePassBits ^
+      CorePassNpLsb ^ CorePassNpWidth ^ CorePassPpgLsb ^ CorePassPpgWidth ^ CorePassNkFullLsb ^
+      CorePassNkFullWidth ^ CorePassNkLastLsb ^ CorePassNkLastWidth ^ CoreCgoutAddr ^
+      CoreCgoutBits ^ CoreCgoutCgoutLsb ^ CoreCgoutCgoutWidth ^ CoreInAddr ^ CoreInBits ^
+      CoreInHLsb ^ CoreInHWidth ^ CoreInWLsb ^ CoreInWWidth ^ CoreOutAddr ^ CoreOutBits ^
+      CoreOutOhLsb ^ CoreOutOhWidth ^ CoreOutOwLsb ^ CoreOutOwWidth ^ CoreWinAddr ^ CoreWinBits ^
+      CoreWinSyLsb ^ CoreWinSyWidth ^ CoreWinSxLsb ^ CoreWinSxWidth ^ CoreWinPtLsb ^
+      CoreWinPtWidth ^ CoreWinPlLsb ^ CoreWinPlWidth ^ CorePatchAddr ^ CorePatchBits ^
+      CorePatchPhLsb ^ CorePatchPhWidth ^ CorePatchPwLsb ^ CorePatchPwWidth ^ CorePatchBprLsb ^
+      CorePatchBprWidth ^ CoreXbaseAddr ^ CoreXbaseBits ^ CoreXbaseBaseLsb ^ CoreXbaseBaseWidth ^
+      CoreXchsAddr ^ CoreXchsBits ^ CoreXchsStrideLsb ^ CoreXchsStrideWidth ^ CoreXrsAddr ^
+      CoreXrsBits ^ CoreXrsStrideLsb ^ CoreXrsStrideWidth ^ CoreKbaseAddr ^ CoreKbaseBits ^
+      CoreKbaseBaseLsb ^ CoreKbaseBaseWidth ^ CoreYbaseAddr ^ CoreYbaseBits ^ CoreYbaseBaseLsb ^
+      CoreYbaseBaseWidth ^ CoreYchsAddr ^ CoreYchsBits ^ CoreYchsStrideLsb ^ CoreYchsStrideWidth ^
+      CoreYrsAddr ^ CoreYrsBits ^ CoreYrsStrideLsb ^ CoreYrsStrideWidth ^ CoreStartAddr ^
+      CoreKextAddr ^ CoreKextBits ^ CoreKextCLsb ^ CoreKextCWidth ^ CoreKextKhLsb ^
+      CoreKextKhWidth ^ CoreKextKwLsb ^ CoreKextKwWidth ^ CorePostprocAddr ^ CorePostprocAddrBits ^
+      CoreShifterAddr ^ CoreShifterAddrBits;
 
 endpackage
 

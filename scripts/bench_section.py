@@ -84,6 +84,7 @@ def core_table(core, oracle_conv):
         slot = b["wait_slot"]
         drain = b["cycles"] - mac - b["stall_res"] - slot - b["wait_load"] - b["wait_kern"]
         mapping = ("two-kernel" if b["two_kernel"] else
+                   "four-kernel" if b.get("four_kernel") else
                    "depthwise interleave" if b.get("depthwise_interleave") else "broadcast")
         cpu_s = b["cpu_time"] / {"ns": 1e9, "us": 1e6, "ms": 1e3, "s": 1.0}[b["time_unit"]]
         speed = f"{si(b['cycles'] / cpu_s)} cycles/s, {si(b['MACs/s'])} MACs/s"

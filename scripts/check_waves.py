@@ -43,7 +43,7 @@ CASES = {
     "ane_mac_acc_add": [("test", "rtl_mac_stages_test", "RtlMacAccAdd.N2_5_N2_6_AccumulateStepMatchesOracle")],
     "ane_mac_out": [("test", "rtl_mac_stages_test", "RtlMacOut.*")],
     "ane_mac_lane": [("test", "rtl_mac_lane_test", "MacLaneTiming.N7_OneSlotWaitsForItsOwnQuad")],
-    "ane_mac_array": [("test", "rtl_mac_array_test", "Traffic/MacArray16.N2_M1BroadcastAndTwoKernelMatchOracle/FullRate"),
+    "ane_mac_array": [("test", "rtl_mac_array_test", "Traffic/MacArray16.N2_M1BroadcastTwoAndFourKernelMatchOracle/FullRate"),
                       ("ane", "sim/examples/matmul_min.yaml")],  # the 256-lane array
     "ane_postproc": [("test", "rtl_postproc_test", "RtlPostproc.CyclesInitiationIntervalOneLatencyThirtyOne")],
     "ane_shifter": [("test", "rtl_shifter_test", "RtlShifter.NoDataRequestReleasesAWorkUnit")],

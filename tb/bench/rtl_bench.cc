@@ -544,6 +544,7 @@ void BM_CoreConv(benchmark::State& state) {
   state.counters["tile_h"] = double(s.tile_h);
   state.counters["tile_w"] = double(s.tile_w);
   state.counters["two_kernel"] = s.two_kernel ? 1.0 : 0.0;
+  state.counters["four_kernel"] = s.four_kernel ? 1.0 : 0.0;
   state.counters["depthwise_interleave"] = s.diag ? 1.0 : 0.0;
   state.SetLabel(b.name);
 }

@@ -310,7 +310,7 @@ int Run(const Args& args) {
     const harness::CoreCounters& c = s.counters;
     fmt::print("rtl         neural-engine core, 256 lanes, {} mapping, {}x{} tiles ({} tiles x {} passes{}): {} cycles, "
                "{} MAC cycles, utilization {:.1f}%\n",
-               s.two_kernel ? "two-kernel" : s.diag ? "depthwise interleave" : "broadcast", s.tile_h, s.tile_w, s.tiles, s.passes,
+               s.two_kernel ? "two-kernel" : s.four_kernel ? "four-kernel" : s.diag ? "depthwise interleave" : "broadcast", s.tile_h, s.tile_w, s.tiles, s.passes,
                op.batch ? fmt::format(", per image, {} images", op.batch) : "", s.cycles, c.mac,
                100.0 * s.utilization);
     fmt::print("rtl cycles  not issuing a MAC operation: {} (waiting for results to drain {}, for an accumulator slot {}, "

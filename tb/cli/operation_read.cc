@@ -169,10 +169,12 @@ void ReadConvFields(Fields& fields, Operation* op) {
       op->conv_rtl.mapping = harness::ConvMapping::kBroadcast;
     } else if (m == "two_kernel") {
       op->conv_rtl.mapping = harness::ConvMapping::kTwoKernel;
+    } else if (m == "four_kernel") {
+      op->conv_rtl.mapping = harness::ConvMapping::kFourKernel;
     } else if (m == "depthwise") {
       op->conv_rtl.mapping = harness::ConvMapping::kDepthwise;
     } else {
-      f->Fail(fmt::format("unknown mapping '{}' (expected auto, broadcast, two_kernel or depthwise)", m));
+      f->Fail(fmt::format("unknown mapping '{}' (expected auto, broadcast, two_kernel, four_kernel or depthwise)", m));
     }
   }
   if (const std::optional<Field> f = fields.Optional("sparse")) {

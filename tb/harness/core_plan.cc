@@ -44,7 +44,8 @@ std::vector<int> PassChannels(const CoreLayerPlan& p, int pass) {
   const int nk = pg == p.ppg - 1 ? p.nk_last : p.nk_full;
   std::vector<int> co;
   for (int k = 0; k < nk; ++k) co.push_back(gi * per + pg * p.nk_full + k);
-  if (p.kspec.two_kernel && nk % 2 == 1) co.push_back(-1);
+  // padding kernels up to a whole slot (two- and four-kernel modes)
+  while (int(co.size()) % oracle::KernelsPerSlot(p.kspec) != 0) co.push_back(-1);
   return co;
 }
 
@@ -179,7 +180,7 @@ int NextPow2(int n) {
 std::string PlanDiag(CoreLayerPlan* p, const CoreParams& cp, int positions) {
   const oracle::ConvLayer& l = p->layer;
   const oracle::ConvGeometry& g = l.geom;
-  if (p->kspec.two_kernel) return "the depthwise interleave runs in broadcast mode";
+  if (p->kspec.two_kernel || p->kspec.four_kernel) return "the depthwise interleave runs in broadcast mode";
   if (g.channels != 1 || l.cout != l.groups) {
     return "the depthwise interleave takes depthwise layers (one input and one output channel per group)";
   }
@@ -221,6 +222,10 @@ std::string PlanCoreLayer(CoreLayerPlan* p, const CoreParams& cp) {
   p->elem16 = Fp16Data(l.mode);
   p->out8 = l.post.store == oracle::PostStore::kInt8;
   if (p->kspec.two_kernel && l.mode != oracle::MacMode::kFp16) return "the two-kernel mode takes fp16 x fp16";
+  if (p->kspec.four_kernel && l.mode != oracle::MacMode::kFp16) return "the four-kernel mode takes fp16 x fp16";
+  if (p->kspec.four_kernel && p->kspec.two_kernel) return "two-kernel and four-kernel modes together";
+  if (p->kspec.four_kernel && p->kspec.sparse) return "the four-kernel mode takes dense kernels";
+  if (p->kspec.four_kernel && cp.lanes % 4 != 0) return "the four-kernel mode needs a multiple of 4 lanes";
   if (l.mode == oracle::MacMode::kFp16 && p->kspec.format != oracle::KernelFormat::kFp16 &&
       p->kspec.format != oracle::KernelFormat::kInt8Sym && p->kspec.format != oracle::KernelFormat::kPalette) {
     return "fp16 kernels: format fp16, int8sym or palette";
@@ -234,7 +239,7 @@ std::string PlanCoreLayer(CoreLayerPlan* p, const CoreParams& cp) {
   if (g.height > 4095 || g.width > 4095) return "input height and width: at most 4095";
   if (g.channels > 1023) return "input channels per group: at most 1023";
   if (g.pad_top > 31 || g.pad_left > 31) return "padding: at most 31";
-  const int positions = p->kspec.two_kernel ? cp.lanes / 2 : cp.lanes;
+  const int positions = cp.lanes / oracle::KernelsPerSlot(p->kspec);
   if (p->diag) return PlanDiag(p, cp, positions);
   if (p->tile_w == 0 || p->tile_h == 0) {
     const std::string why = ShrinkTile(p, cp, positions, [&] {
@@ -261,7 +266,7 @@ std::string PlanCoreLayer(CoreLayerPlan* p, const CoreParams& cp) {
   p->nty = CeilDiv(p->oh, p->tile_h);
   p->ntx = CeilDiv(p->ow, p->tile_w);
   const int per = l.cout / l.groups;
-  const int nkmax = p->kspec.two_kernel ? 16 : 8;
+  const int nkmax = 8 * oracle::KernelsPerSlot(p->kspec);
   p->nk_full = std::min(nkmax, per);
   p->ppg = CeilDiv(per, p->nk_full);
   p->nk_last = per - (p->ppg - 1) * p->nk_full;
@@ -359,6 +364,7 @@ std::vector<std::pair<uint32_t, uint32_t>> CoreShifterWrites(const CoreLayerPlan
   sl.tile_w = p.tile_w;
   sl.elem16 = p.elem16;
   sl.two_kernel = p.kspec.two_kernel;
+  sl.four_kernel = p.kspec.four_kernel;
   sl.col_stride = 1;
   sl.row_stride = p.bpr * cp.beat_bytes / esz;
   sl.ch_stride = p.patch_h * sl.row_stride;
@@ -381,7 +387,8 @@ std::vector<std::pair<uint32_t, uint32_t>> CoreLayerWrites(const CoreLayerPlan& 
   const bool params = l.post.scale_en || l.post.bias_en;
   write(rc::kLayerAddr, {{rc::kLayerCg, p.diag ? p.diag_g : g.channels}, {rc::kLayerMode, ModeBits(l.mode)},
                          {rc::kLayerTwoKernel, p.kspec.two_kernel}, {rc::kLayerElem16, p.elem16},
-                         {rc::kLayerParams, params}, {rc::kLayerOut8, p.out8}, {rc::kLayerDiag, p.diag}});
+                         {rc::kLayerParams, params}, {rc::kLayerOut8, p.out8}, {rc::kLayerDiag, p.diag},
+                         {rc::kLayerFourKernel, p.kspec.four_kernel}});
   write(rc::kTileAddr, {{rc::kTileTileH, p.tile_h}, {rc::kTileTileW, p.tile_w}, {rc::kTileNc, p.channels_per_wu}});
   write(rc::kGridAddr, {{rc::kGridNty, p.nty}, {rc::kGridNtx, p.ntx}, {rc::kGridNsl, p.nsl}});
   write(rc::kPassAddr, {{rc::kPassNp, p.passes}, {rc::kPassPpg, p.ppg}, {rc::kPassNkFull, p.nk_full},

@@ -27,7 +27,7 @@ struct CoreParams {  // the RTL instance's parameters
 
 struct CoreLayerPlan {
   oracle::ConvLayer layer;
-  oracle::KernelSpec kspec;   // format, sparse, two_kernel (params follow the post config)
+  oracle::KernelSpec kspec;   // format, sparse, two_kernel, four_kernel (params follow the post config)
   // tiling (0: chosen by PlanCoreLayer)
   int tile_h = 0, tile_w = 0;
   int channels_per_wu = 0;

@@ -1,6 +1,7 @@
 #include "tb/harness/core_run.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include <chrono>
 #include <stdexcept>
@@ -14,46 +15,58 @@ namespace ane::harness {
 
 namespace {
 
-CoreLayerPlan BasePlan(const oracle::ConvLayer& layer, const RtlConvOptions& options, bool two_kernel) {
+// per_slot: kernels per accumulator slot (1 broadcast, 2 two-kernel, 4 four-kernel).
+CoreLayerPlan BasePlan(const oracle::ConvLayer& layer, const RtlConvOptions& options, int per_slot) {
   CoreLayerPlan p;
   p.layer = layer;
   p.kspec.format = layer.mode == oracle::MacMode::kInt8 ? oracle::KernelFormat::kRaw8 : oracle::KernelFormat::kFp16;
   p.kspec.sparse = options.sparse;
-  p.kspec.two_kernel = two_kernel;
+  p.kspec.two_kernel = per_slot == 2;
+  p.kspec.four_kernel = per_slot == 4;
   return p;
 }
 
 // MAC operations of a plan: every pass runs every tile for Cg KH KW steps, one operation per
-// step and accumulator slot in use (broadcast: one kernel per slot; two-kernel: two).
+// step and accumulator slot in use (broadcast: one kernel per slot; two-kernel: two;
+// four-kernel: four).
 uint64_t Operations(const CoreLayerPlan& p) {
+  const int per = oracle::KernelsPerSlot(p.kspec);
   uint64_t slots = 0;
   for (int pass = 0; pass < p.passes; ++pass) {
     const int nk = pass % p.ppg == p.ppg - 1 ? p.nk_last : p.nk_full;
-    slots += uint64_t(p.kspec.two_kernel ? (nk + 1) / 2 : nk);
+    slots += uint64_t((nk + per - 1) / per);
   }
   return slots * uint64_t(p.nty) * uint64_t(p.ntx) * uint64_t(p.layer.geom.Steps());
 }
 
 // Estimated cycles of a plan on the core, for choosing between the mappings: per work unit the
 // larger of its MAC cycles and its input reads (64-byte reads of the patch rows, one a cycle,
-// plus the release). MAC cycles per step: the slots in use, and while fewer than 4 slots rotate
-// the same-slot rule (docs/mac_lane.md, Timing) holds the three products of a quad that follow
-// its first by 4 - slots cycles each.
+// plus the release), and per tile at least the kernel group's 64-bit beats (the kernel port
+// streams the pass's group once per tile: a dense four-kernel fp16 group is one beat per
+// operation). MAC cycles per step: the slots in use, and while fewer than 4 slots rotate the
+// same-slot rule (docs/mac_lane.md, Timing) holds the three products of a quad that follow its
+// first by 4 - slots cycles each.
 double EstimatedCycles(const CoreLayerPlan& p, const CoreParams& cp) {
   const oracle::ConvGeometry& g = p.layer.geom;
   const int reads_per_row = (p.bpr + cp.port_words - 1) / cp.port_words;
+  const int per = oracle::KernelsPerSlot(p.kspec);
+  const bool params = p.layer.post.scale_en || p.layer.post.bias_en;
   double cycles = 0;
   for (int pass = 0; pass < p.passes; ++pass) {
     const int nk = pass % p.ppg == p.ppg - 1 ? p.nk_last : p.nk_full;
-    const int slots = p.kspec.two_kernel ? (nk + 1) / 2 : nk;
+    const int slots = (nk + per - 1) / per;
     const double per_step = slots >= 4 ? slots : slots + 0.75 * (4 - slots);
+    double tile = 0;
     for (int sl = 0; sl < p.nsl; ++sl) {
       // channels in the work unit (the depthwise interleave: one per kernel, each kernel's own)
       const int wn = p.diag ? p.diag_g : std::min(p.channels_per_wu, g.channels - sl * p.channels_per_wu);
       const double mac = (p.diag ? 1 : wn) * g.kernel_h * g.kernel_w * per_step;
       const double reads = double(wn) * p.patch_h * reads_per_row + 1;
-      cycles += double(p.nty) * p.ntx * std::max(mac, reads);
+      tile += std::max(mac, reads);
     }
+    const double kbits = 32.0 + (params ? 64.0 * slots * per : 0.0) +
+                         double(slots * per) * g.Steps() * oracle::ValueBits(p.kspec);
+    cycles += double(p.nty) * p.ntx * std::max(tile, std::ceil(kbits / 64.0));
   }
   return cycles;
 }
@@ -101,25 +114,32 @@ std::string PlanRtlConv(const oracle::ConvLayer& layer, const RtlConvOptions& op
     return "the core runs fp16 x fp16 and int8 x int8 layers";
   }
   if (options.mapping == ConvMapping::kTwoKernel && !fp16) return "the two-kernel mapping takes fp16 x fp16";
+  if (options.mapping == ConvMapping::kFourKernel && !fp16) return "the four-kernel mapping takes fp16 x fp16";
   const ConvMapping m = options.mapping;
   auto tried = [m](ConvMapping x) { return m == ConvMapping::kAuto || m == x; };
-  CoreLayerPlan broadcast = BasePlan(layer, options, false);
-  CoreLayerPlan two = BasePlan(layer, options, true);
+  CoreLayerPlan broadcast = BasePlan(layer, options, 1);
+  CoreLayerPlan two = BasePlan(layer, options, 2);
+  CoreLayerPlan four = BasePlan(layer, options, 4);
   // A depthwise layer may interleave 4 groups (or 3, or 2: a divisor of the groups) per pass,
   // each reading its own channel from its own bank, so that their slots rotate.
-  CoreLayerPlan diag = BasePlan(layer, options, false);
+  CoreLayerPlan diag = BasePlan(layer, options, 1);
   diag.diag = true;
   diag.diag_g = layer.groups % 4 == 0 ? 4 : layer.groups % 3 == 0 ? 3 : 2;
   const std::string b_bad = tried(ConvMapping::kBroadcast) ? PlanCoreLayer(&broadcast, kCore256Params) : "not tried";
   const std::string t_bad = tried(ConvMapping::kTwoKernel) && fp16 ? PlanCoreLayer(&two, kCore256Params) : "not tried";
+  // The four-kernel mode is dense only: with sparse kernels it is tried only when asked for.
+  const std::string f_bad = tried(ConvMapping::kFourKernel) && fp16 &&
+                                    (!options.sparse || m == ConvMapping::kFourKernel)
+                                ? PlanCoreLayer(&four, kCore256Params)
+                                : "not tried";
   const std::string d_bad = tried(ConvMapping::kDepthwise) ? PlanCoreLayer(&diag, kCore256Params) : "not tried";
   // The plan with the fewest estimated cycles; on a tie not the interleave, then the one with
-  // fewer MAC operations, then broadcast before two-kernel.
+  // fewer MAC operations, then broadcast before two-kernel before four-kernel.
   const CoreLayerPlan* best = nullptr;
   std::tuple<double, bool, uint64_t, int> best_key;
   const std::pair<const CoreLayerPlan*, const std::string*> candidates[] = {
-      {&broadcast, &b_bad}, {&two, &t_bad}, {&diag, &d_bad}};
-  for (int order = 0; order < 3; ++order) {
+      {&broadcast, &b_bad}, {&two, &t_bad}, {&four, &f_bad}, {&diag, &d_bad}};
+  for (int order = 0; order < 4; ++order) {
     const auto [c, why] = candidates[order];
     if (!why->empty()) continue;
     const std::tuple<double, bool, uint64_t, int> key{EstimatedCycles(*c, kCore256Params), c->diag, Operations(*c), order};
@@ -128,7 +148,12 @@ std::string PlanRtlConv(const oracle::ConvLayer& layer, const RtlConvOptions& op
       best_key = key;
     }
   }
-  if (!best) return m == ConvMapping::kTwoKernel ? t_bad : m == ConvMapping::kDepthwise ? d_bad : b_bad;
+  if (!best) {
+    return m == ConvMapping::kTwoKernel    ? t_bad
+           : m == ConvMapping::kFourKernel ? f_bad
+           : m == ConvMapping::kDepthwise  ? d_bad
+                                           : b_bad;
+  }
   *plan = *best;
   return "";
 }
@@ -167,6 +192,7 @@ RtlConvResult RtlConv2d(const oracle::ConvLayer& layer, const oracle::Tensor3& x
   s.tiles = p.nty * p.ntx;
   s.passes = p.passes;
   s.two_kernel = p.kspec.two_kernel;
+  s.four_kernel = p.kspec.four_kernel;
   s.diag = p.diag;
   return r;
 }
@@ -181,7 +207,11 @@ std::string ConvOutputPlace(const CoreLayerPlan& p, int co, int oy, int ox) {
   return "tile (" + std::to_string(oy / p.tile_h) + ", " + std::to_string(ox / p.tile_w) + ") of " +
          std::to_string(p.nty) + "x" + std::to_string(p.ntx) + ", pass " + std::to_string(pass) + " of " +
          std::to_string(p.passes) + " (" + std::to_string(p.tile_h) + "x" + std::to_string(p.tile_w) + " tiles, " +
-         (p.kspec.two_kernel ? "two-kernel" : p.diag ? "depthwise interleave" : "broadcast") + ")";
+         (p.kspec.two_kernel    ? "two-kernel"
+          : p.kspec.four_kernel ? "four-kernel"
+          : p.diag              ? "depthwise interleave"
+                                : "broadcast") +
+         ")";
 }
 
 }  // namespace ane::harness

@@ -19,7 +19,7 @@ namespace ane::harness {
 // The parameters of Vane_core256_m1 (rtl/CMakeLists.txt: ane_core's defaults).
 inline constexpr CoreParams kCore256Params{256, 512, 8, 64};
 
-enum class ConvMapping { kAuto, kBroadcast, kTwoKernel, kDepthwise };
+enum class ConvMapping { kAuto, kBroadcast, kTwoKernel, kDepthwise, kFourKernel };
 
 struct RtlConvOptions {
   ConvMapping mapping = ConvMapping::kAuto;  // auto: the mapping with fewer estimated cycles
@@ -36,6 +36,7 @@ struct RtlConvStats {
   double seconds = 0;         // host time of the simulation
   int tile_h = 0, tile_w = 0, tiles = 0, passes = 0;
   bool two_kernel = false;
+  bool four_kernel = false;
   bool diag = false;          // the depthwise interleave (CoreLayerPlan::diag)
 };
 

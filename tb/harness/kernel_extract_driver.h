@@ -17,7 +17,7 @@
 namespace ane::harness {
 
 struct ExtractOp {
-  uint16_t coef_a = 0, coef_b = 0;
+  uint16_t coef_a = 0, coef_b = 0, coef_c = 0, coef_d = 0;
   int c = 0, ky = 0, kx = 0, slot = 0;
   bool first = false, last = false, end = false;
 };
@@ -96,6 +96,8 @@ class KernelExtractDriver {
         ExtractOp o;
         o.coef_a = d.op_coef_a_o;
         o.coef_b = d.op_coef_b_o;
+        o.coef_c = d.op_coef_c_o;
+        o.coef_d = d.op_coef_d_o;
         o.c = d.op_c_o;
         o.ky = d.op_ky_o;
         o.kx = d.op_kx_o;

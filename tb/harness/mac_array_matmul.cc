@@ -119,8 +119,11 @@ RtlMatmulResult Run(const oracle::Matrix& a, const oracle::Matrix& b,
           dut.in_first_i = k == 0;
           dut.in_last_i = k == k_len - 1;
           dut.in_two_kernel_i = two_kernel;
+          dut.in_four_kernel_i = 0;
           dut.in_kernel_a_i = b.at(k, col);
           dut.in_kernel_b_i = two_kernel && col + 1 < n ? b.at(k, col + 1) : 0;
+          dut.in_kernel_c_i = 0;
+          dut.in_kernel_d_i = 0;
           sim.Eval();
           collect();
           // fewer than 4 columns in a pass: a product that continues its quad waits for the

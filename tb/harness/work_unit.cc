@@ -10,8 +10,10 @@ std::string PlanShifterLayer(ShifterLayer* l, int lanes, int bank_bytes) {
   const oracle::ConvGeometry& g = l->geom;
   const std::string bad = oracle::CheckConvGeometry(g);
   if (!bad.empty()) return bad;
-  const int positions = l->two_kernel ? lanes / 2 : lanes;
+  const int positions = l->four_kernel ? lanes / 4 : l->two_kernel ? lanes / 2 : lanes;
   if (l->two_kernel && !l->elem16) return "the two-kernel mode takes fp16 (16-bit) data";
+  if (l->four_kernel && !l->elem16) return "the four-kernel mode takes fp16 (16-bit) data";
+  if (l->four_kernel && l->two_kernel) return "two-kernel and four-kernel modes together";
   if (l->tile_h < 1 || l->tile_w < 1 || l->tile_h * l->tile_w > positions || l->tile_w > 511 ||
       l->tile_h > 511) {
     return "tile " + std::to_string(l->tile_h) + "x" + std::to_string(l->tile_w) + " does not fit " +
@@ -75,7 +77,7 @@ std::vector<WorkUnit> PlanWorkUnits(const ShifterLayer& l, const oracle::Tensor3
       for (int c0 = 0; c0 < g.channels; c0 += l.channels_per_wu) {
         for (int ky0 = 0; ky0 < g.kernel_h; ky0 += krows) {
           WorkUnit wu;
-          wu.tile = oracle::TileMap{oy0, ox0, l.tile_h, l.tile_w, l.two_kernel};
+          wu.tile = oracle::TileMap{oy0, ox0, l.tile_h, l.tile_w, l.two_kernel, l.four_kernel};
           wu.c0 = c0;
           wu.nc = std::min(l.channels_per_wu, g.channels - c0);
           wu.ky0 = ky0;

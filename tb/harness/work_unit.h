@@ -26,6 +26,7 @@ struct ShifterLayer {
   Layout layout = Layout::kPlanar;
   bool elem16 = true;       // 16-bit elements (fp16 / int4 x4) or 8-bit (int8)
   bool two_kernel = false;
+  bool four_kernel = false;  // positions = lanes / 4 (the shifter needs no mode bit: a tile fits)
   // Channel i of a work unit in bank i of its run of banks (planar; the channel stride is one
   // bank, so the work unit spans channels_per_wu banks of the shifter's ring): the depthwise
   // interleave of the core (docs/core.md).

@@ -69,8 +69,9 @@ uint16_t ConvInputAt(const Tensor3& x, const ConvGeometry& g, int oy, int ox, co
 
 LaneView LaneAt(const ConvGeometry& g, const TileMap& t, int lanes, int lane) {
   LaneView v;
-  const int p = t.two_kernel ? lane / 2 : lane;
-  const int positions = t.two_kernel ? lanes / 2 : lanes;
+  const int per = t.four_kernel ? 4 : t.two_kernel ? 2 : 1;
+  const int p = lane / per;
+  const int positions = lanes / per;
   if (p >= positions || p >= t.tile_h * t.tile_w) return v;
   v.oy = t.oy0 + p / t.tile_w;
   v.ox = t.ox0 + p % t.tile_w;

@@ -77,7 +77,8 @@ struct TileMap {
   int ox0 = 0;
   int tile_h = 1;
   int tile_w = 1;
-  bool two_kernel = false;  // positions feed lane pairs (2p, 2p + 1)
+  bool two_kernel = false;   // positions feed lane pairs (2p, 2p + 1)
+  bool four_kernel = false;  // positions feed lane fours (4p .. 4p + 3)
 };
 struct LaneView {
   bool active = false;  // the lane's output lies inside the tile and the output map

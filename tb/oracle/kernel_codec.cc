@@ -197,6 +197,8 @@ int ValueBits(const KernelSpec& spec) {
   return 16;
 }
 
+int KernelsPerSlot(const KernelSpec& spec) { return spec.four_kernel ? 4 : spec.two_kernel ? 2 : 1; }
+
 int QuantizeInt8(uint16_t w, uint16_t scale) {
   const Fp16Parts a = Parts(w), b = Parts(scale);
   if (a.sig == 0) return 0;
@@ -218,10 +220,16 @@ int QuantizeInt8(uint16_t w, uint16_t scale) {
 uint16_t DequantInt8(uint16_t scale, int q) { return Fp16Mul(scale, Int8ToFp16(q)); }
 
 std::vector<KernelOp> BuildSchedule(const std::vector<std::vector<uint16_t>>& coefs,
-                                    const std::vector<std::vector<bool>>& stored, bool two_kernel,
+                                    const std::vector<std::vector<bool>>& stored, int per_slot,
                                     bool sparse, int steps, int* skipped_blocks, int* idle_quads) {
+  if (per_slot != 1 && per_slot != 2 && per_slot != 4) {
+    Fail("kernels per slot must be 1, 2 or 4, not " + S(per_slot));
+  }
   const int nk = int(coefs.size());
-  const int r = two_kernel ? nk / 2 : nk;
+  const int r = nk / per_slot;
+  const auto coef = [&](int j, int k, int s) {
+    return k < per_slot ? coefs[size_t(per_slot * j + k)][size_t(s)] : uint16_t(0);
+  };
   const int quads = (steps + 3) / 4;
   int skipped = 0, idle = 0;
   std::vector<KernelOp> ops;
@@ -233,11 +241,7 @@ std::vector<KernelOp> BuildSchedule(const std::vector<std::vector<uint16_t>>& co
       if (sparse && !stored.empty() && g > 0 && g < quads - 1) {
         any = false;
         for (int s = s0; s < s1; ++s) {
-          if (two_kernel) {
-            any = any || stored[size_t(2 * j)][size_t(s)] || stored[size_t(2 * j + 1)][size_t(s)];
-          } else {
-            any = any || stored[size_t(j)][size_t(s)];
-          }
+          for (int k = 0; k < per_slot; ++k) any = any || stored[size_t(per_slot * j + k)][size_t(s)];
         }
       }
       if (any) {
@@ -252,8 +256,10 @@ std::vector<KernelOp> BuildSchedule(const std::vector<std::vector<uint16_t>>& co
         KernelOp op;
         op.step = s;
         op.slot = j;
-        op.coef_a = two_kernel ? coefs[size_t(2 * j)][size_t(s)] : coefs[size_t(j)][size_t(s)];
-        op.coef_b = two_kernel ? coefs[size_t(2 * j + 1)][size_t(s)] : 0;
+        op.coef_a = coef(j, 0, s);
+        op.coef_b = coef(j, 1, s);
+        op.coef_c = coef(j, 2, s);
+        op.coef_d = coef(j, 3, s);
         op.first = s == 0;
         op.last = s == steps - 1;
         ops.push_back(op);
@@ -275,8 +281,16 @@ std::vector<uint32_t> EncodeKernelGroup(KernelGroup* g) {
     Fail(std::string("two-kernel mode is fp16 only; format ") + KernelFormatName(sp.format) +
          " holds integer kernels");
   }
-  if (sp.two_kernel ? (nk < 2 || nk > 16 || nk % 2) : (nk < 1 || nk > 8)) {
-    Fail("a kernel group holds 1 .. 8 kernels (2 .. 16 in pairs in two-kernel mode), not " + S(nk));
+  if (sp.two_kernel && sp.four_kernel) Fail("a kernel group is two-kernel or four-kernel, not both");
+  if (sp.four_kernel && !FpCoefficients(sp.format)) {
+    Fail(std::string("four-kernel mode is fp16 only; format ") + KernelFormatName(sp.format) +
+         " holds integer kernels");
+  }
+  if (sp.four_kernel && sp.sparse) Fail("four-kernel mode is dense only (no sparse groups)");
+  const int per = KernelsPerSlot(sp);
+  if (nk < per || nk > 8 * per || nk % per) {
+    Fail("a kernel group holds 1 .. 8 kernels (2 .. 16 in pairs in two-kernel mode, 4 .. 32 in "
+         "fours in four-kernel mode), not " + S(nk));
   }
   for (const auto& w : g->weights) {
     if (int(w.size()) != k) Fail("every kernel needs K = " + S(k) + " weights");
@@ -382,11 +396,11 @@ std::vector<uint32_t> EncodeKernelGroup(KernelGroup* g) {
   }
 
   BitWriter bw;
-  const int r = sp.two_kernel ? nk / 2 : nk;
+  const int r = nk / per;
   bw.Put(uint32_t(sp.format) | (sp.sparse ? 1u << 3 : 0) | (sp.two_kernel ? 1u << 4 : 0) |
              (sp.per_channel_scale ? 1u << 5 : 0) | (sp.params ? 1u << 6 : 0) |
              (uint32_t(sp.format == KernelFormat::kPalette ? sp.palette_bits : 0) << 7) |
-             (uint32_t(r - 1) << 11),
+             (uint32_t(r - 1) << 11) | (sp.four_kernel ? 1u << 14 : 0),
          32);
   if (sp.format == KernelFormat::kPalette) {
     for (uint16_t e : g->palette) bw.Put(e, 16);
@@ -427,10 +441,11 @@ DecodedGroup DecodeKernelGroup(const uint32_t* words, size_t n, int steps) {
   const uint32_t h0 = br.Get(32, "header");
   KernelSpec& sp = d.spec;
   if ((h0 & 7) > 4) Fail("kernel header: format " + S(h0 & 7) + " is unknown");
-  if (h0 >> 14) Fail("kernel header: reserved bits [31:14] are not zero");
+  if (h0 >> 15) Fail("kernel header: reserved bits [31:15] are not zero");
   sp.format = KernelFormat(h0 & 7);
   sp.sparse = (h0 >> 3) & 1;
   sp.two_kernel = (h0 >> 4) & 1;
+  sp.four_kernel = (h0 >> 14) & 1;
   sp.per_channel_scale = (h0 >> 5) & 1;
   sp.params = (h0 >> 6) & 1;
   sp.palette_bits = int((h0 >> 7) & 0xF);
@@ -444,10 +459,13 @@ DecodedGroup DecodeKernelGroup(const uint32_t* words, size_t n, int steps) {
     sp.palette_bits = 4;
   }
   if (sp.two_kernel && !FpCoefficients(sp.format)) Fail("kernel header: two-kernel mode with integer kernels");
+  if (sp.four_kernel && !FpCoefficients(sp.format)) Fail("kernel header: four-kernel mode with integer kernels");
+  if (sp.four_kernel && sp.two_kernel) Fail("kernel header: both two-kernel and four-kernel");
+  if (sp.four_kernel && sp.sparse) Fail("kernel header: a sparse four-kernel group");
   if (sp.per_channel_scale && sp.format != KernelFormat::kInt8Sym) {
     Fail("kernel header: per-channel scale without the int8sym format");
   }
-  const int nk = sp.two_kernel ? 2 * d.slots : d.slots;
+  const int nk = KernelsPerSlot(sp) * d.slots;
   if (sp.format == KernelFormat::kPalette) {
     for (int i = 0; i < (1 << sp.palette_bits); ++i) d.palette.push_back(uint16_t(br.Get(16, "palette")));
   }
@@ -505,7 +523,7 @@ DecodedGroup DecodeKernelGroup(const uint32_t* words, size_t n, int steps) {
   }
   d.words = size_t(br.pos() / 32);
   if (!sp.sparse) d.stored.clear();
-  d.ops = BuildSchedule(d.coefs, d.stored, sp.two_kernel, sp.sparse, steps, &d.skipped_blocks,
+  d.ops = BuildSchedule(d.coefs, d.stored, KernelsPerSlot(sp), sp.sparse, steps, &d.skipped_blocks,
                         &d.idle_quads);
   if (!sp.sparse) d.stored.assign(size_t(nk), std::vector<bool>(size_t(steps), true));
   return d;

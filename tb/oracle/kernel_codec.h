@@ -4,7 +4,9 @@
 //
 // A kernel group is NK kernels over the K steps of one reduction (N-2 order). In broadcast mode
 // NK = R kernels go to accumulator slots 0 .. R-1 (R <= 8); in the fp16 two-kernel mode NK = 2R
-// and kernel 2j is kernel A of slot j (even lanes), kernel 2j + 1 kernel B (odd lanes).
+// and kernel 2j is kernel A of slot j (even lanes), kernel 2j + 1 kernel B (odd lanes); in the
+// fp16 four-kernel mode NK = 4R and kernel 4j + k is kernel k of slot j (lanes 4p + k), dense
+// only.
 //
 // Coefficient formats (the coefficient is the 16-bit kernel code the MAC lane receives):
 //   fp16       the fp16 code itself
@@ -45,12 +47,15 @@ struct KernelSpec {
   KernelFormat format = KernelFormat::kFp16;
   bool sparse = false;
   bool two_kernel = false;
+  bool four_kernel = false;        // dense fp16-coefficient groups only; not with two_kernel
   bool per_channel_scale = false;  // int8sym: one scale per kernel instead of one per group
   int palette_bits = 4;            // palette: 1, 2, 4, 6 or 8
   bool params = false;             // per-kernel post-processing parameters in the header
 };
 // Bits of one stored value: 16 (fp16), 8 (int8sym, raw8), b (palette), 4 (raw4).
 int ValueBits(const KernelSpec& spec);
+// Kernels per accumulator slot: 1 (broadcast), 2 (two-kernel) or 4 (four-kernel).
+int KernelsPerSlot(const KernelSpec& spec);
 
 // The post-processor's per-output-channel parameters that travel with a kernel (N-3.1).
 struct KernelParams {
@@ -84,12 +89,14 @@ struct KernelOp {
   int step = 0;  // s, 0 .. K-1 (N-2 order)
   int slot = 0;  // j, 0 .. R-1
   uint16_t coef_a = 0;
-  uint16_t coef_b = 0;  // two-kernel mode only
+  uint16_t coef_b = 0;  // two- and four-kernel modes only
+  uint16_t coef_c = 0;  // four-kernel mode only
+  uint16_t coef_d = 0;  // four-kernel mode only
   bool first = false;   // s == 0
   bool last = false;    // s == K - 1
   bool operator==(const KernelOp& o) const {
     return step == o.step && slot == o.slot && coef_a == o.coef_a && coef_b == o.coef_b &&
-           first == o.first && last == o.last;
+           coef_c == o.coef_c && coef_d == o.coef_d && first == o.first && last == o.last;
   }
 };
 
@@ -113,10 +120,11 @@ struct DecodedGroup {
 // with a one-line reason for a malformed or truncated stream.
 DecodedGroup DecodeKernelGroup(const uint32_t* words, size_t n, int steps);
 
-// The schedule over given coefficients [NK][K] (see the header comment). `stored` may be empty
-// (dense: nothing is dropped). Sets *skipped_blocks / *idle_quads when not null.
+// The schedule over given coefficients [NK][K] (see the header comment), `per_slot` kernels per
+// slot (1, 2 or 4: KernelsPerSlot). `stored` may be empty (dense: nothing is dropped). Sets
+// *skipped_blocks / *idle_quads when not null.
 std::vector<KernelOp> BuildSchedule(const std::vector<std::vector<uint16_t>>& coefs,
-                                    const std::vector<std::vector<bool>>& stored, bool two_kernel,
+                                    const std::vector<std::vector<bool>>& stored, int per_slot,
                                     bool sparse, int steps, int* skipped_blocks = nullptr,
                                     int* idle_quads = nullptr);
 

@@ -883,6 +883,7 @@ inline constexpr CoreField kLayerElem16 = {"LAYER.ELEM16", 0x00, 14, 1};
 inline constexpr CoreField kLayerParams = {"LAYER.PARAMS", 0x00, 15, 1};
 inline constexpr CoreField kLayerOut8 = {"LAYER.OUT8", 0x00, 16, 1};
 inline constexpr CoreField kLayerDiag = {"LAYER.DIAG", 0x00, 17, 1};
+inline constexpr CoreField kLayerFourKernel = {"LAYER.FOUR_KERNEL", 0x00, 18, 1};
 // TILE (0x01): the tile and the work unit
 inline constexpr uint32_t kTileAddr = 0x01;
 inline constexpr CoreField kTileTileH = {"TILE.TILE_H", 0x01, 0, 9};
@@ -897,8 +898,8 @@ inline constexpr CoreField kGridNsl = {"GRID.NSL", 0x02, 20, 10};
 inline constexpr uint32_t kPassAddr = 0x03;
 inline constexpr CoreField kPassNp = {"PASS.NP", 0x03, 0, 10};
 inline constexpr CoreField kPassPpg = {"PASS.PPG", 0x03, 10, 10};
-inline constexpr CoreField kPassNkFull = {"PASS.NK_FULL", 0x03, 20, 5};
-inline constexpr CoreField kPassNkLast = {"PASS.NK_LAST", 0x03, 25, 5};
+inline constexpr CoreField kPassNkFull = {"PASS.NK_FULL", 0x03, 20, 6};
+inline constexpr CoreField kPassNkLast = {"PASS.NK_LAST", 0x03, 26, 6};
 // CGOUT (0x04): output channels per conv group
 inline constexpr uint32_t kCgoutAddr = 0x04;
 inline constexpr CoreField kCgoutCgout = {"CGOUT.CGOUT", 0x04, 0, 10};

@@ -75,13 +75,15 @@ inline LayerCase RandomLayer(test::Rng& rng, bool allow_int8, bool depthwise = f
     p.kspec.format = f == 1 ? oracle::KernelFormat::kInt8Sym : (f == 2 ? oracle::KernelFormat::kPalette
                                                                         : oracle::KernelFormat::kFp16);
     p.kspec.palette_bits = 4;
-    p.kspec.two_kernel = rng.Below(2) == 0;
+    const uint32_t per = rng.Below(3);   // two-kernel, four-kernel or broadcast
+    p.kspec.two_kernel = per == 0;
+    p.kspec.four_kernel = per == 1;
     l.post.scale_en = rng.Below(2) == 0;
     l.post.bias_en = rng.Below(2) == 0;
     if (rng.Below(3) == 0) l.post.act = oracle::PostAct::kRelu;
   }
-  if (depthwise) p.kspec.two_kernel = false;
-  p.kspec.sparse = rng.Below(3) == 0;
+  if (depthwise) p.kspec.two_kernel = p.kspec.four_kernel = false;
+  p.kspec.sparse = rng.Below(3) == 0 && !p.kspec.four_kernel;   // four-kernel groups are dense
   if (l.post.scale_en || l.post.bias_en) {
     for (int co = 0; co < l.cout; ++co) {
       oracle::ChannelParams ch;

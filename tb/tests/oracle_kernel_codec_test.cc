@@ -139,6 +139,49 @@ TEST(OracleKernelCodec, RejectsMalformedStreamsWithAReason) {
   g.spec.two_kernel = false;
   g.weights = {{1, 0x0180}};  // not a sign-extended int8
   EXPECT_THROW(oracle::EncodeKernelGroup(&g), std::invalid_argument);
+  // Four-kernel groups: fp16 coefficients, dense, in fours, not also two-kernel.
+  g.spec.four_kernel = true;
+  g.weights = {{1, 2}, {3, 4}, {5, 6}, {7, 8}};
+  EXPECT_THROW(oracle::EncodeKernelGroup(&g), std::invalid_argument);  // raw8
+  g.spec.format = KernelFormat::kFp16;
+  EXPECT_NO_THROW(oracle::EncodeKernelGroup(&g));
+  g.spec.sparse = true;
+  EXPECT_THROW(oracle::EncodeKernelGroup(&g), std::invalid_argument);
+  g.spec.sparse = false;
+  g.spec.two_kernel = true;
+  EXPECT_THROW(oracle::EncodeKernelGroup(&g), std::invalid_argument);
+  g.spec.two_kernel = false;
+  g.weights.pop_back();
+  EXPECT_THROW(oracle::EncodeKernelGroup(&g), std::invalid_argument);  // 3 kernels
+  const std::vector<uint32_t> sparse4 = {0x00004008u, 0};                // fp16 | sparse | four
+  EXPECT_THROW(oracle::DecodeKernelGroup(sparse4.data(), 2, 1), std::invalid_argument);
+  const std::vector<uint32_t> both = {0x00004010u, 0};                   // two and four
+  EXPECT_THROW(oracle::DecodeKernelGroup(both.data(), 2, 1), std::invalid_argument);
+}
+
+TEST(OracleKernelCodec, N6_HandWrittenFourKernelStreamDecodes) {
+  // One slot of four fp16 kernels over K = 2 steps: header 0x00004000 (fp16, four-kernel,
+  // R - 1 = 0), then for each step the four kernels' values, two per word.
+  const std::vector<uint32_t> words = {0x00004000u, 0x40003C00u, 0x44004200u,
+                                       0xC000BC00u, 0xC400C200u, 0x00000000u};
+  const DecodedGroup d = oracle::DecodeKernelGroup(words.data(), words.size(), 2);
+  EXPECT_EQ(d.slots, 1);
+  EXPECT_EQ(d.words, 6u);
+  ASSERT_EQ(d.ops.size(), 2u);
+  // step 0: 1.0, 2.0, 3.0, 4.0 for kernels 0..3; step 1: their negatives
+  EXPECT_EQ(d.ops[0].coef_a, 0x3C00);
+  EXPECT_EQ(d.ops[0].coef_b, 0x4000);
+  EXPECT_EQ(d.ops[0].coef_c, 0x4200);
+  EXPECT_EQ(d.ops[0].coef_d, 0x4400);
+  EXPECT_TRUE(d.ops[0].first);
+  EXPECT_EQ(d.ops[1].coef_a, 0xBC00);
+  EXPECT_EQ(d.ops[1].coef_d, 0xC400);
+  EXPECT_TRUE(d.ops[1].last);
+  KernelGroup g;
+  g.steps = 2;
+  g.spec.four_kernel = true;
+  g.weights = {{0x3C00, 0xBC00}, {0x4000, 0xC000}, {0x4200, 0xC200}, {0x4400, 0xC400}};
+  EXPECT_EQ(oracle::EncodeKernelGroup(&g), words);
 }
 
 // Random kernels for one format: fp16 values (with zeros at the given density), or ints.
@@ -190,13 +233,16 @@ TEST(OracleKernelCodec, N6_EveryFormatRoundTrips) {
     g.spec.format = KernelFormat(rng.Below(5));
     g.spec.sparse = rng.Below(2);
     const bool fp = int(g.spec.format) <= 2;
-    g.spec.two_kernel = fp && rng.Below(2);
+    const uint32_t mode = fp ? rng.Below(3) : 0;  // broadcast, two-kernel, four-kernel
+    g.spec.two_kernel = mode == 1;
+    g.spec.four_kernel = mode == 2;
+    if (g.spec.four_kernel) g.spec.sparse = false;  // four-kernel groups are dense
     g.spec.per_channel_scale = g.spec.format == KernelFormat::kInt8Sym && rng.Below(2);
     const int bits_choice[] = {1, 2, 4, 6, 8};
     g.spec.palette_bits = bits_choice[rng.Below(5)];
     g.spec.params = rng.Below(2);
     const int r = 1 + int(rng.Below(8));
-    const int nk = g.spec.two_kernel ? 2 * r : r;
+    const int nk = oracle::KernelsPerSlot(g.spec) * r;
     g.steps = 1 + int(rng.Below(60));
     const int zero_percent = int(rng.Below(3)) * 45;  // 0, 45 or 90 %
     g.weights = RandomWeights(rng, g.spec.format, nk, g.steps, zero_percent);
@@ -235,6 +281,15 @@ TEST(OracleKernelCodec, N6_EveryFormatRoundTrips) {
       EXPECT_EQ(d.ops.size(), dense_ops);
     }
     EXPECT_LE(d.ops.size(), dense_ops);
+    // Each operation carries kernel per * slot + k of its step as coefficient k.
+    const int per = oracle::KernelsPerSlot(g.spec);
+    for (const auto& op : d.ops) {
+      const uint16_t c[4] = {op.coef_a, op.coef_b, op.coef_c, op.coef_d};
+      for (int k = 0; k < 4; ++k) {
+        const uint16_t want = k < per ? d.coefs[size_t(per * op.slot + k)][size_t(op.step)] : 0;
+        ASSERT_EQ(c[k], want) << "step " << op.step << " slot " << op.slot << " coefficient " << k;
+      }
+    }
   }
 }
 
@@ -260,7 +315,7 @@ TEST(OracleKernelCodec, LossyPaletteMapsEachWeightToItsNearestEntry) {
 
 TEST(OracleKernelCodec, ScheduleIsQuadThenStepThenSlot) {
   const std::vector<std::vector<uint16_t>> coefs = {{1, 2, 3, 4, 5, 6}, {7, 8, 9, 10, 11, 12}};
-  const auto ops = oracle::BuildSchedule(coefs, {}, false, false, 6);
+  const auto ops = oracle::BuildSchedule(coefs, {}, 1, false, 6);
   ASSERT_EQ(ops.size(), 12u);
   const int want[][2] = {{0, 0}, {0, 1}, {1, 0}, {1, 1}, {2, 0}, {2, 1},
                          {3, 0}, {3, 1}, {4, 0}, {4, 1}, {5, 0}, {5, 1}};
@@ -280,7 +335,7 @@ TEST(OracleKernelCodec, N6_3_SkipsOnlyInteriorAllZeroQuads) {
   coefs[1][5] = 0x3C00;
   stored[1][5] = true;
   int skipped = 0, idle = 0;
-  const auto ops = oracle::BuildSchedule(coefs, stored, false, true, 16, &skipped, &idle);
+  const auto ops = oracle::BuildSchedule(coefs, stored, 1, true, 16, &skipped, &idle);
   // Kept: quad 0 (both, first), quad 1 (kernel 1), quad 3 (both, last). Quad 2 is idle.
   EXPECT_EQ(skipped, 3);
   EXPECT_EQ(idle, 1);
@@ -345,8 +400,8 @@ TEST(OracleKernelCodec, N6_3_SkippingChangesNoMacResult) {
       }
     }
     int skipped = 0;
-    const auto dense = oracle::BuildSchedule(coefs, {}, false, false, k);
-    const auto sparse = oracle::BuildSchedule(coefs, stored, false, true, k, &skipped);
+    const auto dense = oracle::BuildSchedule(coefs, {}, 1, false, k);
+    const auto sparse = oracle::BuildSchedule(coefs, stored, 1, true, k, &skipped);
     const int stride = mode == oracle::MacMode::kInt4 ? 4 : 1;
     const LaneOut a = RunLane(mode, gen, data, dense, r, stride);
     const LaneOut b = RunLane(mode, gen, data, sparse, r, stride);

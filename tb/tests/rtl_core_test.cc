@@ -138,6 +138,8 @@ TEST(RtlCore, N2_N3_N6_RandomLayersUnderMemoryLatencyAndBackPressure) {
     seen["channels per work unit > 1"] += p.channels_per_wu > 1;
     seen["tiles > 1"] += p.nty * p.ntx > 1;
     seen["padding kernel"] += p.kspec.two_kernel && p.nk_last % 2 == 1;
+    seen["four-kernel"] += p.kspec.four_kernel;
+    seen["four-kernel padding kernels"] += p.kspec.four_kernel && p.nk_last % 4 != 0;
     seen["kernel > 3"] += std::max(p.layer.geom.kernel_h, p.layer.geom.kernel_w) > 3;
   }
   if (HasFailure()) return;
@@ -591,7 +593,9 @@ TEST(RtlCore256, N2_OneByOneLayersRunOnRowWrappingTiles) {
     for (auto& k : w) {
       for (int c = 0; c < 12; ++c) k.push_back(uint16_t(0x2C00 + rng.Below(0x1000)) | uint16_t(rng.Below(2) << 15));
     }
-    const harness::RtlConvResult r = harness::RtlConv2d(l, x, w);
+    harness::RtlConvOptions two;
+    two.mapping = harness::ConvMapping::kTwoKernel;
+    const harness::RtlConvResult r = harness::RtlConv2d(l, x, w, two);
     const oracle::Tensor3 want = oracle::Conv2d(l, x, w);
     EXPECT_EQ(r.y.c, want.c);
     EXPECT_EQ(r.y.h, want.h);
@@ -601,10 +605,43 @@ TEST(RtlCore256, N2_OneByOneLayersRunOnRowWrappingTiles) {
       EXPECT_EQ(r.plan.flat_w, 31);
       EXPECT_EQ(r.stats.tile_h, 1);
       EXPECT_EQ(r.stats.tiles, 3);  // 279 positions: 128 + 128 + 23
+      // The planner's own choice: four-kernel tiles of 64 wrapping positions (5 tiles, one
+      // pass of 20 kernels), fewer estimated cycles than 3 two-kernel tiles of 2 passes.
+      const harness::RtlConvResult a = harness::RtlConv2d(l, x, w);
+      EXPECT_EQ(a.y.codes, want.codes);
+      EXPECT_TRUE(a.plan.kspec.four_kernel);
+      EXPECT_EQ(a.stats.tiles, 5);
+      EXPECT_EQ(a.stats.passes, 1);
     } else {
       EXPECT_EQ(r.plan.flat_w, 0);
     }
   }
+}
+
+// The four-kernel mode on the layer it is for (issue 21): a 1x1 projection [64, 28, 28] -> 128
+// (a ResNet / MobileNet shape) on the 256-lane core through PlanRtlConv. Its 784 positions make
+// 6.1 two-kernel tiles of 128 (87.5 % of the lanes at most); as 13 four-kernel tiles of 64
+// positions x 4 kernels the lanes are 94.2 % used, and the kernel port (one fp16 operation of 4
+// coefficients = one 64-bit beat per cycle) keeps up: the layer must reach 90 %.
+TEST(RtlCore256, N2_FourKernelModeFillsTheLanesOnOneByOne28x28) {
+  test::Rng rng(test::TestSeed(0xF4C));
+  const LayerCase lc = DenseLayer(rng, 64, 28, 28, 128, 1);
+  const harness::RtlConvResult r = harness::RtlConv2d(lc.plan.layer, lc.x, lc.w);
+  EXPECT_TRUE(r.plan.kspec.four_kernel);
+  EXPECT_EQ(r.stats.tiles, 13);
+  EXPECT_EQ(r.stats.passes, 4);
+  const oracle::Tensor3 want = oracle::Conv2d(lc.plan.layer, lc.x, lc.w);
+  ASSERT_EQ(r.y.codes.size(), want.codes.size());
+  for (size_t i = 0; i < want.codes.size(); ++i) {
+    ASSERT_EQ(r.y.codes[i], want.codes[i]) << "output " << i << ": "
+        << harness::ConvOutputPlace(r.plan, int(i) / (28 * 28), int(i) / 28 % 28, int(i) % 28);
+  }
+  std::printf("1x1 [64, 28, 28] -> 128 on 256 lanes, four-kernel: %llu cycles, %llu MAC cycles, utilization %.1f %%, "
+              "stall_res %llu, wait_kern %llu, wait_load %llu\n",
+              (unsigned long long)r.stats.cycles, (unsigned long long)r.stats.counters.mac,
+              100.0 * r.stats.utilization, (unsigned long long)r.stats.counters.stall_res,
+              (unsigned long long)r.stats.counters.wait_kern, (unsigned long long)r.stats.counters.wait_load);
+  EXPECT_GE(r.stats.utilization, 0.90);
 }
 
 TEST(RtlCore256, N2_RealLayer56x56x64To64_OutputChannels0To31) { RealLayerHalf(0); }

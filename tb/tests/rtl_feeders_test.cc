@@ -88,8 +88,11 @@ std::vector<std::vector<uint16_t>> RunArray(const std::vector<ExtractOp>& ops,
       d.in_first_i = op.first;
       d.in_last_i = op.last;
       d.in_two_kernel_i = 0;
+      d.in_four_kernel_i = 0;
       d.in_kernel_a_i = op.coef_a;
       d.in_kernel_b_i = 0;
+      d.in_kernel_c_i = 0;
+      d.in_kernel_d_i = 0;
       for (int l = 0; l < kLanes; ++l) {
         harness::SetPortWord(d.in_data_i, l / 2,
                              (harness::PortWord(d.in_data_i, l / 2) & ~(0xFFFFu << (16 * (l % 2)))) |

@@ -35,18 +35,20 @@ struct Bench {
 };
 
 // A random group of the given shape; zero_pct of the weights are zero (100: all zero).
-KernelGroup RandomGroup(test::Rng& rng, int steps, KernelFormat f, bool sparse, bool two, int r,
+// per: kernels per slot (1, 2 or 4: broadcast, two-kernel, four-kernel).
+KernelGroup RandomGroup(test::Rng& rng, int steps, KernelFormat f, bool sparse, int per, int r,
                         int zero_pct) {
   KernelGroup g;
   g.spec.format = f;
   g.spec.sparse = sparse;
-  g.spec.two_kernel = two;
+  g.spec.two_kernel = per == 2;
+  g.spec.four_kernel = per == 4;
   g.spec.per_channel_scale = f == KernelFormat::kInt8Sym && rng.Below(2);
   const int bits[] = {1, 2, 4, 6, 8};
   g.spec.palette_bits = bits[rng.Below(5)];
   g.spec.params = rng.Below(2);
   g.steps = steps;
-  const int nk = two ? 2 * r : r;
+  const int nk = per * r;
   // Zero runs come in whole quads half of the time, so that blocks are skipped at 50 % too.
   const bool quads = rng.Below(2);
   g.weights.assign(size_t(nk), std::vector<uint16_t>(size_t(steps), 0));
@@ -91,6 +93,8 @@ void AddGroup(Expect* e, KernelGroup g, const oracle::ConvGeometry& geom) {
     ExtractOp o;
     o.coef_a = op.coef_a;
     o.coef_b = op.coef_b;
+    o.coef_c = op.coef_c;
+    o.coef_d = op.coef_d;
     o.c = st.c;
     o.ky = st.ky;
     o.kx = st.kx;
@@ -114,13 +118,15 @@ void Compare(const Expect& e, const std::vector<ExtractOp>& ops, const std::vect
   for (size_t i = 0; i < ops.size(); ++i) {
     const ExtractOp& a = ops[i];
     const ExtractOp& b = e.ops[i];
-    ASSERT_TRUE(a.coef_a == b.coef_a && a.coef_b == b.coef_b && a.c == b.c && a.ky == b.ky &&
+    ASSERT_TRUE(a.coef_a == b.coef_a && a.coef_b == b.coef_b && a.coef_c == b.coef_c &&
+                a.coef_d == b.coef_d && a.c == b.c && a.ky == b.ky &&
                 a.kx == b.kx && a.slot == b.slot && a.first == b.first && a.last == b.last &&
                 a.end == b.end)
         << what << ": operation " << i << std::hex << "\n  rtl    a 0x" << a.coef_a << " b 0x" << a.coef_b
-        << std::dec << " c " << a.c << " ky " << a.ky << " kx " << a.kx << " slot " << a.slot
+        << " c 0x" << a.coef_c << " d 0x" << a.coef_d << std::dec << " c " << a.c << " ky " << a.ky << " kx " << a.kx << " slot " << a.slot
         << " first " << a.first << " last " << a.last << " end " << a.end << std::hex
-        << "\n  oracle a 0x" << b.coef_a << " b 0x" << b.coef_b << std::dec << " c " << b.c << " ky "
+        << "\n  oracle a 0x" << b.coef_a << " b 0x" << b.coef_b << " c 0x" << b.coef_c << " d 0x"
+        << b.coef_d << std::dec << " c " << b.c << " ky "
         << b.ky << " kx " << b.kx << " slot " << b.slot << " first " << b.first << " last " << b.last
         << " end " << b.end;
   }
@@ -157,15 +163,15 @@ TEST(RtlKernelExtract, N6_HandWrittenDenseStream) {
   EXPECT_EQ(ops[2].kx, 2);
 }
 
-// Every format, dense and sparse at every density, one or two kernels per slot, many groups in
-// one stream, random gaps and back-pressure.
+// Every format, dense and sparse at every density, one, two or four kernels per slot (four:
+// fp16 coefficients, dense), many groups in one stream, random gaps and back-pressure.
 TEST(RtlKernelExtract, N6_RandomGroupsEveryFormatAndDensity) {
   const uint64_t seed = test::TestSeed(0xE47);
   SCOPED_TRACE(test::SeedNote(seed));
   test::Rng rng(seed);
   Bench b;
   const int zero_pcts[] = {0, 50, 90, 100};
-  uint64_t total_ops = 0, skipped = 0;
+  uint64_t total_ops = 0, skipped = 0, four_groups = 0;
   const int streams = int(400 * test::SoakFactor());
   for (int it = 0; it < streams; ++it) {
     const oracle::ConvGeometry geom = Shape(1 + int(rng.Below(6)), 1 + int(rng.Below(7)), 1 + int(rng.Below(7)));
@@ -174,10 +180,12 @@ TEST(RtlKernelExtract, N6_RandomGroupsEveryFormatAndDensity) {
     const int groups = 1 + int(rng.Below(4));
     for (int gi = 0; gi < groups; ++gi) {
       const KernelFormat f = KernelFormat(rng.Below(5));
-      const bool two = int(f) <= 2 && rng.Below(2);
-      AddGroup(&e, RandomGroup(rng, geom.Steps(), f, rng.Below(3) != 0, two, 1 + int(rng.Below(8)),
-                               zero_pcts[rng.Below(4)]),
+      const int per = int(f) <= 2 ? int(1u << rng.Below(3)) : 1;
+      const bool sparse = per != 4 && rng.Below(3) != 0;
+      AddGroup(&e, RandomGroup(rng, geom.Steps(), f, sparse, per, 1 + int(rng.Below(8)),
+                               per == 4 ? int(rng.Below(2)) * 50 : zero_pcts[rng.Below(4)]),
                geom);
+      four_groups += per == 4;
     }
     std::vector<ExtractOp> ops;
     std::vector<ExtractParam> params;
@@ -192,6 +200,7 @@ TEST(RtlKernelExtract, N6_RandomGroupsEveryFormatAndDensity) {
   }
   EXPECT_GT(total_ops, 100000u);
   EXPECT_GT(skipped, 100u);  // the skip path ran
+  EXPECT_GT(four_groups, 50u);
 }
 
 TEST(RtlKernelExtract, XSeedsDoNotChangeAnyOperation) {
@@ -201,7 +210,7 @@ TEST(RtlKernelExtract, XSeedsDoNotChangeAnyOperation) {
     Expect e;
     for (KernelFormat f : {KernelFormat::kFp16, KernelFormat::kInt8Sym, KernelFormat::kPalette,
                            KernelFormat::kRaw8, KernelFormat::kRaw4}) {
-      AddGroup(&e, RandomGroup(rng, geom.Steps(), f, true, false, 4, 90), geom);
+      AddGroup(&e, RandomGroup(rng, geom.Steps(), f, true, 1, 4, 90), geom);
     }
     Bench b(x_seed);
     b.drv.Configure(3, 3, 3);
@@ -236,7 +245,7 @@ TEST(RtlKernelExtract, CyclesOneOperationPerCycleAndSparseSkipsSaveCycles) {
   for (int r : {1, 8}) {
     // Dense fp16: operations back to back after the one header word.
     Expect dense;
-    AddGroup(&dense, RandomGroup(rng, geom.Steps(), KernelFormat::kFp16, false, false, r, 0), geom);
+    AddGroup(&dense, RandomGroup(rng, geom.Steps(), KernelFormat::kFp16, false, 1, r, 0), geom);
     ExtractStats sd;
     RunCycles(dense, &sd, geom);
     EXPECT_EQ(sd.op_cycles, dense.ops.size());
@@ -247,7 +256,7 @@ TEST(RtlKernelExtract, CyclesOneOperationPerCycleAndSparseSkipsSaveCycles) {
     KernelGroup g;
     do {
       sparse = Expect();
-      g = RandomGroup(rng, geom.Steps(), KernelFormat::kFp16, true, false, r, 90);
+      g = RandomGroup(rng, geom.Steps(), KernelFormat::kFp16, true, 1, r, 90);
       AddGroup(&sparse, g, geom);
     } while (sparse.skipped_blocks == 0);
     ExtractStats ss;
@@ -256,6 +265,15 @@ TEST(RtlKernelExtract, CyclesOneOperationPerCycleAndSparseSkipsSaveCycles) {
     EXPECT_LT(ss.cycles, sd.cycles);
     RecordProperty("dense_cycles_r" + std::to_string(r), int(sd.cycles));
     RecordProperty("sparse_cycles_r" + std::to_string(r), int(ss.cycles));
+    // Dense fp16 four-kernel (4 R kernels): one operation of four values (64 bits, the whole
+    // stream beat) per cycle, the same figure.
+    Expect four;
+    AddGroup(&four, RandomGroup(rng, geom.Steps(), KernelFormat::kFp16, false, 4, r, 0), geom);
+    ExtractStats sf;
+    RunCycles(four, &sf, geom);
+    EXPECT_EQ(sf.op_cycles, four.ops.size());
+    EXPECT_EQ(sf.cycles, four.header_cycles + four.ops.size() + 5) << "four-kernel, R " << r;
+    RecordProperty("four_kernel_cycles_r" + std::to_string(r), int(sf.cycles));
   }
 }
 

@@ -47,8 +47,8 @@ uint32_t Get(uint32_t w, int bits, int i) { return (w >> (i * bits)) & ((1u << b
 
 struct ArrayOp {
   Op op;                         // control, and kernel A in op.kernel
-  bool two_kernel = false;
-  uint16_t kernel_b = 0;
+  int per = 1;                   // kernels per data value: 1, 2 (two-kernel) or 4 (four-kernel)
+  uint16_t kernel_b = 0, kernel_c = 0, kernel_d = 0;
   std::vector<uint16_t> data;    // per data value
   std::vector<uint16_t> aux;     // per lane, CmdLoad upper halves
 };
@@ -78,13 +78,14 @@ void RunArray(Generation gen, uint64_t seed, uint64_t n_ops, int in_valid_pct, i
 
   bool have = false;
   ArrayOp a;
-  uint64_t issued = 0, idle = 0, results = 0, two_kernel_ops = 0;
+  uint64_t issued = 0, idle = 0, results = 0, two_kernel_ops = 0, four_kernel_ops = 0;
   while (issued < n_ops || !expected.empty() || idle < 32) {  // drained: longer than the pipeline
     if (!have && issued < n_ops && int(rng.Below(100)) < in_valid_pct) {
       a = ArrayOp();
       a.op = stream.Next();
-      a.two_kernel = a.op.cmd == test::kCmdMac && a.op.mode == MacMode::kFp16 && rng.Below(2);
-      two_kernel_ops += a.two_kernel;
+      if (a.op.cmd == test::kCmdMac && a.op.mode == MacMode::kFp16) a.per = int(1u << rng.Below(3));
+      two_kernel_ops += a.per == 2;
+      four_kernel_ops += a.per == 4;
       a.data.resize(kLanes);
       a.aux.resize(kLanes);
       const uint16_t anchor = uint16_t(rng.Code() & 0xFBFF);
@@ -94,9 +95,13 @@ void RunArray(Generation gen, uint64_t seed, uint64_t n_ops, int in_valid_pct, i
         a.data[size_t(i)] = a.op.cmd == test::kCmdMac ? lane_op.data : rng.Code();
         a.aux[size_t(i)] = rng.Code();
       }
-      Op kb;
+      Op kb, kc, kd;
       stream.Operands(MacMode::kFp16, anchor, &kb);
+      stream.Operands(MacMode::kFp16, anchor, &kc);
+      stream.Operands(MacMode::kFp16, anchor, &kd);
       a.kernel_b = kb.kernel;
+      a.kernel_c = kc.kernel;
+      a.kernel_d = kd.kernel;
       have = true;
     }
     dut.in_valid_i = have;
@@ -105,9 +110,12 @@ void RunArray(Generation gen, uint64_t seed, uint64_t n_ops, int in_valid_pct, i
     dut.in_slot_i = uint8_t(a.op.slot);
     dut.in_first_i = a.op.first;
     dut.in_last_i = a.op.last;
-    dut.in_two_kernel_i = a.two_kernel;
+    dut.in_two_kernel_i = a.per == 2;
+    dut.in_four_kernel_i = a.per == 4;
     dut.in_kernel_a_i = a.op.kernel;
     dut.in_kernel_b_i = a.kernel_b;
+    dut.in_kernel_c_i = a.kernel_c;
+    dut.in_kernel_d_i = a.kernel_d;
     for (int i = 0; i < kLanes && have; ++i) {
       Set(dut.in_data_i, 16, i, a.data[size_t(i)]);
       Set(dut.in_aux_i, 16, i, a.aux[size_t(i)]);
@@ -144,8 +152,10 @@ void RunArray(Generation gen, uint64_t seed, uint64_t n_ops, int in_valid_pct, i
         } else if (op.cmd == test::kCmdClear) {
           lane.Clear(op.slot);
         } else {
-          const uint16_t d = a.two_kernel ? a.data[size_t(i / 2)] : a.data[size_t(i)];
-          const uint16_t k = (a.two_kernel && (i % 2 == 1)) ? a.kernel_b : op.kernel;
+          // data value i / per; kernel i % per of A, B, C, D
+          const uint16_t d = a.data[size_t(i / a.per)];
+          const uint16_t ks[4] = {op.kernel, a.kernel_b, a.kernel_c, a.kernel_d};
+          const uint16_t k = ks[i % a.per];
           if (op.first) {
             for (int j = 0; j < (op.mode == MacMode::kInt4 ? 4 : 1); ++j) lane.Clear(op.slot + j);
           }
@@ -164,7 +174,8 @@ void RunArray(Generation gen, uint64_t seed, uint64_t n_ops, int in_valid_pct, i
     sim.Tick();
   }
   EXPECT_GT(results, n_ops / 100);
-  EXPECT_GT(two_kernel_ops, n_ops / 10);
+  EXPECT_GT(two_kernel_ops, n_ops / 20);
+  EXPECT_GT(four_kernel_ops, n_ops / 20);
 
   dut.in_valid_i = 0;
   for (int s = 0; s < 8; ++s) {
@@ -190,14 +201,14 @@ struct ArrayCase {
 
 class MacArray16 : public ::testing::TestWithParam<ArrayCase> {};
 
-TEST_P(MacArray16, N2_M1BroadcastAndTwoKernelMatchOracle) {
+TEST_P(MacArray16, N2_M1BroadcastTwoAndFourKernelMatchOracle) {
   const uint64_t seed = test::TestSeed(8001 + GetParam().x_seed);
   SCOPED_TRACE(test::SeedNote(seed));
   RunArray<Vane_mac_array16_m1, 16>(Generation::kM1, seed, 40'000 * test::SoakFactor(),
                                     GetParam().in_valid_pct, GetParam().out_ready_pct, GetParam().x_seed);
 }
 
-TEST_P(MacArray16, N2_M5BroadcastAndTwoKernelMatchOracle) {
+TEST_P(MacArray16, N2_M5BroadcastTwoAndFourKernelMatchOracle) {
   const uint64_t seed = test::TestSeed(8101 + GetParam().x_seed);
   SCOPED_TRACE(test::SeedNote(seed));
   RunArray<Vane_mac_array16_m5, 16>(Generation::kM5, seed, 40'000 * test::SoakFactor(),
@@ -210,13 +221,13 @@ INSTANTIATE_TEST_SUITE_P(Traffic, MacArray16,
                          [](const auto& info) { return std::string(info.param.name); });
 
 // The full-width default configuration (NumLanes = 256).
-TEST(MacArray256, N2_M1FullWidthBroadcastAndTwoKernelMatchOracle) {
+TEST(MacArray256, N2_M1FullWidthBroadcastTwoAndFourKernelMatchOracle) {
   const uint64_t seed = test::TestSeed(8201);
   SCOPED_TRACE(test::SeedNote(seed));
   RunArray<Vane_mac_array256_m1, 256>(Generation::kM1, seed, 3'000 * test::SoakFactor(), 80, 70, 3);
 }
 
-TEST(MacArray256, N2_M5FullWidthBroadcastAndTwoKernelMatchOracle) {
+TEST(MacArray256, N2_M5FullWidthBroadcastTwoAndFourKernelMatchOracle) {
   const uint64_t seed = test::TestSeed(8301);
   SCOPED_TRACE(test::SeedNote(seed));
   RunArray<Vane_mac_array256_m5, 256>(Generation::kM5, seed, 3'000 * test::SoakFactor(), 80, 70, 4);

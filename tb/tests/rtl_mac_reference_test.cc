@@ -118,8 +118,11 @@ TEST(RtlMacReference, N2_4_SurvivorSweepOverEveryFp16MagnitudeOnTheArray) {
         dut.in_first_i = step == 0;
         dut.in_last_i = step == 47;
         dut.in_two_kernel_i = 0;
+        dut.in_four_kernel_i = 0;
         dut.in_kernel_a_i = H(1.0);
         dut.in_kernel_b_i = 0;
+        dut.in_kernel_c_i = 0;
+        dut.in_kernel_d_i = 0;
         const int pos = step % 3;
         for (int l = 0; l < kLanes; ++l) {
           const uint16_t bl = b[size_t(l)];

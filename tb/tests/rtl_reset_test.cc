@@ -347,6 +347,7 @@ void MacJunk(M& d, Rng& junk) {
   if constexpr (std::is_same_v<M, Vane_mac_array16_m1> || std::is_same_v<M, Vane_mac_array16_m5> ||
                 std::is_same_v<M, Vane_mac_array256_m1> || std::is_same_v<M, Vane_mac_array256_m5>) {
     d.in_two_kernel_i = junk.Below(2);
+    d.in_four_kernel_i = !d.in_two_kernel_i && junk.Below(2);
   }
   d.in_first_i = junk.Below(2);
   d.in_last_i = junk.Below(2);
@@ -551,8 +552,11 @@ struct ArrayBench : MacBenchBase<M> {
       d.in_first_i = op.first;
       d.in_last_i = op.last;
       d.in_two_kernel_i = two_kernel;
+      d.in_four_kernel_i = 0;
       d.in_kernel_a_i = op.kernel;
       d.in_kernel_b_i = kernel_b;
+      d.in_kernel_c_i = 0;
+      d.in_kernel_d_i = 0;
       for (int i = 0; i < kLanes && have; ++i) {
         Set(d.in_data_i, 16, i, data[size_t(i)]);
         Set(d.in_aux_i, 16, i, aux[size_t(i)]);

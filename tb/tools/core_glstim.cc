@@ -2,7 +2,7 @@
 // stimulus"). Random stimulus on the core's ports never configures a layer that finishes, so
 // it leaves the datapath idle (at 20,000 cycles, 92 of the 901 output bits toggled). This runs
 // random layers of the core's own tests (tb/tests/core_stimulus.h: fp16 and int8, groups,
-// sparse and two-kernel kernels, post-processing) on the 8-lane RTL model under random memory
+// sparse, two-kernel and four-kernel kernels, post-processing) on the 8-lane RTL model under random memory
 // latency and back-pressure, checks every output against oracle::Conv2d, and writes the inputs
 // the core saw before every rising clock edge.
 //
@@ -153,6 +153,7 @@ int main(int argc, char** argv) {
                  std::to_string(p.layer.geom.width) + ", kernel " + std::to_string(p.layer.geom.kernel_h) + "x" +
                  std::to_string(p.layer.geom.kernel_w) + ", cout " + std::to_string(p.layer.cout) + ", groups " +
                  std::to_string(p.layer.groups) + (p.kspec.two_kernel ? ", two-kernel" : "") +
+                 (p.kspec.four_kernel ? ", four-kernel" : "") +
                  (p.diag ? ", depthwise interleave of " + std::to_string(p.diag_g) : "") +
                  (p.kspec.sparse ? ", sparse" : "") + ", " + std::to_string(r.cycles) + " cycles\n";
   }
