@@ -706,6 +706,38 @@ TEST_F(CliTest, N2_DepthwiseConv2dThroughTheInterleaveMatchesHandValues) {
   EXPECT_FALSE(fs::exists(work_ / "y2.npy"));
 }
 
+// A 1x1 convolution in the four-kernel mapping: x [2, 3, 5] of ones except channel 1 = 2, six
+// kernels (padded to eight: two slots of four) with w[k] = (k + 1, -1): y[k] = k + 1 - 2 = k - 1.
+TEST_F(CliTest, N2_FourKernelConv2dMatchesHandValues) {
+  std::vector<uint32_t> x(15, HostFp16(1.0));
+  x.insert(x.end(), 15, HostFp16(2.0));
+  WriteNpy("x.npy", Tensor{DType::kFp16, {2, 3, 5}, x});
+  std::vector<uint32_t> w;
+  for (int k = 0; k < 6; ++k) {
+    w.push_back(HostFp16(double(k + 1)));
+    w.push_back(HostFp16(-1.0));
+  }
+  WriteNpy("w.npy", Tensor{DType::kFp16, {6, 2, 1, 1}, w});
+  Write("op.yaml", "{op: conv2d, mapping: four_kernel, inputs: {x: x.npy, w: w.npy}, outputs: {y: y.npy}}\n");
+  const Result r = Ane({"run", "op.yaml", "--engine", "both"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("four-kernel mapping"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("rtl vs oracle: bit-identical (90 outputs)"), std::string::npos) << r.out;
+  const Tensor y = ReadNpy(work_ / "y.npy");
+  std::vector<uint32_t> want;
+  for (int k = 0; k < 6; ++k) want.insert(want.end(), 15, HostFp16(double(k - 1)));
+  EXPECT_EQ(y.bits, want);
+  // int8 layers have no four-kernel mode: one line, exit 2, no output.
+  WriteNpy("x8.npy", Tensor{DType::kInt8, {2, 3, 5}, std::vector<uint32_t>(30, 1)});
+  WriteNpy("w8.npy", Tensor{DType::kInt8, {6, 2, 1, 1}, std::vector<uint32_t>(12, 1)});
+  Write("bad.yaml", "{op: conv2d, mapping: four_kernel, shift: 0, inputs: {x: x8.npy, w: w8.npy}, outputs: {y: y8.npy}}\n");
+  const Result b = Ane({"run", "bad.yaml", "--engine", "rtl"});
+  EXPECT_EQ(b.exit_code, 2) << b.out << b.err;
+  EXPECT_NE(b.err.find("four-kernel"), std::string::npos) << b.err;
+  EXPECT_EQ(std::count(b.err.begin(), b.err.end(), '\n'), 1) << b.err;
+  EXPECT_FALSE(fs::exists(work_ / "y8.npy"));
+}
+
 TEST_F(CliTest, Conv2dBadInputsGiveOneLineAndExitTwo) {
   WriteNpy("x.npy", Tensor{DType::kFp16, {4, 5, 5}, std::vector<uint32_t>(100, 0x3C00)});
   WriteNpy("w.npy", Tensor{DType::kFp16, {6, 4, 3, 3}, std::vector<uint32_t>(216, 0x3C00)});
