@@ -340,7 +340,9 @@ module ane_td_setup #(
           else u_acc <= {u_acc[2*W-2:0], 1'b0};
         end
       end else if (u_n != '0) begin
-        if (u_n[0]) u_acc <= u_acc + {{W{1'b0}}, u_m};
+        // only the product's W bits are kept (u_r is read after a divide only), so the
+        // add is W bits wide, not 2W
+        if (u_n[0]) u_acc[W-1:0] <= u_acc[W-1:0] + u_m;
         u_m <= u_m << 1;   // a product past W bits: the caller checks the operands' range
         u_n <= u_n >> 1;
       end
