@@ -126,12 +126,12 @@ module ane_td_setup #(
         if (hit(wr_addr_i, ane_regs_pkg::TdCommonConvCfgAddr)) conv_q <= wr_data_i;
         if (hit(wr_addr_i, ane_regs_pkg::TdCommonGroupConvCfgAddr)) grp_q <= wr_data_i;
         if (hit(wr_addr_i, ane_regs_pkg::TdTileDMASrcDMAConfigAddr)) sdma_q <= wr_data_i;
-        if (hit(wr_addr_i, ane_regs_pkg::TdTileDMASrcBaseAddrAddr)) xbase_q <= addr_sum;
+        if (hit(wr_addr_i, ane_regs_pkg::TdTileDMASrcBaseAddrAddr)) xbase_q <= src_sum;
         if (hit(wr_addr_i, ane_regs_pkg::TdTileDMASrcRowStrideAddr)) srow_q <= wr_data_i;
         if (hit(wr_addr_i, ane_regs_pkg::TdTileDMASrcPlaneStrideAddr)) splane_q <= wr_data_i;
         if (hit(wr_addr_i, ane_regs_pkg::TdTileDMASrcFmtAddr)) sfmt_q <= wr_data_i;
         if (hit(wr_addr_i, ane_regs_pkg::TdTileDMADstDMAConfigAddr)) ddma_q <= wr_data_i;
-        if (hit(wr_addr_i, ane_regs_pkg::TdTileDMADstBaseAddrAddr)) ybase_q <= addr_sum;
+        if (hit(wr_addr_i, ane_regs_pkg::TdTileDMADstBaseAddrAddr)) ybase_q <= dst_sum;
         if (hit(wr_addr_i, ane_regs_pkg::TdTileDMADstRowStrideAddr)) drow_q <= wr_data_i;
         if (hit(wr_addr_i, ane_regs_pkg::TdTileDMADstPlaneStrideAddr)) dplane_q <= wr_data_i;
         if (hit(wr_addr_i, ane_regs_pkg::TdTileDMADstFmtAddr)) dfmt_q <= wr_data_i;
@@ -153,7 +153,7 @@ module ane_td_setup #(
       if (take && !wr_header_i && hit(wr_addr_i, CfgA)) begin
         ken_q[c] <= wr_data_i[ane_regs_pkg::TdKernelDMASrcCoeffDMAConfigEnLsb];
       end
-      if (take && !wr_header_i && hit(wr_addr_i, BaseA)) kbase_q[32*c +: 32] <= addr_sum;
+      if (take && !wr_header_i && hit(wr_addr_i, BaseA)) kbase_q[32*c +: 32] <= k_sum;
     end
   end
 
@@ -162,7 +162,7 @@ module ane_td_setup #(
     if (take && !wr_header_i && wr_addr_i >= ane_regs_pkg::TdKernelDMASrcCoeffBaseAddrAddr[23:0] &&
         4'((wr_addr_i - ane_regs_pkg::TdKernelDMASrcCoeffBaseAddrAddr[23:0]) >> 2) == 4'(nen - 5'd1) &&
         wr_addr_i < ane_regs_pkg::TdKernelDMASrcCoeffBaseAddrAddr[23:0] + 24'd64) begin
-      tbase_q <= addr_sum;
+      tbase_q <= k_sum;
     end
   end
 
@@ -212,18 +212,14 @@ module ane_td_setup #(
   assign dst_bar = h8_q[ane_regs_pkg::TdHeader8WBaseLsb +: 5];
   assign k_bar   = h9_q[ane_regs_pkg::TdHeader9KBase0Lsb +: 5];
 
-  // the buffer-table entry of the base word passing, plus its 64-byte offset
-  logic        src_word, dst_word;
-  logic [4:0]  bsel;
-  logic [25:0] boff;
-  logic [31:0] addr_sum;
-  assign src_word = !wr_header_i && hit(wr_addr_i, ane_regs_pkg::TdTileDMASrcBaseAddrAddr);
-  assign dst_word = !wr_header_i && hit(wr_addr_i, ane_regs_pkg::TdTileDMADstBaseAddrAddr);
-  assign bsel = src_word ? src_bar : (dst_word ? dst_bar : k_bar);
-  assign boff = src_word ? wr_data_i[ane_regs_pkg::TdTileDMASrcBaseAddrAddrLsb +: 26] :
-                (dst_word ? wr_data_i[ane_regs_pkg::TdTileDMADstBaseAddrAddrLsb +: 26] :
-                 wr_data_i[ane_regs_pkg::TdKernelDMASrcCoeffBaseAddrAddrLsb +: 26]);
-  assign addr_sum = bar_i[32*bsel +: 32] + {boff, 6'd0};
+  // the buffer-table entry of each kind of base word, plus the word's 64-byte offset: one sum
+  // per kind (its table entry from the header, a register), so the word's address compare only
+  // picks the register that takes its sum and is not in front of the add
+  logic [31:0] src_sum, dst_sum, k_sum;
+  assign src_sum = bar_i[32*src_bar +: 32] + {wr_data_i[ane_regs_pkg::TdTileDMASrcBaseAddrAddrLsb +: 26], 6'd0};
+  assign dst_sum = bar_i[32*dst_bar +: 32] + {wr_data_i[ane_regs_pkg::TdTileDMADstBaseAddrAddrLsb +: 26], 6'd0};
+  assign k_sum   = bar_i[32*k_bar +: 32] +
+                   {wr_data_i[ane_regs_pkg::TdKernelDMASrcCoeffBaseAddrAddrLsb +: 26], 6'd0};
 
   logic pass;       // per-element pass (OpMode 4, KernelMode 1)
   logic int8;       // int8 x int8 (else fp16 x fp16)
