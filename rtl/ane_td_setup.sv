@@ -94,6 +94,9 @@ module ane_td_setup #(
   localparam int unsigned W = 20;  // the sequential unit's operands
 
   // ---------------------------------------------------------------- capture
+  // the buffer-table entries the header names (bar_i is fixed during a walk), read when the
+  // header word passes so that a base word's sum starts from a register
+  logic [31:0] sbar_q, dbar_q, kbar_q;
   logic [31:0] h8_q, h9_q, indim_q, chcfg_q, cin_q, cout_q, outdim_q, conv_q, grp_q;
   logic [31:0] sdma_q, srow_q, splane_q, sfmt_q, ddma_q, drow_q, dplane_q, dfmt_q;
   logic [31:0] l2_q, kcfg_q, mac_q, mvb_q, accb_q, pscale_q;
@@ -115,8 +118,15 @@ module ane_td_setup #(
   always_ff @(posedge clk_i) begin
     if (take) begin
       if (wr_header_i) begin
-        if (wr_addr_i == ane_regs_pkg::TdHeader8Off[23:0]) h8_q <= wr_data_i;
-        if (wr_addr_i == ane_regs_pkg::TdHeader9KBase0Off[23:0]) h9_q <= wr_data_i;
+        if (wr_addr_i == ane_regs_pkg::TdHeader8Off[23:0]) begin
+          h8_q   <= wr_data_i;
+          sbar_q <= bar_i[32*wr_data_i[ane_regs_pkg::TdHeader8RBase0Lsb +: 5] +: 32];
+          dbar_q <= bar_i[32*wr_data_i[ane_regs_pkg::TdHeader8WBaseLsb +: 5] +: 32];
+        end
+        if (wr_addr_i == ane_regs_pkg::TdHeader9KBase0Off[23:0]) begin
+          h9_q   <= wr_data_i;
+          kbar_q <= bar_i[32*wr_data_i[ane_regs_pkg::TdHeader9KBase0Lsb +: 5] +: 32];
+        end
       end else begin
         if (hit(wr_addr_i, ane_regs_pkg::TdCommonInDimAddr)) indim_q <= wr_data_i;
         if (hit(wr_addr_i, ane_regs_pkg::TdCommonChCfgAddr)) chcfg_q <= wr_data_i;
@@ -182,7 +192,7 @@ module ane_td_setup #(
   logic [1:0]  nlmode;
   logic [15:0] pscale, accbias;
   logic [4:0]  rshift;
-  logic [4:0]  src_bar, dst_bar, k_bar;
+  logic [4:0]  src_bar, dst_bar;
   assign win     = indim_q[ane_regs_pkg::TdCommonInDimWinLsb +: 15];
   assign hin     = indim_q[ane_regs_pkg::TdCommonInDimHinLsb +: 15];
   assign wout    = outdim_q[ane_regs_pkg::TdCommonOutDimWoutLsb +: 15];
@@ -210,15 +220,14 @@ module ane_td_setup #(
   assign accbias = accb_q[ane_regs_pkg::TdNEAccBiasAccBiasLsb +: 16];
   assign src_bar = h8_q[ane_regs_pkg::TdHeader8RBase0Lsb +: 5];
   assign dst_bar = h8_q[ane_regs_pkg::TdHeader8WBaseLsb +: 5];
-  assign k_bar   = h9_q[ane_regs_pkg::TdHeader9KBase0Lsb +: 5];
 
   // the buffer-table entry of each kind of base word, plus the word's 64-byte offset: one sum
-  // per kind (its table entry from the header, a register), so the word's address compare only
-  // picks the register that takes its sum and is not in front of the add
+  // per kind (its table entry read with the header), so the word's address compare only picks
+  // the register that takes its sum and is not in front of the add
   logic [31:0] src_sum, dst_sum, k_sum;
-  assign src_sum = bar_i[32*src_bar +: 32] + {wr_data_i[ane_regs_pkg::TdTileDMASrcBaseAddrAddrLsb +: 26], 6'd0};
-  assign dst_sum = bar_i[32*dst_bar +: 32] + {wr_data_i[ane_regs_pkg::TdTileDMADstBaseAddrAddrLsb +: 26], 6'd0};
-  assign k_sum   = bar_i[32*k_bar +: 32] +
+  assign src_sum = sbar_q + {wr_data_i[ane_regs_pkg::TdTileDMASrcBaseAddrAddrLsb +: 26], 6'd0};
+  assign dst_sum = dbar_q + {wr_data_i[ane_regs_pkg::TdTileDMADstBaseAddrAddrLsb +: 26], 6'd0};
+  assign k_sum   = kbar_q +
                    {wr_data_i[ane_regs_pkg::TdKernelDMASrcCoeffBaseAddrAddrLsb +: 26], 6'd0};
 
   logic pass;       // per-element pass (OpMode 4, KernelMode 1)
