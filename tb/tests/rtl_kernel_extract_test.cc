@@ -243,14 +243,19 @@ TEST(RtlKernelExtract, CyclesOneOperationPerCycleAndSparseSkipsSaveCycles) {
   test::Rng rng(0xC1C);
   const oracle::ConvGeometry geom = Shape(16, 3, 3);  // K = 144, 36 quads
   for (int r : {1, 8}) {
-    // Dense fp16: operations back to back after the one header word.
-    Expect dense;
-    AddGroup(&dense, RandomGroup(rng, geom.Steps(), KernelFormat::kFp16, false, 1, r, 0), geom);
-    ExtractStats sd;
-    RunCycles(dense, &sd, geom);
-    EXPECT_EQ(sd.op_cycles, dense.ops.size());
+    // Dense fp16, `per` kernels per slot: operations back to back after the one header word
+    // (four-kernel: one operation of four values, 64 bits, the whole stream beat, per cycle).
     // First beat accepted at cycle 0, header parsed at 1, first operation issued at 2, out at 6.
-    EXPECT_EQ(sd.cycles, dense.header_cycles + dense.ops.size() + 5) << "R " << r;
+    auto dense_cycles = [&](int per) {
+      Expect e;
+      AddGroup(&e, RandomGroup(rng, geom.Steps(), KernelFormat::kFp16, false, per, r, 0), geom);
+      ExtractStats st;
+      RunCycles(e, &st, geom);
+      EXPECT_EQ(st.op_cycles, e.ops.size()) << per << " kernel(s) per slot, R " << r;
+      EXPECT_EQ(st.cycles, e.header_cycles + e.ops.size() + 5) << per << " kernel(s) per slot, R " << r;
+      return st;
+    };
+    const ExtractStats sd = dense_cycles(1);
     // Sparse (90 % zero, zero runs in whole quads): fewer cycles by the skipped operations.
     Expect sparse;
     KernelGroup g;
@@ -265,14 +270,7 @@ TEST(RtlKernelExtract, CyclesOneOperationPerCycleAndSparseSkipsSaveCycles) {
     EXPECT_LT(ss.cycles, sd.cycles);
     RecordProperty("dense_cycles_r" + std::to_string(r), int(sd.cycles));
     RecordProperty("sparse_cycles_r" + std::to_string(r), int(ss.cycles));
-    // Dense fp16 four-kernel (4 R kernels): one operation of four values (64 bits, the whole
-    // stream beat) per cycle, the same figure.
-    Expect four;
-    AddGroup(&four, RandomGroup(rng, geom.Steps(), KernelFormat::kFp16, false, 4, r, 0), geom);
-    ExtractStats sf;
-    RunCycles(four, &sf, geom);
-    EXPECT_EQ(sf.op_cycles, four.ops.size());
-    EXPECT_EQ(sf.cycles, four.header_cycles + four.ops.size() + 5) << "four-kernel, R " << r;
+    const ExtractStats sf = dense_cycles(4);
     RecordProperty("four_kernel_cycles_r" + std::to_string(r), int(sf.cycles));
   }
 }
