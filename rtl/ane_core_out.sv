@@ -264,16 +264,36 @@ module ane_core_out #(
   logic [EpbW-1:0] epb;               // elements per beat
   assign epb = out8_i ? EpbW'(OutBytes) : EpbW'(OutBytes / 2);
 
-  logic [5:0]  nk, nv;
+  // The layer's counts less one, taken at start (the configuration holds for the layer), and
+  // pg_last as a register: the compares that decide where the next vector goes read registers
+  // only, with no subtraction on the way (timing, issue 21).
+  logic [9:0]  ppg_m1_q, ntx_m1_q, nty_m1_q, np_m1_q;
+  logic [5:0]  nvf_m1_q, nvl_m1_q;    // vectors of a pass less one: full pass, group's last pass
+  logic        pg_last_q;
+  function automatic logic [5:0] vecs_m1(logic [5:0] n, logic four, logic two);
+    vecs_m1 = (four ? ((n + 6'd3) & 6'b111100) : two ? ((n + 6'd1) & 6'b111110) : n) - 6'd1;
+  endfunction
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      {ppg_m1_q, ntx_m1_q, nty_m1_q, np_m1_q, nvf_m1_q, nvl_m1_q} <= '0;
+    end else if (start_i && w_q == WIdle) begin
+      ppg_m1_q <= ppg_i - 10'd1;
+      ntx_m1_q <= ntx_i - 10'd1;
+      nty_m1_q <= nty_i - 10'd1;
+      np_m1_q  <= np_i - 10'd1;
+      nvf_m1_q <= vecs_m1(nk_full_i, four_kernel_i, two_kernel_i);
+      nvl_m1_q <= vecs_m1(nk_last_i, four_kernel_i, two_kernel_i);
+    end
+  end
+
+  logic [5:0]  nk;
   logic        pg_last, k_last, tx_last, ty_last, p_last, write_k;
-  assign pg_last = pg_q == ppg_i - 10'd1;
+  assign pg_last = pg_last_q;
   assign nk      = pg_last ? nk_last_i : nk_full_i;
-  assign nv      = four_kernel_i ? ((nk + 6'd3) & 6'b111100) :
-                   two_kernel_i  ? ((nk + 6'd1) & 6'b111110) : nk;
-  assign k_last  = k_q == nv - 6'd1;
-  assign tx_last = tx_q == ntx_i - 10'd1;
-  assign ty_last = ty_q == nty_i - 10'd1;
-  assign p_last  = p_q == np_i - 10'd1;
+  assign k_last  = k_q == (pg_last ? nvl_m1_q : nvf_m1_q);
+  assign tx_last = tx_q == ntx_m1_q;
+  assign ty_last = ty_q == nty_m1_q;
+  assign p_last  = p_q == np_m1_q;
   assign write_k = k_q < nk;          // not the padding kernel
 
   logic [11:0] ohl, owl;
@@ -284,10 +304,18 @@ module ane_core_out #(
   assign tow = (owl < 12'(tile_w_i)) ? 9'(owl) : tile_w_i;
 
   // running address parts (see the header): ch_q = y_base + (cbase + k) * y_chs,
-  // ch0_q = y_base + cbase * y_chs, g0_q = y_base + gbase * y_chs, row_q = oy0 * y_rs
-  logic [31:0] ch_q, ch0_q, g0_q, row_q;
+  // ch0_q = y_base + cbase * y_chs, g0_q = y_base + gbase * y_chs, row_q = oy0 * y_rs,
+  // rowx_q = row_q + ox0 * (bytes per element), stepped by ox_step_q = tile_w * (bytes per
+  // element) with ox0, so the tile's first address is a sum of two registers
+  logic [31:0] ch_q, ch0_q, g0_q, row_q, rowx_q, row_next;
+  logic [9:0]  ox_step_q;
   logic [31:0] a0;
-  assign a0 = ch_q + row_q + (out8_i ? 32'(ox0_q) : {19'd0, ox0_q, 1'b0});
+  assign a0       = ch_q + rowx_q;
+  assign row_next = row_q + p_th_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) ox_step_q <= '0;
+    else if (start_i && w_q == WIdle) ox_step_q <= out8_i ? {1'b0, tile_w_i} : {tile_w_i, 1'b0};
+  end
 
   // the configuration's products, by shift-and-add: per cycle the multiplicands move up one bit
   // and the multipliers down one (registers, so no shifter by the bit index on the way). Each
@@ -341,11 +369,10 @@ module ane_core_out #(
   // the beat: elements erow + be .. of the vector (zeros past its end)
   localparam int unsigned ShW = (NumLanes * 16 > OutBytes * 16) ? NumLanes * 16 : OutBytes * 16;
   logic [ShW-1:0] sh;
-  logic [8:0]  e0, left;
+  logic [8:0]  e0_q, left;            // e0_q = erow_q + be_q, a register: the select's shift
   logic [EpbW-1:0] nel;
   logic        last_beat_row, last_row;
-  assign e0 = erow_q + be_q;
-  assign sh = ShW'(v_q) >> (16 * e0);
+  assign sh = ShW'(v_q) >> (16 * e0_q);
   assign left = tow_q - be_q;
   assign nel = (left < 9'(epb)) ? EpbW'(left) : epb;
   assign last_beat_row = left <= 9'(epb);
@@ -379,8 +406,9 @@ module ane_core_out #(
       w_q <= WIdle;
       v_q <= '0;
       {k_q, p_q, pg_q, ty_q, tx_q, gbase_q, cbase_q, oy0_q, ox0_q} <= '0;
-      {r_q, toh_q, tow_q, be_q, erow_q, arow_q, a_q} <= '0;
-      {ch_q, ch0_q, g0_q, row_q} <= '0;
+      {r_q, toh_q, tow_q, be_q, erow_q, e0_q, arow_q, a_q} <= '0;
+      {ch_q, ch0_q, g0_q, row_q, rowx_q} <= '0;
+      pg_last_q <= 1'b0;
       done_o <= 1'b0;
     end else begin
       done_o <= 1'b0;
@@ -392,6 +420,8 @@ module ane_core_out #(
             ch0_q <= y_base_i;
             g0_q  <= y_base_i;
             row_q <= '0;
+            rowx_q <= '0;
+            pg_last_q <= ppg_i == 10'd1;
             w_q <= WTake;
           end
         end
@@ -405,6 +435,7 @@ module ane_core_out #(
             r_q    <= '0;
             be_q   <= '0;
             erow_q <= '0;
+            e0_q   <= '0;
             if (write_k) w_q <= WBeats;
           end
         end
@@ -412,11 +443,13 @@ module ane_core_out #(
           if (wr_fire) begin
             if (!last_beat_row) begin
               be_q <= be_q + 9'(epb);
+              e0_q <= e0_q + 9'(epb);
               a_q  <= a_q + 32'(OutBytes);
             end else if (!last_row) begin
               be_q   <= '0;
               r_q    <= r_q + 9'd1;
               erow_q <= erow_q + tile_w_i;
+              e0_q   <= erow_q + tile_w_i;
               arow_q <= arow_q + y_rs_i;
               a_q    <= arow_q + y_rs_i;
             end
@@ -432,20 +465,24 @@ module ane_core_out #(
           k_q  <= '0;
           ch_q <= ch0_q;
           if (!tx_last) begin
-            tx_q  <= tx_q + 10'd1;
-            ox0_q <= ox0_q + 12'(tile_w_i);
+            tx_q   <= tx_q + 10'd1;
+            ox0_q  <= ox0_q + 12'(tile_w_i);
+            rowx_q <= rowx_q + 32'(ox_step_q);
           end else begin
             tx_q  <= '0;
             ox0_q <= '0;
             if (!ty_last) begin
-              ty_q  <= ty_q + 10'd1;
-              oy0_q <= oy0_q + 12'(tile_h_i);
-              row_q <= row_q + p_th_q;
+              ty_q   <= ty_q + 10'd1;
+              oy0_q  <= oy0_q + 12'(tile_h_i);
+              row_q  <= row_next;
+              rowx_q <= row_next;
             end else begin
-              ty_q  <= '0;
-              oy0_q <= '0;
-              row_q <= '0;
-              p_q   <= p_q + 10'd1;
+              ty_q   <= '0;
+              oy0_q  <= '0;
+              row_q  <= '0;
+              rowx_q <= '0;
+              p_q    <= p_q + 10'd1;
+              pg_last_q <= pg_last ? (ppg_m1_q == 10'd0) : (pg_q + 10'd1 == ppg_m1_q);
               if (!pg_last) begin
                 pg_q    <= pg_q + 10'd1;
                 cbase_q <= cbase_q + 10'(nk_full_i);
