@@ -3,7 +3,8 @@
 // register (enable en_i, no reset: datapath only) after the first two, so y_o follows the
 // operands by two cycles:
 //   stage 1  operand decode (N-1), denormal normalization, the exponent sum, the special cases
-//   stage 2  the 11 x 11 significand product; the rounding position of a denormal result
+//   stage 2  the 11 x 11 significand product; the rounding position of a denormal result and
+//            the mask of its sticky bits
 //   stage 3  the rounding shift with round and sticky bits, RNE, packing, overflow
 //   N-1    each operand: any NaN becomes +inf, -0 becomes +0 (denormals pass)
 //   N-4.1  y = RNE_fp16(a * b): denormal results kept (gradual underflow), overflow to inf when
@@ -86,6 +87,8 @@ module ane_fp16_mul #(
   logic signed [7:0] tiny_shift;
   logic [4:0]        tshift_d, tshift;   // the rounding shift of a denormal result: 11 .. 23
   logic [5:0]        eb_d, eb;           // es + 14: biased exponent - 1 when prod[21] == 0
+  logic [5:0]        eb1_d, eb1;         // eb + 1: the same when prod[21] == 1
+  logic [21:0]       tmask_d, tmask;     // a denormal result's prod bits below its round bit
 
   always_comb begin
     prod_d = 22'({1'b1, a_sig_q}) * 22'({1'b1, b_sig_q});
@@ -95,6 +98,8 @@ module ane_fp16_mul #(
     tiny_shift = -8'sd4 - es_q;
     tshift_d   = (tiny_shift > 8'sd23) ? 5'd23 : tiny_shift[4:0];
     eb_d       = 6'(es_q + 8'sd14);
+    eb1_d      = 6'(es_q + 8'sd15);
+    tmask_d    = ~({22{1'b1}} << (tshift_d - 5'd1));
   end
 
   if (Pipe) begin : g_pipe
@@ -111,6 +116,8 @@ module ane_fp16_mul #(
         tiny      <= tiny_d;
         tshift    <= tshift_d;
         eb        <= eb_d;
+        eb1       <= eb1_d;
+        tmask     <= tmask_d;
         y_sign_q2 <= y_sign_q;
         spec_q2   <= spec_q;
       end
@@ -127,6 +134,8 @@ module ane_fp16_mul #(
     assign tiny     = tiny_d;
     assign tshift   = tshift_d;
     assign eb       = eb_d;
+    assign eb1      = eb1_d;
+    assign tmask    = tmask_d;
     assign y_sign   = y_sign_q;
     assign spec     = spec_q;
     logic unused;
@@ -137,9 +146,11 @@ module ane_fp16_mul #(
   assign unused_sig = a_sig[10] ^ b_sig[10];
 
   // ---- stage 3: rounding and packing
-  logic [4:0]        shift;     // prod bit worth one result ulp: 10 .. 23
-  logic [11:0]       kept;      // {prod, round bit} >> shift: significand and round bit
-  logic [21:0]       low_mask;  // the prod bits below the round bit
+  // The prod bit worth one result ulp is tshift (a denormal result) or 10 + prod[21]: the two
+  // cases are formed apart, the denormal one by a shift and a mask that depend on registers
+  // only, and chosen at the end, so `tiny` selects results instead of a shift amount.
+  logic [11:0]       kept_t, kept_n, kept;  // {prod, 1'b0} >> shift: significand and round bit
+  logic              sticky_t, sticky_n;    // a prod bit below the round bit is set
   logic              sticky, round_up;
   logic [11:0]       sig_r;     // rounded significand; bit 11 is a carry into the exponent
   logic [5:0]        exp_base;  // biased exponent - 1 (0 for the denormal range), 0 .. 45
@@ -147,16 +158,17 @@ module ane_fp16_mul #(
   logic              overflow;
 
   always_comb begin
-    if (tiny) shift = tshift;
-    else      shift = prod[21] ? 5'd11 : 5'd10;
-    kept     = 12'({prod, 1'b0} >> shift);
-    low_mask = ~({22{1'b1}} << (shift - 5'd1));
-    sticky   = (prod & low_mask) != 22'd0;
+    kept_t   = 12'({prod, 1'b0} >> tshift);
+    kept_n   = prod[21] ? prod[21:10] : prod[20:9];
+    sticky_t = (prod & tmask) != 22'd0;
+    sticky_n = prod[21] ? (prod[9:0] != 10'd0) : (prod[8:0] != 9'd0);
+    kept     = tiny ? kept_t : kept_n;
+    sticky   = tiny ? sticky_t : sticky_n;
     round_up = kept[0] && (sticky || kept[1]);  // RNE (N-0.3)
     sig_r    = {1'b0, kept[11:1]} + {11'd0, round_up};
     // A normal result has sig_r[10] set, so biased exponent - 1 in exp_base packs correctly;
     // a denormal one (exp_base 0) that rounds up to 2^-14 becomes the smallest normal.
-    exp_base = tiny ? 6'd0 : (eb + {5'd0, prod[21]});
+    exp_base = tiny ? 6'd0 : (prod[21] ? eb1 : eb);
     enc      = {exp_base, 10'd0} + {4'd0, sig_r};
     overflow = (enc[15:10] >= 6'd31);
 
