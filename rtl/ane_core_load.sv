@@ -102,6 +102,9 @@ module ane_core_load #(
   logic [31:0] ch_addr_q;              // (cgb + csl) * chs
   logic [31:0] ty_addr_q;              // ty0 * rs (mod 2^32; used when ty0 >= 0)
   logic signed [13:0] npt, npl;        // -padding
+  // yend_q = ty0_q + ph, xend_q = tx0_q + pw: registers stepped with ty0_q and tx0_q, so the
+  // clipping below starts from flops (timing, issue 21)
+  logic signed [13:0] yend_q, xend_q;
   assign npt = 14'd0 - {9'd0, pt_i};
   assign npl = 14'd0 - {9'd0, pl_i};
 
@@ -118,8 +121,8 @@ module ane_core_load #(
     wn   = (left < nc_i) ? left : nc_i;
     row0 = (ty0_q < 0) ? 12'd0 : 12'(ty0_q);
     col0 = (tx0_q < 0) ? 12'd0 : 12'(tx0_q);
-    yend = ty0_q + 14'(ph_i);
-    xend = tx0_q + 14'(pw_i);
+    yend = yend_q;
+    xend = xend_q;
     // yend, xend > 0: a patch is taller than the padding above it
     rowe = (yend > $signed({2'b00, h_i})) ? h_i : 12'(yend);
     cole = (xend > $signed({2'b00, w_i})) ? w_i : 12'(xend);
@@ -170,7 +173,7 @@ module ane_core_load #(
       cst_cnt_q  <= '0;
       wk_q       <= 1'b0;
       p_q <= '0; pg_q <= '0; cgb_q <= '0; ty_q <= '0; tx_q <= '0; sl_q <= '0; csl_q <= '0;
-      oy0_q <= '0; ox0_q <= '0; ty0_q <= '0; tx0_q <= '0;
+      oy0_q <= '0; ox0_q <= '0; ty0_q <= '0; tx0_q <= '0; yend_q <= '0; xend_q <= '0;
       grp_addr_q <= '0; ch_addr_q <= '0; ty_addr_q <= '0;
     end else if (start_i) begin
       cst_busy_q <= 1'b1;
@@ -179,6 +182,8 @@ module ane_core_load #(
       oy0_q <= '0; ox0_q <= '0;
       ty0_q <= npt;
       tx0_q <= npl;
+      yend_q <= npt + 14'(ph_i);
+      xend_q <= npl + 14'(pw_i);
       grp_addr_q <= '0;
       ch_addr_q  <= '0;
     end else if (cst_busy_q) begin
@@ -202,19 +207,23 @@ module ane_core_load #(
           tx_q  <= tx_q + 10'd1;
           ox0_q <= ox0_q + 12'(tile_w_i);
           tx0_q <= tx0_q + 14'(txst);
+          xend_q <= xend_q + 14'(txst);
         end else begin
           tx_q  <= '0;
           ox0_q <= '0;
           tx0_q <= npl;
+          xend_q <= npl + 14'(pw_i);
           if (!ty_wrap) begin
             ty_q      <= ty_q + 10'd1;
             oy0_q     <= oy0_q + 12'(tile_h_i);
             ty0_q     <= ty0_q + 14'(tyst);
+            yend_q    <= yend_q + 14'(tyst);
             ty_addr_q <= ty_addr_q + k_tyst_rs_q;
           end else begin
             ty_q      <= '0;
             oy0_q     <= '0;
             ty0_q     <= npt;
+            yend_q    <= npt + 14'(ph_i);
             ty_addr_q <= 32'd0 - k_pt_rs_q;
             if (p_wrap) begin
               wk_q <= 1'b0;

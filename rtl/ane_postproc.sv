@@ -148,16 +148,18 @@ module ane_postproc #(
 
   // ---------------- per-vector channel parameters ----------------
   // The scale goes with the lanes' stage 3 (the end of the rounding), the bias with stage 6
-  // (the end of the scale multiply).
-  logic [15:0] bias16, sc1, sc2, sc3, bi1, bi2, bi3, bi4, bi5, bi6;
-  ane_mac_out #(.Gen(ane_pkg::GenM5)) u_bias_round (.acc_i(in_bias_i), .fp16_o(bias16));
+  // (the end of the scale multiply). The bias is rounded to fp16 in stage 2, from its 32-bit
+  // register of stage 1 (the rounding after the parameter queue's read was one stage's time).
+  logic [31:0] bi1;
+  logic [15:0] bias16, sc1, sc2, sc3, bi2, bi3, bi4, bi5, bi6;
+  ane_mac_out #(.Gen(ane_pkg::GenM5)) u_bias_round (.acc_i(bi1), .fp16_o(bias16));
   always_ff @(posedge clk_i) begin
     if (en) begin
       sc1 <= in_scale_i;
       sc2 <= sc1;
       sc3 <= sc2;
-      bi1 <= bias16;
-      bi2 <= bi1;
+      bi1 <= in_bias_i;
+      bi2 <= bias16;
       bi3 <= bi2;
       bi4 <= bi3;
       bi5 <= bi4;
