@@ -24,13 +24,6 @@ Method (docs/core.md, "Synthesis of the whole core"):
     (scripts/synth/fanout.py: at most 8 loads per buffer), so a path from such a net gets
     log8(N / 8) more buffer levels: 256 lanes, 2 levels of the Liberty's BUFX4 (its delay at
     0.1 ns slew and 0.18 pF load).
-  - The result side at full width: ane_core_out NumLanes=256 (constraints/tops.txt) has the
-    256-lane core's results queue width, lane permutations, chunk assembly, 4096-bit vector
-    register and the writer's beat select (a shift of the vector by the beat's first element:
-    log2(256) multiplexer levels, 3 more than at 8 lanes), synthesized and checked like any top.
-    Its post-processor has 4 lanes (64 chunks a vector, a 64-way chunk select where the core
-    has 4-way: pessimistic) and a 2-deep queue. The 256-lane Fmax is the lower of the scaled
-    8-lane figure and this one.
 """
 import argparse
 import glob
@@ -47,7 +40,6 @@ BEGIN = "<!-- core-estimate:begin -->"
 END = "<!-- core-estimate:end -->"
 LIB = "/usr/share/qflow/tech/osu018/osu018_stdcells.lib"
 CORE = "ane_core__NumLanes_8"
-OUT_FULL = "ane_core_out__NumLanes_256"
 CORE_LANES = 8
 
 
@@ -141,19 +133,10 @@ def main():
         f8 = core.get("osu_fmax_mhz")
         levels = max(0, math.ceil(math.log(n / CORE_LANES, 8) - 1e-9))
         tb = buffer_delay_ns()
-        out_label, out_full = find(a.synth, OUT_FULL)
-        f_out = out_full.get("osu_fmax_mhz") if out_full else None
         if f8 and tb:
             fn = 1000.0 / (1000.0 / f8 + levels * tb)
-            fmax = (f"{min(fn, f_out) if f_out else fn:.1f} MHz: the 8-lane core's {f8} MHz with "
-                    f"{levels} more BUFX4 levels of {tb:.3f} ns on a path from a net every lane "
-                    f"reads ({fn:.1f} MHz)")
-            if f_out:
-                fmax += (f", and the result side at 256 lanes (`{out_label}`: {f_out} MHz, "
-                         f"`{out_full.get('critical_path', '')}`, gate-level "
-                         f"{out_full.get('gate_level', 'n/a')})")
-            else:
-                fmax += f"; the result side at 256 lanes not synthesized (`{OUT_FULL}`: run `make synth`)"
+            fmax = (f"{fn:.1f} MHz (the 8-lane core's {f8} MHz with {levels} more BUFX4 levels of "
+                    f"{tb:.3f} ns on a path from a net every lane reads)")
         else:
             fmax = f"n/a (8-lane core: {f8} MHz)"
         out.append(f"**{n}-lane core: at most {total / 1e6:.1f} mm2 of OSU 0.18 um cells "
