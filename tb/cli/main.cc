@@ -40,9 +40,9 @@ constexpr char kHelp[] = R"TEXT(ane -- the Apple Neural Engine bit-exact model
 
 usage:
   ane run OP.yaml [--engine E] [--out-dir DIR] [--seed S] [--wave FILE.fst]
-      Evaluate one operation (conv2d, matmul, activation, elementwise, reduce, pool,
-      softmax), write its outputs (.npy) and print a summary: shape, min/max, infinities,
-      the difference from an fp64 reference in ulps, and the RTL's cycles.
+      Evaluate one operation (ane help ops lists them), write its outputs (.npy) and print
+      a summary: shape, min/max, infinities, the difference from an fp64 reference in ulps,
+      and the RTL's cycles.
   ane regress SUITE.yaml [--engine E] [-j N] [--junit FILE.xml] [--wave-dir DIR]
                          [--filter TEXT] [--seed S] [--shard I/N]
       Run a suite of cases: one PASS/FAIL line per case, a summary table, then
@@ -53,7 +53,7 @@ usage:
       Run a program compiled for the ANE (.hwx): its task descriptors on the model.
   ane td decode FILE [--yaml] [--nonzero]      ane td encode FILE.yaml -o OUT [--hwx PROGRAM.hwx]
       Show every field of a program's task descriptors; write them back from YAML.
-  ane help [run|regress|td]     this text, or one command's
+  ane help [run|regress|td|ops] this text, one command's, or the operations of op files
   ane --version
 
 engines (--engine E): oracle (default), rtl (the Verilated RTL: conv2d on the 256-lane
@@ -287,62 +287,8 @@ int Run(const Args& args) {
                fp ? "ulp" : "(integer)", d.count, y.bits.size());
     if (paths.count(name)) fmt::print("wrote       {}: {}\n", name, paths.at(name).string());
   }
-  if (result.rtl && result.rtl->post) {
-    const harness::RtlPostStats& s = *result.rtl->post;
-    fmt::print("rtl         post-processor, {} lanes: {} vectors, {} cycles ({:.2f} s)\n",
-               harness::kPostprocLanes, s.vectors, s.cycles, s.seconds);
-  }
-  if (result.rtl && result.rtl->planar) {
-    const harness::RtlPlanarStats& s = *result.rtl->planar;
-    if (op.op == "elementwise") {
-      fmt::print("rtl         planar elementwise unit, {} lanes: {} vectors, {} cycles\n",
-                 harness::kPlanarLanes, s.vectors, s.cycles);
-    } else if (op.op == "softmax") {
-      fmt::print("rtl         planar passes max, sub, exp, sum, recip x mul: {} patches and vectors, {} cycles\n",
-                 s.vectors, s.cycles);
-    } else {
-      fmt::print("rtl         planar reduction tree, 64 inputs: {} patches, {} cycles\n", s.vectors,
-                 s.cycles);
-    }
-  }
-  if (result.rtl && result.rtl->conv) {
-    const harness::RtlConvStats& s = *result.rtl->conv;
-    const harness::CoreCounters& c = s.counters;
-    fmt::print("rtl         neural-engine core, 256 lanes, {} mapping, {}x{} tiles ({} tiles x {} passes{}): {} cycles, "
-               "{} MAC cycles, utilization {:.1f}%\n",
-               s.two_kernel ? "two-kernel" : s.four_kernel ? "four-kernel" : s.diag ? "depthwise interleave" : "broadcast", s.tile_h, s.tile_w, s.tiles, s.passes,
-               op.batch ? fmt::format(", per image, {} images", op.batch) : "", s.cycles, c.mac,
-               100.0 * s.utilization);
-    fmt::print("rtl cycles  not issuing a MAC operation: {} (waiting for results to drain {}, for an accumulator slot {}, "
-               "for input {}, for kernels {})\n",
-               s.cycles - c.mac, c.stall_res, c.wait_slot, c.wait_load, c.wait_kern);
-    fmt::print("rtl speed   {:.0f} simulated cycles/s, {:.2f} M MACs/s ({:.2f} s)\n", double(s.cycles) / s.seconds,
-               double(s.macs) / s.seconds / 1e6, s.seconds);
-  }
-  if (result.rtl && op.op == "matmul") {
-    const harness::RtlMatmulStats& s = result.rtl->stats;
-    fmt::print("rtl         {} lanes, {} mapping: {} operations, {} cycles, utilization {:.1f}%\n",
-               harness::kArrayLanes, s.two_kernel ? "two-kernel" : "broadcast", s.operations,
-               s.cycles, 100.0 * s.utilization);
-    fmt::print("rtl speed   {:.0f} simulated cycles/s, {:.2f} M MACs/s ({:.2f} s)\n",
-               double(s.cycles) / s.seconds, double(s.macs) / s.seconds / 1e6, s.seconds);
-  }
-  if (op.op == "elementwise" && (op.ew == harness::PeEwOp::kMultiplyAdd ||
-                                  op.ew == harness::PeEwOp::kAddMultiply)) {
-    fmt::print(
-        "note: the fp64 reference rounds a + b*c or (a + b)*c once; the engine rounds after each of\n"
-        "the two operations (N-4.3), so a difference of an ulp or so is expected.\n");
-  }
-  if (op.op == "activation") {
-    fmt::print(
-        "note: the fp64 reference rounds the exact function once; the engine evaluates a 33-knot\n"
-        "table (N-5), so differences are expected. They are information, not a failure.\n");
-  } else if (op.op == "matmul" || op.op == "conv2d") {
-    fmt::print(
-        "note: the fp64 reference rounds the fp64 dot product of the inputs once; the engine's\n"
-        "quad stage (N-2.4) and port ceiling (N-2.6) are not IEEE, so differences are expected.\n"
-        "They are information, not a failure.\n");
-  }
+  if (result.rtl) PrintRtlSummary(op, *result.rtl);
+  fmt::print("{}", ReferenceNote(op));
   if (wave) PrintWaves(std::cout);
   if (engine == Engine::kBoth) {
     if (!result.mismatch) {
@@ -374,8 +320,10 @@ int Main(const std::vector<std::string>& argv) {
       std::cout << kRegressHelp;
     } else if (topic == "td") {
       std::cout << kTdHelp;
+    } else if (topic == "ops") {
+      std::cout << OpsHelp();
     } else {
-      throw CliError(fmt::format("no help for '{}' (commands: run, regress, td)", topic));
+      throw CliError(fmt::format("no help for '{}' (commands: run, regress, td; the operations: ops)", topic));
     }
     return 0;
   }

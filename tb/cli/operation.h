@@ -1,11 +1,10 @@
 // One operation of an op file (docs/cli.md "Operation files"): reading and checking it,
-// evaluating it on an engine, and the fp64 reference its outputs are compared with.
-// Operations: `conv2d`, x [C, H, W] (or [N, C, H, W]) * w [Cout, C / groups, KH, KW] through
-// ane::oracle::Conv2d (engine oracle) or the 256-lane neural-engine core RTL (engine rtl);
-// `matmul`, a [M, K] x b [K, N] -> y [M, N] through ane::oracle::Matmul or the 256-lane MAC
-// array RTL; `activation`, y = table(x) elementwise through ane::oracle::EvalActTable or the
-// post-processor RTL (docs/postproc.md); `elementwise`, `reduce`, `pool` and `softmax` through
-// the planar engine's oracle or RTL blocks. Engine both runs both and compares bit for bit.
+// evaluating it on an engine, and the fp64 reference its outputs are compared with. Each
+// operation (`op:` conv2d, matmul, activation, elementwise, reduce, pool, softmax) is a family
+// with its own file in tb/cli/ops/ (op_family.h; `ane help ops` lists them): engine oracle runs
+// the golden model (tb/oracle), engine rtl the Verilated RTL of its block (conv2d: the 256-lane
+// neural-engine core; matmul: the 256-lane MAC array; activation: the post-processor; the others:
+// the planar engine's blocks), engine both runs both and compares bit for bit.
 #ifndef TB_CLI_OPERATION_H_
 #define TB_CLI_OPERATION_H_
 
@@ -54,7 +53,7 @@ using TensorMap = std::map<std::string, Tensor>;
 
 struct Operation {
   std::string file;  // the YAML file the operation was read from
-  std::string op;    // "matmul", "activation" or "elementwise"
+  std::string op;    // the family's name (op_family.h): "conv2d", "matmul", ...
   oracle::ActFn function = oracle::ActFn::kSigmoid;  // activation
   harness::PeEwOp ew = harness::PeEwOp::kAdd;         // elementwise
   oracle::ReduceOp reduce = oracle::ReduceOp::kSum;   // reduce
@@ -89,9 +88,9 @@ void InferOutputs(Operation* op, const std::map<std::string, Field>& where);
 
 // What the RTL engine did.
 struct RtlRun {
-  harness::RtlMatmulStats stats;                  // matmul
-  std::optional<harness::RtlPostStats> post;      // activation
-  std::optional<harness::RtlPlanarStats> planar;  // elementwise
+  std::optional<harness::RtlMatmulStats> matmul;  // matmul
+  std::optional<harness::RtlPostStats> post;      // activation, matmul's post-processing
+  std::optional<harness::RtlPlanarStats> planar;  // elementwise, reduce, pool, softmax
   std::optional<harness::RtlConvStats> conv;      // conv2d (summed over the batch)
 };
 
@@ -121,16 +120,23 @@ struct Evaluation {
 };
 Evaluation Evaluate(const Operation& op, Engine engine = Engine::kOracle,
                     const harness::DataFault& fault = {});
+// `ane run`'s lines on the RTL's run ("rtl ..."), printed to stdout.
+void PrintRtlSummary(const Operation& op, const RtlRun& rtl);
+// `ane run`'s note on how the fp64 reference differs from the engine ("" when it does not).
+std::string ReferenceNote(const Operation& op);
+// `ane help ops`: every operation, what it computes and on which block, and its fields.
+std::string OpsHelp();
 
 // "1.5 (0x3e00)" for fp16, the integer for int types.
 std::string ValueText(uint32_t bits, DType dtype);
 // "y[1, 0]" for a multi-element output, "y" for a single element.
 std::string ElementName(const std::string& output, int64_t index, const Tensor& t);
 
-// The fp64 reference. activation: RNE16 of the function in fp64 of each input (after N-1).
-// matmul: each output is the fp64 dot product of the decoded inputs (after the
-// N-1 input boundary; 0 x inf = 0 and inf - inf = +0 as in the engine), summed in index
-// order and rounded once to the output type (fp16 by the oracle's exact RNE, int32 clamped).
+// The fp64 reference (each family's file says how it computes it). activation: RNE16 of the
+// function in fp64 of each input (after N-1). matmul: each output is the fp64 dot product of
+// the decoded inputs (after the N-1 input boundary; 0 x inf = 0 and inf - inf = +0 as in the
+// engine), summed in index order and rounded once to the output type (fp16 by the oracle's
+// exact RNE, int32 clamped).
 TensorMap Reference(const Operation& op);
 
 // Distance between two tensors of one type along OrderedValue (ulps for fp16).

@@ -269,9 +269,9 @@ Outcome RunCase(const Case& c, const RegressOptions& options) {
         o.utilization = cs.utilization;
         o.notes.push_back(fmt::format("rtl core {} cycles, utilization {:.1f}%", cs.cycles, 100.0 * cs.utilization));
       }
-      if (c.op.op == "matmul") {
-        o.cycles = int64_t(first.rtl->stats.cycles);
-        o.utilization = first.rtl->stats.utilization;
+      if (first.rtl->matmul) {
+        o.cycles = int64_t(first.rtl->matmul->cycles);
+        o.utilization = first.rtl->matmul->utilization;
       }
       if (first.rtl->planar) o.cycles = int64_t(first.rtl->planar->cycles);
       if (first.rtl->post) {
@@ -281,10 +281,10 @@ Outcome RunCase(const Case& c, const RegressOptions& options) {
       if (first.rtl->planar) {
         o.notes.push_back(fmt::format("rtl planar {} cycles", first.rtl->planar->cycles));
       }
-      if (c.op.op == "matmul") {
+      if (first.rtl->matmul) {
         o.notes.push_back(fmt::format("rtl {} cycles, utilization {:.1f}%",
-                                      first.rtl->stats.cycles,
-                                      100.0 * first.rtl->stats.utilization));
+                                      first.rtl->matmul->cycles,
+                                      100.0 * first.rtl->matmul->utilization));
       }
     }
     for (int64_t run = 2; run <= c.runs; ++run) {

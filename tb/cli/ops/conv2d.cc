@@ -1,0 +1,327 @@
+// op: conv2d -- x [C, H, W] (or [N, C, H, W]) * w [Cout, C / groups, KH, KW] (N-2), with the
+// post-processing of N-3: oracle::Conv2d, or the 256-lane neural-engine core RTL.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "tb/cli/op_family.h"
+#include "tb/oracle/conv.h"
+
+namespace ane::cli::ops {
+namespace {
+
+std::string FieldHelp() {
+  return "inputs x [C, H, W] or [N, C, H, W] and w [Cout, C / groups, KH, KW] (both fp16 or both int8), optional "
+         "scale and bias (fp16 [Cout]); stride, dilation: n or [rows, columns]; padding: n, "
+         "[rows, columns] or [top, bottom, left, right]; groups; activation: relu or an activation function; "
+         "shift: 0..31 and store: int8 | fp16 (int8 x int8); mapping: auto, broadcast, two_kernel, four_kernel, "
+         "depthwise; sparse: true | false";
+}
+
+// [rows, columns] of an option: two integers in lo..hi, or one for both.
+std::pair<int, int> ConvPair(const Field& f, int64_t lo, int64_t hi) {
+  if (f.IsScalar()) {
+    const int v = int(f.Integer(lo, hi));
+    return {v, v};
+  }
+  const std::vector<Field> items = f.Items();
+  if (items.size() != 2) f.Fail("expected an integer or a list of two integers [rows, columns]");
+  return {int(items[0].Integer(lo, hi)), int(items[1].Integer(lo, hi))};
+}
+
+// The fields before the inputs: stride, padding, dilation, groups, mapping, sparse (the kernel
+// and the input's shape come from w and x in Infer).
+void ReadFields(Fields& fields, Operation* op) {
+  oracle::ConvGeometry& g = op->conv.geom;
+  if (const std::optional<Field> f = fields.Optional("stride")) std::tie(g.stride_y, g.stride_x) = ConvPair(*f, 1, 4);
+  if (const std::optional<Field> f = fields.Optional("dilation")) std::tie(g.dilation_y, g.dilation_x) = ConvPair(*f, 1, 4);
+  if (const std::optional<Field> pd = fields.Optional("padding")) ReadPadding(*pd, 56, true, &g);
+  if (const std::optional<Field> f = fields.Optional("groups")) op->conv.groups = int(f->Integer(1, 1023));
+  if (const std::optional<Field> f = fields.Optional("mapping")) {
+    static const std::pair<const char*, harness::ConvMapping> kMappings[] = {
+        {"auto", harness::ConvMapping::kAuto},
+        {"broadcast", harness::ConvMapping::kBroadcast},
+        {"two_kernel", harness::ConvMapping::kTwoKernel},
+        {"four_kernel", harness::ConvMapping::kFourKernel},
+        {"depthwise", harness::ConvMapping::kDepthwise}};
+    const std::string m = f->Scalar();
+    bool known = false;
+    for (const auto& [name, mapping] : kMappings) {
+      if (m == name) {
+        op->conv_rtl.mapping = mapping;
+        known = true;
+      }
+    }
+    if (!known) {
+      f->Fail(fmt::format("unknown mapping '{}' (expected auto, broadcast, two_kernel, four_kernel or depthwise)", m));
+    }
+  }
+  if (const std::optional<Field> f = fields.Optional("sparse")) {
+    const std::string v = f->Scalar();
+    if (v != "true" && v != "false") f->Fail("expected true or false");
+    op->conv_rtl.sparse = v == "true";
+  }
+}
+
+std::vector<const char*> Inputs(const Operation&) { return {"x", "w"}; }
+
+void Infer(Operation* op, const std::map<std::string, Field>& where) {
+  const Tensor& x = op->inputs.at("x").tensor;
+  const Tensor& w = op->inputs.at("w").tensor;
+  for (const char* name : {"x", "w"}) {
+    const Tensor& t = op->inputs.at(name).tensor;
+    if (t.dtype != DType::kFp16 && t.dtype != DType::kInt8) {
+      where.at(name).Fail(fmt::format("wrong dtype: {} ('{}'); conv2d inputs are fp16 ('<f2') or int8 ('|i1')",
+                                      DTypeName(t.dtype), NpyDescr(t.dtype)));
+    }
+    if (ElementCount(t.shape) == 0 || t.shape.empty()) {
+      where.at(name).Fail(fmt::format("empty tensor (shape {})", ShapeString(t.shape)));
+    }
+  }
+  if (w.dtype != x.dtype) {
+    where.at("w").Fail(fmt::format("w is {} but x is {} (conv2d takes fp16 x fp16 or int8 x int8)", DTypeName(w.dtype),
+                                   DTypeName(x.dtype)));
+  }
+  if (x.shape.size() != 3 && x.shape.size() != 4) {
+    where.at("x").Fail(fmt::format("shape {}: conv2d takes x [C, H, W] or [N, C, H, W]", ShapeString(x.shape)));
+  }
+  if (w.shape.size() != 4) {
+    where.at("w").Fail(fmt::format("shape {}: conv2d takes w [Cout, Cin / groups, KH, KW]", ShapeString(w.shape)));
+  }
+  const size_t r = x.shape.size();
+  oracle::ConvLayer& l = op->conv;
+  oracle::ConvGeometry& g = l.geom;
+  op->batch = r == 4 ? x.shape[0] : 0;
+  const int64_t cin = x.shape[r - 3];
+  if (x.shape[r - 2] > 4095 || x.shape[r - 1] > 4095 || cin > 65535) {
+    where.at("x").Fail(fmt::format("shape {}: H and W at most 4095, C at most 65535", ShapeString(x.shape)));
+  }
+  if (w.shape[0] > 65535) where.at("w").Fail(fmt::format("shape {}: Cout at most 65535", ShapeString(w.shape)));
+  g.height = int(x.shape[r - 2]);
+  g.width = int(x.shape[r - 1]);
+  g.kernel_h = int(std::min<int64_t>(w.shape[2], 99));
+  g.kernel_w = int(std::min<int64_t>(w.shape[3], 99));
+  l.cout = int(w.shape[0]);
+  if (cin % l.groups != 0 || w.shape[1] != cin / l.groups) {
+    where.at("w").Fail(fmt::format("shape {}: x has {} channels and groups is {}, so w needs shape [Cout, {}, KH, KW]",
+                                   ShapeString(w.shape), cin, l.groups,
+                                   cin % l.groups == 0 ? fmt::format("{}", cin / l.groups) : std::string("?")));
+  }
+  if (l.cout % l.groups != 0) {
+    where.at("w").Fail(fmt::format("shape {}: Cout {} is not a multiple of groups {}", ShapeString(w.shape), l.cout, l.groups));
+  }
+  g.channels = int(cin / l.groups);
+  l.mode = x.dtype == DType::kInt8 ? oracle::MacMode::kInt8 : oracle::MacMode::kFp16;
+  const std::string bad = oracle::CheckConvGeometry(g, oracle::kMaxLayerKernel);
+  if (!bad.empty()) where.at("x").Fail(fmt::format("x {} with w {}: {}", ShapeString(x.shape), ShapeString(w.shape), bad));
+  std::vector<int64_t> y;
+  if (r == 4) y.push_back(op->batch);
+  y.insert(y.end(), {int64_t(l.cout), int64_t(g.OutHeight()), int64_t(g.OutWidth())});
+  op->outputs = {{"y", TensorType{DType::kFp16, y}}};
+}
+
+// The post-processing (N-3): scale and bias inputs (fp16 [Cout]), activation (relu or a table),
+// and for int8 x int8 layers the requantization `shift` with `store: int8` (default) or
+// `store: fp16`. Sets op->conv.post, op->conv.channel and y's dtype, then checks the whole layer.
+void ReadPost(Operation* op, const std::map<std::string, Field>& where, const std::map<std::string, Field>& late) {
+  const auto field = [&](const char* name) {
+    return late.count(name) ? std::optional<Field>(late.at(name)) : std::nullopt;
+  };
+  const std::optional<Field> activation = field("activation");
+  const std::optional<Field> shift = field("shift");
+  const std::optional<Field> store = field("store");
+  oracle::ConvLayer& l = op->conv;
+  oracle::PostConfig& cfg = l.post;
+  cfg = oracle::PostConfig{};
+  cfg.gen = op->generation;
+  l.gen = op->generation;
+  ReadScaleBiasActivation(*op, where, activation, l.cout, "output channel", &cfg);
+  TensorType& y = op->outputs.at("y");
+  if (l.mode == oracle::MacMode::kInt8) {
+    if (!shift) where.at("w").Fail("an int8 x int8 conv2d needs `shift` (the requantization of N-3.3)");
+    cfg.int_acc = true;
+    cfg.shift = int(shift->Integer(0, 31));
+    cfg.store = oracle::PostStore::kInt8;
+    if (store) {
+      if (store->Scalar() == "fp16") {
+        cfg.store = oracle::PostStore::kFp16;
+      } else if (store->Scalar() != "int8") {
+        store->Fail(fmt::format("unknown store '{}' (expected int8 or fp16)", store->Scalar()));
+      }
+    }
+    y.dtype = cfg.store == oracle::PostStore::kInt8 ? DType::kInt8 : DType::kFp16;
+  } else {
+    if (shift) shift->Fail("`shift` requantizes int8 x int8 layers; this conv2d is fp16");
+    if (store && store->Scalar() != "fp16") store->Fail("an fp16 conv2d stores fp16 (store: int8 needs int8 inputs)");
+  }
+  for (int64_t co = 0; co < l.cout; ++co) l.channel.push_back(Channel(*op, co));
+  const std::string bad = oracle::CheckConvLayer(l);
+  if (!bad.empty()) throw CliError(fmt::format("{}: conv2d: {}", op->file, bad));
+}
+
+std::string Describe(const Operation& op) {
+  const oracle::ConvGeometry& g = op.conv.geom;
+  std::string fn = fmt::format(" {}x{} stride [{}, {}] padding [{}, {}, {}, {}]", g.kernel_h, g.kernel_w, g.stride_y,
+                               g.stride_x, g.pad_top, g.pad_bottom, g.pad_left, g.pad_right);
+  if (g.dilation_y != 1 || g.dilation_x != 1) fn += fmt::format(" dilation [{}, {}]", g.dilation_y, g.dilation_x);
+  if (op.conv.groups != 1) fn += fmt::format(" groups {}", op.conv.groups);
+  return fn;
+}
+
+std::string ReferenceNote(const Operation&) { return kDotProductNote; }
+
+// Image n of x as [Cin][H][W] codes (int8 in bits [7:0]).
+oracle::Tensor3 ConvImage(const Operation& op, int64_t n) {
+  const oracle::ConvLayer& l = op.conv;
+  const Tensor& x = op.inputs.at("x").tensor;
+  const size_t plane = size_t(l.Cin()) * size_t(l.geom.height) * size_t(l.geom.width);
+  oracle::Tensor3 t{l.Cin(), l.geom.height, l.geom.width, {}};
+  for (size_t i = 0; i < plane; ++i) t.codes.push_back(uint16_t(x.bits[size_t(n) * plane + i] & 0xFFFFu));
+  return t;
+}
+
+// The kernels as [Cout][Cg KH KW] in the N-2 step order (c, ky, kx), which is w's own layout;
+// int8 weights sign-extended to 16 bits (raw8 kernels).
+std::vector<std::vector<uint16_t>> ConvKernels(const Operation& op) {
+  const oracle::ConvLayer& l = op.conv;
+  const Tensor& w = op.inputs.at("w").tensor;
+  const size_t k = size_t(l.geom.Steps());
+  std::vector<std::vector<uint16_t>> kernels(size_t(l.cout));
+  for (size_t co = 0; co < kernels.size(); ++co) {
+    for (size_t s = 0; s < k; ++s) {
+      const uint32_t b = w.bits[co * k + s];
+      kernels[co].push_back(w.dtype == DType::kInt8 ? uint16_t(int16_t(int8_t(uint8_t(b)))) : uint16_t(b));
+    }
+  }
+  return kernels;
+}
+
+// fp64: each output the sum over (c, ky, kx) in order of x * w (x zero outside the input, the
+// N-1 input boundary applied), then PostReference per output channel.
+TensorMap Reference(const Operation& op) {
+  const oracle::ConvLayer& l = op.conv;
+  const oracle::ConvGeometry& g = l.geom;
+  const DType in = op.inputs.at("x").tensor.dtype;
+  const std::vector<std::vector<uint16_t>> w = ConvKernels(op);
+  Tensor y{op.outputs.at("y").dtype, op.outputs.at("y").shape, {}};
+  const int per = l.cout / l.groups;
+  for (int64_t n = 0; n < std::max<int64_t>(op.batch, 1); ++n) {
+    const oracle::Tensor3 x = ConvImage(op, n);
+    for (int co = 0; co < l.cout; ++co) {
+      for (int oy = 0; oy < g.OutHeight(); ++oy) {
+        for (int ox = 0; ox < g.OutWidth(); ++ox) {
+          double sum = 0;
+          for (int s = 0; s < g.Steps(); ++s) {
+            const oracle::ConvStep st = oracle::StepAt(g, s);
+            const int yy = oy * g.stride_y - g.pad_top + st.ky * g.dilation_y;
+            const int xx = ox * g.stride_x - g.pad_left + st.kx * g.dilation_x;
+            if (yy < 0 || yy >= g.height || xx < 0 || xx >= g.width) continue;
+            const double a = ReferenceValue(x.at((co / per) * g.channels + st.c, yy, xx), in);
+            const double b = ReferenceValue(w[size_t(co)][size_t(s)], in);
+            const double prod = (a == 0 || b == 0) ? 0.0 : a * b;
+            sum = (std::isinf(sum) && std::isinf(prod) && sum != prod) ? 0.0 : sum + prod;
+          }
+          y.bits.push_back(PostReference(l.post, l.channel[size_t(co)], sum));
+        }
+      }
+    }
+  }
+  return Y(std::move(y));
+}
+
+#ifndef ANE_CLI_NO_ENGINES
+std::string RtlCheck(const Operation& op) {
+  harness::CoreLayerPlan plan;
+  const std::string bad = harness::PlanRtlConv(op.conv, op.conv_rtl, &plan);
+  return bad.empty() ? "" : fmt::format("the 256-lane core cannot run this layer: {} (--engine oracle can)", bad);
+}
+
+// One image's outputs as output bits (int8: the low byte of the sign-extended code).
+void AppendConvOutputs(const oracle::Tensor3& y, DType dtype, std::vector<uint32_t>* out) {
+  for (uint16_t c : y.codes) out->push_back(dtype == DType::kInt8 ? (c & 0xFFu) : c);
+}
+
+// oracle::Conv2d per image of the batch (engine oracle), the 256-lane core (rtl), or both with
+// the first differing output located in the core's tiling.
+Evaluation Evaluate(const Operation& op, Engine engine, const harness::DataFault& fault) {
+  const TensorType& type = op.outputs.at("y");
+  const std::vector<std::vector<uint16_t>> w = ConvKernels(op);
+  const int64_t images = std::max<int64_t>(op.batch, 1);
+  Tensor want{type.dtype, type.shape, {}};
+  Tensor got{type.dtype, type.shape, {}};
+  harness::RtlConvStats total;
+  harness::CoreLayerPlan plan;
+  for (int64_t n = 0; n < images; ++n) {
+    const oracle::Tensor3 x = ConvImage(op, n);
+    if (engine != Engine::kRtl) AppendConvOutputs(oracle::Conv2d(op.conv, x, w), type.dtype, &want.bits);
+    if (engine == Engine::kOracle) continue;
+    harness::RtlConvResult r;
+    oracle::Tensor3 xr = x;
+    const int64_t plane = int64_t(x.h) * x.w;
+    if (fault.active() && fault.row < x.c && fault.k < plane) {  // ANE_FAULT=C,I: x[c] element I
+      xr.codes[size_t(fault.row * plane + fault.k)] ^= 1;
+    }
+    try {
+      r = harness::RtlConv2d(op.conv, xr, w, op.conv_rtl);
+    } catch (const std::invalid_argument& err) {
+      throw CliError(fmt::format("{}: the 256-lane core cannot run this layer: {}", op.file, err.what()));
+    }
+    AppendConvOutputs(r.y, type.dtype, &got.bits);
+    plan = r.plan;
+    const harness::RtlConvStats& s = r.stats;
+    if (n == 0) {
+      total = s;
+    } else {
+      total.cycles += s.cycles;
+      total.macs += s.macs;
+      total.seconds += s.seconds;
+      total.counters.cycles += s.counters.cycles;
+      total.counters.mac += s.counters.mac;
+      total.counters.stall_res += s.counters.stall_res;
+      total.counters.wait_slot += s.counters.wait_slot;
+      total.counters.wait_load += s.counters.wait_load;
+      total.counters.wait_kern += s.counters.wait_kern;
+    }
+  }
+  if (engine == Engine::kOracle) return OracleOnly(std::move(want));
+  total.utilization = total.cycles ? double(total.macs) / (256.0 * double(total.cycles)) : 0.0;
+  RtlRun rtl;
+  rtl.conv = total;
+  const int oh = op.conv.geom.OutHeight(), ow = op.conv.geom.OutWidth();
+  const int64_t per_image = int64_t(op.conv.cout) * oh * ow;
+  return RtlEvaluation(engine, rtl, std::move(got), want, [&](size_t i) -> decltype(EngineMismatch::stage) {
+    const int64_t j = int64_t(i) % per_image;
+    const int co = int(j / (oh * ow)), oy = int(j % (oh * ow) / ow), ox = int(j % ow);
+    return {"neural-engine core: MAC reduction (N-2) or post-processor (N-3)",
+            fmt::format("output channel {}, position ({}, {}){}: {}", co, oy, ox,
+                        op.batch ? fmt::format(" of image {}", int64_t(i) / per_image) : "",
+                        harness::ConvOutputPlace(plan, co, oy, ox))};
+  });
+}
+
+void PrintRtl(const Operation& op, const RtlRun& rtl) {
+  const harness::RtlConvStats& s = *rtl.conv;
+  const harness::CoreCounters& c = s.counters;
+  fmt::print("rtl         neural-engine core, 256 lanes, {} mapping, {}x{} tiles ({} tiles x {} passes{}): {} cycles, "
+             "{} MAC cycles, utilization {:.1f}%\n",
+             s.two_kernel ? "two-kernel" : s.four_kernel ? "four-kernel" : s.diag ? "depthwise interleave" : "broadcast",
+             s.tile_h, s.tile_w, s.tiles, s.passes, op.batch ? fmt::format(", per image, {} images", op.batch) : "",
+             s.cycles, c.mac, 100.0 * s.utilization);
+  fmt::print("rtl cycles  not issuing a MAC operation: {} (waiting for results to drain {}, for an accumulator slot {}, "
+             "for input {}, for kernels {})\n",
+             s.cycles - c.mac, c.stall_res, c.wait_slot, c.wait_load, c.wait_kern);
+  PrintRtlSpeed(s.cycles, s.macs, s.seconds);
+}
+#endif
+
+}  // namespace
+
+const OpFamily kConv2dFamily = {
+    "conv2d",
+    "x [C, H, W] or [N, C, H, W] * w [Cout, C / groups, KH, KW] (N-2), post-processed (N-3); RTL: the 256-lane "
+    "neural-engine core",
+    FieldHelp, ReadFields, Inputs, {"scale", "bias"}, Infer, {"activation", "shift", "store"}, ReadPost, Describe, true, ANE_CLI_ENGINE(RtlCheck),
+    ANE_CLI_ENGINE(Evaluate), ANE_CLI_ENGINE(PrintRtl), ReferenceNote, Reference};
+
+}  // namespace ane::cli::ops
