@@ -13,13 +13,20 @@ int CeilDiv(int a, int b) { return (a + b - 1) / b; }
 
 bool Fp16Data(oracle::MacMode m) { return m == oracle::MacMode::kFp16 || m == oracle::MacMode::kFp16xInt8; }
 
+// The layer register's mode field (rtl/regs/ane_regs.yaml). The core has no int4 or compare
+// mode: oracle::CheckConvLayer refuses them before a plan is made, so they are a caller's bug.
 uint32_t ModeBits(oracle::MacMode m) {
   switch (m) {
+    case oracle::MacMode::kFp16: return 0;
     case oracle::MacMode::kInt8: return 1;
     case oracle::MacMode::kInt8xFp16: return 2;
     case oracle::MacMode::kFp16xInt8: return 3;
-    default: return 0;
+    case oracle::MacMode::kInt4:
+    case oracle::MacMode::kCmpMax:
+    case oracle::MacMode::kCmpMin:
+      break;
   }
+  throw std::logic_error("ModeBits: the core has no register value for MAC mode " + std::to_string(int(m)));
 }
 
 // Bytes of one channel's patch in the bank: patch_h rows of bpr beats.
