@@ -148,7 +148,7 @@ std::vector<uint16_t> RtlReduceAcross(oracle::ReduceOp op, oracle::ReduceAxis ax
 
 PoolGeometry ToPoolGeometry(oracle::PoolOp op, const oracle::ConvGeometry& g) {
   PoolGeometry p;
-  p.op = op == oracle::PoolOp::kMean ? 0 : op == oracle::PoolOp::kMax ? 1 : 2;
+  p.op = TreeOp(oracle::PoolReduceOp(op));
   p.channels = g.channels;
   p.height = g.height;
   p.width = g.width;

@@ -26,8 +26,11 @@ struct RtlPlanarStats {
   uint64_t cycles = 0;  // from the first vector in to the last result out
 };
 
+// The reduction tree's operator code (TreePatch::op, PoolGeometry::op): 0 sum, 1 max, 2 min.
+inline int TreeOp(oracle::ReduceOp op) { return op == oracle::ReduceOp::kMax ? 1 : op == oracle::ReduceOp::kMin ? 2 : 0; }
+
 // One patch of the reduction tree (ane_pe_reduce): 64 fp16 values, the valid mask, the
-// operator (0 sum, 1 max, 2 min), and whether it starts / ends a reduction.
+// operator (TreeOp), and whether it starts / ends a reduction.
 struct TreePatch {
   std::array<uint16_t, 64> v{};
   uint64_t mask = 0;

@@ -208,7 +208,7 @@ uint16_t MeanFinish(uint32_t sum, int n) {
 Tensor3 Pool(PoolOp op, const ConvGeometry& g, const Tensor3& x) {
   const std::string bad = CheckPoolGeometry(g);
   if (!bad.empty()) throw std::invalid_argument(bad);
-  const ReduceOp rop = op == PoolOp::kMax ? ReduceOp::kMax : op == PoolOp::kMin ? ReduceOp::kMin : ReduceOp::kSum;
+  const ReduceOp rop = PoolReduceOp(op);
   Tensor3 y{x.c, g.OutHeight(), g.OutWidth(), {}};
   for (int c = 0; c < x.c; ++c) {
     for (int oy = 0; oy < y.h; ++oy) {

@@ -63,6 +63,10 @@ Tensor3 ReduceTensor(ReduceOp op, ReduceAxis axis, const Tensor3& x);
 enum class PoolOp { kMax, kMin, kMean };
 const char* PoolOpName(PoolOp op);
 bool ParsePoolOp(const std::string& name, PoolOp* out);
+// The reduction a pooling's tree does: max and min as such, mean as the sum.
+inline ReduceOp PoolReduceOp(PoolOp op) {
+  return op == PoolOp::kMax ? ReduceOp::kMax : op == PoolOp::kMin ? ReduceOp::kMin : ReduceOp::kSum;
+}
 // A KxK window (K = 1..8) with stride and padding (ConvGeometry's kernel, stride, padding;
 // dilation 1). Window element (ky, kx) is tree input 8*ky + kx, so the tree's first three
 // levels reduce along rows and the last three across them (first filter, then second); only

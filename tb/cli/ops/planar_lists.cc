@@ -67,8 +67,6 @@ std::vector<std::vector<uint16_t>> ReduceLists(oracle::ReduceAxis axis, const or
   return ListValues(ListIndices(axis, x), x);
 }
 
-int PoolTreeOp(oracle::PoolOp op) { return op == oracle::PoolOp::kMax ? 1 : op == oracle::PoolOp::kMin ? 2 : 0; }
-
 std::vector<harness::TreePatch> PoolPatches(const Operation& op, const oracle::Tensor3& x, std::vector<int>* counts) {
   const oracle::ConvGeometry& g = op.window;
   std::vector<harness::TreePatch> patches;
@@ -76,7 +74,7 @@ std::vector<harness::TreePatch> PoolPatches(const Operation& op, const oracle::T
     for (int oy = 0; oy < g.OutHeight(); ++oy) {
       for (int ox = 0; ox < g.OutWidth(); ++ox) {
         harness::TreePatch p;
-        p.op = PoolTreeOp(op.pool);
+        p.op = harness::TreeOp(oracle::PoolReduceOp(op.pool));
         p.first = p.last = true;
         int n = 0;
         for (int ky = 0; ky < g.kernel_h; ++ky) {
@@ -96,8 +94,9 @@ std::vector<harness::TreePatch> PoolPatches(const Operation& op, const oracle::T
   return patches;
 }
 
-std::vector<uint32_t> ReduceReference(const std::vector<std::vector<uint16_t>>& lists, int which,
+std::vector<uint32_t> ReduceReference(const std::vector<std::vector<uint16_t>>& lists, oracle::ReduceOp op,
                                       const std::vector<int>* counts) {
+  const int which = op == oracle::ReduceOp::kSum ? 0 : op == oracle::ReduceOp::kMax ? 1 : 2;
   std::vector<uint32_t> out;
   for (size_t k = 0; k < lists.size(); ++k) {
     double acc = which == 0 ? 0.0 : which == 1 ? -INFINITY : INFINITY;
@@ -120,12 +119,12 @@ bool Across(oracle::ReduceAxis axis) {
   return axis == oracle::ReduceAxis::kColumns || axis == oracle::ReduceAxis::kChannels;
 }
 
-std::vector<harness::TreePatch> ListPatches(const std::vector<std::vector<uint16_t>>& lists, int op) {
+std::vector<harness::TreePatch> ListPatches(const std::vector<std::vector<uint16_t>>& lists, oracle::ReduceOp op) {
   std::vector<harness::TreePatch> patches;
   for (const auto& list : lists) {
     for (size_t p = 0; p < list.size(); p += 64) {
       harness::TreePatch t;
-      t.op = op;
+      t.op = harness::TreeOp(op);
       t.first = p == 0;
       t.last = p + 64 >= list.size();
       for (size_t i = 0; i < 64 && p + i < list.size(); ++i) {
@@ -138,13 +137,12 @@ std::vector<harness::TreePatch> ListPatches(const std::vector<std::vector<uint16
   return patches;
 }
 
-std::vector<uint16_t> RtlReduceLists(int op, oracle::ReduceAxis axis, const oracle::Tensor3& values,
+std::vector<uint16_t> RtlReduceLists(oracle::ReduceOp op, oracle::ReduceAxis axis, const oracle::Tensor3& values,
                                      const std::vector<std::vector<uint16_t>>& lists, harness::RtlPlanarStats* stats) {
   std::vector<uint16_t> out;
   if (Across(axis)) {
     harness::LineStats ls;
-    const oracle::ReduceOp rop = op == 0 ? oracle::ReduceOp::kSum : op == 1 ? oracle::ReduceOp::kMax : oracle::ReduceOp::kMin;
-    out = harness::RtlReduceAcross(rop, axis, values, {}, &ls);
+    out = harness::RtlReduceAcross(op, axis, values, {}, &ls);
     stats->vectors = ls.beats;
     stats->cycles = ls.cycles;
   } else {

@@ -22,27 +22,25 @@ std::vector<std::vector<size_t>> ListIndices(oracle::ReduceAxis axis, const orac
 std::vector<std::vector<uint16_t>> ListValues(const std::vector<std::vector<size_t>>& idx, const oracle::Tensor3& x);
 std::vector<std::vector<uint16_t>> ReduceLists(oracle::ReduceAxis axis, const oracle::Tensor3& x);
 
-// 0 sum, 1 max, 2 min: the tree's operator code of a pooling.
-int PoolTreeOp(oracle::PoolOp op);
 // The windows of a pooling, in output order: tree patches (element (ky, kx) at 8 ky + kx) and
 // the number of real elements.
 std::vector<harness::TreePatch> PoolPatches(const Operation& op, const oracle::Tensor3& x, std::vector<int>* counts);
 
-// fp64: each list's sum in order (exact for these sizes; inf - inf = 0), or its exact max / min
-// (which: 0 sum, 1 max, 2 min), divided by counts[k] when given; rounded once to fp16.
-std::vector<uint32_t> ReduceReference(const std::vector<std::vector<uint16_t>>& lists, int which,
+// fp64: each list's sum in order (exact for these sizes; inf - inf = 0), or its exact max / min,
+// divided by counts[k] when given; rounded once to fp16.
+std::vector<uint32_t> ReduceReference(const std::vector<std::vector<uint16_t>>& lists, oracle::ReduceOp op,
                                       const std::vector<int>* counts);
 
 #ifndef ANE_CLI_NO_ENGINES
 // Reductions whose lists run across lines (columns of a plane, or channels): these go through
 // the line buffer; rows and planes are contiguous lists for the tree alone.
 bool Across(oracle::ReduceAxis axis);
-// Tree patches that reduce each list with `op` (0 sum, 1 max, 2 min): 64 elements per patch.
-std::vector<harness::TreePatch> ListPatches(const std::vector<std::vector<uint16_t>>& lists, int op);
+// Tree patches that reduce each list with `op`: 64 elements per patch.
+std::vector<harness::TreePatch> ListPatches(const std::vector<std::vector<uint16_t>>& lists, oracle::ReduceOp op);
 // One reduction per list of the axis, on the RTL: through the line buffer (columns, channels)
 // or the tree (rows, planes). values: the tensor to reduce (x, or the exponentials in x's
 // layout); lists: the same values in list order.
-std::vector<uint16_t> RtlReduceLists(int op, oracle::ReduceAxis axis, const oracle::Tensor3& values,
+std::vector<uint16_t> RtlReduceLists(oracle::ReduceOp op, oracle::ReduceAxis axis, const oracle::Tensor3& values,
                                      const std::vector<std::vector<uint16_t>>& lists, harness::RtlPlanarStats* stats);
 // `ane run`'s line for a run of the reduction tree (reduce, pool).
 void PrintTreeRtl(const Operation& op, const RtlRun& rtl);

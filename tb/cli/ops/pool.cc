@@ -69,7 +69,7 @@ TensorMap Reference(const Operation& op) {
     }
   }
   const bool mean = op.pool == oracle::PoolOp::kMean;
-  return Y(Tensor{DType::kFp16, op.outputs.at("y").shape, ReduceReference(lists, PoolTreeOp(op.pool), mean ? &counts : nullptr)});
+  return Y(Tensor{DType::kFp16, op.outputs.at("y").shape, ReduceReference(lists, oracle::PoolReduceOp(op.pool), mean ? &counts : nullptr)});
 }
 
 #ifndef ANE_CLI_NO_ENGINES

@@ -49,7 +49,7 @@ std::string Describe(const Operation& op) {
 // fp64: the sum of each list in order (exact for these sizes), or its exact max / min, rounded
 // once to fp16.
 TensorMap Reference(const Operation& op) {
-  const std::vector<uint32_t> y = ReduceReference(ReduceLists(op.axis, As3(op.inputs.at("x").tensor)), int(op.reduce), nullptr);
+  const std::vector<uint32_t> y = ReduceReference(ReduceLists(op.axis, As3(op.inputs.at("x").tensor)), op.reduce, nullptr);
   return Y(Tensor{DType::kFp16, op.outputs.at("y").shape, y});
 }
 
@@ -67,7 +67,7 @@ Evaluation Evaluate(const Operation& op, Engine engine, const harness::DataFault
   // across channels the line buffer comes first (ane_pe_vreduce).
   RtlRun rtl;
   rtl.planar.emplace();
-  const std::vector<uint16_t> got = RtlReduceLists(int(op.reduce), op.axis, v, ReduceLists(op.axis, v), &*rtl.planar);
+  const std::vector<uint16_t> got = RtlReduceLists(op.reduce, op.axis, v, ReduceLists(op.axis, v), &*rtl.planar);
   const char* stage = Across(op.axis) ? "line buffer and reduction tree (N-4.4)" : "planar reduction tree (N-4.4)";
   return RtlEvaluation(engine, rtl, Fp16Tensor(shape, got), want, [&](size_t) -> decltype(EngineMismatch::stage) {
     return {stage, "the output's tree result differs"};

@@ -81,7 +81,7 @@ Evaluation Evaluate(const Operation& op, Engine engine, const harness::DataFault
     total.cycles += stats.cycles;
   };
   std::vector<uint16_t> flat, mb;  // the list elements in list order, each list's max per element
-  const std::vector<uint16_t> maxes = RtlReduceLists(1, op.axis, v, lists, &stats);
+  const std::vector<uint16_t> maxes = RtlReduceLists(oracle::ReduceOp::kMax, op.axis, v, lists, &stats);
   add();
   for (size_t k = 0; k < lists.size(); ++k) {
     flat.insert(flat.end(), lists[k].begin(), lists[k].end());
@@ -104,7 +104,7 @@ Evaluation Evaluate(const Operation& op, Engine engine, const harness::DataFault
   for (const auto& list : idx) {
     for (size_t i : list) et.codes[i] = ex[at++];
   }
-  const std::vector<uint16_t> sums = RtlReduceLists(0, op.axis, et, elists, &stats);
+  const std::vector<uint16_t> sums = RtlReduceLists(oracle::ReduceOp::kSum, op.axis, et, elists, &stats);
   add();
   const std::vector<uint16_t> recips = harness::RtlRecip(sums);
   std::vector<uint16_t> rb;
