@@ -176,9 +176,6 @@ module ane_core #(
   assign bpr        = patch_q[ane_regs_pkg::CorePatchBprLsb +: ane_regs_pkg::CorePatchBprWidth];
 
   // ---------------------------------------------------------------- kernel side
-  // An operation's tag through the router and the shifter: {coef_a, coef_b, coef_c, coef_d,
-  // slot, first, last}.
-  localparam int unsigned TagW = 69;
   logic        kin_valid, kin_ready;
   logic [63:0] kin_data;
   logic        kr_busy;
@@ -214,7 +211,7 @@ module ane_core #(
   logic        rq_valid, rq_ready, rq_release, rq_nodata, route_idle;
   logic [9:0]  rq_c;
   logic [2:0]  rq_ky, rq_kx;
-  logic [TagW-1:0] rq_tag;
+  ane_pkg::core_op_t rq_tag;  // an operation's tag through the router and the shifter
   ane_core_route u_route (
     .clk_i(clk_i), .rst_ni(rst_ni), .start_i(start), .nc_i(nc), .nsl_i(nsl), .diag_i(diag),
     .op_valid_i(op_valid), .op_ready_o(op_ready), .op_coef_a_i(op_a), .op_coef_b_i(op_b),
@@ -246,10 +243,10 @@ module ane_core #(
   logic                   sh_busy, vec_valid, vec_ready, vec_slot_wait;
   logic [NumLanes*16-1:0] vec_data;
   logic [NumLanes-1:0]    vec_mask;
-  logic [TagW-1:0]        vec_tag;
+  ane_pkg::core_op_t      vec_tag;
   ane_shifter #(.NumLanes(NumLanes), .BankBytes(BankBytes), .NumBanks(InBanks),
                 .BeatBytes(PortWords * BeatBytes),
-                .TagBits(TagW)) u_shifter (
+                .TagBits($bits(rq_tag))) u_shifter (
     .clk_i(clk_i), .rst_ni(rst_ni),
     .cfg_we_i(sh_we), .cfg_addr_i(cfg_addr_i[ane_regs_pkg::CoreShifterAddrBits-1:0]),
     .cfg_wdata_i(cfg_wdata_i), .busy_o(sh_busy),
@@ -284,11 +281,11 @@ module ane_core #(
   ane_mac_array #(.Gen(Gen), .NumLanes(NumLanes), .ReadPort(1'b0), .Fp16Port(1'b0)) u_array (
     .clk_i(clk_i), .rst_ni(rst_ni),
     .in_valid_i(vec_valid), .in_ready_o(vec_ready), .slot_wait_o(vec_slot_wait), .in_cmd_i(ane_pkg::CmdMac),
-    .in_mode_i(mode), .in_slot_i(vec_tag[4:2]),
-    .in_first_i(vec_tag[1]), .in_last_i(vec_tag[0]), .in_two_kernel_i(two_kernel),
+    .in_mode_i(mode), .in_slot_i(vec_tag.slot),
+    .in_first_i(vec_tag.first), .in_last_i(vec_tag.last), .in_two_kernel_i(two_kernel),
     .in_four_kernel_i(four_kernel), .in_data_i(vec_data), .in_aux_i('0),
-    .in_kernel_a_i(vec_tag[68:53]), .in_kernel_b_i(vec_tag[52:37]), .in_kernel_c_i(vec_tag[36:21]),
-    .in_kernel_d_i(vec_tag[20:5]),
+    .in_kernel_a_i(vec_tag.coef_a), .in_kernel_b_i(vec_tag.coef_b), .in_kernel_c_i(vec_tag.coef_c),
+    .in_kernel_d_i(vec_tag.coef_d),
     .out_valid_o(res_valid), .out_ready_i(res_ready), .out_slot_o(res_slot), .out_acc_o(res_acc),
     .out_fp16_o(res_fp16), .out_sat_o(res_sat),
     .rd_en_i(1'b0), .rd_slot_i(3'd0), .rd_valid_o(rd_valid), .rd_acc_o(rd_acc), .rd_fp16_o(rd_fp16),

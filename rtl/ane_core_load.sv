@@ -72,7 +72,7 @@ module ane_core_load #(
   input  wire logic                             ld_ready_i,
   output      logic [PortWords*BeatBytes*8-1:0] ld_data_o,
   output      logic                             ld_last_o,
-  output      logic [61:0]                      ld_desc_o
+  output      ane_pkg::wu_desc_t                ld_desc_o
 );
 
   localparam int unsigned CW = $clog2(Credits);
@@ -80,7 +80,9 @@ module ane_core_load #(
   localparam int unsigned PW = PortWords * WW;              // bits per beat
   localparam int unsigned NW = $clog2(PortWords) + 1;       // a segment's word count, 1..PortWords
   localparam int unsigned FW = (PortWords > 1) ? $clog2(PortWords) : 1;  // funnel fill, 0..PortWords-1
-  localparam int unsigned RecW = 32 + 10 + 10 + 62;
+  ane_pkg::wu_desc_t desc;  // (below) the work unit's descriptor, before its record
+  localparam int unsigned DescW = $bits(desc);
+  localparam int unsigned RecW = 32 + 10 + 10 + DescW;
 
   // ---------------------------------------------------------------- layer constants
   // Shift-and-add over the 12 bits of the multipliers: cst_cnt_q counts 12 cycles after start.
@@ -115,7 +117,6 @@ module ane_core_load #(
   logic [9:0]  wph, wpw;
   logic [8:0]  toh, tow;
   logic [31:0] a0, col_b;
-  logic [61:0] desc;
   always_comb begin
     left = cg_i - csl_q;
     wn   = (left < nc_i) ? left : nc_i;
@@ -134,7 +135,12 @@ module ane_core_load #(
     tow  = (owl < 12'(tile_w_i)) ? 9'(owl) : tile_w_i;
     col_b = elem16_i ? {19'd0, col0, 1'b0} : {20'd0, col0};
     a0   = x_base_i + ch_addr_q + ((ty0_q < 0) ? 32'd0 : ty_addr_q) + col_b;
-    desc = {tow, toh, 12'(tx0_q - 14'(col0)), 12'(ty0_q - 14'(row0)), wpw, wph};
+    desc.ow    = tow;
+    desc.oh    = toh;
+    desc.off_x = 12'(tx0_q - 14'(col0));
+    desc.off_y = 12'(ty0_q - 14'(row0));
+    desc.pw    = wpw;
+    desc.ph    = wph;
   end
 
   logic rec_in_ready, rec_out_valid, rec_out_ready, rec_push;
@@ -310,7 +316,7 @@ module ane_core_load #(
   logic [PW-1:0] d_out_data;
   logic [CW:0] d_count;
   logic        desc_in_valid, desc_in_ready, desc_out_valid, desc_out_ready;
-  logic [61:0] desc_out;
+  ane_pkg::wu_desc_t desc_out;
   logic [2:0]  desc_count;
 
   // A read waits for the port; a filler segment only for its place in the queue.
@@ -363,7 +369,7 @@ module ane_core_load #(
         st_q    <= 1'b1;
         pad_q   <= 1'b0;
         tot_q   <= '0;
-        {a_q, wn_q, wph_q} <= rec_out[RecW-1:62];
+        {a_q, wn_q, wph_q} <= rec_out[RecW-1:DescW];
         a_ch_q  <= rec_out[RecW-1 -: 32];
         a_row_q <= rec_out[RecW-1 -: 32];
         ci_q <= '0; r_q <= '0; b_q <= '0;
@@ -383,9 +389,9 @@ module ane_core_load #(
     .out_valid_o(d_out_valid), .out_ready_i(d_out_ready),
     .out_data_o (d_out_data), .count_o (d_count)
   );
-  ane_fifo #(.Width(62), .Depth(4)) u_desc (
+  ane_fifo #(.Width(DescW), .Depth(4)) u_desc (
     .clk_i(clk_i), .rst_ni(rst_ni),
-    .in_valid_i (desc_in_valid), .in_ready_o (desc_in_ready), .in_data_i (rec_out[61:0]),
+    .in_valid_i (desc_in_valid), .in_ready_o (desc_in_ready), .in_data_i (rec_out[DescW-1:0]),
     .out_valid_o(desc_out_valid), .out_ready_i(desc_out_ready),
     .out_data_o (desc_out), .count_o (desc_count)
   );

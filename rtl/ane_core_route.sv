@@ -5,7 +5,8 @@
 // arrives (its channel is past the slice) or the operation ends the group: the router holds one
 // operation back. A slice with no operation at all (every step skipped by a sparse kernel,
 // N-6.3) is released by a no-data request, as is every slice after the group's last operation.
-// The operation's coefficients, slot and flags ride through the shifter as the request's tag.
+// The operation (ane_pkg::core_op_t: coefficients, slot and flags) rides through the shifter as
+// the request's tag.
 // Depthwise interleave (diag_i): kernel k of a pass reduces over its own channel k of the work
 // unit, so an operation reads channel `slot` (the extract walks one channel, c = 0).
 `default_nettype none
@@ -31,7 +32,7 @@ module ane_core_route (
   input  wire logic        op_first_i,
   input  wire logic        op_last_i,
   input  wire logic        op_end_i,
-  // shifter requests; tag = {coef_a, coef_b, coef_c, coef_d, slot, first, last}
+  // shifter requests, the operation as their tag
   output      logic        rq_valid_o,
   input  wire logic        rq_ready_i,
   output      logic [9:0]  rq_c_o,
@@ -39,7 +40,7 @@ module ane_core_route (
   output      logic [2:0]  rq_kx_o,
   output      logic        rq_release_o,
   output      logic        rq_nodata_o,
-  output      logic [68:0] rq_tag_o,
+  output      ane_pkg::core_op_t rq_tag_o,
   output      logic        idle_o          // nothing held, no release owed
 );
 
@@ -89,7 +90,13 @@ module ane_core_route (
   assign rq_c_o   = diag_i ? {7'd0, h_slot_q} : h_c_q - lo_q[9:0];   // lo_q <= c: bit 10 is 0 here
   assign rq_ky_o  = h_ky_q;
   assign rq_kx_o  = h_kx_q;
-  assign rq_tag_o = {h_a_q, h_b_q, h_cc_q, h_cd_q, h_slot_q, h_first_q, h_last_q};
+  assign rq_tag_o.coef_a = h_a_q;
+  assign rq_tag_o.coef_b = h_b_q;
+  assign rq_tag_o.coef_c = h_cc_q;
+  assign rq_tag_o.coef_d = h_cd_q;
+  assign rq_tag_o.slot   = h_slot_q;
+  assign rq_tag_o.first  = h_first_q;
+  assign rq_tag_o.last   = h_last_q;
   assign fire     = rq_valid_o && rq_ready_i;
   assign take     = op_valid_i && op_ready_o;
   assign idle_o   = !h_valid_q && (state_q == SOps);

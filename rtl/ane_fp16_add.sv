@@ -31,6 +31,9 @@ module ane_fp16_add #(
   output      logic [15:0] y_o
 );
 
+  // fp16 field bounds from ane_pkg (slices: the lanes' code calls no functions, docs/mac_lane.md)
+  localparam int unsigned EH = ane_pkg::Fp16ExpMsb, EL = ane_pkg::Fp16ExpLsb, FH = ane_pkg::Fp16ManMsb;
+
   // (No functions in this module: the lanes of an array share one body of simulation code only
   // if the code of every lane is identical, and Verilator numbers the temporaries of every inlined
   // function call apart.)
@@ -40,11 +43,11 @@ module ane_fp16_add #(
   logic        b_nan, b_inf, b_sign;  // b_sign includes the subtraction
 
   always_comb begin
-    a_nan  = (a_i[14:10] == 5'h1F) && (a_i[9:0] != 10'd0);
-    a_inf  = (a_i[14:10] == 5'h1F);  // a NaN is +inf from here on
+    a_nan  = (a_i[EH:EL] == ane_pkg::Fp16ExpMax) && (a_i[FH:0] != 10'd0);
+    a_inf  = (a_i[EH:EL] == ane_pkg::Fp16ExpMax);  // a NaN is +inf from here on
     a_sign = a_i[15] && !a_nan;
-    b_nan  = (b_i[14:10] == 5'h1F) && (b_i[9:0] != 10'd0);
-    b_inf  = (b_i[14:10] == 5'h1F);
+    b_nan  = (b_i[EH:EL] == ane_pkg::Fp16ExpMax) && (b_i[FH:0] != 10'd0);
+    b_inf  = (b_i[EH:EL] == ane_pkg::Fp16ExpMax);
     b_sign = (b_i[15] && !b_nan) ^ sub_i;
   end
 
@@ -70,10 +73,10 @@ module ane_fp16_add #(
     small_code = swap ? a_i[14:0] : b_i[14:0];
     big_sign_d = swap ? b_sign : a_sign;
     eff_sub_d  = a_sign ^ b_sign;
-    big_e_d    = (big_code[14:10] == 5'd0) ? 5'd1 : big_code[14:10];
-    small_e    = (small_code[14:10] == 5'd0) ? 5'd1 : small_code[14:10];
-    big_sig_d  = {(big_code[14:10] != 5'd0), big_code[9:0]};
-    small_sig  = {(small_code[14:10] != 5'd0), small_code[9:0]};
+    big_e_d    = (big_code[EH:EL] == 5'd0) ? 5'd1 : big_code[EH:EL];
+    small_e    = (small_code[EH:EL] == 5'd0) ? 5'd1 : small_code[EH:EL];
+    big_sig_d  = {(big_code[EH:EL] != 5'd0), big_code[FH:0]};
+    small_sig  = {(small_code[EH:EL] != 5'd0), small_code[FH:0]};
     diff       = big_e_d - small_e;  // 0 .. 29
 
     // Align: bits shifted out below the round bit are kept only as a sticky bit.

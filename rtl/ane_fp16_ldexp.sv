@@ -21,6 +21,9 @@ module ane_fp16_ldexp #(
   output      logic [15:0]       y_o
 );
 
+  // fp16 field bounds from ane_pkg (slices: the lanes' code calls no functions, docs/mac_lane.md)
+  localparam int unsigned EH = ane_pkg::Fp16ExpMsb, EL = ane_pkg::Fp16ExpLsb, FH = ane_pkg::Fp16ManMsb;
+
   // ---- stage 1
   logic [10:0]       sig_d, sig;     // significand, sig[10] set after normalization
   logic signed [9:0] e;              // unbiased exponent of sig[10]
@@ -35,17 +38,17 @@ module ane_fp16_ldexp #(
     for (int b = 0; b < 10; b++) begin
       if (h_i[b]) lz = 4'(10 - b);
     end
-    if (h_i[14:10] != 5'd0) begin
-      sig_d = {1'b1, h_i[9:0]};
-      e     = $signed({5'd0, h_i[14:10]}) - 10'sd15;
+    if (h_i[EH:EL] != 5'd0) begin
+      sig_d = {1'b1, h_i[FH:0]};
+      e     = $signed({5'd0, h_i[EH:EL]}) - 10'sd15;
     end else begin
-      sig_d = 11'({1'b0, h_i[9:0]} << lz);
+      sig_d = 11'({1'b0, h_i[FH:0]} << lz);
       e     = -10'sd14 - $signed({6'd0, lz});
     end
     e_new_d = e + 10'(n_i);
 
     if (h_i[14:0] == 15'd0)        cls_d = 2'd1;
-    else if (h_i[14:10] == 5'h1F) cls_d = 2'd2;
+    else if (h_i[EH:EL] == ane_pkg::Fp16ExpMax) cls_d = 2'd2;
     else                          cls_d = 2'd0;
     sign_d = h_i[15];
   end
@@ -99,7 +102,7 @@ module ane_fp16_ldexp #(
       y_o = 16'h0000;
     end else if (cls == 2'd2) begin
       y_o = {sign, 5'h1F, sig[9:0]};  // h itself
-    end else if (e_new > 10'sd15 || packed_r[14:10] == 5'h1F) begin
+    end else if (e_new > 10'sd15 || packed_r[EH:EL] == ane_pkg::Fp16ExpMax) begin
       y_o = {sign, 15'h7C00};
     end else if (packed_r[14:0] == 15'd0) begin
       y_o = 16'h0000;

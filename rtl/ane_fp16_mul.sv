@@ -29,6 +29,9 @@ module ane_fp16_mul #(
   output      logic [15:0] y_o
 );
 
+  // fp16 field bounds from ane_pkg (slices: the lanes' code calls no functions, docs/mac_lane.md)
+  localparam int unsigned EH = ane_pkg::Fp16ExpMsb, EL = ane_pkg::Fp16ExpLsb, FH = ane_pkg::Fp16ManMsb;
+
   // (No functions in this module: the lanes of an array share one body of simulation code only
   // if the code of every lane is identical, and Verilator numbers the temporaries of every inlined
   // function call apart.)
@@ -41,10 +44,10 @@ module ane_fp16_mul #(
   logic signed [7:0] a_exp, b_exp;  // -9 .. 30
 
   always_comb begin
-    a_nan  = (a_i[14:10] == 5'h1F) && (a_i[9:0] != 10'd0);
-    a_inf  = (a_i[14:10] == 5'h1F);  // a NaN is +inf from here on
+    a_nan  = (a_i[EH:EL] == ane_pkg::Fp16ExpMax) && (a_i[FH:0] != 10'd0);
+    a_inf  = (a_i[EH:EL] == ane_pkg::Fp16ExpMax);  // a NaN is +inf from here on
     a_zero = (a_i[14:0] == 15'd0);
-    a_den  = (a_i[14:10] == 5'h00) && !a_zero;
+    a_den  = (a_i[EH:EL] == 5'h00) && !a_zero;
     a_sign = a_i[15] && !a_nan && !a_zero;  // N-1.1, N-1.2
     // left shift that brings a nonzero denormal fraction's top bit to significand bit 10
     a_lz   = 4'd0;
@@ -53,16 +56,16 @@ module ane_fp16_mul #(
       if (a_i[frac_bit]) a_lz = 4'(10 - frac_bit);
       if (b_i[frac_bit]) b_lz = 4'(10 - frac_bit);
     end
-    a_sig  = a_den ? ({1'b0, a_i[9:0]} << a_lz) : {1'b1, a_i[9:0]};
-    a_exp  = a_den ? (8'sd1 - $signed({4'd0, a_lz})) : $signed({3'd0, a_i[14:10]});
+    a_sig  = a_den ? ({1'b0, a_i[FH:0]} << a_lz) : {1'b1, a_i[FH:0]};
+    a_exp  = a_den ? (8'sd1 - $signed({4'd0, a_lz})) : $signed({3'd0, a_i[EH:EL]});
 
-    b_nan  = (b_i[14:10] == 5'h1F) && (b_i[9:0] != 10'd0);
-    b_inf  = (b_i[14:10] == 5'h1F);
+    b_nan  = (b_i[EH:EL] == ane_pkg::Fp16ExpMax) && (b_i[FH:0] != 10'd0);
+    b_inf  = (b_i[EH:EL] == ane_pkg::Fp16ExpMax);
     b_zero = (b_i[14:0] == 15'd0);
-    b_den  = (b_i[14:10] == 5'h00) && !b_zero;
+    b_den  = (b_i[EH:EL] == 5'h00) && !b_zero;
     b_sign = b_i[15] && !b_nan && !b_zero;
-    b_sig  = b_den ? ({1'b0, b_i[9:0]} << b_lz) : {1'b1, b_i[9:0]};
-    b_exp  = b_den ? (8'sd1 - $signed({4'd0, b_lz})) : $signed({3'd0, b_i[14:10]});
+    b_sig  = b_den ? ({1'b0, b_i[FH:0]} << b_lz) : {1'b1, b_i[FH:0]};
+    b_exp  = b_den ? (8'sd1 - $signed({4'd0, b_lz})) : $signed({3'd0, b_i[EH:EL]});
   end
 
   // Exact product prod * 2^(a_exp + b_exp - 50), prod in [2^20, 2^22) for finite nonzero

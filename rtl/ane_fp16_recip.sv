@@ -55,8 +55,8 @@ module ane_fp16_recip #(
     r0    = 11'(12'd2048 - {2'b01, m});
     be    = 11'sd4 - $signed({nm[20], nm[20:11]});
     a_ex  = be[4:0];
-    a_sp  = {b[15], (b[14:0] == 15'd0) || (be > 11'sd30 && b[14:10] != 5'h1F)};
-    if (b[14:0] == 15'd0 || b[14:10] == 5'h1F || be > 11'sd30) a_cls = 2'd3;
+    a_sp  = {b[15], (b[14:0] == 15'd0) || (be > 11'sd30 && !ane_pkg::fp16_is_infnan(b))};
+    if (b[14:0] == 15'd0 || ane_pkg::fp16_is_infnan(b) || be > 11'sd30) a_cls = 2'd3;
     else if (be == 11'sd0)                                      a_cls = 2'd1;
     else if (be == -11'sd1)                                     a_cls = 2'd2;
     else                                                        a_cls = 2'd0;

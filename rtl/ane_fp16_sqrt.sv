@@ -52,7 +52,7 @@ module ane_fp16_sqrt #(
     e    = $signed(nm[20:11]);
     m2   = e[0] ? {nm[10:0], 1'b0} : {1'b0, nm[10:0]};
     a_ex = 5'((e >>> 1) + 10'sd20);
-    a_sp = {(b[14:0] == 15'd0) || b[15] || (b[14:10] == 5'h1F), !b[15] && (b[14:10] == 5'h1F)};
+    a_sp = {(b[14:0] == 15'd0) || b[15] || ane_pkg::fp16_is_infnan(b), !b[15] && ane_pkg::fp16_is_infnan(b)};
   end
 
   logic [7:0] s1_t;

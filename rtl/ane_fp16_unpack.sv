@@ -13,15 +13,18 @@ module ane_fp16_unpack #(
   output ane_pkg::fp16_unpacked_t     op_o
 );
 
+  // fp16 field bounds from ane_pkg (slices: the lanes' code calls no functions, docs/mac_lane.md)
+  localparam int unsigned EH = ane_pkg::Fp16ExpMsb, EL = ane_pkg::Fp16ExpLsb, FH = ane_pkg::Fp16ManMsb;
+
   logic [4:0] biased_exp;
   logic [9:0] frac;
   logic       is_nan, is_inf, is_denorm, is_zero;
 
   always_comb begin
-    biased_exp = fp16_i[14:10];
-    frac       = fp16_i[9:0];
-    is_nan     = (biased_exp == 5'h1F) && (frac != 10'h000);
-    is_inf     = (biased_exp == 5'h1F);  // NaN folds into +inf below
+    biased_exp = fp16_i[EH:EL];
+    frac       = fp16_i[FH:0];
+    is_nan     = (biased_exp == ane_pkg::Fp16ExpMax) && (frac != 10'h000);
+    is_inf     = (biased_exp == ane_pkg::Fp16ExpMax);  // NaN folds into +inf below
     is_denorm  = (biased_exp == 5'h00) && (frac != 10'h000);
     is_zero    = (biased_exp == 5'h00) && ((frac == 10'h000) || (Gen == ane_pkg::GenM1));
 

@@ -17,6 +17,9 @@ module ane_mac_out #(
   output      logic [15:0] fp16_o
 );
 
+  // fp16 field bounds from ane_pkg (slices: the lanes' code calls no functions, docs/mac_lane.md)
+  localparam int unsigned EH = ane_pkg::Fp16ExpMsb, EL = ane_pkg::Fp16ExpLsb;
+
   logic [7:0]  e8;
   logic [22:0] f;
   logic        sign, nan, big, normal, inc;
@@ -61,7 +64,7 @@ module ane_mac_out #(
     fp16_o = {sign, normal ? r : rd};
     if (nan) fp16_o = 16'h7C00;                          // N-1.1
     if (fp16_o[14:0] == 15'd0) fp16_o = 16'h0000;        // N-2.7
-    if ((Gen == ane_pkg::GenM1) && (fp16_o[14:10] == 5'd0)) fp16_o = 16'h0000;  // N-2.3
+    if ((Gen == ane_pkg::GenM1) && (fp16_o[EH:EL] == 5'd0)) fp16_o = 16'h0000;  // N-2.3
   end
 
 endmodule

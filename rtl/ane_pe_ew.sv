@@ -2,9 +2,8 @@
 // N-1, N-4.1, N-4.2, N-4.3; docs/planar.md). Every operation is one fp16 operation with RNE
 // after the N-1 boundary (the ternaries two, each rounding).
 //
-//   op  0 add a+b   1 sub a-b   2 mul a*b   3 max   4 min   5 compare (+1, +0, -1 as a >, ==, < b)
-//       6 abs       7 neg       8 relu max(a, +0)   9 square a*a
-//       10 a + b*c  11 (a + b)*c
+//   op (ane_pkg::pe_ew_op_e)  add a+b, sub a-b, mul a*b, max, min, compare (+1, +0, -1 as
+//       a >, ==, < b), abs, neg, relu max(a, +0), square a*a, a + b*c, (a + b)*c
 //
 // Each lane has two steps: S1 runs a multiplier (a*b, a*a or b*c) and an adder (a+b or a-b) in
 // parallel and the compare-based operations; S2 runs the ternaries' second operation (a +
@@ -20,7 +19,7 @@ module ane_pe_ew #(
   input  wire logic                   rst_ni,
   input  wire logic                   in_valid_i,
   output      logic                   in_ready_o,
-  input  wire logic [3:0]             in_op_i,
+  input  wire ane_pkg::pe_ew_op_e     in_op_i,
   input  wire logic [NumLanes*16-1:0] in_a_i,
   input  wire logic [NumLanes*16-1:0] in_b_i,
   input  wire logic [NumLanes*16-1:0] in_c_i,
@@ -28,10 +27,6 @@ module ane_pe_ew #(
   input  wire logic                   out_ready_i,
   output      logic [NumLanes*16-1:0] out_y_o
 );
-
-  localparam logic [3:0] OpAdd = 4'd0, OpSub = 4'd1, OpMul = 4'd2, OpMax = 4'd3, OpMin = 4'd4,
-                         OpCmp = 4'd5, OpAbs = 4'd6, OpNeg = 4'd7, OpRelu = 4'd8, OpSquare = 4'd9,
-                         OpAddMul = 4'd10, OpMulAfterAdd = 4'd11;
 
   // Order of two boundary values: 1 when a > b, -1 (2'b11) when a < b, 0 when equal.
   function automatic logic [1:0] order(logic [15:0] a, logic [15:0] b);
@@ -85,16 +80,16 @@ module ane_pe_ew #(
       c  = in_c_i[16*l +: 16];
       ab = ane_pkg::fp16_boundary(a);  // N-1: NaN -> +inf, -0 -> +0
       bb = ane_pkg::fp16_boundary(b);
-      mul_x = (in_op_i == OpAddMul) ? b : a;
-      mul_y = (in_op_i == OpAddMul) ? c : (in_op_i == OpSquare) ? a : b;
-      ord   = order(ab, (in_op_i == OpRelu) ? 16'h0000 : bb);
+      mul_x = (in_op_i == ane_pkg::PeEwAddMul) ? b : a;
+      mul_y = (in_op_i == ane_pkg::PeEwAddMul) ? c : (in_op_i == ane_pkg::PeEwSquare) ? a : b;
+      ord   = order(ab, (in_op_i == ane_pkg::PeEwRelu) ? 16'h0000 : bb);
       unique case (in_op_i)
-        OpMax:   simple = (ord != 2'b11) ? ab : bb;
-        OpMin:   simple = (ord != 2'b01) ? ab : bb;
-        OpCmp:   simple = (ord == 2'b01) ? 16'h3C00 : (ord == 2'b11) ? 16'hBC00 : 16'h0000;
-        OpAbs:   simple = {1'b0, ab[14:0]};
-        OpNeg:   simple = {!ab[15], ab[14:0]};
-        OpRelu:  simple = (ord != 2'b11) ? ab : 16'h0000;
+        ane_pkg::PeEwMax:  simple = (ord != 2'b11) ? ab : bb;
+        ane_pkg::PeEwMin:  simple = (ord != 2'b01) ? ab : bb;
+        ane_pkg::PeEwCmp:  simple = (ord == 2'b01) ? 16'h3C00 : (ord == 2'b11) ? 16'hBC00 : 16'h0000;
+        ane_pkg::PeEwAbs:  simple = {1'b0, ab[14:0]};
+        ane_pkg::PeEwNeg:  simple = {!ab[15], ab[14:0]};
+        ane_pkg::PeEwRelu: simple = (ord != 2'b11) ? ab : 16'h0000;
         default: simple = 16'h0000;
       endcase
     end
@@ -102,7 +97,7 @@ module ane_pe_ew #(
     ane_fp16_mul #(.Pipe(1'b1)) u_mul1 (
       .clk_i(clk_i), .en_i(en), .a_i(mul_x), .b_i(mul_y), .y_o(mul1));
     ane_fp16_add #(.Pipe(1'b1)) u_add1 (
-      .clk_i(clk_i), .en_i(en), .a_i(a), .b_i(b), .sub_i(in_op_i == OpSub), .y_o(add1));
+      .clk_i(clk_i), .en_i(en), .a_i(a), .b_i(b), .sub_i(in_op_i == ane_pkg::PeEwSub), .y_o(add1));
 
     logic [15:0] a1_q, a2_q, a3_q, c1_q, c2_q, c3_q, mul3_q, add3_q;
     logic [15:0] simple1_q, simple2_q, simple3_q, simple4_q, simple5_q;
@@ -137,11 +132,11 @@ module ane_pe_ew #(
       .clk_i(clk_i), .en_i(en), .a_i(add3_q), .b_i(c3_q), .y_o(mul2));
     always_comb begin
       unique case (op5_q)
-        OpAdd, OpSub:     y = add5_q;
-        OpMul, OpSquare:  y = mul5_q;
-        OpAddMul:         y = add2;
-        OpMulAfterAdd:    y = mul2;
-        default:          y = simple5_q;
+        ane_pkg::PeEwAdd, ane_pkg::PeEwSub:    y = add5_q;
+        ane_pkg::PeEwMul, ane_pkg::PeEwSquare: y = mul5_q;
+        ane_pkg::PeEwAddMul:                   y = add2;
+        ane_pkg::PeEwMulAfterAdd:              y = mul2;
+        default:                               y = simple5_q;
       endcase
     end
     always_ff @(posedge clk_i) begin
@@ -153,7 +148,7 @@ module ane_pe_ew #(
   // Out of reset only: a unit held in reset ignores its inputs, whatever they carry.
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (rst_ni) begin
-      if (in_valid_i) assert (in_op_i <= OpMulAfterAdd);
+      if (in_valid_i) assert (in_op_i <= ane_pkg::PeEwMulAfterAdd);
     end
   end
 `endif

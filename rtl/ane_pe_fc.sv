@@ -41,7 +41,7 @@ module ane_pe_fc #(
   input  wire logic                   in_int8_i,
   input  wire logic                   in_perch_i,
   input  wire logic [ChW-1:0]         in_ch_i,
-  input  wire logic [1:0]             in_unary_i,  // 0 none, 1 abs, 2 neg, 3 relu
+  input  wire ane_pkg::pe_fc_unary_e  in_unary_i,
   input  wire logic                   in_gain_i,
   input  wire logic                   in_out_int8_i,
   output      logic                   out_valid_o,
@@ -49,7 +49,6 @@ module ane_pe_fc #(
   output      logic [NumLanes*16-1:0] out_y_o
 );
 
-  localparam logic [1:0] UnAbs = 2'd1, UnNeg = 2'd2, UnRelu = 2'd3;  // 0: none (the default)
 
   // ---- the parameter table ----
   logic [NumChannels*32-1:0] tab_q;  // entry c: {scale, bias} at [32 c +: 32]
@@ -125,10 +124,10 @@ module ane_pe_fc #(
       .clk_i(clk_i), .en_i(en), .a_i(p3_q), .b_i(bias3_q), .sub_i(1'b0), .y_o(s));
     always_comb begin
       unique case (unary5_q)
-        UnAbs:   un = {1'b0, s[14:0]};
-        UnNeg:   un = {!s[15], s[14:0]};
-        UnRelu:  un = s[15] ? 16'h0000 : s;
-        default: un = s;
+        ane_pkg::PeFcAbs:  un = {1'b0, s[14:0]};
+        ane_pkg::PeFcNeg:  un = {!s[15], s[14:0]};
+        ane_pkg::PeFcRelu: un = s[15] ? 16'h0000 : s;
+        default:           un = s;  // PeFcNone
       endcase
     end
     logic [15:0] u6_q, u7_q;

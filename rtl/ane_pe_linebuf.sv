@@ -44,7 +44,7 @@ module ane_pe_linebuf #(
   // one job
   input  wire logic                   cfg_valid_i,
   output      logic                   cfg_ready_o,
-  input  wire logic [1:0]             cfg_op_i,    // 0 sum, 1 max, 2 min
+  input  wire ane_pkg::pe_tree_op_e   cfg_op_i,
   input  wire logic [CntW-1:0]        cfg_n_i,     // lines, >= 1
   input  wire logic [$clog2(MaxW+1)-1:0] cfg_len_i, // elements per line, 1 .. MaxW
   // the lines

@@ -1,5 +1,5 @@
 // ane_pe_node: one two-input node of the planar reduction tree (NUMERICS N-4.4).
-// op 0: y = RNE_fp32(a + b) (ane_fp32_add); op 1: max; op 2: min. Operands are fp32 values
+// op (ane_pkg::pe_tree_op_e) sum: y = RNE_fp32(a + b) (ane_fp32_add); max; min. Operands are fp32 values
 // that are not NaN and whose zeros are +0 (the tree's inputs pass N-1 first), so max and min
 // are exact comparisons of sign and magnitude.
 // Pipe = 0: combinational. Pipe = 1: latency 2, the adder's three stages with a register
@@ -12,7 +12,7 @@ module ane_pe_node #(
 ) (
   input  wire logic        clk_i,
   input  wire logic        en_i,
-  input  wire logic [1:0]  op_i,
+  input  wire ane_pkg::pe_tree_op_e op_i,
   input  wire logic [31:0] a_i,
   input  wire logic [31:0] b_i,
   output      logic [31:0] y_o
@@ -27,7 +27,7 @@ module ane_pe_node #(
     if (a_i[31] != b_i[31]) a_ge_b = !a_i[31];
     else if (!a_i[31])      a_ge_b = a_i[30:0] >= b_i[30:0];
     else                    a_ge_b = a_i[30:0] <= b_i[30:0];
-    sel = (a_ge_b == (op_i == 2'd1)) ? a_i : b_i;
+    sel = (a_ge_b == (op_i == ane_pkg::PeTreeMax)) ? a_i : b_i;
   end
 
   if (Pipe) begin : g_pipe
@@ -36,14 +36,14 @@ module ane_pe_node #(
     always_ff @(posedge clk_i) begin
       if (en_i) begin
         sel_b <= sel;
-        sum_b <= op_i == 2'd0;
+        sum_b <= op_i == ane_pkg::PeTreeSum;
         sel_c <= sel_b;
         sum_c <= sum_b;
       end
     end
   end else begin : g_comb
     assign sel_c = sel;
-    assign sum_c = op_i == 2'd0;
+    assign sum_c = op_i == ane_pkg::PeTreeSum;
   end
 
   assign y_o = sum_c ? sum : sel_c;

@@ -34,7 +34,7 @@
 // result waits at the output; the walker takes one position per cycle.
 //
 // Configuration (cfg_*) is taken when the walker is idle (cfg_ready_o) and describes one plane:
-// op (0 mean, 1 max, 2 min), H, W, the output size OH, OW (1 .. MaxOutW; the caller computes
+// op (ane_pkg::pe_tree_op_e: sum for a mean, max, min), H, W, the output size OH, OW (1 .. MaxOutW; the caller computes
 // them from the padding: OH = (H + pt + pb - KH) / sy + 1), the window KH, KW (1..8), the
 // stride sy, sx (1..8) and the top and left padding (< KH, < KW). Tokens carry what they need,
 // so the next plane's configuration is taken while the last results are still in flight.
@@ -49,7 +49,7 @@ module ane_pe_pool #(
   input  wire logic                   rst_ni,
   input  wire logic                   cfg_valid_i,
   output      logic                   cfg_ready_o,
-  input  wire logic [1:0]             cfg_op_i,
+  input  wire ane_pkg::pe_tree_op_e   cfg_op_i,
   input  wire logic [CntW-1:0]        cfg_h_i,
   input  wire logic [CntW-1:0]        cfg_w_i,
   input  wire logic [CntW-1:0]        cfg_oh_i,
@@ -282,7 +282,7 @@ module ane_pe_pool #(
   logic [31:0]      identl;
 
   always_comb begin
-    identl = (opl == 2'd0) ? 32'h0000_0000 : (opl == 2'd1) ? 32'hFF80_0000 : 32'h7F80_0000;
+    identl = ane_pkg::pe_tree_identity(opl);
     for (int ky = 0; ky < 8; ky++) begin
       for (int l = 0; l < NumLanes; l++) begin
         if (!rmaskl[ky]) begin
@@ -343,7 +343,7 @@ module ane_pe_pool #(
       s15_q  <= v1;
       s18_q  <= v2;
       sst_q  <= v3;
-      mean_op_q <= opo == 2'd0;
+      mean_op_q <= opo == ane_pkg::PeTreeSum;
     end
   end
   assign out_data_o = mean_op_q ? mean_q : ext_out;
@@ -354,7 +354,7 @@ module ane_pe_pool #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
     end else if (cfg_valid_i && cfg_ready_o) begin
-      assert(cfg_op_i != 2'd3);
+      assert(cfg_op_i <= ane_pkg::PeTreeMin);
       assert(cfg_kh_i >= 4'd1 && cfg_kh_i <= 4'd8 && cfg_kw_i >= 4'd1 && cfg_kw_i <= 4'd8);
       assert(cfg_sy_i >= 4'd1 && cfg_sy_i <= 4'd8 && cfg_sx_i >= 4'd1 && cfg_sx_i <= 4'd8);
       assert({1'b0, cfg_pt_i} < cfg_kh_i && {1'b0, cfg_pl_i} < cfg_kw_i);

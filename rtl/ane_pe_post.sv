@@ -2,7 +2,7 @@
 // of the exact, correctly rounded units (ane_fp16_sqrt, ane_fp16_recip, ane_fp16_rsqrt) or the
 // value unchanged, NumLanes lanes, valid/ready, one vector per cycle.
 //
-//   in_op_i   0 pass (the code unchanged), 1 sqrt, 2 recip, 3 rsqrt (for a whole vector)
+//   in_op_i   ane_pkg::pe_post_op_e: pass (the code unchanged), sqrt, recip, rsqrt (for a whole vector)
 //   S1        the accepted vector and its operation, registered (x1)
 //   S2..S10   ane_fp16_rsqrt (Pipe = 1, nine registers) from x1; the vector moves on along
 //             x2..x10 (and its operation along op2..op10); ane_fp16_sqrt and ane_fp16_recip
@@ -21,7 +21,7 @@ module ane_pe_post #(
   input  wire logic                   rst_ni,
   input  wire logic                   in_valid_i,
   output      logic                   in_ready_o,
-  input  wire logic [1:0]             in_op_i,
+  input  wire ane_pkg::pe_post_op_e   in_op_i,
   input  wire logic [NumLanes*16-1:0] in_data_i,
   output      logic                   out_valid_o,
   input  wire logic                   out_ready_i,
@@ -53,10 +53,10 @@ module ane_pe_post #(
     ane_fp16_recip #(.Pipe(1'b1)) u_recip (.clk_i, .en_i(en), .x_i(x6[l*16 +: 16]), .y_o(rc));
     always_comb begin
       unique case (op10)
-        2'd1:    y10[l*16 +: 16] = sq;
-        2'd2:    y10[l*16 +: 16] = rc;
-        2'd3:    y10[l*16 +: 16] = rs;
-        default: y10[l*16 +: 16] = x10[l*16 +: 16];
+        ane_pkg::PePostSqrt:  y10[l*16 +: 16] = sq;
+        ane_pkg::PePostRecip: y10[l*16 +: 16] = rc;
+        ane_pkg::PePostRsqrt: y10[l*16 +: 16] = rs;
+        default:              y10[l*16 +: 16] = x10[l*16 +: 16];  // PePostPass
       endcase
     end
   end

@@ -26,7 +26,7 @@ module ane_pe_reduce (
   input  wire logic            rst_ni,
   input  wire logic            in_valid_i,
   output      logic            in_ready_o,
-  input  wire logic [1:0]      in_op_i,      // 0 sum, 1 max, 2 min
+  input  wire ane_pkg::pe_tree_op_e in_op_i,
   input  wire logic            in_first_i,   // the first patch of a reduction
   input  wire logic            in_last_i,    // the last patch: the result leaves after it
   input  wire logic [63:0]     in_mask_i,

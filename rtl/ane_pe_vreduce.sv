@@ -15,7 +15,7 @@ module ane_pe_vreduce #(
   input  wire logic                   rst_ni,
   input  wire logic                   cfg_valid_i,
   output      logic                   cfg_ready_o,
-  input  wire logic [1:0]             cfg_op_i,
+  input  wire ane_pkg::pe_tree_op_e   cfg_op_i,
   input  wire logic [CntW-1:0]        cfg_n_i,
   input  wire logic [$clog2(MaxW+1)-1:0] cfg_len_i,
   input  wire logic                   in_valid_i,

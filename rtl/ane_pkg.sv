@@ -1,17 +1,81 @@
-// ane_pkg: the format facts every ANE block shares (NUMERICS N-0, N-1).
-// fp16 field layout, the generation switch, and the MAC operand modes live here and nowhere else.
+// ane_pkg: the format facts every ANE block shares (NUMERICS N-0, N-1), and the codes and
+// bundles that cross between blocks. The fp16 field layout and classes, the generation switch,
+// the MAC operand modes and commands, the planar and post-processor operation codes, and the
+// core's operation tag and work-unit descriptor live here and nowhere else in the RTL; the
+// testbench's copies of the codes are checked against this file (tb/harness/rtl_codes.cc).
 `default_nettype none
 
 package ane_pkg;
 
   // ---- N-0.1 fp16 (IEEE binary16) ----
+  // Every block reads the fields and classes of an fp16 code through the functions below, but
+  // the lanes' code, which calls no functions and slices with the field bounds.
   localparam int unsigned Fp16Width    = 16;
   localparam int unsigned Fp16ExpBits  = 5;
   localparam int unsigned Fp16ManBits  = 10;
   localparam int unsigned Fp16SigBits  = Fp16ManBits + 1;  // with the hidden bit
   localparam int unsigned Fp16Bias     = 15;
+  localparam int unsigned Fp32Bias     = 127;
+  localparam logic [Fp16ExpBits-1:0] Fp16ExpMax = 5'h1F;  // infinity and NaN
+  // Field bounds, for the lanes' RTL, which calls no functions (docs/mac_lane.md, "Simulation
+  // model"): code[Fp16ExpMsb:Fp16ExpLsb] is the biased exponent, code[Fp16ManMsb:0] the fraction.
+  localparam int unsigned Fp16ExpMsb   = Fp16Width - 2;
+  localparam int unsigned Fp16ExpLsb   = Fp16ManBits;
+  localparam int unsigned Fp16ManMsb   = Fp16ManBits - 1;
   localparam logic [15:0] Fp16PosInf   = 16'h7C00;
   localparam logic [15:0] Fp16PosZero  = 16'h0000;
+  localparam logic [15:0] Fp16NegZero  = 16'h8000;
+
+  // The biased exponent field and the fraction field.
+  function automatic logic [Fp16ExpBits-1:0] fp16_exp(logic [Fp16Width-1:0] h);
+    fp16_exp = h[Fp16ExpMsb:Fp16ExpLsb];
+  endfunction
+  function automatic logic [Fp16ManBits-1:0] fp16_frac(logic [Fp16Width-1:0] h);
+    fp16_frac = h[Fp16ManMsb:0];
+  endfunction
+  // Classes: exponent all ones (infinity or NaN), infinity, NaN, exponent zero (a zero or a
+  // subnormal: no hidden bit), subnormal.
+  function automatic logic fp16_is_infnan(logic [Fp16Width-1:0] h);
+    fp16_is_infnan = fp16_exp(h) == Fp16ExpMax;
+  endfunction
+  function automatic logic fp16_is_inf(logic [Fp16Width-1:0] h);
+    fp16_is_inf = fp16_is_infnan(h) && (fp16_frac(h) == 10'd0);
+  endfunction
+  function automatic logic fp16_is_nan(logic [Fp16Width-1:0] h);
+    fp16_is_nan = fp16_is_infnan(h) && (fp16_frac(h) != 10'd0);
+  endfunction
+  function automatic logic fp16_exp_zero(logic [Fp16Width-1:0] h);
+    fp16_exp_zero = fp16_exp(h) == 5'd0;
+  endfunction
+  function automatic logic fp16_is_sub(logic [Fp16Width-1:0] h);
+    fp16_is_sub = fp16_exp_zero(h) && (fp16_frac(h) != 10'd0);
+  endfunction
+
+  // The significand with its hidden bit, and max(biased exponent, 1):
+  // |value| = fp16_sig * 2^(fp16_scale - 25) for every finite code.
+  function automatic logic [Fp16SigBits-1:0] fp16_sig(logic [Fp16Width-1:0] h);
+    fp16_sig = {!fp16_exp_zero(h), fp16_frac(h)};
+  endfunction
+  function automatic logic [Fp16ExpBits-1:0] fp16_scale(logic [Fp16Width-1:0] h);
+    fp16_scale = fp16_exp_zero(h) ? 5'd1 : fp16_exp(h);
+  endfunction
+
+  // fp16 -> fp32, exact (a NaN stays a NaN with its fraction; -0 stays -0).
+  function automatic logic [31:0] fp16_to_fp32(logic [Fp16Width-1:0] h);
+    logic [3:0] msb;
+    logic [Fp16ManBits-1:0] f;
+    msb = 4'd0;
+    for (int i = 0; i < 10; i++) if (h[i]) msb = 4'(i);
+    f = 10'(fp16_frac(h) << (4'd10 - msb));  // a subnormal's fraction, normalized
+    if (fp16_is_infnan(h))
+      fp16_to_fp32 = {h[15], 8'hFF, fp16_frac(h), 13'd0};
+    else if (!fp16_exp_zero(h))
+      fp16_to_fp32 = {h[15], 8'(fp16_exp(h)) + 8'(Fp32Bias - Fp16Bias), fp16_frac(h), 13'd0};
+    else if (fp16_frac(h) != 10'd0)
+      fp16_to_fp32 = {h[15], 8'(Fp32Bias - Fp16Bias + 1 - Fp16ManBits) + {4'd0, msb}, f, 13'd0};
+    else
+      fp16_to_fp32 = {h[15], 31'd0};
+  endfunction
 
   // An fp16 value decoded for arithmetic: value = (-1)^sign * sig * 2^(exp - 25),
   // exp = max(biased exponent, 1) so normals and denormals share one scale.
@@ -27,7 +91,7 @@ package ane_pkg;
   typedef enum logic {
     GenM1 = 1'b0,  // H13 / A14 class: MAC flushes denormals (N-2.3), add12 quads (N-2.4)
     GenM5 = 1'b1   // keeps denormals in the MAC, exact quads
-  } gen_e;
+  } gen_e /*verilator public*/;
 
   // ---- N-2.1 MAC operand modes ----
   typedef enum logic [2:0] {
@@ -38,36 +102,33 @@ package ane_pkg;
     ModeInt4    = 3'd4,  // four packed int4 data values x one int4 kernel value
     ModeCmpMax  = 3'd5,  // acc = max(acc, data), N-2.9
     ModeCmpMin  = 3'd6   // acc = min(acc, data), N-2.9
-  } mac_mode_e;
+  } mac_mode_e /*verilator public*/;
 
   // MAC lane commands.
   typedef enum logic [1:0] {
     CmdMac   = 2'd0,  // multiply-accumulate (or compare) one product into a slot
     CmdLoad  = 2'd1,  // load a 32-bit partial result {kernel, data} into a slot (N-2.5)
     CmdClear = 2'd2   // clear a slot: acc = +0, no products seen, saturation flag cleared
-  } mac_cmd_e;
+  } mac_cmd_e /*verilator public*/;
 
   // ---- N-2.2 / N-2.4 exact values on the MAC path ----
   // An exact product or quad sum: (-1)^sign * mag * 2^-48, or +-inf. Every fp16 x fp16 product
   // (2^-48 .. < 2^32) and every sum of four of them (< 2^35) fits: 83 magnitude bits.
   // A zero has mag == 0, sign == 0 and inf == 0.
-  localparam int unsigned ExactMagBits = 83;
-  localparam int          ExactLsbExp  = -48;
-  localparam int unsigned MacExactBits = ExactMagBits + 2;  // $bits(mac_exact_t), for Yosys
+  localparam int unsigned MacExactBits = 85;  // $bits(mac_exact_t), which Yosys cannot take
+  localparam int unsigned ExactMagBits = MacExactBits - 2;
   typedef struct packed {
-    logic        inf;
-    logic        sign;
-    logic [82:0] mag;
+    logic                    inf;
+    logic                    sign;
+    logic [ExactMagBits-1:0] mag;
   } mac_exact_t;
 
   // ---- N-2 narrow MAC datapath (m1; docs/mac_lane.md) ----
-  // A value on the MAC path in floating-point form: (-1)^sign * sig * 2^(e - MacFvBias - 21).
-  // A finite nonzero value is normalized (sig[21] = 1), so e - MacFvBias is its exponent
+  // A value on the MAC path in floating-point form: (-1)^sign * sig * 2^(e - 64 - 21).
+  // A finite nonzero value is normalized (sig[21] = 1), so e - 64 is its exponent
   // floor(log2 |v|). Zero: zero = 1 and every other field 0. Infinity: inf = 1, sign, e = 0,
   // sig = 0. Products (22-bit significand products), add12 results (14 significant bits) and
   // compare-mode data all fit: m1 exponents lie in [-28, 34], m5 products in [-48, 31].
-  localparam int unsigned MacFvBias = 64;
-  localparam int unsigned MacFvBits = 32;  // $bits(mac_fv_t), for Yosys
   typedef struct packed {
     logic        inf;
     logic        zero;
@@ -164,14 +225,9 @@ package ane_pkg;
     logic        skid_new;    // the result leaving L9 goes to the skid entry
   } mac_oq_t;
 
-  // True when an fp16 code is a NaN (all-ones exponent, nonzero fraction).
-  function automatic logic fp16_is_nan(logic [14:0] h);  // sign bit not needed
-    fp16_is_nan = (h[14:10] == 5'h1F) && (h[9:0] != 10'h000);
-  endfunction
-
   // N-1 on an fp16 code: a NaN becomes +inf, -0 becomes +0, anything else passes.
   function automatic logic [15:0] fp16_boundary(logic [15:0] h);
-    fp16_boundary = fp16_is_nan(h[14:0]) ? 16'h7C00 : (h == 16'h8000) ? 16'h0000 : h;
+    fp16_boundary = fp16_is_nan(h) ? Fp16PosInf : (h == Fp16NegZero) ? Fp16PosZero : h;
   endfunction
 
   // A finite nonzero fp16 value as m * 2^e with m an 11-bit integer whose bit 10 is set
@@ -181,8 +237,8 @@ package ane_pkg;
     logic [10:0] m;
     msb = 4'd0;
     for (int i = 0; i < 10; i++) if (h[i]) msb = 4'(i);
-    m = {1'b0, h[9:0]} << (4'd10 - msb);
-    fp16_normalize = (h[14:10] != 5'd0) ? {10'({5'd0, h[14:10]} - 10'd25), 1'b1, h[9:0]}
+    m = {1'b0, fp16_frac(h)} << (4'd10 - msb);
+    fp16_normalize = !fp16_exp_zero(h) ? {10'({5'd0, fp16_exp(h)} - 10'd25), 1'b1, fp16_frac(h)}
                                         : {10'(10'd0 - 10'd34 + {6'd0, msb}), m};
   endfunction
 
@@ -206,11 +262,11 @@ package ane_pkg;
     logic [34:0] wide;
     logic [11:0] q;
     b    = fp16_boundary(h);
-    be   = (b[14:10] == 5'd0) ? 5'd1 : b[14:10];
+    be   = fp16_scale(b);
     // |b| = m * 2^(be - 25); below be = 25 the value is under 1024: m * 2^24 >> (25 - be)
-    wide = {(b[14:10] != 5'd0), b[9:0], 24'd0} >> (5'd25 - be);
+    wide = {fp16_sig(b), 24'd0} >> (5'd25 - be);
     q    = {1'b0, wide[34:24]} + {11'd0, wide[23] && ((wide[22:0] != 23'd0) || wide[24])};
-    if (b[14:10] >= 5'd22)  // |b| >= 128: saturate (only -128 itself is in range)
+    if (fp16_exp(b) >= 5'd22)  // |b| >= 128: saturate (only -128 itself is in range)
       fp16_to_int8 = b[15] ? 8'h80 : 8'h7F;
     else if (b[15])
       fp16_to_int8 = (q >= 12'd128) ? 8'h80 : 8'(-q[7:0]);
@@ -218,12 +274,62 @@ package ane_pkg;
       fp16_to_int8 = (q >= 12'd128) ? 8'h7F : q[7:0];
   endfunction
 
+  // ---- N-4 planar engine operation codes (docs/planar.md) ----
+  // The enums marked public reach C++ in every Verilated model's package class, where the
+  // testbench checks its own codes against them (tb/harness/rtl_codes.h). Ports carry the
+  // codes as plain vectors of the enum's width.
+  // ane_pe_ew: one fp16 operation per lane (N-4.1, N-4.3).
+  typedef enum logic [3:0] {
+    PeEwAdd         = 4'd0,   // a + b
+    PeEwSub         = 4'd1,   // a - b
+    PeEwMul         = 4'd2,   // a * b
+    PeEwMax         = 4'd3,
+    PeEwMin         = 4'd4,
+    PeEwCmp         = 4'd5,   // +1, +0, -1 as a >, ==, < b
+    PeEwAbs         = 4'd6,
+    PeEwNeg         = 4'd7,
+    PeEwRelu        = 4'd8,   // max(a, +0)
+    PeEwSquare      = 4'd9,   // a * a
+    PeEwAddMul      = 4'd10,  // a + b*c, rounding after each operation
+    PeEwMulAfterAdd = 4'd11   // (a + b)*c, likewise
+  } pe_ew_op_e /*verilator public*/;
+
+  // The reduction tree's operator (ane_pe_widen, ane_pe_node, ane_pe_reduce, ane_pe_pool,
+  // ane_pe_vreduce; N-4.4, N-4.5).
+  typedef enum logic [1:0] {
+    PeTreeSum = 2'd0,
+    PeTreeMax = 2'd1,
+    PeTreeMin = 2'd2
+  } pe_tree_op_e /*verilator public*/;
+
+  // The operator's identity in fp32, for an input that is not there: +0, -inf, +inf.
+  function automatic logic [31:0] pe_tree_identity(logic [1:0] op);
+    pe_tree_identity = (op == PeTreeSum) ? 32'h0000_0000 : (op == PeTreeMax) ? 32'hFF80_0000
+                                                                            : 32'h7F80_0000;
+  endfunction
+
+  // ane_pe_post: the exact unary units (N-4.1, N-4.2).
+  typedef enum logic [1:0] {
+    PePostPass  = 2'd0,  // the code unchanged
+    PePostSqrt  = 2'd1,
+    PePostRecip = 2'd2,
+    PePostRsqrt = 2'd3
+  } pe_post_op_e /*verilator public*/;
+
+  // ane_pe_fc: the format converter's unary step (N-4.1).
+  typedef enum logic [1:0] {
+    PeFcNone = 2'd0,
+    PeFcAbs  = 2'd1,
+    PeFcNeg  = 2'd2,
+    PeFcRelu = 2'd3
+  } pe_fc_unary_e /*verilator public*/;
+
   // ---- N-3 post-processor configuration (docs/postproc.md) ----
   typedef enum logic [1:0] {
     PpActNone  = 2'd0,
     PpActRelu  = 2'd1,
     PpActTable = 2'd2
-  } pp_act_e;
+  } pp_act_e /*verilator public*/;
 
   // CTRL register (address 0x00).
   typedef struct packed {
@@ -236,7 +342,6 @@ package ane_pkg;
     logic [4:0] shift;       // integer accumulators: value = acc / 2^shift
     logic       int_acc;
   } pp_ctrl_t;                // bits [15:0] of the register
-  localparam int unsigned PpCtrlBits = 16;
 
   // ---- N-5 activation table descriptor (tb/oracle/activation.h ActTable, without segments) ----
   typedef enum logic [2:0] {
@@ -245,12 +350,12 @@ package ane_pkg;
     ActTrig   = 3'd2,
     ActLog    = 3'd3,
     ActPow    = 3'd4
-  } act_mode_e;
+  } act_mode_e /*verilator public*/;
   typedef enum logic [1:0] {
     ActSymNone = 2'd0,
     ActSymOdd  = 2'd1,
     ActSymEven = 2'd2
-  } act_sym_e;
+  } act_sym_e /*verilator public*/;
 
   typedef struct packed {
     logic [15:0]       at_neg;
@@ -271,8 +376,36 @@ package ane_pkg;
     logic [1:0]        sym;    // act_sym_e
     logic [2:0]        mode;   // act_mode_e
   } act_desc_t;
-  localparam int unsigned ActDescBits = 8 * 16 + 4 + 6 + 2 + 3;
+
+  // The table's segments: segment i is {c, m} (two fp16 codes) at bits [32i +: 32]. (A port
+  // is declared with the width, not the type: Yosys 0.23 takes no vector typedef as a port type.)
   localparam int unsigned ActSegments = 32;
+  typedef logic [32*ActSegments-1:0] act_segs_t;
+
+  // ---- the neural-engine core's bundles (docs/core.md) ----
+  // An operation of the kernel extract as it rides through the router (ane_core_route) and the
+  // shifter (the request's tag) to the MAC array: its four kernel coefficients, its accumulator
+  // slot, and whether it starts or ends its reduction.
+  typedef struct packed {
+    logic [15:0] coef_a;
+    logic [15:0] coef_b;
+    logic [15:0] coef_c;
+    logic [15:0] coef_d;
+    logic [2:0]  slot;
+    logic        first;
+    logic        last;
+  } core_op_t;
+
+  // A work unit's descriptor, from the loader (ane_core_load) to the shifter (ane_shifter) with
+  // the first beat of the work unit's load.
+  typedef struct packed {
+    logic [8:0]  ow;     // the work unit's outputs: positions with ox >= ow or oy >= oh are idle
+    logic [8:0]  oh;
+    logic [11:0] off_x;  // (signed) patch coordinates of tile position (0, 0) at ky = kx = 0
+    logic [11:0] off_y;
+    logic [9:0]  pw;     // valid patch columns / rows (columns and rows past them read 0)
+    logic [9:0]  ph;
+  } wu_desc_t;
 
 endpackage
 

@@ -47,7 +47,7 @@ module ane_postproc #(
   // ---------------- configuration registers ----------------
   ane_pkg::pp_ctrl_t  ctrl_q;
   ane_pkg::act_desc_t desc_q;
-  logic [32*ane_pkg::ActSegments-1:0] seg_q;
+  ane_pkg::act_segs_t seg_q;
   logic [31:0] lfsr_q, lfsr_next;
   logic [NumLanes*13-1:0] rand_all;
 
@@ -57,7 +57,7 @@ module ane_postproc #(
       desc_q <= '0;
     end else if (cfg_we_i) begin
       unique case (cfg_addr_i)
-        6'h00: ctrl_q <= cfg_wdata_i[ane_pkg::PpCtrlBits-1:0];
+        6'h00: ctrl_q <= cfg_wdata_i[$bits(ctrl_q)-1:0];
         6'h02: begin
           desc_q.mode           <= cfg_wdata_i[2:0];
           desc_q.sym            <= cfg_wdata_i[4:3];

@@ -26,10 +26,8 @@ module ane_pp_lane #(
 ) (
   input  wire logic                        clk_i,
   input  wire logic                        en_i,
-  // flat vectors of ane_pkg::pp_ctrl_t and act_desc_t: Verilator 5.006 cannot make a
-  // hierarchical block (rtl/ane_core_hier.vlt) of a module with struct ports
-  input  wire logic [ane_pkg::PpCtrlBits-1:0]  ctrl_i,
-  input  wire logic [ane_pkg::ActDescBits-1:0] desc_i,
+  input  wire ane_pkg::pp_ctrl_t           ctrl_i,
+  input  wire ane_pkg::act_desc_t          desc_i,
   input  wire logic [32*ane_pkg::ActSegments-1:0] seg_i,  // segment i: {c, m} at [32i +: 32]
   input  wire logic [31:0]                 acc_i,     // sampled into S1
   input  wire logic [12:0]                 rand_i,    // this lane's stochastic-rounding draw
@@ -38,24 +36,22 @@ module ane_pp_lane #(
   output      logic [15:0]                 y_o
 );
 
-  ane_pkg::pp_ctrl_t  ctrl;
-  ane_pkg::act_desc_t desc;
-  assign ctrl = ctrl_i;
-  assign desc = desc_i;
+  // fp16 field bounds from ane_pkg (slices: the lanes' code calls no functions, docs/mac_lane.md)
+  localparam int unsigned EH = ane_pkg::Fp16ExpMsb, EL = ane_pkg::Fp16ExpLsb, FH = ane_pkg::Fp16ManMsb;
 
   // (No functions in this module: the lanes of an array share one body of simulation code only
   // if the code of every lane is identical, and Verilator numbers the temporaries of every inlined
   // function call apart.)
 
   logic [2:0] mode;
-  assign mode = desc.mode;
+  assign mode = desc_i.mode;
 
   // ---------------- S1 round (stages 1-3) ----------------
   logic [15:0] r1, s1_r;
   ane_pp_round #(.Gen(Gen), .Pipe(1'b1)) u_round (
     .clk_i(clk_i), .en_i(en_i),
-    .acc_i(acc_i), .int_acc_i(ctrl.int_acc), .shift_i(ctrl.shift),
-    .store_int8_i(ctrl.store_int8), .sr_i(ctrl.sr), .sr_width_i(ctrl.sr_width),
+    .acc_i(acc_i), .int_acc_i(ctrl_i.int_acc), .shift_i(ctrl_i.shift),
+    .store_int8_i(ctrl_i.store_int8), .sr_i(ctrl_i.sr), .sr_width_i(ctrl_i.sr_width),
     .rand_i(rand_i), .r_o(r1));
 
   // ---------------- S2 scale (stages 4-6) ----------------
@@ -79,33 +75,33 @@ module ane_pp_lane #(
 
   always_comb begin
     // the N-1 boundary: NaN -> +inf, -0 -> +0
-    x4 = ((s3_r[14:10] == 5'h1F) && (s3_r[9:0] != 10'd0)) ? 16'h7C00 : ((s3_r == 16'h8000) ? 16'h0000 : s3_r);
+    x4 = ((s3_r[EH:EL] == ane_pkg::Fp16ExpMax) && (s3_r[FH:0] != 10'd0)) ? 16'h7C00 : ((s3_r == 16'h8000) ? 16'h0000 : s3_r);
     range_mode = (mode == ane_pkg::ActLog) || (mode == ane_pkg::ActPow);
     spec4  = 1'b1;
     specv4 = s3_r;  // no activation (and every int8 store): the value passes unchanged
-    if (ctrl.act == ane_pkg::PpActNone) begin
+    if (ctrl_i.act == ane_pkg::PpActNone) begin
       specv4 = s3_r;
-    end else if (ctrl.store_int8) begin
-      specv4 = (ctrl.act == ane_pkg::PpActRelu && s3_r[15]) ? 16'h0000 : s3_r;  // int8 ReLU
-    end else if (ctrl.act == ane_pkg::PpActRelu) begin
+    end else if (ctrl_i.store_int8) begin
+      specv4 = (ctrl_i.act == ane_pkg::PpActRelu && s3_r[15]) ? 16'h0000 : s3_r;  // int8 ReLU
+    end else if (ctrl_i.act == ane_pkg::PpActRelu) begin
       specv4 = x4[15] ? 16'h0000 : x4;  // max(x, +0), N-3.2
     end else if (x4 == 16'h7C00) begin
-      specv4 = desc.at_pinf;
+      specv4 = desc_i.at_pinf;
     end else if (x4 == 16'hFC00) begin
-      specv4 = desc.at_ninf;
-    end else if (x4 == 16'h0000 && (desc.zero_en || range_mode)) begin
-      specv4 = desc.at_zero;
-    end else if (x4[15] && desc.neg_en) begin
-      specv4 = desc.at_neg;
+      specv4 = desc_i.at_ninf;
+    end else if (x4 == 16'h0000 && (desc_i.zero_en || range_mode)) begin
+      specv4 = desc_i.at_zero;
+    end else if (x4[15] && desc_i.neg_en) begin
+      specv4 = desc_i.at_neg;
     end else begin
       spec4 = 1'b0;
     end
-    flip4 = (desc.sym == ane_pkg::ActSymOdd) && x4[15];
-    xa4   = (desc.sym != ane_pkg::ActSymNone) ? {1'b0, x4[14:0]} : x4;
+    flip4 = (desc_i.sym == ane_pkg::ActSymOdd) && x4[15];
+    xa4   = (desc_i.sym != ane_pkg::ActSymNone) ? {1'b0, x4[14:0]} : x4;
     pre_a = (mode == ane_pkg::ActTrig) ? {1'b0, xa4[14:0]} : xa4;
   end
   ane_fp16_mul #(.Pipe(1'b1)) u_pre (
-    .clk_i(clk_i), .en_i(en_i), .a_i(pre_a), .b_i(desc.k), .y_o(pre_v));
+    .clk_i(clk_i), .en_i(en_i), .a_i(pre_a), .b_i(desc_i.k), .y_o(pre_v));
 
   // ---------------- S5 argument (stages 13-16) ----------------
   // Stage 13: split |v| (finite) into its integer part and its fraction (an exact fp16 code)
@@ -126,11 +122,11 @@ module ane_pp_lane #(
 
   always_comb begin
     vmag = {1'b0, s4_v[14:0]};
-    vsig = {(s4_v[14:10] != 5'd0), s4_v[9:0]};
-    ve   = $signed({2'b00, s4_v[14:10]}) - 7'sd15;
+    vsig = {(s4_v[EH:EL] != 5'd0), s4_v[FH:0]};
+    ve   = $signed({2'b00, s4_v[EH:EL]}) - 7'sd15;
     vint  = 17'd0;
     fbits = 10'd0;
-    if (s4_v[14:10] == 5'd0 || ve < 7'sd0) begin
+    if (s4_v[EH:EL] == 5'd0 || ve < 7'sd0) begin
       vint = 17'd0;                       // |v| < 1: all fraction
     end else if (ve >= 7'sd10) begin
       vint = 17'(vsig) << (ve - 7'sd10);  // |v| >= 1024: an integer
@@ -142,7 +138,7 @@ module ane_pp_lane #(
     for (int b = 0; b < 10; b++) begin
       if (fbits[b]) fmsb = 4'(b);
     end
-    if (s4_v[14:10] == 5'd0 || ve < 7'sd0) begin
+    if (s4_v[EH:EL] == 5'd0 || ve < 7'sd0) begin
       frac_code = vmag;
     end else if (fbits == 10'd0) begin
       frac_code = 16'h0000;
@@ -166,12 +162,12 @@ module ane_pp_lane #(
     for (int b = 0; b < 10; b++) begin
       if (s4_x[b]) lz = 4'(10 - b);
     end
-    if (s4_x[14:10] != 5'd0) begin
-      le = $signed({2'b00, s4_x[14:10]}) - 7'sd15;
-      mm = {6'b001111, s4_x[9:0]};
+    if (s4_x[EH:EL] != 5'd0) begin
+      le = $signed({2'b00, s4_x[EH:EL]}) - 7'sd15;
+      mm = {6'b001111, s4_x[FH:0]};
     end else begin
       le = -7'sd14 - $signed({3'd0, lz});
-      mm = {6'b001111, 10'(s4_x[9:0] << lz)};
+      mm = {6'b001111, 10'(s4_x[FH:0] << lz)};
     end
     case (mode)  // not `unique`: its run-time check names the lane, and the lanes share code
       ane_pkg::ActExp2: begin
@@ -192,15 +188,15 @@ module ane_pp_lane #(
       ane_pkg::ActTrig: begin
         // quadrant q = floor(u) (+1 for cos); t = q odd ? 1 - f : f; q & 2 negates
         t5   = frac_code;
-        om5  = vint[0] ^ desc.cos_phase;
-        neg5 = vint[1] ^ (vint[0] & desc.cos_phase);
+        om5  = vint[0] ^ desc_i.cos_phase;
+        neg5 = vint[1] ^ (vint[0] & desc_i.cos_phase);
       end
       ane_pkg::ActLog: begin
         t5 = mm;
       end
       ane_pkg::ActPow: begin
         t5 = mm;
-        if (desc.pow_split && le[0]) t5 = mm + 16'h0400;  // m * 2
+        if (desc_i.pow_split && le[0]) t5 = mm + 16'h0400;  // m * 2
       end
       default: begin
         t5 = s4_x;
@@ -224,9 +220,9 @@ module ane_pp_lane #(
       end
       ane_pkg::ActPow: begin
         n5 = 8'(nle);
-        if (desc.pow_split && nle[0]) n5 = 8'(nle - 7'sd1);
-        if (desc.pow_split) n5 = n5 >>> 1;
-        if (desc.pow_negate) n5 = -n5;
+        if (desc_i.pow_split && nle[0]) n5 = 8'(nle - 7'sd1);
+        if (desc_i.pow_split) n5 = n5 >>> 1;
+        if (desc_i.pow_negate) n5 = -n5;
       end
       default: ;
     endcase
@@ -281,15 +277,15 @@ module ane_pp_lane #(
   logic               lo_neg_q;
   logic signed [42:0] lo_fix_q;
   always_comb begin
-    if (s5_t[14:10] == 5'd0) t_mag6 = {31'd0, s5_t[9:0]};
-    else                     t_mag6 = 41'({1'b1, s5_t[9:0]}) << (s5_t[14:10] - 5'd1);
-    if (desc.lo[14:10] == 5'd0) lo_mag6 = {31'd0, desc.lo[9:0]};
-    else                        lo_mag6 = 41'({1'b1, desc.lo[9:0]}) << (desc.lo[14:10] - 5'd1);
+    if (s5_t[EH:EL] == 5'd0) t_mag6 = {31'd0, s5_t[FH:0]};
+    else                     t_mag6 = 41'({1'b1, s5_t[FH:0]}) << (s5_t[EH:EL] - 5'd1);
+    if (desc_i.lo[EH:EL] == 5'd0) lo_mag6 = {31'd0, desc_i.lo[FH:0]};
+    else                          lo_mag6 = 41'({1'b1, desc_i.lo[FH:0]}) << (desc_i.lo[EH:EL] - 5'd1);
   end
   // lo follows the descriptor (static while anything is in flight) through two registers
   always_ff @(posedge clk_i) begin
     lo_mag_q <= lo_mag6;
-    lo_neg_q <= desc.lo[15];
+    lo_neg_q <= desc_i.lo[15];
     lo_fix_q <= lo_neg_q ? -$signed({2'b00, lo_mag_q}) : $signed({2'b00, lo_mag_q});
   end
 
@@ -309,11 +305,11 @@ module ane_pp_lane #(
   logic [15:0]        m6, c6;
   logic [5:0]         dshift;
   always_comb begin
-    dshift   = 6'($signed(7'sd24) + 7'(desc.step_log2));
+    dshift   = 6'($signed(7'sd24) + 7'(desc_i.step_log2));
     idx_full = s6b_d >>> dshift;
     idx      = idx_full[4:0];
     if (s6b_d < 43'sd0)            sel6 = 2'd1;
-    else if (idx_full >= 43'sd32)  sel6 = desc.right_identity ? 2'd3 : 2'd2;
+    else if (idx_full >= 43'sd32)  sel6 = desc_i.right_identity ? 2'd3 : 2'd2;
     else                           sel6 = 2'd0;
     m6 = seg_i[{idx, 5'd0} +: 16];
     c6 = seg_i[{idx, 5'd0} + 10'd16 +: 16];
@@ -341,8 +337,8 @@ module ane_pp_lane #(
   logic [26:0] side7_d1, side7_d2;
   always_comb begin
     case (s7_sel_d2)  // (not `unique`, as above)
-      2'd1:    y7 = desc.left;
-      2'd2:    y7 = desc.right;
+      2'd1:    y7 = desc_i.left;
+      2'd2:    y7 = desc_i.right;
       2'd3:    y7 = s7_t_d2;
       default: y7 = sum7;
     endcase
@@ -393,7 +389,7 @@ module ane_pp_lane #(
   // ---------------- S9 post (stages 29-31) ----------------
   logic [15:0] lk9, z9, y9;
   ane_fp16_mul #(.Pipe(1'b1)) u_log_mul (
-    .clk_i(clk_i), .en_i(en_i), .a_i(s8_z), .b_i(desc.k), .y_o(lk9));
+    .clk_i(clk_i), .en_i(en_i), .a_i(s8_z), .b_i(desc_i.k), .y_o(lk9));
   logic [15:0] s9_z_d1, s9_z_d2;
   logic [17:0] side9_d1, side9_d2;
   logic        spec9, flip9;
@@ -414,11 +410,11 @@ module ane_pp_lane #(
       // S2
       s1_d1 <= s1_r;
       s1_d2 <= s1_d1;
-      s2_r  <= ctrl.scale_en && !ctrl.store_int8 ? scaled : s1_d2;
+      s2_r  <= ctrl_i.scale_en && !ctrl_i.store_int8 ? scaled : s1_d2;
       // S3
       s2_d1 <= s2_r;
       s2_d2 <= s2_d1;
-      s3_r  <= ctrl.bias_en && !ctrl.store_int8 ? biased : s2_d2;
+      s3_r  <= ctrl_i.bias_en && !ctrl_i.store_int8 ? biased : s2_d2;
       // S4
       side4_d1 <= {spec4, specv4, flip4, xa4};
       side4_d2 <= side4_d1;

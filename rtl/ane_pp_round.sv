@@ -34,6 +34,9 @@ module ane_pp_round #(
   output      logic [15:0] r_o
 );
 
+  // fp16 field bounds from ane_pkg (slices: the lanes' code calls no functions, docs/mac_lane.md)
+  localparam int unsigned EH = ane_pkg::Fp16ExpMsb, EL = ane_pkg::Fp16ExpLsb;
+
   // ================================================================ stage 1
   // ---- RNE output port (N-2.6) ----
   logic [15:0] rne_d;
@@ -247,9 +250,9 @@ module ane_pp_round #(
     else                code = {3'd0, t};
     if (sr_cls == 2'd2) begin
       sr_r = 16'h7C00;                                   // NaN acts as +inf (N-1.1)
-    end else if (sr_cls == 2'd3 || code[14:10] == 5'h1F) begin
+    end else if (sr_cls == 2'd3 || code[EH:EL] == ane_pkg::Fp16ExpMax) begin
       sr_r = {sign, 15'h7C00};
-    end else if (t == 12'd0 || (Gen == ane_pkg::GenM1 && code[14:10] == 5'd0)) begin
+    end else if (t == 12'd0 || (Gen == ane_pkg::GenM1 && code[EH:EL] == 5'd0)) begin
       sr_r = 16'h0000;                                   // zero, or the m1 flush (N-2.3)
     end else begin
       sr_r = {sign, code[14:0]};
@@ -266,7 +269,7 @@ module ane_pp_round #(
     // A zero is +0, also where a negative value rounds to it (|acc / 2^shift| <= 2^-25, below
     // the normals: there icode is the whole result and cannot wrap as on an overflow).
     if (izero)                               int16_r = 16'h0000;
-    else if (ibig || icode[14:10] == 5'h1F) int16_r = {sign, 15'h7C00};
+    else if (ibig || icode[EH:EL] == ane_pkg::Fp16ExpMax) int16_r = {sign, 15'h7C00};
     else int16_r = {sign && (inormal || icode != 15'd0), icode[14:0]};
   end
 

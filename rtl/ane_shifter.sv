@@ -26,10 +26,10 @@
 //   1 STRIDE  [11:0] row stride, [23:12] column stride (elements)
 //   2 CHSTR   [11:0] channel stride (elements)
 //   3 PREP    build the lane table
-// Work-unit descriptor, sampled with the first beat of a load (ld_desc_i):
-//   [9:0] ph, [19:10] pw     valid patch rows / columns (rows and columns past them read 0)
-//   [31:20] off_y, [43:32] off_x   (signed) patch coordinates of tile position (0, 0) at ky = kx = 0
-//   [52:44] oh, [61:53] ow   the work unit's outputs: positions with oy >= oh or ox >= ow are idle
+// Work-unit descriptor (ane_pkg::wu_desc_t), sampled with the first beat of a load (ld_desc_i):
+//   ph, pw         valid patch rows / columns (rows and columns past them read 0)
+//   off_y, off_x   (signed) patch coordinates of tile position (0, 0) at ky = kx = 0
+//   oh, ow         the work unit's outputs: positions with oy >= oh or ox >= ow are idle
 // A request with rq_release_i is the work unit's last: after it the next work unit's banks
 // become current, and its own banks load again once the request has read them. rq_nodata_i
 // makes a request that delivers no vector (it releases a work unit whose every step was
@@ -55,7 +55,7 @@ module ane_shifter #(
   output      logic                     ld_ready_o,
   input  wire logic [BeatBytes*8-1:0]   ld_data_i,
   input  wire logic                     ld_last_i,
-  input  wire logic [61:0]              ld_desc_i,
+  input  wire ane_pkg::wu_desc_t        ld_desc_i,
   // step requests
   input  wire logic                     rq_valid_i,
   output      logic                     rq_ready_o,
@@ -202,12 +202,12 @@ module ane_shifter #(
     if (ld_take) begin
       mem_q[{ld_bank_q, ld_beat_q}] <= ld_data_i;
       if (ld_beat_q == '0 && ld_bank_q == ld_head_q) begin
-        bank_ph[ld_head_q*10 +: 10]    <= ld_desc_i[9:0];
-        bank_pw[ld_head_q*10 +: 10]    <= ld_desc_i[19:10];
-        bank_off_y[ld_head_q*12 +: 12] <= ld_desc_i[31:20];
-        bank_off_x[ld_head_q*12 +: 12] <= ld_desc_i[43:32];
-        bank_oh[ld_head_q*9 +: 9]      <= ld_desc_i[52:44];
-        bank_ow[ld_head_q*9 +: 9]      <= ld_desc_i[61:53];
+        bank_ph[ld_head_q*10 +: 10]    <= ld_desc_i.ph;
+        bank_pw[ld_head_q*10 +: 10]    <= ld_desc_i.pw;
+        bank_off_y[ld_head_q*12 +: 12] <= ld_desc_i.off_y;
+        bank_off_x[ld_head_q*12 +: 12] <= ld_desc_i.off_x;
+        bank_oh[ld_head_q*9 +: 9]      <= ld_desc_i.oh;
+        bank_ow[ld_head_q*9 +: 9]      <= ld_desc_i.ow;
       end
       if (ld_last_i) bank_nb[ld_head_q*BkW +: BkW] <= ld_bank_q - ld_head_q;
     end

@@ -242,10 +242,6 @@ module ane_td_setup #(
   assign out8     = int8 && outfmt == 2'd1;
   assign nen      = 5'($countones(ken_q));
 
-  function automatic logic finite16(input logic [4:0] exponent);
-    finite16 = exponent != 5'h1f;
-  endfunction
-
   // Error 1: the fields the core does not run (tb/td/program.cc Interpret refuses the same).
   logic bad_field;
   always_comb begin
@@ -267,7 +263,7 @@ module ane_td_setup #(
     if (!pass && kfmt != infmt) bad_field = 1'b1;            // fp16 x fp16 or int8 x int8
     if (int8 && out8 && (scale_en || biasmode)) bad_field = 1'b1;
     if (!int8 && (rshift != 5'd0 || outfmt != 2'd2)) bad_field = 1'b1;
-    if (!finite16(pscale[14:10]) || (biasmode && !finite16(accbias[14:10]))) bad_field = 1'b1;
+    if (ane_pkg::fp16_is_infnan(pscale) || (biasmode && ane_pkg::fp16_is_infnan(accbias))) bad_field = 1'b1;
     if (nlmode == 2'd3) bad_field = 1'b1;
     if ((ken_q & (ken_q + 16'd1)) != 16'd0) bad_field = 1'b1;  // channels 0 .. E-1
     if (h9_q[ane_regs_pkg::TdHeader9KBE0Lsb] != (ken_q != 16'd0)) bad_field = 1'b1;
@@ -289,23 +285,7 @@ module ane_td_setup #(
 
   // fp16 -> fp32 (finite) of the accumulator bias: the kernel record holds it as fp32 (N-3).
   logic [31:0] bias32;
-  logic [4:0]  bias_lead;   // a subnormal's leading one
-  logic [22:0] bias_frac;
-  always_comb begin
-    bias_lead = 5'd0;
-    for (int i = 0; i < 10; i++) begin
-      if (accbias[i]) bias_lead = 5'(i);
-    end
-    // m 2^-24 = 1.f 2^(p-24): the leading one (bit p) moves to bit 23 and leaves
-    bias_frac = 23'(33'(accbias[9:0]) << (5'd23 - bias_lead));
-    if (accbias[14:10] != 5'd0) begin
-      bias32 = {accbias[15], 8'(accbias[14:10]) + 8'd112, accbias[9:0], 13'd0};
-    end else if (accbias[9:0] == 10'd0) begin
-      bias32 = {accbias[15], 31'd0};
-    end else begin
-      bias32 = {accbias[15], 8'(bias_lead) + 8'd103, bias_frac};
-    end
-  end
+  assign bias32 = ane_pkg::fp16_to_fp32(accbias);
 
   // ---------------------------------------------------------------- the sequential unit
   // the unit's next operation, per state (issued on entry: u_start with the state's operands)

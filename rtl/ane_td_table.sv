@@ -144,7 +144,7 @@ module ane_td_table (
   logic [1:0] bad_lane;
   assign lane_used = (ak_q == 4'd0) ? 4'b1100 : (ak_q == 4'(Beats - 1)) ? 4'b0001 : 4'b1111;
   for (genvar l = 0; l < 4; l++) begin : g_lane
-    assign lane_bad[l] = lane_used[l] && (rs_data_i[16 * l + 10 +: 5] == 5'h1f);
+    assign lane_bad[l] = lane_used[l] && ane_pkg::fp16_is_infnan(rs_data_i[16 * l +: 16]);
   end
   assign bad_lane = lane_bad[0] ? 2'd0 : lane_bad[1] ? 2'd1 : lane_bad[2] ? 2'd2 : 2'd3;
 
@@ -249,7 +249,7 @@ module ane_td_table (
   logic [15:0] kh;
   logic [10:0] k_sig;
   assign kh    = kn_q[15:0];
-  assign k_sig = {kh[14:10] != 5'd0, kh[9:0]};
+  assign k_sig = ane_pkg::fp16_sig(kh);
 
   logic [11:0] u_val_q;   // signed
   logic [4:0]  u_sh_q;
@@ -262,7 +262,7 @@ module ane_td_table (
       unique case (ph_q)
         PhFetch: begin
           u_val_q <= kh[15] ? 12'd0 - {1'b0, k_sig} : {1'b0, k_sig};
-          u_sh_q <= (kh[14:10] == 5'd0) ? 5'd0 : kh[14:10] - 5'd1;
+          u_sh_q <= ane_pkg::fp16_scale(kh) - 5'd1;
         end
         PhShift: begin
           y1_q <= {{29{u_val_q[11]}}, u_val_q} << u_sh_q;
@@ -285,7 +285,7 @@ module ane_td_table (
   logic [10:0] m_sig;
   assign cs    = cs_q;
   assign k_abs = {cs[4] ? cs[3:0] : ~cs[3:0], 1'b1};
-  assign m_sig = {m_q[14:10] != 5'd0, m_q[9:0]};
+  assign m_sig = ane_pkg::fp16_sig(m_q);
 
   logic [15:0] p_prod_q;  // msig |2 cs - 31|
   logic [4:0]  p_sh_q;
@@ -299,9 +299,9 @@ module ane_td_table (
       unique case (ph_q)
         PhFetch: begin
           p_prod_q <= {5'd0, m_sig} * {11'd0, k_abs};
-          p_sh_q <= (m_q[14:10] == 5'd0) ? 5'd0 : m_q[14:10] - 5'd1;
+          p_sh_q <= ane_pkg::fp16_scale(m_q) - 5'd1;
           p_neg_q <= m_q[15] ^ !cs[4];
-          p_inf_q <= m_q[14:10] == 5'h1f;
+          p_inf_q <= ane_pkg::fp16_is_infnan(m_q);
         end
         PhShift: p_mag_q <= {29'd0, p_prod_q} << p_sh_q;
         // 2 S - P = 2 S + (P < 0 ? |P| : -|P|)

@@ -3,7 +3,8 @@
 # fills the parallel arrays
 #   TOP_MODULES[i]  module name
 #   TOP_LABELS[i]   module name, or <module>__<NAME><VALUE>... when it has overrides (out dir name)
-#   TOP_SRCS[i]     space-separated absolute source paths (ane_pkg.sv first, as listed)
+#   TOP_SRCS[i]     space-separated absolute source paths: the module and everything it uses,
+#                   from RTL_DIR/modules.txt (scripts/rtl_sources.py), packages first
 #   TOP_PARAMS[i]   space-separated NAME=VALUE overrides (may be empty)
 #   TOP_FULLONLY[i] 1 when the line carries the word full-only: synth.sh --smoke skips the top
 #                   (too slow for make test); make synth and make lint still cover it
@@ -12,7 +13,7 @@
 # and stops with a message naming the line on anything it cannot parse.
 
 ane_read_tops() {
-  local file="$1" rtl="$2" line lineno=0 word top label srcs params
+  local file="$1" rtl="$2" line lineno=0 word top label params
   TOP_MODULES=() TOP_LABELS=() TOP_SRCS=() TOP_PARAMS=() TOP_FULLONLY=() TOP_LINTONLY=()
   local fullonly lintonly
   [ -f "$file" ] || { echo "tops: no list at $file" >&2; return 1; }
@@ -22,7 +23,7 @@ ane_read_tops() {
     line="${line%%#*}"
     read -r -a words <<< "$line" || true
     [ ${#words[@]} -gt 0 ] || continue
-    top="${words[0]}" label="${words[0]}" srcs="" params="" fullonly=0 lintonly=0
+    top="${words[0]}" label="${words[0]}" params="" fullonly=0 lintonly=0
     if ! [[ "$top" =~ ^[A-Za-z_][A-Za-z0-9_]*$ ]]; then
       echo "tops: $file:$lineno: '$top' is not a module name" >&2; return 1
     fi
@@ -35,19 +36,24 @@ ane_read_tops() {
         full-only) fullonly=1 ;;
         lint-only) lintonly=1 ;;
         *.sv|*.v)
-          [ -f "$rtl/$word" ] || { echo "tops: $file:$lineno: no source $rtl/$word" >&2; return 1; }
-          srcs="${srcs:+$srcs }$rtl/$word"
+          echo "tops: $file:$lineno: '$word': name modules only (their sources come from $rtl/modules.txt)" >&2
+          return 1
           ;;
-        *) echo "tops: $file:$lineno: cannot read '$word' (source .sv/.v or NAME=VALUE)" >&2; return 1 ;;
+        *) echo "tops: $file:$lineno: cannot read '$word' (NAME=VALUE, full-only or lint-only)" >&2; return 1 ;;
       esac
     done
-    [ -n "$srcs" ] || { echo "tops: $file:$lineno: $top lists no sources" >&2; return 1; }
     local l
     for l in "${TOP_LABELS[@]+"${TOP_LABELS[@]}"}"; do
       [ "$l" != "$label" ] || { echo "tops: $file:$lineno: $label is listed twice" >&2; return 1; }
     done
-    TOP_MODULES+=("$top") TOP_LABELS+=("$label") TOP_SRCS+=("$srcs") TOP_PARAMS+=("$params")
+    TOP_MODULES+=("$top") TOP_LABELS+=("$label") TOP_PARAMS+=("$params")
     TOP_FULLONLY+=("$fullonly") TOP_LINTONLY+=("$lintonly")
   done < "$file"
   [ ${#TOP_MODULES[@]} -gt 0 ] || { echo "tops: $file lists no tops" >&2; return 1; }
+  # every top's sources in one call (one line per top, in order)
+  local lists
+  lists="$(python3 "$(dirname "${BASH_SOURCE[0]}")/../rtl_sources.py" --rtl "$rtl" "${TOP_MODULES[@]}")" ||
+    { echo "tops: $file: cannot list the tops' sources (above)" >&2; return 1; }
+  mapfile -t TOP_SRCS <<< "$lists"
+  [ ${#TOP_SRCS[@]} -eq ${#TOP_MODULES[@]} ] || { echo "tops: $file: source lists do not match the tops" >&2; return 1; }
 }

@@ -48,32 +48,26 @@ class CoreDriver {
  public:
   CoreDriver(Sim<Model>& sim, const CoreParams& cp) : sim_(sim), cp_(cp) {}
 
-  void Reset() {
-    Idle();
-    sim_.Reset();
-  }
+  void Reset() { sim_.ResetWithTraffic(4, {}, [&] { Idle(); }, [](const auto&) {}); }
 
   // Reset in the middle of a layer: rst_ni low for `hold` cycles, with random traffic on the
   // memory ports (`below` set: ready and answer valid at random, random answer data) that the
   // core must ignore; the configuration port stays quiet. The memory model is reset with the
   // core: the answers to reads of the interrupted layer that were still in flight are dropped.
   // The inputs are idle afterwards.
-  void ResetMidJob(int hold, const std::function<uint32_t(uint32_t)>& below = {}) {
+  void ResetMidJob(int hold, const typename Sim<Model>::Below& below = {}) {
     Model& d = sim_.dut();
-    Idle();
     xq_.clear();
     kq_.clear();
-    sim_.Reset(hold, [&] {
-      if (!below) return;
-      d.xr_ready_i = below(2);
-      d.kr_ready_i = below(2);
-      d.yw_ready_i = below(2);
-      d.xs_valid_i = below(2);
-      d.ks_valid_i = below(2);
-      for (int w = 0; w < cp_.PortBytes() / 4; ++w) SetPortWord(d.xs_data_i, w, below(1u << 16) | below(1u << 16) << 16);
-      d.ks_data_i = Junk64(below);
+    sim_.ResetWithTraffic(hold, below, [&] { Idle(); }, [&](const auto& r) {
+      d.xr_ready_i = r(2);
+      d.kr_ready_i = r(2);
+      d.yw_ready_i = r(2);
+      d.xs_valid_i = r(2);
+      d.ks_valid_i = r(2);
+      for (int w = 0; w < cp_.PortBytes() / 4; ++w) SetPortWord(d.xs_data_i, w, r(1u << 16) | r(1u << 16) << 16);
+      d.ks_data_i = Junk64(r);
     });
-    Idle();
   }
 
   void Write(uint32_t addr, uint32_t data) {

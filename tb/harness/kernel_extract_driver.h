@@ -36,25 +36,19 @@ class KernelExtractDriver {
  public:
   explicit KernelExtractDriver(Sim<Model>& sim) : sim_(sim) {}
 
-  void Reset() {
-    Idle();
-    sim_.Reset();
-  }
+  void Reset() { sim_.ResetWithTraffic(4, {}, [&] { Idle(); }, [](const auto&) {}); }
 
   // Reset in the middle of a stream (Sim::InterruptAt): rst_ni low for `hold` cycles while beats
   // keep being offered and results taken (`below` set: kin_valid_i, op_ready_i and pp_ready_i
   // at random), the configuration port quiet; then idle. The configuration is to be written
   // again.
-  void ResetMidJob(int hold, const std::function<uint32_t(uint32_t)>& below = {}) {
+  void ResetMidJob(int hold, const typename Sim<Model>::Below& below = {}) {
     Model& d = sim_.dut();
-    Idle();
-    sim_.Reset(hold, [&] {
-      if (!below) return;
-      d.kin_valid_i = below(2);
-      d.op_ready_i = below(2);
-      d.pp_ready_i = below(2);
+    sim_.ResetWithTraffic(hold, below, [&] { Idle(); }, [&](const auto& r) {
+      d.kin_valid_i = r(2);
+      d.op_ready_i = r(2);
+      d.pp_ready_i = r(2);
     });
-    Idle();
   }
 
   void Configure(int channels, int kh, int kw) {

@@ -10,6 +10,7 @@
 #include "Vane_mac_lane_m1.h"
 #include "Vane_mac_lane_m5.h"
 #include "tb/harness/mac_stream_start.h"
+#include "tb/harness/rtl_codes.h"
 #include "tb/harness/sim.h"
 
 namespace ane::harness {
@@ -18,7 +19,7 @@ namespace {
 
 using oracle::MacMode;
 
-constexpr uint8_t kCmdMac = 0;
+constexpr auto kCmdMac = uint8_t(MacCmd::kMac);
 
 std::string Hex(uint32_t v, int digits) {
   std::ostringstream s;

@@ -84,7 +84,7 @@ std::vector<TreeResult> StreamLineJobs(Sim<Model>& sim, const std::vector<LineJo
                                        LineStats* stats = nullptr) {
   int64_t expect = 0, patches = 0;
   for (const LineJob& j : jobs) {
-    if (j.n < 1 || j.n > 65535 || j.len < 1 || j.len > kLineMaxW || j.op < 0 || j.op > 2 ||
+    if (j.n < 1 || j.n > 65535 || j.len < 1 || j.len > kLineMaxW || j.op < 0 || j.op > int(PeTreeOp::kMin) ||
         j.lines.size() != size_t(j.n) * size_t(j.len)) {
       throw std::invalid_argument("RtlLineReduce: a job's shape is out of range");
     }

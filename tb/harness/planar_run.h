@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "tb/harness/rtl_codes.h"
 #include "tb/oracle/conv_walk.h"
 #include "tb/oracle/planar.h"
 
@@ -15,19 +16,10 @@ namespace ane::harness {
 
 inline constexpr int kPlanarLanes = 16;
 
-// ane_pe_ew's operation codes (rtl/ane_pe_ew.sv).
-enum class PeEwOp : uint8_t {
-  kAdd = 0, kSub = 1, kMul = 2, kMax = 3, kMin = 4, kCompare = 5, kAbs = 6, kNeg = 7,
-  kRelu = 8, kSquare = 9, kMultiplyAdd = 10, kAddMultiply = 11,
-};
-
 struct RtlPlanarStats {
   int64_t vectors = 0;
   uint64_t cycles = 0;  // from the first vector in to the last result out
 };
-
-// The reduction tree's operator code (TreePatch::op, PoolGeometry::op): 0 sum, 1 max, 2 min.
-inline int TreeOp(oracle::ReduceOp op) { return op == oracle::ReduceOp::kMax ? 1 : op == oracle::ReduceOp::kMin ? 2 : 0; }
 
 // One patch of the reduction tree (ane_pe_reduce): 64 fp16 values, the valid mask, the
 // operator (TreeOp), and whether it starts / ends a reduction.
@@ -64,7 +56,7 @@ struct StreamRunOptions {
 inline constexpr int kLineLanes = 4;
 inline constexpr int kLineMaxW = 16;
 struct LineJob {
-  int op = 0;  // 0 sum, 1 max, 2 min
+  int op = 0;  // PeTreeOp (TreeOp)
   int n = 1, len = 1;
   std::vector<uint16_t> lines;  // n x len, line-major
 };
@@ -93,7 +85,7 @@ std::vector<uint16_t> RtlReduceAcross(oracle::ReduceOp op, oracle::ReduceAxis ax
 inline constexpr int kPoolLanes = 4;
 inline constexpr int kPoolMaxOutW = 16;
 struct PoolGeometry {
-  int op = 0;  // 0 mean, 1 max, 2 min
+  int op = 0;  // PeTreeOp (TreeOp): sum for a mean, max, min
   int channels = 1, height = 1, width = 1, out_h = 1, out_w = 1;
   int kernel_h = 1, kernel_w = 1, stride_y = 1, stride_x = 1, pad_top = 0, pad_left = 0;
 };
@@ -110,10 +102,8 @@ PoolGeometry ToPoolGeometry(oracle::PoolOp op, const oracle::ConvGeometry& g);
 std::vector<uint16_t> RtlPool(const PoolGeometry& g, const std::vector<uint16_t>& x,
                               const PoolRunOptions& opt = {}, PoolStats* stats = nullptr);
 
-// The planar post-processor (ane_pe_post, 4 lanes, latency 11): y[i] = op(x[i]) with op 0 pass,
-// 1 sqrt, 2 recip, 3 rsqrt; random input gaps and output back-pressure when asked.
+// The planar post-processor (ane_pe_post, 4 lanes, latency 11): y[i] = op(x[i]) (PePostOp); random input gaps and output back-pressure when asked.
 inline constexpr int kPostLanes = 4;
-enum class PePostOp : uint8_t { kPass = 0, kSqrt = 1, kRecip = 2, kRsqrt = 3 };
 struct PostRunOptions {
   int gap_pct = 0;
   int stall_pct = 0;

@@ -18,7 +18,7 @@ namespace ane::harness {
 
 // The CTRL register (ane_pkg::pp_ctrl_t).
 inline uint32_t PostCtrlWord(const oracle::PostConfig& c) {
-  uint32_t act = c.act == oracle::PostAct::kRelu ? 1 : (c.act == oracle::PostAct::kTable ? 2 : 0);
+  const auto act = uint32_t(c.act);  // the RTL's code (tb/harness/rtl_codes.h)
   return (c.int_acc ? 1u : 0u) | (uint32_t(c.shift & 31) << 1) |
          (c.store == oracle::PostStore::kInt8 ? 1u << 6 : 0u) | (c.sr ? 1u << 7 : 0u) |
          (uint32_t(c.sr_width & 15) << 8) | (c.scale_en ? 1u << 12 : 0u) |
@@ -66,23 +66,17 @@ class PostprocDriver {
  public:
   PostprocDriver(Sim<Model>& sim, int lanes) : sim_(sim), lanes_(lanes) {}
 
-  void Reset() {
-    Idle();
-    sim_.Reset();
-  }
+  void Reset() { sim_.ResetWithTraffic(4, {}, [&] { Idle(); }, [](const auto&) {}); }
 
   // Reset in the middle of a job (Sim::InterruptAt): rst_ni low for `hold` cycles while vectors
   // keep being offered and taken (`below` set: in_valid_i and out_ready_i at random), the
   // configuration port quiet; then idle. The configuration is to be written again.
-  void ResetMidJob(int hold, const std::function<uint32_t(uint32_t)>& below = {}) {
+  void ResetMidJob(int hold, const typename Sim<Model>::Below& below = {}) {
     Model& d = sim_.dut();
-    Idle();
-    sim_.Reset(hold, [&] {
-      if (!below) return;
-      d.in_valid_i = below(2);
-      d.out_ready_i = below(2);
+    sim_.ResetWithTraffic(hold, below, [&] { Idle(); }, [&](const auto& r) {
+      d.in_valid_i = r(2);
+      d.out_ready_i = r(2);
     });
-    Idle();
   }
 
   void Write(uint32_t addr, uint32_t data) { WriteConfig(sim_, addr, data); }

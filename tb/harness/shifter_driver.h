@@ -67,27 +67,21 @@ class ShifterDriver {
   ShifterDriver(Sim<Model>& sim, int lanes, int beat_bytes)
       : sim_(sim), lanes_(lanes), beat_bytes_(beat_bytes) {}
 
-  void Reset() {
-    Idle();
-    sim_.Reset();
-  }
+  void Reset() { sim_.ResetWithTraffic(4, {}, [&] { Idle(); }, [](const auto&) {}); }
 
   // Reset in the middle of a layer (Sim::InterruptAt): rst_ni low for `hold` cycles while the
   // load and request ports keep offering (`below` set: valid, ready and the 1-bit flags at
   // random; the data fields keep their last values), the configuration port quiet; then idle.
-  void ResetMidJob(int hold, const std::function<uint32_t(uint32_t)>& below = {}) {
+  void ResetMidJob(int hold, const typename Sim<Model>::Below& below = {}) {
     Model& d = sim_.dut();
-    Idle();
-    sim_.Reset(hold, [&] {
-      if (!below) return;
-      d.ld_valid_i = below(2);
-      d.ld_last_i = below(2);
-      d.rq_valid_i = below(2);
-      d.rq_release_i = below(2);
-      d.rq_nodata_i = below(2);
-      d.out_ready_i = below(2);
+    sim_.ResetWithTraffic(hold, below, [&] { Idle(); }, [&](const auto& r) {
+      d.ld_valid_i = r(2);
+      d.ld_last_i = r(2);
+      d.rq_valid_i = r(2);
+      d.rq_release_i = r(2);
+      d.rq_nodata_i = r(2);
+      d.out_ready_i = r(2);
     });
-    Idle();
   }
 
   void Configure(const ShifterLayer& l) {

@@ -172,6 +172,21 @@ class Sim {
     model_->rst_ni = 1;
   }
 
+  // Random numbers below n, for traffic during a reset (a driver's ResetMidJob).
+  using Below = std::function<uint32_t(uint32_t)>;
+
+  // Reset in the middle of a job, as every driver does it (Sim::InterruptAt): `idle` sets the
+  // inputs idle, rst_ni is held low for `hold` cycles while `traffic(below)` drives the block's
+  // handshake inputs at random when `below` is set, and the inputs are idle again afterwards.
+  template <class Idle, class Traffic>
+  void ResetWithTraffic(int hold, const Below& below, Idle idle, Traffic traffic) {
+    idle();
+    Reset(hold, [&] {
+      if (below) traffic(below);
+    });
+    idle();
+  }
+
  private:
   void Dump() {
     if (trace_) trace_->dump(context_->time());

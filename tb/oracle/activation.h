@@ -48,6 +48,7 @@ bool ParseActFn(const std::string& name, ActFn* out);
 // generator's target. Never used to compute an engine result.
 double ActReference(ActFn fn, double x);
 
+// (values: the RTL's codes too, ane_pkg::act_mode_e and act_sym_e; tb/harness/rtl_codes.cc)
 enum class ActMode : uint8_t { kDirect = 0, kExp2 = 1, kTrig = 2, kLog = 3, kPow = 4 };
 enum class ActSym : uint8_t { kNone = 0, kOdd = 1, kEven = 2 };
 

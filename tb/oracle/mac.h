@@ -29,14 +29,15 @@ namespace ane::oracle {
 // N-2.1 operand modes. Data and kernel arrive as 16-bit codes: fp16 bits, an int8 in bits
 // [7:0] (two's complement), or for kInt4 four int4 data values in bits [3:0], [7:4], [11:8],
 // [15:12] and one int4 kernel value in bits [3:0].
+// The values are the RTL's mode codes too (ane_pkg::mac_mode_e; tb/harness/rtl_codes.cc).
 enum class MacMode {
-  kFp16,       // fp16 x fp16
-  kInt8,       // int8 x int8 -> int32
-  kInt8xFp16,  // int8 data x fp16 kernel, data converted exactly to fp16
-  kFp16xInt8,  // fp16 data x int8 kernel, kernel converted exactly to fp16
-  kInt4,       // int4 packed: four products into slots base .. base + 3
-  kCmpMax,     // acc = max(acc, data)
-  kCmpMin,     // acc = min(acc, data)
+  kFp16 = 0,       // fp16 x fp16
+  kInt8 = 1,       // int8 x int8 -> int32
+  kInt8xFp16 = 2,  // int8 data x fp16 kernel, data converted exactly to fp16
+  kFp16xInt8 = 3,  // fp16 data x int8 kernel, kernel converted exactly to fp16
+  kInt4 = 4,       // int4 packed: four products into slots base .. base + 3
+  kCmpMax = 5,     // acc = max(acc, data)
+  kCmpMin = 6,     // acc = min(acc, data)
 };
 const char* MacModeName(MacMode m);
 bool IsIntegerMode(MacMode m);

@@ -98,7 +98,8 @@ int8_t Fp16ToInt8(uint16_t h);
 //   g     gain ? WidthSliceStore(u) with the gain (Fp16Mul(u, 16)) : u
 //   y     out_int8 ? Fp16ToInt8(g) as a 16-bit lane (sign-extended) : g
 // Scale 1.0 and bias +0 make the affine step the identity after N-1.
-enum class FcUnary { kNone, kAbs, kNeg, kRelu };
+// (values: the RTL's codes too, ane_pkg::pe_fc_unary_e; tb/harness/rtl_codes.cc)
+enum class FcUnary { kNone = 0, kAbs = 1, kNeg = 2, kRelu = 3 };
 const char* FcUnaryName(FcUnary u);
 bool ParseFcUnary(const std::string& name, FcUnary* out);
 struct FcConfig {

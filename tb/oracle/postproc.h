@@ -60,7 +60,7 @@ int32_t Requantize(int32_t acc, int shift);
 // RNE16(acc / 2^shift), plain fp16 range.
 uint16_t IntToFp16(int32_t acc, int shift);
 
-enum class PostAct { kNone, kRelu, kTable };
+enum class PostAct { kNone = 0, kRelu = 1, kTable = 2 };  // the RTL's codes too (ane_pkg::pp_act_e)
 enum class PostStore { kFp16, kInt8 };
 
 struct PostConfig {

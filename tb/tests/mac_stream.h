@@ -10,6 +10,7 @@
 #include <deque>
 #include <vector>
 
+#include "tb/harness/rtl_codes.h"
 #include "tb/oracle/mac.h"
 #include "tb/tests/mac_stimulus.h"
 #include "tb/tests/test_seed.h"
@@ -18,7 +19,11 @@ namespace ane::test {
 
 using oracle::MacMode;
 
-enum Cmd : uint8_t { kCmdMac = 0, kCmdLoad = 1, kCmdClear = 2 };
+enum Cmd : uint8_t {  // the RTL's codes (harness::MacCmd)
+  kCmdMac = uint8_t(harness::MacCmd::kMac),
+  kCmdLoad = uint8_t(harness::MacCmd::kLoad),
+  kCmdClear = uint8_t(harness::MacCmd::kClear),
+};
 
 struct Op {
   Cmd cmd = kCmdMac;

@@ -552,9 +552,10 @@ TEST(RtlCore256, N2_DepthwiseLayerRunsInterleavedAtHalfTheLanesOrMore) {
 }
 
 // A real-sized layer on the full 256-lane core: a 3x3 convolution, padding 1, 64 input and 64
-// output channels on a 56x56 input (a ResNet stage-1 layer), fp16 two-kernel mode. The two
-// halves of the output channels run as two tests (ctest runs them side by side); each computes
-// its 32 channels from all 64 input channels, so together they are the whole layer. 56x56
+// output channels on a 56x56 input (a ResNet stage-1 layer), fp16 two-kernel mode. make test
+// runs the first half of the output channels (32 channels from all 64 input channels, 46 s);
+// the whole layer is in the nightly suite (sim/regress/nightly.yaml, resnet_3x3_64_to_64_56x56,
+// make nightly), and RealLayerHalf(1) is the other half. 56x56
 // outputs do not fill 128-position tiles (2x56 tiles: 112 of 128 positions), so the lanes are
 // 87.5 % used; the cycles beyond the operations are reported.
 void RealLayerHalf(int half) {
@@ -645,7 +646,6 @@ TEST(RtlCore256, N2_FourKernelModeFillsTheLanesOnOneByOne28x28) {
 }
 
 TEST(RtlCore256, N2_RealLayer56x56x64To64_OutputChannels0To31) { RealLayerHalf(0); }
-TEST(RtlCore256, N2_RealLayer56x56x64To64_OutputChannels32To63) { RealLayerHalf(1); }
 
 }  // namespace
 }  // namespace ane

@@ -9,8 +9,10 @@
 #include "Vane_mac_lane_m1.h"
 #include "Vane_mac_lane_m5.h"
 #include "tb/harness/mac_stream_start.h"
+#include "tb/harness/rtl_codes.h"
 #include "tb/harness/sim.h"
 #include "tb/oracle/formats.h"
+#include "tb/oracle/mac.h"
 #include "tb/tests/fp16_values.h"
 
 namespace ane {
@@ -19,8 +21,8 @@ namespace {
 using test::H;
 using test::Repeat;
 
-constexpr uint8_t kModeFp16 = 0;
-constexpr uint8_t kCmdMac = 0;
+constexpr auto kModeFp16 = uint8_t(oracle::MacMode::kFp16);
+constexpr auto kCmdMac = uint8_t(harness::MacCmd::kMac);
 
 // One reduction of `data` against `kernel` through a lane at full rate; returns the fp16 result.
 template <class Model>

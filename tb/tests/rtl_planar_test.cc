@@ -317,39 +317,9 @@ TEST(RtlPeMean, N4_5_EveryCountOnTreeSums) {
 
 // ---- the reduction tree ----
 
-struct Patch {
-  std::array<uint16_t, 64> v{};
-  uint64_t mask = 0;
-  ReduceOp op = ReduceOp::kSum;
-  bool first = false, last = false;
-};
+using test::Patch;
 
-// Random reductions of 1..5 patches, values of mixed magnitude with some zeros, infinities and
-// NaNs.
-std::vector<Patch> RandomPatches(test::Rng& rng, int reductions) {
-  std::vector<Patch> out;
-  for (int r = 0; r < reductions; ++r) {
-    const ReduceOp op = ReduceOp(rng.Below(3));
-    const int n = 1 + int(rng.Below(5));
-    const uint32_t scale = rng.Below(3);
-    for (int p = 0; p < n; ++p) {
-      Patch q;
-      q.op = op;
-      q.first = p == 0;
-      q.last = p == n - 1;
-      q.mask = rng.Below(3) ? ~uint64_t(0) : rng.Next();
-      for (auto& c : q.v) {
-        const uint32_t k = rng.Below(64);
-        if (k == 0) c = uint16_t(0x7C00 | (rng.Below(2) << 15));
-        else if (k == 1) c = 0x7E01;
-        else if (k == 2) c = 0x8000;
-        else c = uint16_t((rng.Code() & 0x83FF) | ((4 + rng.Below(8) + 8 * scale) << 10));
-      }
-      out.push_back(q);
-    }
-  }
-  return out;
-}
+using test::RandomPatches;
 
 struct ReduceResult {
   uint32_t fp32;
@@ -386,7 +356,7 @@ std::vector<ReduceResult> RunReduce(harness::Sim<Vane_pe_reduce>& sim, const std
     d.in_valid_i = offer;
     if (offer) {
       const Patch& p = in[next];
-      d.in_op_i = uint8_t(p.op);
+      d.in_op_i = uint8_t(harness::TreeOp(p.op));
       d.in_first_i = p.first;
       d.in_last_i = p.last;
       d.in_mask_i = p.mask;

@@ -21,9 +21,7 @@ using harness::LineJob;
 using harness::LineRunOptions;
 using harness::LineStats;
 
-oracle::ReduceOp OpOf(int code) {
-  return code == 0 ? oracle::ReduceOp::kSum : code == 1 ? oracle::ReduceOp::kMax : oracle::ReduceOp::kMin;
-}
+oracle::ReduceOp OpOf(int code) { return harness::ReduceOfTreeOp(code); }
 
 // Column j of a job, in line order: the list the oracle reduces.
 std::vector<uint16_t> Column(const LineJob& j, int col) {
@@ -32,21 +30,6 @@ std::vector<uint16_t> Column(const LineJob& j, int col) {
   return list;
 }
 
-// The oracle's fp32 running value of a list (N-4.4: patches of 64, the tree, the running
-// register from the identity), to check the unit's fp32 result as well as its fp16 store.
-uint32_t OracleFp32(oracle::ReduceOp op, const std::vector<uint16_t>& list) {
-  uint32_t acc = oracle::ReduceIdentity(op);
-  for (size_t p = 0; p < list.size(); p += oracle::kPatch) {
-    std::array<uint16_t, oracle::kPatch> patch{};
-    uint64_t valid = 0;
-    for (size_t i = 0; i < size_t(oracle::kPatch) && p + i < list.size(); ++i) {
-      patch[i] = list[p + i];
-      valid |= uint64_t(1) << i;
-    }
-    acc = oracle::ReduceAccumulate(op, acc, oracle::ReduceTree(op, patch, valid));
-  }
-  return acc;
-}
 
 std::string Describe(const LineJob& j) {
   return std::string(oracle::ReduceOpName(OpOf(j.op))) + " n " + std::to_string(j.n) + " len " +
@@ -63,7 +46,7 @@ void ExpectOracle(const std::vector<LineJob>& jobs, const std::vector<harness::T
       const oracle::ReduceOp op = OpOf(jobs[k].op);
       ASSERT_EQ(got[at].fp16, oracle::ReduceList(op, list))
           << std::hex << what << ": job " << std::dec << k << " (" << Describe(jobs[k]) << ") column " << col;
-      ASSERT_EQ(got[at].fp32, OracleFp32(op, list))
+      ASSERT_EQ(got[at].fp32, test::OracleListFp32(op, list))
           << std::hex << what << ": fp32, job " << std::dec << k << " (" << Describe(jobs[k]) << ") column " << col;
     }
   }

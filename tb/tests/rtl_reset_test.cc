@@ -1459,12 +1459,7 @@ TEST(RtlReset, N4_1_PePost4MidJob) {
 
 // ---- ane_pe_reduce: random reductions of 1..5 patches, as rtl_planar_test.cc ----
 
-struct Patch {
-  std::array<uint16_t, 64> v{};
-  uint64_t mask = 0;
-  oracle::ReduceOp op = oracle::ReduceOp::kSum;
-  bool first = false, last = false;
-};
+using test::Patch;
 struct ReduceJob {
   std::vector<Patch> in;
   int gap_pct = 0, stall_pct = 0;
@@ -1475,27 +1470,7 @@ struct PeReduceBench : StreamBenchBase<Vane_pe_reduce> {
   static constexpr const char* kTop = "ane_pe_reduce";
   ReduceJob RandomJob(Rng& rng) {
     ReduceJob j;
-    const int reductions = 20 + int(rng.Below(150));
-    for (int k = 0; k < reductions; ++k) {
-      const oracle::ReduceOp op = oracle::ReduceOp(rng.Below(3));
-      const int n = 1 + int(rng.Below(5));
-      const uint32_t scale = rng.Below(3);
-      for (int p = 0; p < n; ++p) {
-        Patch q;
-        q.op = op;
-        q.first = p == 0;
-        q.last = p == n - 1;
-        q.mask = rng.Below(3) ? ~uint64_t(0) : rng.Next();
-        for (auto& c : q.v) {
-          const uint32_t kind = rng.Below(64);
-          if (kind == 0) c = uint16_t(0x7C00 | (rng.Below(2) << 15));
-          else if (kind == 1) c = 0x7E01;
-          else if (kind == 2) c = 0x8000;
-          else c = uint16_t((rng.Code() & 0x83FF) | ((4 + rng.Below(8) + 8 * scale) << 10));
-        }
-        j.in.push_back(q);
-      }
-    }
+    j.in = test::RandomPatches(rng, 20 + int(rng.Below(150)));
     j.gap_pct = int(rng.Below(50));
     j.stall_pct = int(rng.Below(50));
     return j;
@@ -1516,7 +1491,7 @@ struct PeReduceBench : StreamBenchBase<Vane_pe_reduce> {
       d.in_valid_i = offer;
       if (offer) {
         const Patch& p = job.in[next];
-        d.in_op_i = uint8_t(p.op);
+        d.in_op_i = uint8_t(harness::TreeOp(p.op));
         d.in_first_i = p.first;
         d.in_last_i = p.last;
         d.in_mask_i = p.mask;
@@ -1562,9 +1537,7 @@ TEST(RtlReset, N4_4_PeReduceMidJob) {
 // ---- ane_pe_vreduce (4 lanes, lines up to 16): line jobs through harness::StreamLineJobs, as
 // rtl_planar_vreduce_test.cc ----
 
-oracle::ReduceOp ReduceOpOf(int code) {
-  return code == 0 ? oracle::ReduceOp::kSum : code == 1 ? oracle::ReduceOp::kMax : oracle::ReduceOp::kMin;
-}
+oracle::ReduceOp ReduceOpOf(int code) { return harness::ReduceOfTreeOp(code); }
 
 struct VreduceJob {
   std::vector<harness::LineJob> jobs;
@@ -1612,16 +1585,7 @@ struct PeVreduceBench {
       for (int col = 0; col < j.len; ++col, ++at) {
         std::vector<uint16_t> list;
         for (int row = 0; row < j.n; ++row) list.push_back(j.lines[size_t(row) * size_t(j.len) + size_t(col)]);
-        uint32_t acc = oracle::ReduceIdentity(op);
-        for (size_t p = 0; p < list.size(); p += oracle::kPatch) {
-          std::array<uint16_t, oracle::kPatch> patch{};
-          uint64_t valid = 0;
-          for (size_t i = 0; i < size_t(oracle::kPatch) && p + i < list.size(); ++i) {
-            patch[i] = list[p + i];
-            valid |= uint64_t(1) << i;
-          }
-          acc = oracle::ReduceAccumulate(op, acc, oracle::ReduceTree(op, patch, valid));
-        }
+        const uint32_t acc = test::OracleListFp32(op, list);
         if (at >= got.size() || got[at].fp16 != oracle::ReduceList(op, list) || got[at].fp32 != acc) {
           ADD_FAILURE() << "job " << k << " (n " << j.n << " len " << j.len << ") column " << col << std::hex
                         << ": rtl 0x" << (at < got.size() ? got[at].fp32 : 0) << " / 0x"

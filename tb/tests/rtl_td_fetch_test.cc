@@ -30,6 +30,7 @@
 #include "tb/td/hwx.h"
 #include "tb/td/td.h"
 #include "tb/tests/test_seed.h"
+#include "tb/tests/xseed_trace.h"
 
 namespace ane {
 namespace {
@@ -742,14 +743,8 @@ TEST(RtlTdFetch, N7_1_XSeedsDoNotChangeAnyOutput) {
       WalkResult res;
       ASSERT_TRUE(Walk(sim, Memory{base, c.buf}, uint32_t(c.buf.size()), tr, rng, &res, ~uint64_t(0), &trace));
       ExpectWrites(res.writes, ChainWrites(c.tds), "x seed " + std::to_string(xs));
-      if (xs == 1) {
-        first = trace;
-      } else {
-        ASSERT_EQ(trace.size(), first.size()) << "x seed " << xs << ": cycles of the walk";
-        for (size_t i = 0; i < trace.size(); ++i) {
-          ASSERT_EQ(trace[i], first[i]) << "x seed " << xs << " differs from x seed 1 at cycle " << i;
-        }
-      }
+      test::ExpectSameAsXSeed1(xs, trace, &first, "walk");
+      if (::testing::Test::HasFatalFailure()) return;
     }
   }
 }

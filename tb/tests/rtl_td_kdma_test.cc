@@ -26,6 +26,7 @@
 #include "tb/harness/sim.h"
 #include "tb/oracle/kernel_codec.h"
 #include "tb/tests/test_seed.h"
+#include "tb/tests/xseed_trace.h"
 
 namespace ane {
 namespace {
@@ -585,14 +586,8 @@ TEST(RtlTdKdma, N7_1_XSeedsDoNotChangeAnyOutput) {
       JobResult r;
       ASSERT_TRUE(RunJob(sim, s, tr, rng, &r, ~uint64_t(0), &trace));
       ExpectImage(s, r, "x seed " + std::to_string(xs) + ", " + Describe(s.layer));
-      if (xs == 1) {
-        first = trace;
-      } else {
-        ASSERT_EQ(trace.size(), first.size()) << "x seed " << xs << ": cycles of the job";
-        for (size_t i = 0; i < trace.size(); ++i) {
-          ASSERT_EQ(trace[i], first[i]) << "x seed " << xs << " differs from x seed 1 at cycle " << i;
-        }
-      }
+      test::ExpectSameAsXSeed1(xs, trace, &first, "job");
+      if (::testing::Test::HasFatalFailure()) return;
     }
   }
 }

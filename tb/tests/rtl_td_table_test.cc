@@ -32,6 +32,7 @@
 #include "tb/td/program.h"
 #include "tb/td/td.h"
 #include "tb/tests/test_seed.h"
+#include "tb/tests/xseed_trace.h"
 
 namespace ane {
 namespace {
@@ -638,14 +639,8 @@ TEST(RtlTdTable, N7_1_XSeedsDoNotChangeAnyOutput) {
       const Expected e = Reference(blob);
       EXPECT_EQ(res.error, e.error);
       if (!e.error) ExpectWrites(res.writes, e.writes, "x seed " + std::to_string(xs));
-      if (xs == 1) {
-        first = trace;
-      } else {
-        ASSERT_EQ(trace.size(), first.size()) << "x seed " << xs << ": cycles of the conversion";
-        for (size_t i = 0; i < trace.size(); ++i) {
-          ASSERT_EQ(trace[i], first[i]) << "x seed " << xs << " differs from x seed 1 at cycle " << i;
-        }
-      }
+      test::ExpectSameAsXSeed1(xs, trace, &first, "conversion");
+      if (::testing::Test::HasFatalFailure()) return;
     }
   }
 }
