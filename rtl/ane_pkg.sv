@@ -302,10 +302,12 @@ package ane_pkg;
     PeTreeMin = 2'd2
   } pe_tree_op_e /*verilator public*/;
 
-  // The operator's identity in fp32, for an input that is not there: +0, -inf, +inf.
+  // The operator's identity in fp32, for an input that is not there: +0, -inf, +inf. (Enum
+  // items in a package function take the package's name: Yosys 0.23 reads a bare one as an
+  // undeclared wire.)
   function automatic logic [31:0] pe_tree_identity(logic [1:0] op);
-    pe_tree_identity = (op == PeTreeSum) ? 32'h0000_0000 : (op == PeTreeMax) ? 32'hFF80_0000
-                                                                            : 32'h7F80_0000;
+    pe_tree_identity = (op == ane_pkg::PeTreeSum) ? 32'h0000_0000
+                     : (op == ane_pkg::PeTreeMax) ? 32'hFF80_0000 : 32'h7F80_0000;
   endfunction
 
   // ane_pe_post: the exact unary units (N-4.1, N-4.2).
