@@ -33,22 +33,16 @@ package ane_pkg;
   function automatic logic [Fp16ManBits-1:0] fp16_frac(logic [Fp16Width-1:0] h);
     fp16_frac = h[Fp16ManMsb:0];
   endfunction
-  // Classes: exponent all ones (infinity or NaN), infinity, NaN, exponent zero (a zero or a
-  // subnormal: no hidden bit), subnormal.
+  // Classes: exponent all ones (infinity or NaN), NaN, exponent zero (a zero or a subnormal: no
+  // hidden bit).
   function automatic logic fp16_is_infnan(logic [Fp16Width-1:0] h);
     fp16_is_infnan = fp16_exp(h) == Fp16ExpMax;
-  endfunction
-  function automatic logic fp16_is_inf(logic [Fp16Width-1:0] h);
-    fp16_is_inf = fp16_is_infnan(h) && (fp16_frac(h) == 10'd0);
   endfunction
   function automatic logic fp16_is_nan(logic [Fp16Width-1:0] h);
     fp16_is_nan = fp16_is_infnan(h) && (fp16_frac(h) != 10'd0);
   endfunction
   function automatic logic fp16_exp_zero(logic [Fp16Width-1:0] h);
     fp16_exp_zero = fp16_exp(h) == 5'd0;
-  endfunction
-  function automatic logic fp16_is_sub(logic [Fp16Width-1:0] h);
-    fp16_is_sub = fp16_exp_zero(h) && (fp16_frac(h) != 10'd0);
   endfunction
 
   // The significand with its hidden bit, and max(biased exponent, 1):
@@ -60,7 +54,8 @@ package ane_pkg;
     fp16_scale = fp16_exp_zero(h) ? 5'd1 : fp16_exp(h);
   endfunction
 
-  // fp16 -> fp32, exact (a NaN stays a NaN with its fraction; -0 stays -0).
+  // fp16 -> fp32, exact (a NaN stays a NaN with its fraction; -0 stays -0). (Not through
+  // fp16_normalize: that form made ane_pe_widen 193 cells instead of 166.)
   function automatic logic [31:0] fp16_to_fp32(logic [Fp16Width-1:0] h);
     logic [3:0] msb;
     logic [Fp16ManBits-1:0] f;
@@ -238,9 +233,11 @@ package ane_pkg;
     msb = 4'd0;
     for (int i = 0; i < 10; i++) if (h[i]) msb = 4'(i);
     m = {1'b0, fp16_frac(h)} << (4'd10 - msb);
-    fp16_normalize = !fp16_exp_zero(h) ? {10'({5'd0, fp16_exp(h)} - 10'd25), 1'b1, fp16_frac(h)}
-                                        : {10'(10'd0 - 10'd34 + {6'd0, msb}), m};
+    fp16_normalize = !fp16_exp_zero(h)
+        ? {10'({5'd0, fp16_exp(h)} - 10'(Fp16Bias + Fp16ManBits)), 1'b1, fp16_frac(h)}
+        : {10'(10'd0 - 10'd34 + {6'd0, msb}), m};
   endfunction
+
 
   // An int8 value as fp16 (exact: |q| <= 128 needs at most 8 significant bits).
   function automatic logic [15:0] int8_to_fp16(logic [7:0] q);
