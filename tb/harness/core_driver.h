@@ -48,7 +48,10 @@ class CoreDriver {
  public:
   CoreDriver(Sim<Model>& sim, const CoreParams& cp) : sim_(sim), cp_(cp) {}
 
-  void Reset() { sim_.ResetWithTraffic(4, {}, [&] { Idle(); }, [](const auto&) {}); }
+  void Reset() {
+    Idle();
+    sim_.Reset();
+  }
 
   // Reset in the middle of a layer: rst_ni low for `hold` cycles, with random traffic on the
   // memory ports (`below` set: ready and answer valid at random, random answer data) that the

@@ -36,7 +36,10 @@ class KernelExtractDriver {
  public:
   explicit KernelExtractDriver(Sim<Model>& sim) : sim_(sim) {}
 
-  void Reset() { sim_.ResetWithTraffic(4, {}, [&] { Idle(); }, [](const auto&) {}); }
+  void Reset() {
+    Idle();
+    sim_.Reset();
+  }
 
   // Reset in the middle of a stream (Sim::InterruptAt): rst_ni low for `hold` cycles while beats
   // keep being offered and results taken (`below` set: kin_valid_i, op_ready_i and pp_ready_i

@@ -66,7 +66,10 @@ class PostprocDriver {
  public:
   PostprocDriver(Sim<Model>& sim, int lanes) : sim_(sim), lanes_(lanes) {}
 
-  void Reset() { sim_.ResetWithTraffic(4, {}, [&] { Idle(); }, [](const auto&) {}); }
+  void Reset() {
+    Idle();
+    sim_.Reset();
+  }
 
   // Reset in the middle of a job (Sim::InterruptAt): rst_ni low for `hold` cycles while vectors
   // keep being offered and taken (`below` set: in_valid_i and out_ready_i at random), the

@@ -67,7 +67,10 @@ class ShifterDriver {
   ShifterDriver(Sim<Model>& sim, int lanes, int beat_bytes)
       : sim_(sim), lanes_(lanes), beat_bytes_(beat_bytes) {}
 
-  void Reset() { sim_.ResetWithTraffic(4, {}, [&] { Idle(); }, [](const auto&) {}); }
+  void Reset() {
+    Idle();
+    sim_.Reset();
+  }
 
   // Reset in the middle of a layer (Sim::InterruptAt): rst_ni low for `hold` cycles while the
   // load and request ports keep offering (`below` set: valid, ready and the 1-bit flags at
