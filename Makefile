@@ -15,7 +15,7 @@ FUZZ_SECONDS ?= 3600
 help: ## list every target
 	@echo "ANE bit-exact model -- make targets"
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):.*## (.*)/  make \1\t\2/' | expand -t 22
-	@echo "variables: BUILD=$(BUILD) JOBS=$(JOBS) SUITE=$(SUITE) TEST=<gtest name> for wave"
+	@echo "variables: BUILD=$(BUILD) JOBS=$(JOBS) SUITE=$(SUITE) TEST=<gtest name> CYCLES=<n> for wave"
 
 deps: ## install missing Debian packages (apt, as root)
 	@scripts/install-deps.sh
@@ -45,8 +45,8 @@ synth: deps ## Yosys + OpenSTA (OSU 0.18um) + nextpnr (iCE40) on every top, gate
 synth-smoke: deps ## quick synthesis of every top with the gate-level check (what make test runs)
 	@scripts/synth.sh --smoke
 
-wave: build ## rerun one test with FST tracing and open GTKWave: make wave TEST=Suite.Name
-	@scripts/wave.sh $(BUILD) "$(TEST)"
+wave: build ## rerun one test with FST tracing and open GTKWave: make wave TEST=Suite.Name [CYCLES=N: the first N cycles only]
+	@$(if $(CYCLES),ANE_WAVE_CYCLES=$(CYCLES)) scripts/wave.sh $(BUILD) "$(TEST)"
 
 results: build ## regenerate docs/results.md (benchmarks and synthesis figures)
 	@scripts/results.sh $(BUILD)

@@ -101,8 +101,13 @@ def save_signals(gtkw):
     return sigs
 
 
+# Only a waveform's header (the signals it holds) is read: the first cycles of a run are enough,
+# and a long random test is traced for these only (tb/harness/sim.h).
+WAVE_CYCLES = "64"
+
+
 def run_case(build, case, wave_dir):
-    env = dict(os.environ, ANE_WAVE_DIR=wave_dir)
+    env = dict(os.environ, ANE_WAVE_DIR=wave_dir, ANE_WAVE_CYCLES=WAVE_CYCLES)
     if case[0] == "test":
         cmd = [os.path.join(build, case[1]), "--gtest_filter=" + case[2]]
     else:

@@ -6,7 +6,10 @@
 // - Eval() for combinational tops, Tick() for clocked tops (clk_i), Reset() for rst_ni;
 // - FST tracing switched at run time: when ANE_WAVE_DIR is set, the run is written to
 //   $ANE_WAVE_DIR/<trace_name>.fst and a sidecar <trace_name>.top names the top module, so
-//   scripts/wave.sh can open the matching GTKWave save file from sim/;
+//   scripts/wave.sh can open the matching GTKWave save file from sim/; ANE_WAVE_CYCLES=N, when
+//   set, keeps the first N clock cycles or N evaluations, whichever comes first: the rest
+//   of the run goes on untraced, at full speed (a long random test's start, or
+//   scripts/check_waves.py, which only reads which signals a waveform holds);
 // - or, for `ane run --wave FILE.fst` (RequestWaveFile), one explicit file: the first Sim
 //   built after the request writes FILE.fst, later ones FILE.2.fst, FILE.3.fst, ... (an
 //   operation that runs several blocks one after another), each with its .top sidecar;
@@ -37,6 +40,20 @@ namespace ane::harness {
 inline std::string WaveDir() {
   const char* dir = std::getenv("ANE_WAVE_DIR");
   return dir ? std::string(dir) : std::string();
+}
+
+// ANE_WAVE_CYCLES: how many clock cycles (or evaluations, whichever run out first) a waveform keeps;
+// unset: all. Anything but a whole number above 0 is an error, never a silent default.
+inline uint64_t WaveCycles() {
+  const char* env = std::getenv("ANE_WAVE_CYCLES");
+  if (!env) return std::numeric_limits<uint64_t>::max();
+  const std::string s(env);
+  bool digits = !s.empty() && s.size() <= 18;
+  for (char c : s) digits = digits && c >= '0' && c <= '9';
+  if (!digits || std::stoull(s) == 0) {
+    throw std::runtime_error("ANE_WAVE_CYCLES='" + s + "' is not a whole number of cycles above 0");
+  }
+  return std::stoull(s);
 }
 
 // The explicit waveform request of `ane run --wave` (empty: none) and the files written for it.
@@ -88,6 +105,7 @@ class Sim {
       // 256-lane models included.
       model_->trace(trace_.get(), 0);
       trace_->open((stem + ".fst").c_str());
+      wave_ticks_left_ = wave_evals_left_ = WaveCycles();
       std::ofstream(stem + ".top") << top << "\n";
     }
   }
@@ -122,6 +140,7 @@ class Sim {
     model_->eval();
     if constexpr (HasClock<Model>::value) low_seen_ = model_->clk_i == 0;
     Dump();
+    CountWaveStep(wave_evals_left_);
   }
 
   // Clocked top: one full clk_i period. Throws when the timeout is exceeded.
@@ -146,6 +165,7 @@ class Sim {
       model_->clk_i = 1;
       model_->eval();
       Dump();
+      CountWaveStep(wave_ticks_left_);
     } else {
       if (!low_seen_ || model_->clk_i != 0) {
         model_->clk_i = 0;
@@ -193,6 +213,15 @@ class Sim {
     context_->timeInc(1);
   }
 
+  // One traced cycle or evaluation done: the waveform ends after ANE_WAVE_CYCLES of either. The
+  // untraced Tick() keeps the time going as before, so the times in the file are unchanged.
+  void CountWaveStep(uint64_t& left) {
+    if (trace_ && --left == 0) {
+      trace_->close();
+      trace_.reset();
+    }
+  }
+
   // Whether the model has a clk_i input (a clocked top).
   template <class M, class = void>
   struct HasClock : std::false_type {};
@@ -202,6 +231,8 @@ class Sim {
   std::unique_ptr<VerilatedContext> context_;
   std::unique_ptr<Model> model_;
   std::unique_ptr<VerilatedFstC> trace_;
+  uint64_t wave_ticks_left_ = 0;  // traced cycles left before the waveform ends
+  uint64_t wave_evals_left_ = 0;  // traced evaluations left before it ends
   bool low_seen_ = false;  // the last eval saw clk_i low, and clk_i is still low
   uint64_t cycles_ = 0;
   uint64_t timeout_ = uint64_t(1) << 40;
