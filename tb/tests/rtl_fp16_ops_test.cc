@@ -7,8 +7,11 @@
 // exponent ranges: cancellation for add/sub, underflow and overflow for mul).
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <utility>
@@ -16,6 +19,7 @@
 
 #include "Vane_fp16_add.h"
 #include "Vane_fp16_mul.h"
+#include "gtkwave/fstapi.h"
 #include "tb/harness/sim.h"
 #include "tb/oracle/elementwise.h"
 #include "tb/tests/fp16_values.h"
@@ -322,6 +326,56 @@ TEST(RtlFp16Sub, N4_1_N4_2_DirectedCorners) {
 TEST(RtlFp16Sub, N4_1_AllPairsOfDenseSubset) { CheckDenseSubset(Op::kSub); }
 TEST(RtlFp16Sub, N4_1_DenseSubsetIdenticalUnderThreeXSeeds) { CheckXSeeds(Op::kSub); }
 TEST(RtlFp16Sub, N4_1_TenMillionRandomPairs) { CheckRandomPairs(Op::kSub, 0xF16A03); }
+
+// ---- the harness's waveform length (tb/harness/sim.h, ANE_WAVE_CYCLES) ----
+
+// The last time step of a waveform (a traced cycle is two steps, a traced evaluation one).
+uint64_t FstEndTime(const std::string& file) {
+  void* r = fstReaderOpen(file.c_str());
+  if (!r) throw std::runtime_error("cannot read " + file);
+  const uint64_t t = fstReaderGetEndTime(r);
+  fstReaderClose(r);
+  return t;
+}
+
+// ANE_WAVE_CYCLES=N: the waveform ends after N traced cycles or N evaluations, the run goes on;
+// unset, the whole run is traced; a value that is not a whole number above 0 is refused by name.
+TEST(HarnessWave, WaveCyclesKeepsTheFirstCyclesOnly) {
+  const std::string dir = ::testing::TempDir() + "ane_wave_cycles";
+  ::mkdir(dir.c_str(), 0755);
+  ::setenv("ANE_WAVE_DIR", dir.c_str(), 1);
+  auto end_time = [&](const char* cycles, int ticks, int evals) {
+    if (cycles) {
+      ::setenv("ANE_WAVE_CYCLES", cycles, 1);
+    } else {
+      ::unsetenv("ANE_WAVE_CYCLES");
+    }
+    {
+      harness::Sim<Vane_fp16_mul> sim("ane_fp16_mul", "wave_cycles");
+      for (int i = 0; i < ticks; ++i) sim.Tick();
+      for (int i = 0; i < evals; ++i) sim.Eval();
+      EXPECT_EQ(sim.cycles(), uint64_t(ticks));
+    }
+    return FstEndTime(dir + "/wave_cycles.fst");
+  };
+  EXPECT_EQ(end_time(nullptr, 50, 0), 99u);  // 50 cycles: steps 0 .. 99
+  EXPECT_EQ(end_time("10", 50, 0), 19u);     // the first 10 cycles
+  EXPECT_EQ(end_time(nullptr, 0, 50), 49u);  // 50 evaluations
+  EXPECT_EQ(end_time("10", 0, 50), 9u);      // the first 10
+  EXPECT_EQ(end_time("10", 5, 50), 19u);     // 5 cycles (steps 0 .. 9), then 10 evaluations
+  for (const char* bad : {"ten", "0", "-3", "12x", ""}) {
+    ::setenv("ANE_WAVE_CYCLES", bad, 1);
+    try {
+      harness::Sim<Vane_fp16_mul> sim("ane_fp16_mul", "wave_cycles");
+      ADD_FAILURE() << "ANE_WAVE_CYCLES='" << bad << "' was taken";
+    } catch (const std::runtime_error& e) {
+      EXPECT_EQ(std::string(e.what()),
+                "ANE_WAVE_CYCLES='" + std::string(bad) + "' is not a whole number of cycles above 0");
+    }
+  }
+  ::unsetenv("ANE_WAVE_CYCLES");
+  ::unsetenv("ANE_WAVE_DIR");
+}
 
 }  // namespace
 }  // namespace ane

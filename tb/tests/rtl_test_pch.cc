@@ -1,0 +1,1 @@
+// The object the RTL tests' precompiled header is built with (tb/tests/CMakeLists.txt).
