@@ -81,8 +81,9 @@ module ane_core #(
   // ---------------------------------------------------------------- registers
   // Addresses and fields: ane_regs_pkg (rtl/regs/ane_regs.yaml). The constants are int unsigned;
   // 8'(...) sizes an address to cfg_addr_i.
-  logic [31:0] layer_q, tile_q, grid_q, pass_q, cgout_q, in_q, out_q, win_q, patch_q;
-  logic [31:0] xbase_q, xchs_q, xrs_q, kbase_q, ybase_q, ychs_q, yrs_q;
+  // The layer's registers, kept as one ane_regs_pkg::core_cfg_t (generated from the YAML's
+  // core.config): each register holds its fields' bits, read by name (cfg_q.tile.nc).
+  ane_regs_pkg::core_cfg_t cfg_q;
   logic        start, run_q, ke_we, sh_we, pp_we;
   assign start = cfg_we_i && cfg_addr_i == 8'(ane_regs_pkg::CoreStartAddr);
   assign ke_we = cfg_we_i && cfg_addr_i == 8'(ane_regs_pkg::CoreKextAddr);
@@ -93,98 +94,40 @@ module ane_core #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      {layer_q, tile_q, grid_q, pass_q, cgout_q, in_q, out_q, win_q, patch_q} <= '0;
-      {xbase_q, xchs_q, xrs_q, kbase_q, ybase_q, ychs_q, yrs_q} <= '0;
+      cfg_q <= '0;
     end else if (cfg_we_i) begin
       unique case (cfg_addr_i)
-        8'(ane_regs_pkg::CoreLayerAddr): layer_q <= cfg_wdata_i;
-        8'(ane_regs_pkg::CoreTileAddr):  tile_q  <= cfg_wdata_i;
-        8'(ane_regs_pkg::CoreGridAddr):  grid_q  <= cfg_wdata_i;
-        8'(ane_regs_pkg::CorePassAddr):  pass_q  <= cfg_wdata_i;
-        8'(ane_regs_pkg::CoreCgoutAddr): cgout_q <= cfg_wdata_i;
-        8'(ane_regs_pkg::CoreInAddr):    in_q    <= cfg_wdata_i;
-        8'(ane_regs_pkg::CoreOutAddr):   out_q   <= cfg_wdata_i;
-        8'(ane_regs_pkg::CoreWinAddr):   win_q   <= cfg_wdata_i;
-        8'(ane_regs_pkg::CorePatchAddr): patch_q <= cfg_wdata_i;
-        8'(ane_regs_pkg::CoreXbaseAddr): xbase_q <= cfg_wdata_i;
-        8'(ane_regs_pkg::CoreXchsAddr):  xchs_q  <= cfg_wdata_i;
-        8'(ane_regs_pkg::CoreXrsAddr):   xrs_q   <= cfg_wdata_i;
-        8'(ane_regs_pkg::CoreKbaseAddr): kbase_q <= cfg_wdata_i;
-        8'(ane_regs_pkg::CoreYbaseAddr): ybase_q <= cfg_wdata_i;
-        8'(ane_regs_pkg::CoreYchsAddr):  ychs_q  <= cfg_wdata_i;
-        8'(ane_regs_pkg::CoreYrsAddr):   yrs_q   <= cfg_wdata_i;
+        8'(ane_regs_pkg::CoreLayerAddr): cfg_q.layer <= cfg_wdata_i[ane_regs_pkg::CoreLayerBits-1:0];
+        8'(ane_regs_pkg::CoreTileAddr): cfg_q.tile <= cfg_wdata_i[ane_regs_pkg::CoreTileBits-1:0];
+        8'(ane_regs_pkg::CoreGridAddr): cfg_q.grid <= cfg_wdata_i[ane_regs_pkg::CoreGridBits-1:0];
+        8'(ane_regs_pkg::CorePassAddr): cfg_q.pass <= cfg_wdata_i[ane_regs_pkg::CorePassBits-1:0];
+        8'(ane_regs_pkg::CoreCgoutAddr): cfg_q.cgout <= cfg_wdata_i[ane_regs_pkg::CoreCgoutBits-1:0];
+        8'(ane_regs_pkg::CoreInAddr): cfg_q.in <= cfg_wdata_i[ane_regs_pkg::CoreInBits-1:0];
+        8'(ane_regs_pkg::CoreOutAddr): cfg_q.out <= cfg_wdata_i[ane_regs_pkg::CoreOutBits-1:0];
+        8'(ane_regs_pkg::CoreWinAddr): cfg_q.win <= cfg_wdata_i[ane_regs_pkg::CoreWinBits-1:0];
+        8'(ane_regs_pkg::CorePatchAddr): cfg_q.patch <= cfg_wdata_i[ane_regs_pkg::CorePatchBits-1:0];
+        8'(ane_regs_pkg::CoreXbaseAddr): cfg_q.xbase <= cfg_wdata_i[ane_regs_pkg::CoreXbaseBits-1:0];
+        8'(ane_regs_pkg::CoreXchsAddr): cfg_q.xchs <= cfg_wdata_i[ane_regs_pkg::CoreXchsBits-1:0];
+        8'(ane_regs_pkg::CoreXrsAddr): cfg_q.xrs <= cfg_wdata_i[ane_regs_pkg::CoreXrsBits-1:0];
+        8'(ane_regs_pkg::CoreKbaseAddr): cfg_q.kbase <= cfg_wdata_i[ane_regs_pkg::CoreKbaseBits-1:0];
+        8'(ane_regs_pkg::CoreYbaseAddr): cfg_q.ybase <= cfg_wdata_i[ane_regs_pkg::CoreYbaseBits-1:0];
+        8'(ane_regs_pkg::CoreYchsAddr): cfg_q.ychs <= cfg_wdata_i[ane_regs_pkg::CoreYchsBits-1:0];
+        8'(ane_regs_pkg::CoreYrsAddr): cfg_q.yrs <= cfg_wdata_i[ane_regs_pkg::CoreYrsBits-1:0];
         default: ;
       endcase
     end
   end
-
-  // The fields. The address registers are whole words (ane_regs_pkg::Core*BaseWidth = 32).
-  logic [ane_regs_pkg::CoreLayerCgWidth-1:0]    cg;
-  logic [ane_regs_pkg::CoreLayerModeWidth-1:0]  mode_bits;
-  logic                                         two_kernel, four_kernel, elem16, params, out8, diag;
-  logic [ane_regs_pkg::CoreTileTileHWidth-1:0]  tile_h;
-  logic [ane_regs_pkg::CoreTileTileWWidth-1:0]  tile_w;
-  logic [ane_regs_pkg::CoreTileNcWidth-1:0]     nc;
-  logic [ane_regs_pkg::CoreGridNtyWidth-1:0]    nty;
-  logic [ane_regs_pkg::CoreGridNtxWidth-1:0]    ntx;
-  logic [ane_regs_pkg::CoreGridNslWidth-1:0]    nsl;
-  logic [ane_regs_pkg::CorePassNpWidth-1:0]     np;
-  logic [ane_regs_pkg::CorePassPpgWidth-1:0]    ppg;
-  logic [ane_regs_pkg::CorePassNkFullWidth-1:0] nk_full;
-  logic [ane_regs_pkg::CorePassNkLastWidth-1:0] nk_last;
-  logic [ane_regs_pkg::CoreCgoutCgoutWidth-1:0] cgout;
-  logic [ane_regs_pkg::CoreInHWidth-1:0]        in_h;
-  logic [ane_regs_pkg::CoreInWWidth-1:0]        in_w;
-  logic [ane_regs_pkg::CoreOutOhWidth-1:0]      oh;
-  logic [ane_regs_pkg::CoreOutOwWidth-1:0]      ow;
-  logic [ane_regs_pkg::CoreWinSyWidth-1:0]      sy;
-  logic [ane_regs_pkg::CoreWinSxWidth-1:0]      sx;
-  logic [ane_regs_pkg::CoreWinPtWidth-1:0]      pt;
-  logic [ane_regs_pkg::CoreWinPlWidth-1:0]      pl;
-  logic [ane_regs_pkg::CorePatchPhWidth-1:0]    ph;
-  logic [ane_regs_pkg::CorePatchPwWidth-1:0]    pw;
-  logic [ane_regs_pkg::CorePatchBprWidth-1:0]   bpr;
-  assign cg         = layer_q[ane_regs_pkg::CoreLayerCgLsb +: ane_regs_pkg::CoreLayerCgWidth];
-  assign mode_bits  = layer_q[ane_regs_pkg::CoreLayerModeLsb +: ane_regs_pkg::CoreLayerModeWidth];
-  assign two_kernel = layer_q[ane_regs_pkg::CoreLayerTwoKernelLsb];
-  assign four_kernel = layer_q[ane_regs_pkg::CoreLayerFourKernelLsb];
-  assign elem16     = layer_q[ane_regs_pkg::CoreLayerElem16Lsb];
-  assign params     = layer_q[ane_regs_pkg::CoreLayerParamsLsb];
-  assign out8       = layer_q[ane_regs_pkg::CoreLayerOut8Lsb];
-  assign diag       = layer_q[ane_regs_pkg::CoreLayerDiagLsb];
-  assign tile_h     = tile_q[ane_regs_pkg::CoreTileTileHLsb +: ane_regs_pkg::CoreTileTileHWidth];
-  assign tile_w     = tile_q[ane_regs_pkg::CoreTileTileWLsb +: ane_regs_pkg::CoreTileTileWWidth];
-  assign nc         = tile_q[ane_regs_pkg::CoreTileNcLsb +: ane_regs_pkg::CoreTileNcWidth];
-  assign nty        = grid_q[ane_regs_pkg::CoreGridNtyLsb +: ane_regs_pkg::CoreGridNtyWidth];
-  assign ntx        = grid_q[ane_regs_pkg::CoreGridNtxLsb +: ane_regs_pkg::CoreGridNtxWidth];
-  assign nsl        = grid_q[ane_regs_pkg::CoreGridNslLsb +: ane_regs_pkg::CoreGridNslWidth];
-  assign np         = pass_q[ane_regs_pkg::CorePassNpLsb +: ane_regs_pkg::CorePassNpWidth];
-  assign ppg        = pass_q[ane_regs_pkg::CorePassPpgLsb +: ane_regs_pkg::CorePassPpgWidth];
-  assign nk_full    = pass_q[ane_regs_pkg::CorePassNkFullLsb +: ane_regs_pkg::CorePassNkFullWidth];
-  assign nk_last    = pass_q[ane_regs_pkg::CorePassNkLastLsb +: ane_regs_pkg::CorePassNkLastWidth];
-  assign cgout      = cgout_q[ane_regs_pkg::CoreCgoutCgoutLsb +: ane_regs_pkg::CoreCgoutCgoutWidth];
-  assign in_h       = in_q[ane_regs_pkg::CoreInHLsb +: ane_regs_pkg::CoreInHWidth];
-  assign in_w       = in_q[ane_regs_pkg::CoreInWLsb +: ane_regs_pkg::CoreInWWidth];
-  assign oh         = out_q[ane_regs_pkg::CoreOutOhLsb +: ane_regs_pkg::CoreOutOhWidth];
-  assign ow         = out_q[ane_regs_pkg::CoreOutOwLsb +: ane_regs_pkg::CoreOutOwWidth];
-  assign sy         = win_q[ane_regs_pkg::CoreWinSyLsb +: ane_regs_pkg::CoreWinSyWidth];
-  assign sx         = win_q[ane_regs_pkg::CoreWinSxLsb +: ane_regs_pkg::CoreWinSxWidth];
-  assign pt         = win_q[ane_regs_pkg::CoreWinPtLsb +: ane_regs_pkg::CoreWinPtWidth];
-  assign pl         = win_q[ane_regs_pkg::CoreWinPlLsb +: ane_regs_pkg::CoreWinPlWidth];
-  assign ph         = patch_q[ane_regs_pkg::CorePatchPhLsb +: ane_regs_pkg::CorePatchPhWidth];
-  assign pw         = patch_q[ane_regs_pkg::CorePatchPwLsb +: ane_regs_pkg::CorePatchPwWidth];
-  assign bpr        = patch_q[ane_regs_pkg::CorePatchBprLsb +: ane_regs_pkg::CorePatchBprWidth];
 
   // ---------------------------------------------------------------- kernel side
   logic        kin_valid, kin_ready;
   logic [63:0] kin_data;
   logic        kr_busy;
   logic [19:0] ntiles;
-  assign ntiles = 20'(nty) * 20'(ntx);
+  assign ntiles = 20'(cfg_q.grid.nty) * 20'(cfg_q.grid.ntx);
 
   ane_core_kread #(.Credits(Credits)) u_kread (
     .clk_i(clk_i), .rst_ni(rst_ni), .start_i(start), .busy_o(kr_busy),
-    .np_i(np), .ntiles_i(ntiles), .k_base_i(kbase_q),
+    .np_i(cfg_q.pass.np), .ntiles_i(ntiles), .k_base_i(cfg_q.kbase.base),
     .rd_valid_o(kr_valid_o), .rd_ready_i(kr_ready_i), .rd_addr_o(kr_addr_o),
     .rs_valid_i(ks_valid_i), .rs_data_i(ks_data_i),
     .kin_valid_o(kin_valid), .kin_ready_i(kin_ready), .kin_data_o(kin_data)
@@ -213,7 +156,8 @@ module ane_core #(
   logic [2:0]  rq_ky, rq_kx;
   ane_pkg::core_op_t rq_tag;  // an operation's tag through the router and the shifter
   ane_core_route u_route (
-    .clk_i(clk_i), .rst_ni(rst_ni), .start_i(start), .nc_i(nc), .nsl_i(nsl), .diag_i(diag),
+    .clk_i(clk_i), .rst_ni(rst_ni), .start_i(start), .nc_i(cfg_q.tile.nc), .nsl_i(cfg_q.grid.nsl),
+    .diag_i(cfg_q.layer.diag),
     .op_valid_i(op_valid), .op_ready_o(op_ready), .op_coef_a_i(op_a), .op_coef_b_i(op_b),
     .op_coef_c_i(op_c4), .op_coef_d_i(op_d4),
     .op_c_i(op_c), .op_ky_i(op_ky), .op_kx_i(op_kx), .op_slot_i(op_slot),
@@ -225,15 +169,10 @@ module ane_core #(
   // ---------------------------------------------------------------- data side
   logic                   ld_valid, ld_ready, ld_last, ld_busy;
   logic [PortWords*BeatBytes*8-1:0] ld_data;
-  logic [61:0]            ld_desc;
+  ane_pkg::wu_desc_t      ld_desc;
   ane_core_load #(.BeatBytes(BeatBytes), .PortWords(PortWords), .Credits(Credits)) u_load (
     .clk_i(clk_i), .rst_ni(rst_ni), .start_i(start), .busy_o(ld_busy),
-    .cg_i(cg), .nc_i(nc), .nsl_i(nsl), .np_i(np), .ppg_i(ppg), .nty_i(nty), .ntx_i(ntx),
-    .tile_h_i(tile_h), .tile_w_i(tile_w), .sy_i(sy), .sx_i(sx),
-    .pt_i(pt), .pl_i(pl), .h_i(in_h), .w_i(in_w),
-    .oh_i(oh), .ow_i(ow), .ph_i(ph), .pw_i(pw),
-    .bpr_i(bpr), .elem16_i(elem16),
-    .x_base_i(xbase_q), .x_chs_i(xchs_q), .x_rs_i(xrs_q),
+    .cfg_i(cfg_q),
     .rd_valid_o(xr_valid_o), .rd_ready_i(xr_ready_i), .rd_addr_o(xr_addr_o),
     .rs_valid_i(xs_valid_i), .rs_data_i(xs_data_i),
     .ld_valid_o(ld_valid), .ld_ready_i(ld_ready), .ld_data_o(ld_data), .ld_last_o(ld_last),
@@ -261,7 +200,7 @@ module ane_core #(
   // ---------------------------------------------------------------- MAC array
   ane_pkg::mac_mode_e mode;
   always_comb begin
-    unique case (mode_bits)
+    unique case (cfg_q.layer.mode)
       3'd1:    mode = ane_pkg::ModeInt8;
       3'd2:    mode = ane_pkg::ModeI8xF16;
       3'd3:    mode = ane_pkg::ModeF16xI8;
@@ -282,8 +221,9 @@ module ane_core #(
     .clk_i(clk_i), .rst_ni(rst_ni),
     .in_valid_i(vec_valid), .in_ready_o(vec_ready), .slot_wait_o(vec_slot_wait), .in_cmd_i(ane_pkg::CmdMac),
     .in_mode_i(mode), .in_slot_i(vec_tag.slot),
-    .in_first_i(vec_tag.first), .in_last_i(vec_tag.last), .in_two_kernel_i(two_kernel),
-    .in_four_kernel_i(four_kernel), .in_data_i(vec_data), .in_aux_i('0),
+    .in_first_i(vec_tag.first), .in_last_i(vec_tag.last),
+    .in_two_kernel_i(cfg_q.layer.two_kernel), .in_four_kernel_i(cfg_q.layer.four_kernel),
+    .in_data_i(vec_data), .in_aux_i('0),
     .in_kernel_a_i(vec_tag.coef_a), .in_kernel_b_i(vec_tag.coef_b), .in_kernel_c_i(vec_tag.coef_c),
     .in_kernel_d_i(vec_tag.coef_d),
     .out_valid_o(res_valid), .out_ready_i(res_ready), .out_slot_o(res_slot), .out_acc_o(res_acc),
@@ -296,10 +236,7 @@ module ane_core #(
   logic out_busy, out_done, pp_busy;
   ane_core_out #(.Gen(Gen), .NumLanes(NumLanes), .OutBytes(OutBytes), .PpLanes(PpLanes)) u_out (
     .clk_i(clk_i), .rst_ni(rst_ni), .start_i(start), .busy_o(out_busy), .done_o(out_done),
-    .two_kernel_i(two_kernel), .four_kernel_i(four_kernel), .params_i(params), .out8_i(out8), .np_i(np), .ppg_i(ppg),
-    .nk_full_i(nk_full), .nk_last_i(nk_last), .cgout_i(cgout), .nty_i(nty), .ntx_i(ntx),
-    .tile_h_i(tile_h), .tile_w_i(tile_w), .oh_i(oh), .ow_i(ow),
-    .y_base_i(ybase_q), .y_chs_i(ychs_q), .y_rs_i(yrs_q),
+    .cfg_i(cfg_q),
     .pp_cfg_we_i(pp_we), .pp_cfg_addr_i(cfg_addr_i[ane_regs_pkg::CorePostprocAddrBits-1:0]),
     .pp_cfg_wdata_i(cfg_wdata_i), .pp_busy_o(pp_busy),
     .res_valid_i(res_valid), .res_ready_o(res_ready), .res_acc_i(res_acc),
@@ -366,18 +303,15 @@ module ane_core #(
     if (rst_ni) begin
       if (start) assert (!busy_o);
       // the work units' channel slices cover the conv group
-      if (start) assert (nc != '0 && nsl != '0 && np != '0 && ppg != '0 && nty != '0 && ntx != '0);
+      if (start) assert (cfg_q.tile.nc != '0 && cfg_q.grid.nsl != '0 && cfg_q.pass.np != '0 &&
+                         cfg_q.pass.ppg != '0 && cfg_q.grid.nty != '0 && cfg_q.grid.ntx != '0);
     end
   end
 `endif
 
   logic unused;
-  assign unused = ^{vec_mask, res_slot, res_fp16, res_sat, rd_valid, rd_acc, rd_fp16, rd_sat, route_idle, prm_kernel,
-                    layer_q[31:ane_regs_pkg::CoreLayerBits], tile_q[31:ane_regs_pkg::CoreTileBits],
-                    grid_q[31:ane_regs_pkg::CoreGridBits],   // PASS: every bit used
-                    cgout_q[31:ane_regs_pkg::CoreCgoutBits], in_q[31:ane_regs_pkg::CoreInBits],
-                    out_q[31:ane_regs_pkg::CoreOutBits], win_q[31:ane_regs_pkg::CoreWinBits],
-                    patch_q[31:ane_regs_pkg::CorePatchBits]};
+  assign unused = ^{vec_mask, res_slot, res_fp16, res_sat, rd_valid, rd_acc, rd_fp16, rd_sat, route_idle,
+                    prm_kernel};
 
 endmodule
 

@@ -37,30 +37,7 @@ module ane_core_load #(
   input  wire logic                             start_i,     // one cycle: walk the configured layer
   output      logic                             busy_o,
   // layer configuration (stable while busy)
-  input  wire logic [9:0]                       cg_i,        // input channels of a conv group
-  input  wire logic [9:0]                       nc_i,        // channels per work unit
-  input  wire logic [9:0]                       nsl_i,       // channel slices per pass = ceil(cg / nc)
-  input  wire logic [9:0]                       np_i,        // passes
-  input  wire logic [9:0]                       ppg_i,       // passes per conv group
-  input  wire logic [9:0]                       nty_i,       // tile rows
-  input  wire logic [9:0]                       ntx_i,       // tile columns
-  input  wire logic [8:0]                       tile_h_i,
-  input  wire logic [8:0]                       tile_w_i,
-  input  wire logic [2:0]                       sy_i,
-  input  wire logic [2:0]                       sx_i,
-  input  wire logic [4:0]                       pt_i,        // padding top / left
-  input  wire logic [4:0]                       pl_i,
-  input  wire logic [11:0]                      h_i,         // input height / width
-  input  wire logic [11:0]                      w_i,
-  input  wire logic [11:0]                      oh_i,        // output height / width
-  input  wire logic [11:0]                      ow_i,
-  input  wire logic [9:0]                       ph_i,        // patch rows / columns of a whole tile
-  input  wire logic [9:0]                       pw_i,
-  input  wire logic [5:0]                       bpr_i,       // words per bank row
-  input  wire logic                             elem16_i,
-  input  wire logic [31:0]                      x_base_i,    // bytes
-  input  wire logic [31:0]                      x_chs_i,     // bytes per input channel plane
-  input  wire logic [31:0]                      x_rs_i,      // bytes per input row
+  input  wire ane_regs_pkg::core_cfg_t     cfg_i,       // the layer (registers LAYER .. YRS)
   // input memory read port
   output      logic                             rd_valid_o,
   input  wire logic                             rd_ready_i,
@@ -82,7 +59,8 @@ module ane_core_load #(
   localparam int unsigned FW = (PortWords > 1) ? $clog2(PortWords) : 1;  // funnel fill, 0..PortWords-1
   ane_pkg::wu_desc_t desc;  // (below) the work unit's descriptor, before its record
   localparam int unsigned DescW = $bits(desc);
-  localparam int unsigned RecW = 32 + 10 + 10 + DescW;
+  ane_pkg::wu_rec_t  rec_in, rec_out;  // (below) a work unit's record in the walker's queue
+  localparam int unsigned RecW = $bits(rec_in);
 
   // ---------------------------------------------------------------- layer constants
   // Shift-and-add over the 12 bits of the multipliers: cst_cnt_q counts 12 cycles after start.
@@ -92,8 +70,8 @@ module ane_core_load #(
   logic [31:0] m_rs_q, m_chs_q;                      // multiplicands, shifted left each cycle
   logic [31:0] k_tyst_rs_q, k_nc_chs_q, k_cg_chs_q, k_pt_rs_q;
   logic [11:0] tyst, txst;                           // tile_h * sy, tile_w * sx
-  assign tyst = 12'(tile_h_i) * 12'(sy_i);
-  assign txst = 12'(tile_w_i) * 12'(sx_i);
+  assign tyst = 12'(cfg_i.tile.tile_h) * 12'(cfg_i.win.sy);
+  assign txst = 12'(cfg_i.tile.tile_w) * 12'(cfg_i.win.sx);
 
   // ---------------------------------------------------------------- the walker
   logic        wk_q;                                 // walking: the state below is a work unit
@@ -107,8 +85,8 @@ module ane_core_load #(
   // yend_q = ty0_q + ph, xend_q = tx0_q + pw: registers stepped with ty0_q and tx0_q, so the
   // clipping below starts from flops (timing, issue 21)
   logic signed [13:0] yend_q, xend_q;
-  assign npt = 14'd0 - {9'd0, pt_i};
-  assign npl = 14'd0 - {9'd0, pl_i};
+  assign npt = 14'd0 - {9'd0, cfg_i.win.pt};
+  assign npl = 14'd0 - {9'd0, cfg_i.win.pl};
 
   // clipping against the tensor and the output map
   logic [9:0]  left, wn;
@@ -118,23 +96,23 @@ module ane_core_load #(
   logic [8:0]  toh, tow;
   logic [31:0] a0, col_b;
   always_comb begin
-    left = cg_i - csl_q;
-    wn   = (left < nc_i) ? left : nc_i;
+    left = cfg_i.layer.cg - csl_q;
+    wn   = (left < cfg_i.tile.nc) ? left : cfg_i.tile.nc;
     row0 = (ty0_q < 0) ? 12'd0 : 12'(ty0_q);
     col0 = (tx0_q < 0) ? 12'd0 : 12'(tx0_q);
     yend = yend_q;
     xend = xend_q;
     // yend, xend > 0: a patch is taller than the padding above it
-    rowe = (yend > $signed({2'b00, h_i})) ? h_i : 12'(yend);
-    cole = (xend > $signed({2'b00, w_i})) ? w_i : 12'(xend);
+    rowe = (yend > $signed({2'b00, cfg_i.in.h})) ? cfg_i.in.h : 12'(yend);
+    cole = (xend > $signed({2'b00, cfg_i.in.w})) ? cfg_i.in.w : 12'(xend);
     wph  = (rowe > row0) ? 10'(rowe - row0) : 10'd0;
     wpw  = (cole > col0) ? 10'(cole - col0) : 10'd0;
-    ohl  = oh_i - oy0_q;
-    owl  = ow_i - ox0_q;
-    toh  = (ohl < 12'(tile_h_i)) ? 9'(ohl) : tile_h_i;
-    tow  = (owl < 12'(tile_w_i)) ? 9'(owl) : tile_w_i;
-    col_b = elem16_i ? {19'd0, col0, 1'b0} : {20'd0, col0};
-    a0   = x_base_i + ch_addr_q + ((ty0_q < 0) ? 32'd0 : ty_addr_q) + col_b;
+    ohl  = cfg_i.out.oh - oy0_q;
+    owl  = cfg_i.out.ow - ox0_q;
+    toh  = (ohl < 12'(cfg_i.tile.tile_h)) ? 9'(ohl) : cfg_i.tile.tile_h;
+    tow  = (owl < 12'(cfg_i.tile.tile_w)) ? 9'(owl) : cfg_i.tile.tile_w;
+    col_b = cfg_i.layer.elem16 ? {19'd0, col0, 1'b0} : {20'd0, col0};
+    a0   = cfg_i.xbase.base + ch_addr_q + ((ty0_q < 0) ? 32'd0 : ty_addr_q) + col_b;
     desc.ow    = tow;
     desc.oh    = toh;
     desc.off_x = 12'(tx0_q - 14'(col0));
@@ -144,12 +122,15 @@ module ane_core_load #(
   end
 
   logic rec_in_ready, rec_out_valid, rec_out_ready, rec_push;
-  logic [RecW-1:0] rec_out;
   logic [1:0] rec_count;
+  assign rec_in.addr = a0;
+  assign rec_in.wn   = wn;
+  assign rec_in.wph  = wph;
+  assign rec_in.desc = desc;
   assign rec_push = wk_q && rec_in_ready;
   ane_fifo #(.Width(RecW), .Depth(2)) u_rec (
     .clk_i(clk_i), .rst_ni(rst_ni),
-    .in_valid_i (wk_q), .in_ready_o (rec_in_ready), .in_data_i ({a0, wn, wph, desc}),
+    .in_valid_i (wk_q), .in_ready_o (rec_in_ready), .in_data_i (rec_in),
     .out_valid_o(rec_out_valid), .out_ready_i(rec_out_ready), .out_data_o(rec_out),
     .count_o    (rec_count)
   );
@@ -159,11 +140,11 @@ module ane_core_load #(
   logic [9:0] nsl_m1_q, ntx_m1_q, nty_m1_q, ppg_m1_q, np_m1_q;
   always_ff @(posedge clk_i) begin
     if (start_i) begin
-      nsl_m1_q <= nsl_i - 10'd1;
-      ntx_m1_q <= ntx_i - 10'd1;
-      nty_m1_q <= nty_i - 10'd1;
-      ppg_m1_q <= ppg_i - 10'd1;
-      np_m1_q  <= np_i - 10'd1;
+      nsl_m1_q <= cfg_i.grid.nsl - 10'd1;
+      ntx_m1_q <= cfg_i.grid.ntx - 10'd1;
+      nty_m1_q <= cfg_i.grid.nty - 10'd1;
+      ppg_m1_q <= cfg_i.pass.ppg - 10'd1;
+      np_m1_q  <= cfg_i.pass.np - 10'd1;
     end
   end
   logic sl_wrap, tx_wrap, ty_wrap, pg_wrap, p_wrap;
@@ -188,8 +169,8 @@ module ane_core_load #(
       oy0_q <= '0; ox0_q <= '0;
       ty0_q <= npt;
       tx0_q <= npl;
-      yend_q <= npt + 14'(ph_i);
-      xend_q <= npl + 14'(pw_i);
+      yend_q <= npt + 14'(cfg_i.patch.ph);
+      xend_q <= npl + 14'(cfg_i.patch.pw);
       grp_addr_q <= '0;
       ch_addr_q  <= '0;
     end else if (cst_busy_q) begin
@@ -203,7 +184,7 @@ module ane_core_load #(
       // the work unit is queued: the next one
       if (!sl_wrap) begin
         sl_q      <= sl_q + 10'd1;
-        csl_q     <= csl_q + nc_i;
+        csl_q     <= csl_q + cfg_i.tile.nc;
         ch_addr_q <= ch_addr_q + k_nc_chs_q;
       end else begin
         sl_q      <= '0;
@@ -211,17 +192,17 @@ module ane_core_load #(
         ch_addr_q <= grp_addr_q;
         if (!tx_wrap) begin
           tx_q  <= tx_q + 10'd1;
-          ox0_q <= ox0_q + 12'(tile_w_i);
+          ox0_q <= ox0_q + 12'(cfg_i.tile.tile_w);
           tx0_q <= tx0_q + 14'(txst);
           xend_q <= xend_q + 14'(txst);
         end else begin
           tx_q  <= '0;
           ox0_q <= '0;
           tx0_q <= npl;
-          xend_q <= npl + 14'(pw_i);
+          xend_q <= npl + 14'(cfg_i.patch.pw);
           if (!ty_wrap) begin
             ty_q      <= ty_q + 10'd1;
-            oy0_q     <= oy0_q + 12'(tile_h_i);
+            oy0_q     <= oy0_q + 12'(cfg_i.tile.tile_h);
             ty0_q     <= ty0_q + 14'(tyst);
             yend_q    <= yend_q + 14'(tyst);
             ty_addr_q <= ty_addr_q + k_tyst_rs_q;
@@ -229,7 +210,7 @@ module ane_core_load #(
             ty_q      <= '0;
             oy0_q     <= '0;
             ty0_q     <= npt;
-            yend_q    <= npt + 14'(ph_i);
+            yend_q    <= npt + 14'(cfg_i.patch.ph);
             ty_addr_q <= 32'd0 - k_pt_rs_q;
             if (p_wrap) begin
               wk_q <= 1'b0;
@@ -239,7 +220,7 @@ module ane_core_load #(
               pg_q <= pg_q + 10'd1;
             end else begin
               pg_q       <= '0;
-              cgb_q      <= cgb_q + cg_i;
+              cgb_q      <= cgb_q + cfg_i.layer.cg;
               grp_addr_q <= grp_addr_q + k_cg_chs_q;
               ch_addr_q  <= grp_addr_q + k_cg_chs_q;
             end
@@ -253,11 +234,11 @@ module ane_core_load #(
   always_ff @(posedge clk_i) begin
     if (start_i) begin
       m_tyst_q <= tyst;
-      m_nc_q   <= {2'd0, nc_i};
-      m_cg_q   <= {2'd0, cg_i};
-      m_pt_q   <= {7'd0, pt_i};
-      m_rs_q   <= x_rs_i;
-      m_chs_q  <= x_chs_i;
+      m_nc_q   <= {2'd0, cfg_i.tile.nc};
+      m_cg_q   <= {2'd0, cfg_i.layer.cg};
+      m_pt_q   <= {7'd0, cfg_i.win.pt};
+      m_rs_q   <= cfg_i.xrs.stride;
+      m_chs_q  <= cfg_i.xchs.stride;
       k_tyst_rs_q <= '0;
       k_nc_chs_q  <= '0;
       k_cg_chs_q  <= '0;
@@ -293,10 +274,10 @@ module ane_core_load #(
   logic [NW-1:0] q_n;
   logic q_last;
   always_comb begin
-    rem    = bpr_i - b_q;
+    rem    = cfg_i.patch.bpr - b_q;
     seg_n  = (rem > 6'(PortWords)) ? NW'(PortWords) : NW'(rem);
     last_b = rem <= 6'(PortWords);
-    last_r = r_q == ph_i - 10'd1;
+    last_r = r_q == cfg_i.patch.ph - 10'd1;
     last_c = ci_q == wn_q - 10'd1;
     last_real = last_b && last_r && last_c;
     filler = pad_q || (r_q >= wph_q);
@@ -348,15 +329,15 @@ module ane_core_load #(
         end else if (!pad_q && !last_r) begin
           b_q     <= '0;
           r_q     <= r_q + 10'd1;
-          a_row_q <= a_row_q + x_rs_i;
-          a_q     <= a_row_q + x_rs_i;
+          a_row_q <= a_row_q + cfg_i.xrs.stride;
+          a_q     <= a_row_q + cfg_i.xrs.stride;
         end else if (!pad_q && !last_c) begin
           b_q     <= '0;
           r_q     <= '0;
           ci_q    <= ci_q + 10'd1;
-          a_ch_q  <= a_ch_q + x_chs_i;
-          a_row_q <= a_ch_q + x_chs_i;
-          a_q     <= a_ch_q + x_chs_i;
+          a_ch_q  <= a_ch_q + cfg_i.xchs.stride;
+          a_row_q <= a_ch_q + cfg_i.xchs.stride;
+          a_q     <= a_ch_q + cfg_i.xchs.stride;
         end else if (!pad_q && pad_n != '0) begin
           pad_q   <= 1'b1;
           pad_n_q <= pad_n;
@@ -369,9 +350,11 @@ module ane_core_load #(
         st_q    <= 1'b1;
         pad_q   <= 1'b0;
         tot_q   <= '0;
-        {a_q, wn_q, wph_q} <= rec_out[RecW-1:DescW];
-        a_ch_q  <= rec_out[RecW-1 -: 32];
-        a_row_q <= rec_out[RecW-1 -: 32];
+        a_q     <= rec_out.addr;
+        wn_q    <= rec_out.wn;
+        wph_q   <= rec_out.wph;
+        a_ch_q  <= rec_out.addr;
+        a_row_q <= rec_out.addr;
         ci_q <= '0; r_q <= '0; b_q <= '0;
       end
     end
@@ -391,7 +374,7 @@ module ane_core_load #(
   );
   ane_fifo #(.Width(DescW), .Depth(4)) u_desc (
     .clk_i(clk_i), .rst_ni(rst_ni),
-    .in_valid_i (desc_in_valid), .in_ready_o (desc_in_ready), .in_data_i (rec_out[DescW-1:0]),
+    .in_valid_i (desc_in_valid), .in_ready_o (desc_in_ready), .in_data_i (rec_out.desc),
     .out_valid_o(desc_out_valid), .out_ready_i(desc_out_ready),
     .out_data_o (desc_out), .count_o (desc_count)
   );
@@ -474,8 +457,10 @@ module ane_core_load #(
   end
 `endif
 
+  // cfg_i: the output side's registers (the writer's, the kernel reader's) are another block's
   logic unused;
-  assign unused = ^{q_count, d_count, rec_count, cgb_q};
+  assign unused = ^{q_count, d_count, rec_count, cgb_q,
+                    cfg_i.cgout, cfg_i.kbase, cfg_i.ybase, cfg_i.ychs, cfg_i.yrs};
 
 endmodule
 

@@ -45,24 +45,7 @@ module ane_core_out #(
   output      logic                   busy_o,
   output      logic                   done_o,      // one cycle: the layer's last beat was sent
   // layer configuration
-  input  wire logic                   two_kernel_i,
-  input  wire logic                   four_kernel_i,
-  input  wire logic                   params_i,    // the kernel groups carry parameter records
-  input  wire logic                   out8_i,      // int8 output elements
-  input  wire logic [9:0]             np_i,
-  input  wire logic [9:0]             ppg_i,
-  input  wire logic [5:0]             nk_full_i,   // kernels of a pass (1 .. 32)
-  input  wire logic [5:0]             nk_last_i,   // kernels of a conv group's last pass
-  input  wire logic [9:0]             cgout_i,     // output channels per conv group
-  input  wire logic [9:0]             nty_i,
-  input  wire logic [9:0]             ntx_i,
-  input  wire logic [8:0]             tile_h_i,
-  input  wire logic [8:0]             tile_w_i,
-  input  wire logic [11:0]            oh_i,
-  input  wire logic [11:0]            ow_i,
-  input  wire logic [31:0]            y_base_i,
-  input  wire logic [31:0]            y_chs_i,     // bytes per output channel plane
-  input  wire logic [31:0]            y_rs_i,      // bytes per output row
+  input  wire ane_regs_pkg::core_cfg_t cfg_i,     // the layer (registers LAYER .. YRS, by name)
   // post-processor configuration (ane_postproc's registers)
   input  wire logic                   pp_cfg_we_i,
   input  wire logic [5:0]             pp_cfg_addr_i,
@@ -116,9 +99,9 @@ module ane_core_out #(
   end
   always_comb begin
     res_perm = res_acc_i;
-    if (four_kernel_i) begin
+    if (cfg_i.layer.four_kernel) begin
       res_perm = res_perm4;
-    end else if (two_kernel_i) begin
+    end else if (cfg_i.layer.two_kernel) begin
       for (int i = 0; i < Half; i++) begin
         res_perm[32*i +: 32]          = res_acc_i[32*(2*i) +: 32];
         res_perm[32*(Half + i) +: 32] = res_acc_i[32*(2*i + 1) +: 32];
@@ -135,12 +118,15 @@ module ane_core_out #(
   logic        f_valid, f_ready, f_fire, ph_last;
   logic [1:0]  phase_q;   // the result's post-processor vector: 0 .. 1 (two-kernel), 0 .. 3 (four)
   logic        q_valid;
-  logic [47:0] q_data;
+  ane_pkg::pp_param_t q_in, q_data;
   logic [$clog2(PrmDepth):0] q_count;
-  ane_fifo #(.Width(48), .Depth(PrmDepth)) u_prm (
+  assign q_in.scale = prm_scale_i;
+  assign q_in.bias  = prm_bias_i;
+  ane_fifo #(.Width($bits(q_in)), .Depth(PrmDepth)) u_prm (
     .clk_i(clk_i), .rst_ni(rst_ni),
-    .in_valid_i (prm_valid_i), .in_ready_o (prm_ready_o), .in_data_i ({prm_scale_i, prm_bias_i}),
-    .out_valid_o(q_valid), .out_ready_i(f_fire && params_i), .out_data_o(q_data), .count_o (q_count)
+    .in_valid_i (prm_valid_i), .in_ready_o (prm_ready_o), .in_data_i (q_in),
+    .out_valid_o(q_valid), .out_ready_i(f_fire && cfg_i.layer.params), .out_data_o(q_data),
+    .count_o (q_count)
   );
 
   // The chunk of the vector the post-processor takes this cycle; the vector is done (f_fire)
@@ -148,11 +134,12 @@ module ane_core_out #(
   logic [ChW-1:0]        fc_q;
   logic                  fc_fire, fc_last;
   logic [PpLanes*32-1:0] fc_acc;
-  assign f_valid = r_valid && (q_valid || !params_i);
+  assign f_valid = r_valid && (q_valid || !cfg_i.layer.params);
   assign fc_fire = f_valid && f_ready;
   assign fc_last = fc_q == ChW'(Chunks - 1);
   assign f_fire  = fc_fire && fc_last;
-  assign ph_last = four_kernel_i ? (phase_q == 2'd3) : two_kernel_i ? phase_q[0] : 1'b1;
+  assign ph_last = cfg_i.layer.four_kernel ? (phase_q == 2'd3) :
+                   cfg_i.layer.two_kernel  ? phase_q[0] : 1'b1;
   assign r_ready = f_fire && ph_last;
   // The post-processor vector is the queued vector (broadcast mode) or its half (two-kernel
   // mode) or quarter (four-kernel mode) for the phase, zeros above; fc_acc is its chunk fc_q.
@@ -170,20 +157,20 @@ module ane_core_out #(
         src_q  <= '0;
         zero_q <= 1'b0;
       end else begin
-        src_q  <= four_kernel_i ? fc_n + ChW'(ph_n * QChunks) :
-                  two_kernel_i  ? fc_n + (ph_n[0] ? ChW'(Chunks / 2) : ChW'(0)) : fc_n;
-        zero_q <= four_kernel_i ? (fc_n >= ChW'(QChunks)) :
-                  two_kernel_i && (fc_n >= ChW'(Chunks / 2));
+        src_q  <= cfg_i.layer.four_kernel ? fc_n + ChW'(ph_n * QChunks) :
+                  cfg_i.layer.two_kernel  ? fc_n + (ph_n[0] ? ChW'(Chunks / 2) : ChW'(0)) : fc_n;
+        zero_q <= cfg_i.layer.four_kernel ? (fc_n >= ChW'(QChunks)) :
+                  cfg_i.layer.two_kernel && (fc_n >= ChW'(Chunks / 2));
       end
     end
     assign fc_acc = zero_q ? '0 : r_acc[PpLanes*32*src_q +: PpLanes*32];
   end else begin : g_feed_whole
     always_comb begin
       fc_acc = r_acc;
-      if (four_kernel_i) begin
+      if (cfg_i.layer.four_kernel) begin
         fc_acc = '0;
         fc_acc[QLanes*32-1:0] = r_acc[QLanes*32*phase_q +: QLanes*32];
-      end else if (two_kernel_i) begin
+      end else if (cfg_i.layer.two_kernel) begin
         fc_acc = '0;
         fc_acc[Half*32-1:0] = phase_q[0] ? r_acc[NumLanes*32-1:Half*32] : r_acc[Half*32-1:0];
       end
@@ -212,8 +199,8 @@ module ane_core_out #(
     .cfg_we_i   (pp_cfg_we_i), .cfg_addr_i(pp_cfg_addr_i), .cfg_wdata_i(pp_cfg_wdata_i),
     .busy_o     (pp_busy_o),
     .in_valid_i (f_valid), .in_ready_o(f_ready), .in_acc_i(fc_acc),
-    .in_scale_i (params_i ? q_data[47:32] : 16'h3C00),
-    .in_bias_i  (params_i ? q_data[31:0] : 32'h0),
+    .in_scale_i (cfg_i.layer.params ? q_data.scale : 16'h3C00),
+    .in_bias_i  (cfg_i.layer.params ? q_data.bias : 32'h0),
     .out_valid_o(c_valid), .out_ready_i(c_ready), .out_data_o(c_data)
   );
 
@@ -262,7 +249,7 @@ module ane_core_out #(
 
   localparam int unsigned EpbW = $clog2(OutBytes) + 1;
   logic [EpbW-1:0] epb;               // elements per beat
-  assign epb = out8_i ? EpbW'(OutBytes) : EpbW'(OutBytes / 2);
+  assign epb = cfg_i.layer.out8 ? EpbW'(OutBytes) : EpbW'(OutBytes / 2);
 
   // The layer's counts less one, taken at start (the configuration holds for the layer), and
   // pg_last as a register: the compares that decide where the next vector goes read registers
@@ -277,19 +264,19 @@ module ane_core_out #(
     if (!rst_ni) begin
       {ppg_m1_q, ntx_m1_q, nty_m1_q, np_m1_q, nvf_m1_q, nvl_m1_q} <= '0;
     end else if (start_i && w_q == WIdle) begin
-      ppg_m1_q <= ppg_i - 10'd1;
-      ntx_m1_q <= ntx_i - 10'd1;
-      nty_m1_q <= nty_i - 10'd1;
-      np_m1_q  <= np_i - 10'd1;
-      nvf_m1_q <= vecs_m1(nk_full_i, four_kernel_i, two_kernel_i);
-      nvl_m1_q <= vecs_m1(nk_last_i, four_kernel_i, two_kernel_i);
+      ppg_m1_q <= cfg_i.pass.ppg - 10'd1;
+      ntx_m1_q <= cfg_i.grid.ntx - 10'd1;
+      nty_m1_q <= cfg_i.grid.nty - 10'd1;
+      np_m1_q  <= cfg_i.pass.np - 10'd1;
+      nvf_m1_q <= vecs_m1(cfg_i.pass.nk_full, cfg_i.layer.four_kernel, cfg_i.layer.two_kernel);
+      nvl_m1_q <= vecs_m1(cfg_i.pass.nk_last, cfg_i.layer.four_kernel, cfg_i.layer.two_kernel);
     end
   end
 
   logic [5:0]  nk;
   logic        pg_last, k_last, tx_last, ty_last, p_last, write_k;
   assign pg_last = pg_last_q;
-  assign nk      = pg_last ? nk_last_i : nk_full_i;
+  assign nk      = pg_last ? cfg_i.pass.nk_last : cfg_i.pass.nk_full;
   assign k_last  = k_q == (pg_last ? nvl_m1_q : nvf_m1_q);
   assign tx_last = tx_q == ntx_m1_q;
   assign ty_last = ty_q == nty_m1_q;
@@ -298,10 +285,10 @@ module ane_core_out #(
 
   logic [11:0] ohl, owl;
   logic [8:0]  toh, tow;
-  assign ohl = oh_i - oy0_q;
-  assign owl = ow_i - ox0_q;
-  assign toh = (ohl < 12'(tile_h_i)) ? 9'(ohl) : tile_h_i;
-  assign tow = (owl < 12'(tile_w_i)) ? 9'(owl) : tile_w_i;
+  assign ohl = cfg_i.out.oh - oy0_q;
+  assign owl = cfg_i.out.ow - ox0_q;
+  assign toh = (ohl < 12'(cfg_i.tile.tile_h)) ? 9'(ohl) : cfg_i.tile.tile_h;
+  assign tow = (owl < 12'(cfg_i.tile.tile_w)) ? 9'(owl) : cfg_i.tile.tile_w;
 
   // running address parts (see the header): ch_q = y_base + (cbase + k) * y_chs,
   // ch0_q = y_base + cbase * y_chs, g0_q = y_base + gbase * y_chs, row_q = oy0 * y_rs,
@@ -314,7 +301,8 @@ module ane_core_out #(
   assign row_next = row_q + p_th_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) ox_step_q <= '0;
-    else if (start_i && w_q == WIdle) ox_step_q <= out8_i ? {1'b0, tile_w_i} : {tile_w_i, 1'b0};
+    else if (start_i && w_q == WIdle) ox_step_q <= cfg_i.layer.out8 ? {1'b0, cfg_i.tile.tile_w}
+                                                                     : {cfg_i.tile.tile_w, 1'b0};
   end
 
   // the configuration's products, by shift-and-add: per cycle the multiplicands move up one bit
@@ -348,11 +336,11 @@ module ane_core_out #(
     end else if (start_i && w_q == WIdle) begin
       m_q <= 4'd0;
       {p_th_q, p_nk_q, p_cg_q, p_c_q} <= '0;
-      m_rs_q  <= y_rs_i;
-      m_chs_q <= y_chs_i;
-      m_th_q  <= tile_h_i;
-      m_nk_q  <= nk_full_i;
-      m_cg_q  <= cgout_i;
+      m_rs_q  <= cfg_i.yrs.stride;
+      m_chs_q <= cfg_i.ychs.stride;
+      m_th_q  <= cfg_i.tile.tile_h;
+      m_nk_q  <= cfg_i.pass.nk_full;
+      m_cg_q  <= cfg_i.cgout.cgout;
     end else if (!prod_ok) begin
       m_q <= m_q + 4'd1;
       {p_c_q[0], p_th_q} <= s_th;
@@ -381,7 +369,7 @@ module ane_core_out #(
     wr_data_o = '0;
     wr_strb_o = '0;
     for (int i = 0; i < OutBytes; i++) begin
-      if (out8_i) begin
+      if (cfg_i.layer.out8) begin
         wr_data_o[8*i +: 8] = sh[16*i +: 8];
         wr_strb_o[i] = 32'(i) < 32'(nel);
       end else begin
@@ -416,12 +404,12 @@ module ane_core_out #(
         WIdle: begin
           if (start_i) begin
             {k_q, p_q, pg_q, ty_q, tx_q, gbase_q, cbase_q, oy0_q, ox0_q} <= '0;
-            ch_q  <= y_base_i;
-            ch0_q <= y_base_i;
-            g0_q  <= y_base_i;
+            ch_q  <= cfg_i.ybase.base;
+            ch0_q <= cfg_i.ybase.base;
+            g0_q  <= cfg_i.ybase.base;
             row_q <= '0;
             rowx_q <= '0;
-            pg_last_q <= ppg_i == 10'd1;
+            pg_last_q <= cfg_i.pass.ppg == 10'd1;
             w_q <= WTake;
           end
         end
@@ -448,10 +436,10 @@ module ane_core_out #(
             end else if (!last_row) begin
               be_q   <= '0;
               r_q    <= r_q + 9'd1;
-              erow_q <= erow_q + tile_w_i;
-              e0_q   <= erow_q + tile_w_i;
-              arow_q <= arow_q + y_rs_i;
-              a_q    <= arow_q + y_rs_i;
+              erow_q <= erow_q + cfg_i.tile.tile_w;
+              e0_q   <= erow_q + cfg_i.tile.tile_w;
+              arow_q <= arow_q + cfg_i.yrs.stride;
+              a_q    <= arow_q + cfg_i.yrs.stride;
             end
           end
         end
@@ -460,20 +448,20 @@ module ane_core_out #(
       if (adv) begin
         w_q  <= WTake;
         k_q  <= k_q + 6'd1;
-        ch_q <= ch_q + y_chs_i;
+        ch_q <= ch_q + cfg_i.ychs.stride;
         if (k_last) begin
           k_q  <= '0;
           ch_q <= ch0_q;
           if (!tx_last) begin
             tx_q   <= tx_q + 10'd1;
-            ox0_q  <= ox0_q + 12'(tile_w_i);
+            ox0_q  <= ox0_q + 12'(cfg_i.tile.tile_w);
             rowx_q <= rowx_q + 32'(ox_step_q);
           end else begin
             tx_q  <= '0;
             ox0_q <= '0;
             if (!ty_last) begin
               ty_q   <= ty_q + 10'd1;
-              oy0_q  <= oy0_q + 12'(tile_h_i);
+              oy0_q  <= oy0_q + 12'(cfg_i.tile.tile_h);
               row_q  <= row_next;
               rowx_q <= row_next;
             end else begin
@@ -485,13 +473,13 @@ module ane_core_out #(
               pg_last_q <= pg_last ? (ppg_m1_q == 10'd0) : (pg_q + 10'd1 == ppg_m1_q);
               if (!pg_last) begin
                 pg_q    <= pg_q + 10'd1;
-                cbase_q <= cbase_q + 10'(nk_full_i);
+                cbase_q <= cbase_q + 10'(cfg_i.pass.nk_full);
                 ch0_q   <= ch0_q + p_nk_q;
                 ch_q    <= ch0_q + p_nk_q;
               end else begin
                 pg_q    <= '0;
-                gbase_q <= gbase_q + cgout_i;
-                cbase_q <= gbase_q + cgout_i;
+                gbase_q <= gbase_q + cfg_i.cgout.cgout;
+                cbase_q <= gbase_q + cfg_i.cgout.cgout;
                 g0_q    <= g0_q + p_cg_q;
                 ch0_q   <= g0_q + p_cg_q;
                 ch_q    <= g0_q + p_cg_q;
@@ -509,8 +497,10 @@ module ane_core_out #(
 
   assign busy_o = w_q != WIdle;
 
+  // cfg_i: the input side's registers (the loader's, the kernel reader's) are another block's
   logic unused;
-  assign unused = ^q_count;
+  assign unused = ^{q_count, cfg_i.in, cfg_i.win, cfg_i.patch, cfg_i.xbase, cfg_i.xchs, cfg_i.xrs,
+                    cfg_i.kbase};
 
 `ifndef SYNTHESIS
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -519,8 +509,9 @@ module ane_core_out #(
       if (r_valid) assert (r_count != '0);
       if (start_i) assert (w_q == WIdle);
       if (start_i) assert (NumLanes % PpLanes == 0 && (Chunks == 1 || Chunks % 2 == 0));
-      if (start_i && four_kernel_i) assert (NumLanes % 4 == 0 && (Chunks == 1 || Chunks % 4 == 0));
-      if (start_i) assert (!(two_kernel_i && four_kernel_i));
+      if (start_i && cfg_i.layer.four_kernel)
+        assert (NumLanes % 4 == 0 && (Chunks == 1 || Chunks % 4 == 0));
+      if (start_i) assert (!(cfg_i.layer.two_kernel && cfg_i.layer.four_kernel));
     end
   end
 `endif

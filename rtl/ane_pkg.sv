@@ -406,6 +406,22 @@ package ane_pkg;
     logic [9:0]  ph;
   } wu_desc_t;
 
+  // A work unit as the loader's walker queues it for the loader's reader (ane_core_load): its
+  // first byte address, its channels and patch rows, and its descriptor.
+  typedef struct packed {
+    logic [31:0] addr;
+    logic [9:0]  wn;
+    logic [9:0]  wph;
+    wu_desc_t    desc;
+  } wu_rec_t;
+
+  // A kernel's parameter record (N-3.1) in the results block's queue (ane_core_out): the scale
+  // (fp16) and the bias (fp32) the post-processor applies to its output channel.
+  typedef struct packed {
+    logic [15:0] scale;
+    logic [31:0] bias;
+  } pp_param_t;
+
 endpackage
 
 `default_nettype wire

@@ -857,6 +857,100 @@ package ane_regs_pkg;
   localparam int unsigned CoreShifterAddr     = 32'h80;
   localparam int unsigned CoreShifterAddrBits = 2;
 
+  // ---- the layer configuration the core keeps (core.config) ----
+  // The layer configuration: ane_core keeps these registers in one register,
+  //   ane_regs_pkg::core_cfg_t, and hands it whole to the blocks that walk the layer
+  //   (ane_core_load, ane_core_out), which read the fields they need by name.
+  // Each register's struct is its bits below Core<Reg>Bits, the top field first, so a register is
+  //   kept as `cfg.<reg> <= cfg_wdata_i[Core<Reg>Bits-1:0]` and read as `cfg.<reg>.<field>`.
+  typedef struct packed {  // LAYER (0x00): the layer
+    logic         four_kernel;
+    logic         diag;
+    logic         out8;
+    logic         params;
+    logic         elem16;
+    logic         two_kernel;
+    logic [2:0]   mode;  // enum
+    logic [9:0]   cg;  // channels
+  } core_layer_t;
+  typedef struct packed {  // TILE (0x01): the tile and the work unit
+    logic [9:0]   nc;  // channels
+    logic [8:0]   tile_w;  // elements
+    logic [8:0]   tile_h;  // elements
+  } core_tile_t;
+  typedef struct packed {  // GRID (0x02): the tile grid
+    logic [9:0]   nsl;
+    logic [9:0]   ntx;
+    logic [9:0]   nty;
+  } core_grid_t;
+  typedef struct packed {  // PASS (0x03): the passes
+    logic [5:0]   nk_last;
+    logic [5:0]   nk_full;
+    logic [9:0]   ppg;
+    logic [9:0]   np;
+  } core_pass_t;
+  typedef struct packed {  // CGOUT (0x04): output channels per conv group
+    logic [9:0]   cgout;  // channels
+  } core_cgout_t;
+  typedef struct packed {  // IN (0x05): the input tensor
+    logic [11:0]  w;  // elements
+    logic [11:0]  h;  // elements
+  } core_in_t;
+  typedef struct packed {  // OUT (0x06): the output tensor
+    logic [11:0]  ow;  // elements
+    logic [11:0]  oh;  // elements
+  } core_out_t;
+  typedef struct packed {  // WIN (0x07): the convolution window
+    logic [4:0]   pl;  // elements
+    logic [4:0]   pt;  // elements
+    logic [2:0]   sx;  // elements
+    logic [2:0]   sy;  // elements
+  } core_win_t;
+  typedef struct packed {  // PATCH (0x08): the input patch of a whole tile
+    logic [5:0]   bpr;  // beats
+    logic [9:0]   pw;  // elements
+    logic [9:0]   ph;  // elements
+  } core_patch_t;
+  typedef struct packed {  // XBASE (0x09): input base
+    logic [31:0]  base;  // bytes
+  } core_xbase_t;
+  typedef struct packed {  // XCHS (0x0a): input channel stride
+    logic [31:0]  stride;  // bytes
+  } core_xchs_t;
+  typedef struct packed {  // XRS (0x0b): input row stride
+    logic [31:0]  stride;  // bytes
+  } core_xrs_t;
+  typedef struct packed {  // KBASE (0x0c): kernel base
+    logic [31:0]  base;  // bytes
+  } core_kbase_t;
+  typedef struct packed {  // YBASE (0x0d): output base
+    logic [31:0]  base;  // bytes
+  } core_ybase_t;
+  typedef struct packed {  // YCHS (0x0e): output channel stride
+    logic [31:0]  stride;  // bytes
+  } core_ychs_t;
+  typedef struct packed {  // YRS (0x0f): output row stride
+    logic [31:0]  stride;  // bytes
+  } core_yrs_t;
+  typedef struct packed {
+    core_layer_t layer;
+    core_tile_t tile;
+    core_grid_t grid;
+    core_pass_t pass;
+    core_cgout_t cgout;
+    core_in_t in;
+    core_out_t out;
+    core_win_t win;
+    core_patch_t patch;
+    core_xbase_t xbase;
+    core_xchs_t xchs;
+    core_xrs_t xrs;
+    core_kbase_t kbase;
+    core_ybase_t ybase;
+    core_ychs_t ychs;
+    core_yrs_t yrs;
+  } core_cfg_t;
+
   // Lint: Verilator counts a parameter as used once another parameter reads it, and never
   // reports a name containing "unused" (its default --unused-regexp). This sink reads every
   // constant above, so a top that uses some of them lints clean without a waiver.

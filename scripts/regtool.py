@@ -268,6 +268,29 @@ class Model:
             self.core_windows.append({"name": name, "addr": addr, "addr_bits": bits,
                                       "meaning": text(w, "meaning", where)})
         self.core_regs.sort(key=lambda r: r["addr"])
+        self.parse_core_config(need(core, "config", "core.config", dict))
+
+    def parse_core_config(self, cfg):
+        """core.config: the registers the core keeps for a layer, as one packed struct."""
+        where = "core.config"
+        self.config_meaning = " ".join(text(cfg, "meaning", where).split())
+        names = need(cfg, "registers", where + ".registers", list)
+        by_name = {r["name"]: r for r in self.core_regs}
+        self.config_regs = []
+        for k, n in enumerate(names):
+            if not isinstance(n, str) or n not in by_name:
+                raise RegError(f"{where}.registers[{k}]: {n!r} is not a core register")
+            r = by_name[n]
+            if not r["fields"]:
+                raise RegError(f"{where}.registers[{k}]: {n} has no fields to keep")
+            if r in self.config_regs:
+                raise RegError(f"{where}.registers[{k}]: {n} is listed twice")
+            for (fname, _, _, _, _) in r["fields"]:
+                if sv_name(fname) in SV_KEYWORDS:
+                    raise RegError(f"core.{n}.{fname}: {sv_name(fname)} is a SystemVerilog keyword")
+            if sv_name(n) in SV_KEYWORDS:
+                raise RegError(f"{where}.registers[{k}]: {sv_name(n)} is a SystemVerilog keyword")
+            self.config_regs.append(r)
 
 
 # ---------------------------------------------------------------- names
@@ -278,6 +301,34 @@ def camel(name):
     if name.isupper() or "_" in name:
         return "".join(p[:1].upper() + p[1:].lower() for p in name.split("_") if p)
     return re.sub(r"[^A-Za-z0-9]", "", name)
+
+
+# SystemVerilog keywords a lowercase register or field name could collide with (IEEE 1800-2017
+# Annex B, the short ones).
+SV_KEYWORDS = set("""alias always and assert assign assume automatic before begin bind bins binsof bit
+break buf bufif0 bufif1 byte case casex casez cell chandle checker class clocking cmos config
+const constraint context continue cover covergroup coverpoint cross deassign default defparam
+design disable dist do edge else end endcase enum event eventually expect export extends extern
+final first_match for force foreach forever fork forkjoin function generate genvar global
+highz0 highz1 if iff ifnone ignore_bins illegal_bins implements implies import incdir include
+initial inout input inside instance int integer interconnect interface intersect join join_any
+join_none large let liblist library local localparam logic longint macromodule matches medium
+modport module nand negedge nettype new nexttime nmos nor noshowcancelled not notif0 notif1 null
+or output package packed parameter pmos posedge primitive priority program property protected
+pull0 pull1 pulldown pullup pulsestyle_ondetect pulsestyle_onevent pure rand randc randcase
+randsequence rcmos real realtime ref reg reject_on release repeat restrict return rnmos rpmos
+rtran rtranif0 rtranif1 s_always s_eventually s_nexttime s_until s_until_with scalared sequence
+shortint shortreal showcancelled signed small soft solve specify specparam static string strong
+strong0 strong1 struct super supply0 supply1 sync_accept_on sync_reject_on table tagged task
+this throughout time timeprecision timeunit tran tranif0 tranif1 tri tri0 tri1 triand trior
+trireg type typedef union unique unique0 unsigned until until_with untyped use uwire var
+vectored virtual void wait wait_order wand weak weak0 weak1 while wildcard wire with within wor
+xnor xor""".split())
+
+
+def sv_name(name):
+    """A register or field name as a struct type or member name: TWO_KERNEL -> two_kernel."""
+    return name.lower()
 
 
 def word(name):
@@ -391,6 +442,7 @@ def gen_sv(m):
         p = "Core" + camel(w["name"])
         block(f"{w['name']} window (0x{w['addr']:02x} + a): {w['meaning']}",
               [(p + "Addr", hexv(w["addr"]), ""), (p + "AddrBits", str(w["addr_bits"]), "")])
+    out += gen_sv_config(m)
     dup = {n for n in consts if consts.count(n) > 1}
     if dup:
         raise RegError(f"two SystemVerilog constants would have the name {sorted(dup)[0]}")
@@ -411,6 +463,35 @@ def gen_sv(m):
     out += terms
     out += ["", "endpackage", "", "`default_nettype wire", ""]
     return "\n".join(out)
+
+
+def gen_sv_config(m):
+    """The layer configuration as packed structs: one per kept register (its fields, the top
+    field first, a reserved member for a gap between fields) and core_cfg_t of them all."""
+    out = ["", "  // ---- the layer configuration the core keeps (core.config) ----"]
+    out += comment(m.config_meaning, "  ")
+    out += comment("Each register's struct is its bits below Core<Reg>Bits, the top field first, so "
+                   "a register is kept as `cfg.<reg> <= cfg_wdata_i[Core<Reg>Bits-1:0]` and read as "
+                   "`cfg.<reg>.<field>`.", "  ")
+    for r in m.config_regs:
+        t = "core_" + sv_name(r["name"]) + "_t"
+        out.append(f"  typedef struct packed {{  // {r['name']} (0x{r['addr']:02x}): {r['meaning']}")
+        top = max(lsb + width for (_, lsb, width, _, _) in r["fields"])
+        at = top
+        for (fname, lsb, width, units, _) in sorted(r["fields"], key=lambda f: -f[1]):
+            if lsb + width < at:
+                out.append(f"    logic [{at - 1}:{lsb + width}] rsvd_{at - 1}_{lsb + width};")
+            vec = f"logic [{width - 1}:0]" if width > 1 else "logic"
+            out.append(f"    {vec:<13} {sv_name(fname)};" + (f"  // {units}" if units else ""))
+            at = lsb
+        if at > 0:
+            out.append(f"    logic [{at - 1}:0] rsvd_{at - 1}_0;")
+        out.append(f"  }} {t};")
+    out.append("  typedef struct packed {")
+    for r in m.config_regs:
+        out.append(f"    core_{sv_name(r['name'])}_t {sv_name(r['name'])};")
+    out.append("  } core_cfg_t;")
+    return out
 
 
 # ---------------------------------------------------------------- C++
@@ -696,6 +777,9 @@ def gen_core_section(m):
                      f"{md(w['meaning'])} |"))
     rows.sort(key=lambda r: r[0])
     o += [r for _, r in rows]
+    names = ", ".join(r["name"] for r in m.config_regs)
+    o += [""] + prose(m.config_meaning + f" The registers {names}: `ane_regs_pkg::core_<reg>_t` "
+                      "each (its fields, the top one first), `core_cfg_t` of them all.")
     if m.core_notes:
         o.append("")
         for n in m.core_notes:
