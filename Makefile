@@ -20,8 +20,13 @@ help: ## list every target
 deps: ## install missing Debian packages (apt, as root)
 	@scripts/install-deps.sh
 
+# A new build directory uses Ninja: it compiles a target's objects while the libraries it links
+# are still building (Make waits for them: the tests waited for all 44 Verilated models). An
+# existing one keeps the generator it was made with.
+GENERATOR = $(if $(wildcard $(BUILD)/CMakeCache.txt),,-G Ninja)
+
 configure: deps ## configure the CMake build in $(BUILD)/
-	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release > $(BUILD).configure.log 2>&1 || (cat $(BUILD).configure.log; exit 1)
+	@cmake -S . -B $(BUILD) $(GENERATOR) -DCMAKE_BUILD_TYPE=Release > $(BUILD).configure.log 2>&1 || (cat $(BUILD).configure.log; exit 1)
 	@echo "configured $(BUILD)/ (log: $(BUILD).configure.log)"
 
 build: configure ## build the oracle, the Verilated models, the tests and build/ane

@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(
-  build-essential cmake make pkg-config python3
+  build-essential cmake make ninja-build pkg-config python3
   python3-yaml  # scripts/regtool.py (the register map generator, flow.regs)
   verilator yosys opensta qflow qflow-tech-osu018 nextpnr-ice40 fpga-icestorm
   gtkwave xvfb xauth imagemagick
