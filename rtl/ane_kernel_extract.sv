@@ -16,8 +16,9 @@
 //              palette table[index] (N-6.2); raw8 / raw4 sign-extended; a dropped coefficient
 //              is +0 (N-6.3)
 //
-// Configuration (written while busy_o is low): cfg_wdata_i = [9:0] C, [12:10] KH, [15:13] KW;
-// the reduction has K = C * KH * KW steps (N-2 order: for c: for ky: for kx).
+// Configuration (written while busy_o is low): cfg_wdata_i is the core's KEXT register
+// (ane_regs_pkg::core_kext_t: C, KH, KW; docs/core.md); the reduction has K = C * KH * KW steps
+// (N-2 order: for c: for ky: for kx).
 // Timing: one operation per cycle while the stream keeps up (64 bits per cycle in, at most 96
 // bits used in one cycle), header words one per cycle (parameters one kernel per cycle),
 // latency 4 from the cycle the bits are in the buffer: stage P (the fields), then the decode in
@@ -30,7 +31,7 @@ module ane_kernel_extract (
   input  wire logic        rst_ni,
   // configuration
   input  wire logic        cfg_we_i,
-  input  wire logic [15:0] cfg_wdata_i,
+  input  wire ane_regs_pkg::core_kext_t cfg_wdata_i,
   output      logic        busy_o,
   // compressed kernel stream
   input  wire logic        kin_valid_i,
@@ -78,9 +79,9 @@ module ane_kernel_extract (
       kw_q <= 3'd1;
       k_q  <= 16'd1;
     end else if (cfg_we_i) begin
-      kh_q <= cfg_wdata_i[12:10];
-      kw_q <= cfg_wdata_i[15:13];
-      k_q  <= 16'({6'd0, cfg_wdata_i[9:0]} * {13'd0, cfg_wdata_i[12:10]} * {13'd0, cfg_wdata_i[15:13]});
+      kh_q <= cfg_wdata_i.kh;
+      kw_q <= cfg_wdata_i.kw;
+      k_q  <= 16'({6'd0, cfg_wdata_i.c} * {13'd0, cfg_wdata_i.kh} * {13'd0, cfg_wdata_i.kw});
     end
   end
 

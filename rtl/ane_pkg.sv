@@ -324,23 +324,12 @@ package ane_pkg;
   } pe_fc_unary_e /*verilator public*/;
 
   // ---- N-3 post-processor configuration (docs/postproc.md) ----
+  // The CTRL register's ACT field (the register itself: ane_regs_pkg::postproc_ctrl_t).
   typedef enum logic [1:0] {
     PpActNone  = 2'd0,
     PpActRelu  = 2'd1,
     PpActTable = 2'd2
   } pp_act_e /*verilator public*/;
-
-  // CTRL register (address 0x00).
-  typedef struct packed {
-    logic [1:0] act;         // pp_act_e
-    logic       bias_en;
-    logic       scale_en;
-    logic [3:0] sr_width;    // 1 .. 13
-    logic       sr;
-    logic       store_int8;
-    logic [4:0] shift;       // integer accumulators: value = acc / 2^shift
-    logic       int_acc;
-  } pp_ctrl_t;                // bits [15:0] of the register
 
   // ---- N-5 activation table descriptor (tb/oracle/activation.h ActTable, without segments) ----
   typedef enum logic [2:0] {

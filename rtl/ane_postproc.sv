@@ -4,16 +4,10 @@
 // valid/ready on both sides, latency 31 cycles (ane_pp_lane gives the stages). The pipeline
 // advances as a whole: it stalls only while a finished vector waits at the output.
 //
-// Configuration port (write-only registers, written while busy_o is low):
-//   0x00 CTRL    ane_pkg::pp_ctrl_t in [15:0]
-//   0x01 SEED    stochastic-rounding LFSR state (nonzero)
-//   0x02 TBL0    [2:0] mode, [4:3] sym, [5] cos_phase, [6] pow_split, [7] pow_negate,
-//                [8] right_identity, [9] zero_en, [10] neg_en, [15:12] step_log2, [31:16] lo
-//   0x03 TBL1    [15:0] k, [31:16] left
-//   0x04 TBL2    [15:0] right, [31:16] at_pinf
-//   0x05 TBL3    [15:0] at_ninf, [31:16] at_zero
-//   0x06 TBL4    [15:0] at_neg
-//   0x20 + i     segment i: [15:0] m, [31:16] c   (i = 0 .. 31)
+// Configuration port (write-only registers, written while busy_o is low): the POSTPROC window's
+// registers CTRL, SEED, TBL0..TBL4 (the activation table's descriptor) and SEG (its 32
+// segments), each read as its ane_regs_pkg::postproc_<reg>_t (rtl/regs/ane_regs.yaml; the
+// table: docs/postproc.md).
 // Stochastic rounding (N-3.4): a 32-bit Fibonacci LFSR, x^32 + x^22 + x^2 + x + 1; lane i of an
 // accepted vector gets the low bits of the state after 16 (i + 1) steps, and the state moves on
 // by 16 * NumLanes steps per vector while CTRL.sr is set.
@@ -45,11 +39,38 @@ module ane_postproc #(
   localparam int unsigned Depth = 31;
 
   // ---------------- configuration registers ----------------
-  ane_pkg::pp_ctrl_t  ctrl_q;
+  ane_regs_pkg::postproc_ctrl_t ctrl_q;
   ane_pkg::act_desc_t desc_q;
   ane_pkg::act_segs_t seg_q;
   logic [31:0] lfsr_q, lfsr_next;
   logic [NumLanes*13-1:0] rand_all;
+
+  // The written word as each register's fields (rtl/regs/ane_regs.yaml, POSTPROC window).
+  ane_regs_pkg::postproc_ctrl_t w_ctrl;
+  ane_regs_pkg::postproc_seed_t w_seed;
+  ane_regs_pkg::postproc_tbl0_t w_tbl0;
+  ane_regs_pkg::postproc_tbl1_t w_tbl1;
+  ane_regs_pkg::postproc_tbl2_t w_tbl2;
+  ane_regs_pkg::postproc_tbl3_t w_tbl3;
+  ane_regs_pkg::postproc_tbl4_t w_tbl4;
+  assign w_ctrl = cfg_wdata_i[ane_regs_pkg::PostprocCtrlBits-1:0];
+  assign w_seed = cfg_wdata_i[ane_regs_pkg::PostprocSeedBits-1:0];
+  assign w_tbl0 = cfg_wdata_i[ane_regs_pkg::PostprocTbl0Bits-1:0];
+  assign w_tbl1 = cfg_wdata_i[ane_regs_pkg::PostprocTbl1Bits-1:0];
+  assign w_tbl2 = cfg_wdata_i[ane_regs_pkg::PostprocTbl2Bits-1:0];
+  assign w_tbl3 = cfg_wdata_i[ane_regs_pkg::PostprocTbl3Bits-1:0];
+  assign w_tbl4 = cfg_wdata_i[ane_regs_pkg::PostprocTbl4Bits-1:0];
+  logic unused_rsvd;  // TBL0's reserved bit
+  assign unused_rsvd = ^w_tbl0.rsvd_11_11;
+  // SEG: Count registers from an address aligned to Count (segment i at SegAddr + i).
+  localparam int unsigned SegIdxW = $clog2(ane_regs_pkg::PostprocSegCount);
+  logic seg_we;
+  assign seg_we = cfg_we_i && (cfg_addr_i >> SegIdxW) == 6'(ane_regs_pkg::PostprocSegAddr >> SegIdxW);
+`ifndef SYNTHESIS
+  initial assert(ane_regs_pkg::PostprocSegCount == ane_pkg::ActSegments &&
+                 ane_regs_pkg::PostprocSegAddr % ane_regs_pkg::PostprocSegCount == 0 &&
+                 ane_regs_pkg::PostprocSegBits == 32);
+`endif
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -57,32 +78,32 @@ module ane_postproc #(
       desc_q <= '0;
     end else if (cfg_we_i) begin
       unique case (cfg_addr_i)
-        6'h00: ctrl_q <= cfg_wdata_i[$bits(ctrl_q)-1:0];
-        6'h02: begin
-          desc_q.mode           <= cfg_wdata_i[2:0];
-          desc_q.sym            <= cfg_wdata_i[4:3];
-          desc_q.cos_phase      <= cfg_wdata_i[5];
-          desc_q.pow_split      <= cfg_wdata_i[6];
-          desc_q.pow_negate     <= cfg_wdata_i[7];
-          desc_q.right_identity <= cfg_wdata_i[8];
-          desc_q.zero_en        <= cfg_wdata_i[9];
-          desc_q.neg_en         <= cfg_wdata_i[10];
-          desc_q.step_log2      <= cfg_wdata_i[15:12];
-          desc_q.lo             <= cfg_wdata_i[31:16];
+        6'(ane_regs_pkg::PostprocCtrlAddr): ctrl_q <= w_ctrl;
+        6'(ane_regs_pkg::PostprocTbl0Addr): begin
+          desc_q.mode           <= w_tbl0.mode;
+          desc_q.sym            <= w_tbl0.sym;
+          desc_q.cos_phase      <= w_tbl0.cos_phase;
+          desc_q.pow_split      <= w_tbl0.pow_split;
+          desc_q.pow_negate     <= w_tbl0.pow_negate;
+          desc_q.right_identity <= w_tbl0.right_identity;
+          desc_q.zero_en        <= w_tbl0.zero_en;
+          desc_q.neg_en         <= w_tbl0.neg_en;
+          desc_q.step_log2      <= w_tbl0.step_log2;
+          desc_q.lo             <= w_tbl0.lo;
         end
-        6'h03: begin
-          desc_q.k    <= cfg_wdata_i[15:0];
-          desc_q.left <= cfg_wdata_i[31:16];
+        6'(ane_regs_pkg::PostprocTbl1Addr): begin
+          desc_q.k    <= w_tbl1.k;
+          desc_q.left <= w_tbl1.left;
         end
-        6'h04: begin
-          desc_q.right   <= cfg_wdata_i[15:0];
-          desc_q.at_pinf <= cfg_wdata_i[31:16];
+        6'(ane_regs_pkg::PostprocTbl2Addr): begin
+          desc_q.right   <= w_tbl2.right;
+          desc_q.at_pinf <= w_tbl2.at_pinf;
         end
-        6'h05: begin
-          desc_q.at_ninf <= cfg_wdata_i[15:0];
-          desc_q.at_zero <= cfg_wdata_i[31:16];
+        6'(ane_regs_pkg::PostprocTbl3Addr): begin
+          desc_q.at_ninf <= w_tbl3.at_ninf;
+          desc_q.at_zero <= w_tbl3.at_zero;
         end
-        6'h06: desc_q.at_neg <= cfg_wdata_i[15:0];
+        6'(ane_regs_pkg::PostprocTbl4Addr): desc_q.at_neg <= w_tbl4.at_neg;
         default: ;
       endcase
     end
@@ -90,7 +111,7 @@ module ane_postproc #(
 
   // Segment registers: no reset (only a configured table reads them).
   always_ff @(posedge clk_i) begin
-    if (cfg_we_i && cfg_addr_i[5]) seg_q[{cfg_addr_i[4:0], 5'd0} +: 32] <= cfg_wdata_i;
+    if (seg_we) seg_q[{cfg_addr_i[SegIdxW-1:0], 5'd0} +: 32] <= cfg_wdata_i;
   end
 
   // ---------------- pipeline control ----------------
@@ -141,9 +162,9 @@ module ane_postproc #(
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni)                        lfsr_q <= 32'd1;
-    else if (cfg_we_i && cfg_addr_i == 6'h01) lfsr_q <= cfg_wdata_i;
-    else if (accept && ctrl_q.sr)       lfsr_q <= lfsr_next;
+    if (!rst_ni)        lfsr_q <= 32'd1;
+    else if (cfg_we_i && cfg_addr_i == 6'(ane_regs_pkg::PostprocSeedAddr)) lfsr_q <= w_seed.state;
+    else if (accept && ctrl_q.sr) lfsr_q <= lfsr_next;
   end
 
   // ---------------- per-vector channel parameters ----------------

@@ -26,7 +26,7 @@ module ane_pp_lane #(
 ) (
   input  wire logic                        clk_i,
   input  wire logic                        en_i,
-  input  wire ane_pkg::pp_ctrl_t           ctrl_i,
+  input  wire ane_regs_pkg::postproc_ctrl_t ctrl_i,
   input  wire ane_pkg::act_desc_t          desc_i,
   input  wire logic [32*ane_pkg::ActSegments-1:0] seg_i,  // segment i: {c, m} at [32i +: 32]
   input  wire logic [31:0]                 acc_i,     // sampled into S1
@@ -311,9 +311,11 @@ module ane_pp_lane #(
     if (s6b_d < 43'sd0)            sel6 = 2'd1;
     else if (idx_full >= 43'sd32)  sel6 = desc_i.right_identity ? 2'd3 : 2'd2;
     else                           sel6 = 2'd0;
-    m6 = seg_i[{idx, 5'd0} +: 16];
-    c6 = seg_i[{idx, 5'd0} + 10'd16 +: 16];
   end
+  ane_regs_pkg::postproc_seg_t seg6;  // segment idx as its register wrote it
+  assign seg6 = seg_i[{idx, 5'd0} +: 32];
+  assign m6   = seg6.m;
+  assign c6   = seg6.c;
   logic [15:0] s6c_m, s6c_c;
   logic [1:0]  s6c_sel;
 

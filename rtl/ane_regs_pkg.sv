@@ -12,6 +12,10 @@
 //   Core<Reg>{Addr,Bits}               a core register: address, bits below its top field
 //   Core<Reg><Field>{Lsb,Width}        a core register field
 //   Core<Window>{Addr,AddrBits}        a window: registers Addr + a, a < 2^AddrBits
+//   <Window><Reg>{Addr,Bits,Count}     a window's register: a, bits below its top field;
+//                                      Count: an array of registers at a .. a + Count - 1
+//   <Window><Reg><Field>{Lsb,Width}    a window register's field
+//   core_<reg>_t, <window>_<reg>_t     a register with fields as a packed struct
 `default_nettype none
 
 package ane_regs_pkg;
@@ -848,21 +852,133 @@ package ane_regs_pkg;
   localparam int unsigned CoreKextKhWidth = 3;  // elements
   localparam int unsigned CoreKextKwLsb   = 13;
   localparam int unsigned CoreKextKwWidth = 3;  // elements
-  // POSTPROC window (0x40 + a): ane_postproc register a (CTRL 0, SEED 1, TBL0-4 2-6, segments 0x20
-  //   + i; rtl/ane_postproc.sv)
+  // POSTPROC window (0x40 + a): ane_postproc's configuration port (rtl/ane_postproc.sv,
+  //   docs/postproc.md): register a at 0x40 + a
   localparam int unsigned CorePostprocAddr     = 32'h40;
   localparam int unsigned CorePostprocAddrBits = 6;
-  // SHIFTER window (0x80 + a): ane_shifter register a (GEOM 0, STRIDE 1, CHSTR 2, PREP 3;
-  //   rtl/ane_shifter.sv)
+  // POSTPROC.CTRL (a = 0x00): what the post-processor does to each value (N-3)
+  localparam int unsigned PostprocCtrlAddr           = 32'h0;  // the address inside the window
+  localparam int unsigned PostprocCtrlBits           = 16;  // bits below the top field's MSB
+  localparam int unsigned PostprocCtrlIntAccLsb      = 0;
+  localparam int unsigned PostprocCtrlIntAccWidth    = 1;
+  localparam int unsigned PostprocCtrlShiftLsb       = 1;
+  localparam int unsigned PostprocCtrlShiftWidth     = 5;  // bits
+  localparam int unsigned PostprocCtrlStoreInt8Lsb   = 6;
+  localparam int unsigned PostprocCtrlStoreInt8Width = 1;
+  localparam int unsigned PostprocCtrlSrLsb          = 7;
+  localparam int unsigned PostprocCtrlSrWidth        = 1;
+  localparam int unsigned PostprocCtrlSrWidthLsb     = 8;
+  localparam int unsigned PostprocCtrlSrWidthWidth   = 4;  // bits
+  localparam int unsigned PostprocCtrlScaleEnLsb     = 12;
+  localparam int unsigned PostprocCtrlScaleEnWidth   = 1;
+  localparam int unsigned PostprocCtrlBiasEnLsb      = 13;
+  localparam int unsigned PostprocCtrlBiasEnWidth    = 1;
+  localparam int unsigned PostprocCtrlActLsb         = 14;
+  localparam int unsigned PostprocCtrlActWidth       = 2;
+  // POSTPROC.SEED (a = 0x01): stochastic rounding's LFSR state
+  localparam int unsigned PostprocSeedAddr       = 32'h1;  // the address inside the window
+  localparam int unsigned PostprocSeedBits       = 32;  // bits below the top field's MSB
+  localparam int unsigned PostprocSeedStateLsb   = 0;
+  localparam int unsigned PostprocSeedStateWidth = 32;
+  // POSTPROC.TBL0 (a = 0x02): activation table descriptor, word 0 (N-5)
+  localparam int unsigned PostprocTbl0Addr               = 32'h2;  // the address inside the window
+  localparam int unsigned PostprocTbl0Bits               = 32;  // bits below the top field's MSB
+  localparam int unsigned PostprocTbl0ModeLsb            = 0;
+  localparam int unsigned PostprocTbl0ModeWidth          = 3;
+  localparam int unsigned PostprocTbl0SymLsb             = 3;
+  localparam int unsigned PostprocTbl0SymWidth           = 2;
+  localparam int unsigned PostprocTbl0CosPhaseLsb        = 5;
+  localparam int unsigned PostprocTbl0CosPhaseWidth      = 1;
+  localparam int unsigned PostprocTbl0PowSplitLsb        = 6;
+  localparam int unsigned PostprocTbl0PowSplitWidth      = 1;
+  localparam int unsigned PostprocTbl0PowNegateLsb       = 7;
+  localparam int unsigned PostprocTbl0PowNegateWidth     = 1;
+  localparam int unsigned PostprocTbl0RightIdentityLsb   = 8;
+  localparam int unsigned PostprocTbl0RightIdentityWidth = 1;
+  localparam int unsigned PostprocTbl0ZeroEnLsb          = 9;
+  localparam int unsigned PostprocTbl0ZeroEnWidth        = 1;
+  localparam int unsigned PostprocTbl0NegEnLsb           = 10;
+  localparam int unsigned PostprocTbl0NegEnWidth         = 1;
+  localparam int unsigned PostprocTbl0StepLog2Lsb        = 12;
+  localparam int unsigned PostprocTbl0StepLog2Width      = 4;
+  localparam int unsigned PostprocTbl0LoLsb              = 16;
+  localparam int unsigned PostprocTbl0LoWidth            = 16;  // fp16
+  // POSTPROC.TBL1 (a = 0x03): activation table descriptor, word 1
+  localparam int unsigned PostprocTbl1Addr      = 32'h3;  // the address inside the window
+  localparam int unsigned PostprocTbl1Bits      = 32;  // bits below the top field's MSB
+  localparam int unsigned PostprocTbl1KLsb      = 0;
+  localparam int unsigned PostprocTbl1KWidth    = 16;  // fp16
+  localparam int unsigned PostprocTbl1LeftLsb   = 16;
+  localparam int unsigned PostprocTbl1LeftWidth = 16;  // fp16
+  // POSTPROC.TBL2 (a = 0x04): activation table descriptor, word 2
+  localparam int unsigned PostprocTbl2Addr        = 32'h4;  // the address inside the window
+  localparam int unsigned PostprocTbl2Bits        = 32;  // bits below the top field's MSB
+  localparam int unsigned PostprocTbl2RightLsb    = 0;
+  localparam int unsigned PostprocTbl2RightWidth  = 16;  // fp16
+  localparam int unsigned PostprocTbl2AtPinfLsb   = 16;
+  localparam int unsigned PostprocTbl2AtPinfWidth = 16;  // fp16
+  // POSTPROC.TBL3 (a = 0x05): activation table descriptor, word 3
+  localparam int unsigned PostprocTbl3Addr        = 32'h5;  // the address inside the window
+  localparam int unsigned PostprocTbl3Bits        = 32;  // bits below the top field's MSB
+  localparam int unsigned PostprocTbl3AtNinfLsb   = 0;
+  localparam int unsigned PostprocTbl3AtNinfWidth = 16;  // fp16
+  localparam int unsigned PostprocTbl3AtZeroLsb   = 16;
+  localparam int unsigned PostprocTbl3AtZeroWidth = 16;  // fp16
+  // POSTPROC.TBL4 (a = 0x06): activation table descriptor, word 4
+  localparam int unsigned PostprocTbl4Addr       = 32'h6;  // the address inside the window
+  localparam int unsigned PostprocTbl4Bits       = 16;  // bits below the top field's MSB
+  localparam int unsigned PostprocTbl4AtNegLsb   = 0;
+  localparam int unsigned PostprocTbl4AtNegWidth = 16;  // fp16
+  // POSTPROC.SEG (a = 0x20): segment i of the activation table
+  localparam int unsigned PostprocSegAddr   = 32'h20;  // the address inside the window
+  localparam int unsigned PostprocSegCount  = 32;  // registers at Addr .. Addr + Count - 1
+  localparam int unsigned PostprocSegBits   = 32;  // bits below the top field's MSB
+  localparam int unsigned PostprocSegMLsb   = 0;
+  localparam int unsigned PostprocSegMWidth = 16;  // fp16
+  localparam int unsigned PostprocSegCLsb   = 16;
+  localparam int unsigned PostprocSegCWidth = 16;  // fp16
+  // SHIFTER window (0x80 + a): ane_shifter's configuration port (rtl/ane_shifter.sv,
+  //   docs/shifter.md): register a at 0x80 + a
   localparam int unsigned CoreShifterAddr     = 32'h80;
   localparam int unsigned CoreShifterAddrBits = 2;
+  // SHIFTER.GEOM (a = 0x00): the window and the tile (a PREP write must follow a change)
+  localparam int unsigned ShifterGeomAddr           = 32'h0;  // the address inside the window
+  localparam int unsigned ShifterGeomBits           = 32;  // bits below the top field's MSB
+  localparam int unsigned ShifterGeomSyLsb          = 0;
+  localparam int unsigned ShifterGeomSyWidth        = 3;  // elements
+  localparam int unsigned ShifterGeomSxLsb          = 3;
+  localparam int unsigned ShifterGeomSxWidth        = 3;  // elements
+  localparam int unsigned ShifterGeomDyLsb          = 6;
+  localparam int unsigned ShifterGeomDyWidth        = 3;  // elements
+  localparam int unsigned ShifterGeomDxLsb          = 9;
+  localparam int unsigned ShifterGeomDxWidth        = 3;  // elements
+  localparam int unsigned ShifterGeomElem16Lsb      = 12;
+  localparam int unsigned ShifterGeomElem16Width    = 1;
+  localparam int unsigned ShifterGeomTwoKernelLsb   = 13;
+  localparam int unsigned ShifterGeomTwoKernelWidth = 1;
+  localparam int unsigned ShifterGeomTileWLsb       = 14;
+  localparam int unsigned ShifterGeomTileWWidth     = 9;  // elements
+  localparam int unsigned ShifterGeomTileHLsb       = 23;
+  localparam int unsigned ShifterGeomTileHWidth     = 9;  // elements
+  // SHIFTER.STRIDE (a = 0x01): the bank image's strides (a PREP write must follow a change)
+  localparam int unsigned ShifterStrideAddr     = 32'h1;  // the address inside the window
+  localparam int unsigned ShifterStrideBits     = 24;  // bits below the top field's MSB
+  localparam int unsigned ShifterStrideRowLsb   = 0;
+  localparam int unsigned ShifterStrideRowWidth = 12;  // elements
+  localparam int unsigned ShifterStrideColLsb   = 12;
+  localparam int unsigned ShifterStrideColWidth = 12;  // elements
+  // SHIFTER.CHSTR (a = 0x02): the bank image's channel stride
+  localparam int unsigned ShifterChstrAddr    = 32'h2;  // the address inside the window
+  localparam int unsigned ShifterChstrBits    = 12;  // bits below the top field's MSB
+  localparam int unsigned ShifterChstrChLsb   = 0;
+  localparam int unsigned ShifterChstrChWidth = 12;  // elements
+  // SHIFTER.PREP (a = 0x03): any write builds the lane table (NumLanes cycles with busy_o high)
+  localparam int unsigned ShifterPrepAddr = 32'h3;  // the address inside the window
 
-  // ---- the layer configuration the core keeps (core.config) ----
-  // The layer configuration: ane_core keeps these registers in one register,
-  //   ane_regs_pkg::core_cfg_t, and hands it whole to the blocks that walk the layer
-  //   (ane_core_load, ane_core_out), which read the fields they need by name.
-  // Each register's struct is its bits below Core<Reg>Bits, the top field first, so a register is
-  //   kept as `cfg.<reg> <= cfg_wdata_i[Core<Reg>Bits-1:0]` and read as `cfg.<reg>.<field>`.
+  // ---- the registers as packed structs ----
+  // Each register's struct is its bits below <Reg>Bits, the top field first, so a block reads a
+  //   written word as the struct (`w = cfg_wdata_i[<Reg>Bits-1:0]`) and its fields by name
+  //   (`w.<field>`): core_<reg>_t for a core register, <window>_<reg>_t for a window's register.
   typedef struct packed {  // LAYER (0x00): the layer
     logic         four_kernel;
     logic         diag;
@@ -932,6 +1048,80 @@ package ane_regs_pkg;
   typedef struct packed {  // YRS (0x0f): output row stride
     logic [31:0]  stride;  // bytes
   } core_yrs_t;
+  typedef struct packed {  // KEXT (0x84): the kernel extract's configuration (ane_kernel_extract cfg_wdata_i)
+    logic [2:0]   kw;  // elements
+    logic [2:0]   kh;  // elements
+    logic [9:0]   c;  // channels
+  } core_kext_t;
+  typedef struct packed {  // POSTPROC.CTRL (a = 0x00): what the post-processor does to each value (N-3)
+    logic [1:0]   act;
+    logic         bias_en;
+    logic         scale_en;
+    logic [3:0]   sr_width;  // bits
+    logic         sr;
+    logic         store_int8;
+    logic [4:0]   shift;  // bits
+    logic         int_acc;
+  } postproc_ctrl_t;
+  typedef struct packed {  // POSTPROC.SEED (a = 0x01): stochastic rounding's LFSR state
+    logic [31:0]  state;
+  } postproc_seed_t;
+  typedef struct packed {  // POSTPROC.TBL0 (a = 0x02): activation table descriptor, word 0 (N-5)
+    logic [15:0]  lo;  // fp16
+    logic [3:0]   step_log2;
+    logic         rsvd_11_11;  // reserved
+    logic         neg_en;
+    logic         zero_en;
+    logic         right_identity;
+    logic         pow_negate;
+    logic         pow_split;
+    logic         cos_phase;
+    logic [1:0]   sym;
+    logic [2:0]   mode;
+  } postproc_tbl0_t;
+  typedef struct packed {  // POSTPROC.TBL1 (a = 0x03): activation table descriptor, word 1
+    logic [15:0]  left;  // fp16
+    logic [15:0]  k;  // fp16
+  } postproc_tbl1_t;
+  typedef struct packed {  // POSTPROC.TBL2 (a = 0x04): activation table descriptor, word 2
+    logic [15:0]  at_pinf;  // fp16
+    logic [15:0]  right;  // fp16
+  } postproc_tbl2_t;
+  typedef struct packed {  // POSTPROC.TBL3 (a = 0x05): activation table descriptor, word 3
+    logic [15:0]  at_zero;  // fp16
+    logic [15:0]  at_ninf;  // fp16
+  } postproc_tbl3_t;
+  typedef struct packed {  // POSTPROC.TBL4 (a = 0x06): activation table descriptor, word 4
+    logic [15:0]  at_neg;  // fp16
+  } postproc_tbl4_t;
+  typedef struct packed {  // POSTPROC.SEG (a = 0x20): segment i of the activation table
+    logic [15:0]  c;  // fp16
+    logic [15:0]  m;  // fp16
+  } postproc_seg_t;
+  typedef struct packed {  // SHIFTER.GEOM (a = 0x00): the window and the tile (a PREP write must follow a change)
+    logic [8:0]   tile_h;  // elements
+    logic [8:0]   tile_w;  // elements
+    logic         two_kernel;
+    logic         elem16;
+    logic [2:0]   dx;  // elements
+    logic [2:0]   dy;  // elements
+    logic [2:0]   sx;  // elements
+    logic [2:0]   sy;  // elements
+  } shifter_geom_t;
+  typedef struct packed {  // SHIFTER.STRIDE (a = 0x01): the bank image's strides (a PREP write must follow a change)
+    logic [11:0]  col;  // elements
+    logic [11:0]  row;  // elements
+  } shifter_stride_t;
+  typedef struct packed {  // SHIFTER.CHSTR (a = 0x02): the bank image's channel stride
+    logic [11:0]  ch;  // elements
+  } shifter_chstr_t;
+
+  // ---- the layer configuration the core keeps (core.config) ----
+  // The layer configuration: ane_core keeps these registers in one register,
+  //   ane_regs_pkg::core_cfg_t, and hands it whole to the blocks that walk the layer
+  //   (ane_core_load, ane_core_out), which read the fields they need by name.
+  // A register is kept as `cfg.<reg> <= cfg_wdata_i[Core<Reg>Bits-1:0]` and read as
+  //   `cfg.<reg>.<field>`.
   typedef struct packed {
     core_layer_t layer;
     core_tile_t tile;
@@ -1191,7 +1381,35 @@ package ane_regs_pkg;
       CoreYrsAddr ^ CoreYrsBits ^ CoreYrsStrideLsb ^ CoreYrsStrideWidth ^ CoreStartAddr ^
       CoreKextAddr ^ CoreKextBits ^ CoreKextCLsb ^ CoreKextCWidth ^ CoreKextKhLsb ^
       CoreKextKhWidth ^ CoreKextKwLsb ^ CoreKextKwWidth ^ CorePostprocAddr ^ CorePostprocAddrBits ^
-      CoreShifterAddr ^ CoreShifterAddrBits;
+      PostprocCtrlAddr ^ PostprocCtrlBits ^ PostprocCtrlIntAccLsb ^ PostprocCtrlIntAccWidth ^
+      PostprocCtrlShiftLsb ^ PostprocCtrlShiftWidth ^ PostprocCtrlStoreInt8Lsb ^
+      PostprocCtrlStoreInt8Width ^ PostprocCtrlSrLsb ^ PostprocCtrlSrWidth ^
+      PostprocCtrlSrWidthLsb ^ PostprocCtrlSrWidthWidth ^ PostprocCtrlScaleEnLsb ^
+      PostprocCtrlScaleEnWidth ^ PostprocCtrlBiasEnLsb ^ PostprocCtrlBiasEnWidth ^
+      PostprocCtrlActLsb ^ PostprocCtrlActWidth ^ PostprocSeedAddr ^ PostprocSeedBits ^
+      PostprocSeedStateLsb ^ PostprocSeedStateWidth ^ PostprocTbl0Addr ^ PostprocTbl0Bits ^
+      PostprocTbl0ModeLsb ^ PostprocTbl0ModeWidth ^ PostprocTbl0SymLsb ^ PostprocTbl0SymWidth ^
+      PostprocTbl0CosPhaseLsb ^ PostprocTbl0CosPhaseWidth ^ PostprocTbl0PowSplitLsb ^
+      PostprocTbl0PowSplitWidth ^ PostprocTbl0PowNegateLsb ^ PostprocTbl0PowNegateWidth ^
+      PostprocTbl0RightIdentityLsb ^ PostprocTbl0RightIdentityWidth ^ PostprocTbl0ZeroEnLsb ^
+      PostprocTbl0ZeroEnWidth ^ PostprocTbl0NegEnLsb ^ PostprocTbl0NegEnWidth ^
+      PostprocTbl0StepLog2Lsb ^ PostprocTbl0StepLog2Width ^ PostprocTbl0LoLsb ^
+      PostprocTbl0LoWidth ^ PostprocTbl1Addr ^ PostprocTbl1Bits ^ PostprocTbl1KLsb ^
+      PostprocTbl1KWidth ^ PostprocTbl1LeftLsb ^ PostprocTbl1LeftWidth ^ PostprocTbl2Addr ^
+      PostprocTbl2Bits ^ PostprocTbl2RightLsb ^ PostprocTbl2RightWidth ^ PostprocTbl2AtPinfLsb ^
+      PostprocTbl2AtPinfWidth ^ PostprocTbl3Addr ^ PostprocTbl3Bits ^ PostprocTbl3AtNinfLsb ^
+      PostprocTbl3AtNinfWidth ^ PostprocTbl3AtZeroLsb ^ PostprocTbl3AtZeroWidth ^ PostprocTbl4Addr ^
+      PostprocTbl4Bits ^ PostprocTbl4AtNegLsb ^ PostprocTbl4AtNegWidth ^ PostprocSegAddr ^
+      PostprocSegCount ^ PostprocSegBits ^ PostprocSegMLsb ^ PostprocSegMWidth ^ PostprocSegCLsb ^
+      PostprocSegCWidth ^ CoreShifterAddr ^ CoreShifterAddrBits ^ ShifterGeomAddr ^
+      ShifterGeomBits ^ ShifterGeomSyLsb ^ ShifterGeomSyWidth ^ ShifterGeomSxLsb ^
+      ShifterGeomSxWidth ^ ShifterGeomDyLsb ^ ShifterGeomDyWidth ^ ShifterGeomDxLsb ^
+      ShifterGeomDxWidth ^ ShifterGeomElem16Lsb ^ ShifterGeomElem16Width ^ ShifterGeomTwoKernelLsb ^
+      ShifterGeomTwoKernelWidth ^ ShifterGeomTileWLsb ^ ShifterGeomTileWWidth ^
+      ShifterGeomTileHLsb ^ ShifterGeomTileHWidth ^ ShifterStrideAddr ^ ShifterStrideBits ^
+      ShifterStrideRowLsb ^ ShifterStrideRowWidth ^ ShifterStrideColLsb ^ ShifterStrideColWidth ^
+      ShifterChstrAddr ^ ShifterChstrBits ^ ShifterChstrChLsb ^ ShifterChstrChWidth ^
+      ShifterPrepAddr;
 
 endpackage
 

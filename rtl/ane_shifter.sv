@@ -20,12 +20,10 @@
 // advances as a whole and stalls only while a vector waits at the output.
 //
 // Configuration (written while busy_o is low; a write to PREP builds the lane table, NumLanes
-// cycles with busy_o high, and must follow any change of GEOM or STRIDE):
-//   0 GEOM    [2:0] sy, [5:3] sx, [8:6] dy, [11:9] dx (1..4), [12] 16-bit elements,
-//             [13] two-kernel, [22:14] tile_w, [31:23] tile_h (tile_w*tile_h <= positions)
-//   1 STRIDE  [11:0] row stride, [23:12] column stride (elements)
-//   2 CHSTR   [11:0] channel stride (elements)
-//   3 PREP    build the lane table
+// cycles with busy_o high, and must follow any change of GEOM or STRIDE): the SHIFTER window's
+// registers GEOM (strides, dilations, element size, two-kernel, tile_w x tile_h <= positions),
+// STRIDE and CHSTR (the bank image's strides, in elements) and PREP, each read as its
+// ane_regs_pkg::shifter_<reg>_t (rtl/regs/ane_regs.yaml; the table: docs/shifter.md).
 // Work-unit descriptor (ane_pkg::wu_desc_t), sampled with the first beat of a load (ld_desc_i):
 //   ph, pw         valid patch rows / columns (rows and columns past them read 0)
 //   off_y, off_x   (signed) patch coordinates of tile position (0, 0) at ky = kx = 0
@@ -87,6 +85,16 @@ module ane_shifter #(
   logic [8:0]  tile_w_q, tile_h_q;
   logic [11:0] row_stride_q, col_stride_q, ch_stride_q;
 
+  // The written word as each register's fields (rtl/regs/ane_regs.yaml, SHIFTER window).
+  ane_regs_pkg::shifter_geom_t   cfg_geom;
+  ane_regs_pkg::shifter_stride_t cfg_stride;
+  ane_regs_pkg::shifter_chstr_t  cfg_chstr;
+  logic                          prep;
+  assign cfg_geom   = cfg_wdata_i[ane_regs_pkg::ShifterGeomBits-1:0];
+  assign cfg_stride = cfg_wdata_i[ane_regs_pkg::ShifterStrideBits-1:0];
+  assign cfg_chstr  = cfg_wdata_i[ane_regs_pkg::ShifterChstrBits-1:0];
+  assign prep       = cfg_we_i && cfg_addr_i == 2'(ane_regs_pkg::ShifterPrepAddr);
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       sy_q <= 3'd1;
@@ -102,21 +110,21 @@ module ane_shifter #(
       ch_stride_q  <= '0;
     end else if (cfg_we_i) begin
       unique case (cfg_addr_i)
-        2'd0: begin
-          sy_q <= cfg_wdata_i[2:0];
-          sx_q <= cfg_wdata_i[5:3];
-          dy_q <= cfg_wdata_i[8:6];
-          dx_q <= cfg_wdata_i[11:9];
-          elem16_q     <= cfg_wdata_i[12];
-          two_kernel_q <= cfg_wdata_i[13];
-          tile_w_q     <= cfg_wdata_i[22:14];
-          tile_h_q     <= cfg_wdata_i[31:23];
+        2'(ane_regs_pkg::ShifterGeomAddr): begin
+          sy_q <= cfg_geom.sy;
+          sx_q <= cfg_geom.sx;
+          dy_q <= cfg_geom.dy;
+          dx_q <= cfg_geom.dx;
+          elem16_q     <= cfg_geom.elem16;
+          two_kernel_q <= cfg_geom.two_kernel;
+          tile_w_q     <= cfg_geom.tile_w;
+          tile_h_q     <= cfg_geom.tile_h;
         end
-        2'd1: begin
-          row_stride_q <= cfg_wdata_i[11:0];
-          col_stride_q <= cfg_wdata_i[23:12];
+        2'(ane_regs_pkg::ShifterStrideAddr): begin
+          row_stride_q <= cfg_stride.row;
+          col_stride_q <= cfg_stride.col;
         end
-        2'd2: ch_stride_q <= cfg_wdata_i[11:0];
+        2'(ane_regs_pkg::ShifterChstrAddr): ch_stride_q <= cfg_chstr.ch;
         default: ;
       endcase
     end
@@ -145,7 +153,7 @@ module ane_shifter #(
     if (!rst_ni) begin
       build_q <= 1'b0;
       bcnt_q  <= '0;
-    end else if (cfg_we_i && cfg_addr_i == 2'd3) begin
+    end else if (prep) begin
       build_q <= 1'b1;
       bcnt_q  <= '0;
     end else if (build_q) begin
@@ -155,7 +163,7 @@ module ane_shifter #(
   end
 
   always_ff @(posedge clk_i) begin
-    if (cfg_we_i && cfg_addr_i == 2'd3) begin
+    if (prep) begin
       boy_q <= '0;
       box_q <= '0;
       brow_q <= '0;

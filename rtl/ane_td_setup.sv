@@ -382,6 +382,13 @@ module ane_td_setup #(
   // the row stride of the shifter's bank image in elements: bpr beats
   logic [W-1:0] row_elems;
   assign row_elems = elem16 ? W'(bpr) << ($clog2(BeatBytes) - 1) : W'(bpr) << $clog2(BeatBytes);
+  // The channel stride ph x row_elems is at most BankBytes (the tile's patch fits the bank), so
+  // it fits the shifter's CHSTR.CH; its high bits are always 0.
+  logic unused_chs_hi;
+  assign unused_chs_hi = ^chs_q[W-1:ane_regs_pkg::ShifterChstrChWidth];
+`ifndef SYNTHESIS
+  initial assert(BankBytes < (1 << ane_regs_pkg::ShifterChstrChWidth));
+`endif
 
   // the configuration writes of each phase
   logic [7:0]  cw_addr;
@@ -392,19 +399,33 @@ module ane_td_setup #(
     unique case (st_q)
       SShifter: begin
         cw_addr = 8'(ane_regs_pkg::CoreShifterAddr) + 8'(step_i_q);
-        unique case (step_i_q[1:0])
-          2'd0: cw_data = {tile_h_q[8:0], tile_w_q[8:0], 1'b0, elem16, 3'd1, 3'd1, 1'b0, sx, 1'b0, sy};
-          2'd1: cw_data = {19'd0, 1'b1, row_elems[11:0]};  // column stride 1, row stride
-          2'd2: cw_data = 32'(chs_q);
-          default: cw_data = 32'd0;
+        unique case (step_i_q[1:0])  // dilation 1, one kernel; column stride 1
+          2'(ane_regs_pkg::ShifterGeomAddr):
+            cw_data = 32'(sy) << ane_regs_pkg::ShifterGeomSyLsb | 32'(sx) << ane_regs_pkg::ShifterGeomSxLsb |
+                      32'd1 << ane_regs_pkg::ShifterGeomDyLsb | 32'd1 << ane_regs_pkg::ShifterGeomDxLsb |
+                      32'(elem16) << ane_regs_pkg::ShifterGeomElem16Lsb |
+                      32'(tile_w_q[8:0]) << ane_regs_pkg::ShifterGeomTileWLsb |
+                      32'(tile_h_q[8:0]) << ane_regs_pkg::ShifterGeomTileHLsb;
+          2'(ane_regs_pkg::ShifterStrideAddr):
+            cw_data = 32'(row_elems[11:0]) << ane_regs_pkg::ShifterStrideRowLsb |
+                      32'd1 << ane_regs_pkg::ShifterStrideColLsb;
+          2'(ane_regs_pkg::ShifterChstrAddr):
+            cw_data = 32'(chs_q[ane_regs_pkg::ShifterChstrChWidth-1:0]) << ane_regs_pkg::ShifterChstrChLsb;
+          default: cw_data = 32'd0;  // PREP
         endcase
       end
       SPost: begin
         cw_addr = 8'(ane_regs_pkg::CorePostprocAddr) + 8'(step_i_q);
-        if (step_i_q[0] == 1'b0) begin
-          cw_data = {16'd0, nlmode, biasmode, scale_en, 4'd13, 1'b0, out8, int8 ? rshift : 5'd0, int8};
+        if (step_i_q[0] == 1'(ane_regs_pkg::PostprocCtrlAddr)) begin  // no stochastic rounding
+          cw_data = 32'(int8) << ane_regs_pkg::PostprocCtrlIntAccLsb |
+                    (int8 ? 32'(rshift) : 32'd0) << ane_regs_pkg::PostprocCtrlShiftLsb |
+                    32'(out8) << ane_regs_pkg::PostprocCtrlStoreInt8Lsb |
+                    32'd13 << ane_regs_pkg::PostprocCtrlSrWidthLsb |
+                    32'(scale_en) << ane_regs_pkg::PostprocCtrlScaleEnLsb |
+                    32'(biasmode) << ane_regs_pkg::PostprocCtrlBiasEnLsb |
+                    32'(nlmode) << ane_regs_pkg::PostprocCtrlActLsb;
         end else begin
-          cw_data = 32'd1;
+          cw_data = 32'd1 << ane_regs_pkg::PostprocSeedStateLsb;  // SEED
         end
       end
       SCore: begin

@@ -6,13 +6,14 @@
 // The blob: little-endian 16-bit words from base_i: word 2 `left` (the value below the domain),
 // word 3 `right` (above it), words 4..36 the 33 knots y[0..32] (fp16 codes) at x = -8 + i/2.
 // The block reads bytes 0..79 (10 beats), checks that left, right and every knot are finite
-// (exponent field not all ones) and then writes, in this order:
-//   0x02 TBL0 = 0xC800F000 (mode direct, no symmetry, step_log2 -1, lo = -8, no flags)
-//   0x03 TBL1 = {left, 0x3C00}     (k is ActTable's default 1.0: TableFromBlob leaves it)
-//   0x04 TBL2 = {right, right}     (right, at_pinf = right)
-//   0x05 TBL3 = {0x0000, left}     (at_ninf = left, at_zero = 0)
-//   0x06 TBL4 = 0                  (at_neg = 0)
-//   0x20 + s = {c[s], m[s]} for the segments s = 0 .. 31
+// (exponent field not all ones) and then writes, in this order, the POSTPROC window's registers
+// (ane_regs_pkg, rtl/regs/ane_regs.yaml; fields not named are 0):
+//   TBL0: mode direct, no symmetry, STEP_LOG2 -1, LO = -8 (0xC800), no flags
+//   TBL1: LEFT = left, K = 0x3C00 (ActTable's default 1.0: TableFromBlob leaves it)
+//   TBL2: RIGHT = AT_PINF = right
+//   TBL3: AT_NINF = left, AT_ZERO = 0
+//   TBL4: AT_NEG = 0
+//   SEG + s: M = m[s], C = c[s] for the segments s = 0 .. 31
 // with, per segment (h = 1/2, xbar = -8 + (s + 1/2) h = (2 s - 31) / 4),
 //   m = RNE16(2 (y[s+1] - y[s])),   c = RNE16((y[s] + y[s+1]) / 2 - m xbar),
 // each ONE round to nearest even of the exact value (gradual underflow, overflow to inf; a
@@ -88,11 +89,13 @@ module ane_td_table (
   // The header writes (TBL0 .. TBL4).
   function automatic logic [31:0] hdr_word(input logic [2:0] i, input logic [15:0] left,
                                            input logic [15:0] right);
-    unique case (i)
-      3'd0:    hdr_word = {TableLo, StepLog2, 12'h000};
-      3'd1:    hdr_word = {left, FpOne};
-      3'd2:    hdr_word = {right, right};
-      3'd3:    hdr_word = {16'h0000, left};
+    unique case (i)  // TBL0 .. TBL4, the fields not named 0
+      3'd0:    hdr_word = 32'(TableLo) << ane_regs_pkg::PostprocTbl0LoLsb |
+                          32'(StepLog2) << ane_regs_pkg::PostprocTbl0StepLog2Lsb;
+      3'd1:    hdr_word = 32'(left) << ane_regs_pkg::PostprocTbl1LeftLsb | 32'(FpOne) << ane_regs_pkg::PostprocTbl1KLsb;
+      3'd2:    hdr_word = 32'(right) << ane_regs_pkg::PostprocTbl2RightLsb |
+                          32'(right) << ane_regs_pkg::PostprocTbl2AtPinfLsb;
+      3'd3:    hdr_word = 32'(left) << ane_regs_pkg::PostprocTbl3AtNinfLsb;
       default: hdr_word = 32'h0000_0000;
     endcase
   endfunction
@@ -404,12 +407,12 @@ module ane_td_table (
 
   always_ff @(posedge clk_i) begin
     if (ld_hdr) begin
-      o_addr_q <= 6'd2 + {3'd0, hdr_q};
+      o_addr_q <= 6'(ane_regs_pkg::PostprocTbl0Addr) + {3'd0, hdr_q};  // TBL0 .. TBL4 in a row
       o_data_q <= hdr_word(hdr_q, left_q, right_q);
       o_last_q <= 1'b0;
     end else if (ld_seg) begin
-      o_addr_q <= {1'b1, cs};
-      o_data_q <= {c_code, m_q};
+      o_addr_q <= 6'(ane_regs_pkg::PostprocSegAddr) + 6'(cs);
+      o_data_q <= 32'(c_code) << ane_regs_pkg::PostprocSegCLsb | 32'(m_q) << ane_regs_pkg::PostprocSegMLsb;
       o_last_q <= sl_q == 6'(Slots - 1);
     end
   end
@@ -428,6 +431,11 @@ module ane_td_table (
       if (st_q == SRun) assert (cs_q == 5'(sl_q - 6'd2));
     end
   end
+  // the header writes address TBL0 + i
+  initial assert(ane_regs_pkg::PostprocTbl1Addr == ane_regs_pkg::PostprocTbl0Addr + 1 &&
+                 ane_regs_pkg::PostprocTbl2Addr == ane_regs_pkg::PostprocTbl0Addr + 2 &&
+                 ane_regs_pkg::PostprocTbl3Addr == ane_regs_pkg::PostprocTbl0Addr + 3 &&
+                 ane_regs_pkg::PostprocTbl4Addr == ane_regs_pkg::PostprocTbl0Addr + 4);
 `endif
 
 endmodule

@@ -8,12 +8,16 @@ or overlaps another, names are unique), and generates
   tb/regs/ane_regs.h    C++17 header, namespaces ane::regs::td and ane::regs::core
   docs/td.md            the stream and field tables, between the regtool "td fields" markers
   docs/core.md          the core's register table, between the regtool "core registers" markers
+  docs/<block>.md       a window's register table (its doc:), between the "<window> registers"
+                        markers
 
   python3 scripts/regtool.py                     rewrite the outputs that differ
   python3 scripts/regtool.py --check             exit 1 naming every stale output (flow.regs)
   python3 scripts/regtool.py --check --aneregs sim/hwx/aneregs.json
                                                  also: every aneregs.json field is in the YAML
                                                  with its [byte, bit, width], and no other
+  python3 scripts/regtool.py --selftest          also: faulty copies of the YAML are refused,
+                                                 each with its one-line error (exit 2)
 
 Exit status: 0 ok, 1 stale output or aneregs mismatch, 2 the YAML or an argument is wrong.
 Needs python3 and PyYAML (Debian: python3-yaml, in scripts/install-deps.sh).
@@ -266,9 +270,70 @@ class Model:
                     raise RegError(f"{where}: address 0x{a:02x} is also {taken[a]}")
                 taken[a] = name
             self.core_windows.append({"name": name, "addr": addr, "addr_bits": bits,
-                                      "meaning": text(w, "meaning", where)})
+                                      "meaning": text(w, "meaning", where),
+                                      "regs": self.parse_window_regs(w, where, bits),
+                                      "doc": self.parse_window_doc(w, where)})
         self.core_regs.sort(key=lambda r: r["addr"])
         self.parse_core_config(need(core, "config", "core.config", dict))
+        for r in self.core_regs:
+            self.check_sv_names(r, f"core.{r['name']}")
+        for w in self.core_windows:
+            for r in w["regs"]:
+                self.check_sv_names(r, f"core.{w['name']}.{r['name']}")
+
+    def parse_window_regs(self, w, where, bits):
+        """A window's registers: addr is the address a inside the window (the block's own
+        cfg_addr_i); count > 1 is an array of registers at a .. a + count - 1."""
+        regs, taken = [], {}
+        for k, r in enumerate(w.get("registers", []) or []):
+            rw = f"{where}.registers[{k}]"
+            name = text(r, "name", rw)
+            rw = f"{where}.{name}"
+            if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", name):
+                raise RegError(f"{rw}: name must be a word")
+            if any(o["name"] == name for o in regs):
+                raise RegError(f"{rw}: two registers of the window have this name")
+            addr = need(r, "addr", rw, int)
+            count = r.get("count", 1)
+            if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+                raise RegError(f"{rw}: count must be a whole number above 0, not {count!r}")
+            if not 0 <= addr or addr + count > (1 << bits):
+                raise RegError(f"{rw}: addresses 0x{addr:02x} .. 0x{addr + count - 1:02x} leave the "
+                               f"window's {1 << bits} registers")
+            for a in range(addr, addr + count):
+                if a in taken:
+                    raise RegError(f"{rw}: address 0x{a:02x} inside the window is also {taken[a]}")
+                taken[a] = name
+            fields = parse_fields(r["fields"], rw) if "fields" in r else []
+            regs.append({"name": name, "addr": addr, "count": count,
+                         "meaning": text(r, "meaning", rw), "fields": fields})
+        regs.sort(key=lambda r: r["addr"])
+        return regs
+
+    @staticmethod
+    def parse_window_doc(w, where):
+        """doc: the block's document, which gets the window's register table (between
+        '<!-- BEGIN regtool: <window> registers -->' and its END marker)."""
+        doc = w.get("doc")
+        if doc is None:
+            return None
+        if not isinstance(doc, str) or not re.fullmatch(r"docs/[A-Za-z0-9_]+\.md", doc):
+            raise RegError(f"{where}: doc must name a file docs/<name>.md, not {doc!r}")
+        if not w.get("registers"):
+            raise RegError(f"{where}: doc {doc} is given but the window lists no registers")
+        return doc
+
+    @staticmethod
+    def check_sv_names(r, where):
+        """A register with fields becomes a packed struct: its name and its fields' names must not
+        be SystemVerilog keywords."""
+        if not r["fields"]:
+            return
+        if sv_name(r["name"]) in SV_KEYWORDS:
+            raise RegError(f"{where}: {sv_name(r['name'])} is a SystemVerilog keyword")
+        for (fname, _, _, _, _) in r["fields"]:
+            if sv_name(fname) in SV_KEYWORDS:
+                raise RegError(f"{where}.{fname}: {sv_name(fname)} is a SystemVerilog keyword")
 
     def parse_core_config(self, cfg):
         """core.config: the registers the core keeps for a layer, as one packed struct."""
@@ -285,11 +350,6 @@ class Model:
                 raise RegError(f"{where}.registers[{k}]: {n} has no fields to keep")
             if r in self.config_regs:
                 raise RegError(f"{where}.registers[{k}]: {n} is listed twice")
-            for (fname, _, _, _, _) in r["fields"]:
-                if sv_name(fname) in SV_KEYWORDS:
-                    raise RegError(f"core.{n}.{fname}: {sv_name(fname)} is a SystemVerilog keyword")
-            if sv_name(n) in SV_KEYWORDS:
-                raise RegError(f"{where}.registers[{k}]: {sv_name(n)} is a SystemVerilog keyword")
             self.config_regs.append(r)
 
 
@@ -387,6 +447,10 @@ def gen_sv(m):
         "//   Core<Reg>{Addr,Bits}               a core register: address, bits below its top field",
         "//   Core<Reg><Field>{Lsb,Width}        a core register field",
         "//   Core<Window>{Addr,AddrBits}        a window: registers Addr + a, a < 2^AddrBits",
+        "//   <Window><Reg>{Addr,Bits,Count}     a window's register: a, bits below its top field;",
+        "//                                      Count: an array of registers at a .. a + Count - 1",
+        "//   <Window><Reg><Field>{Lsb,Width}    a window register's field",
+        "//   core_<reg>_t, <window>_<reg>_t     a register with fields as a packed struct",
         "`default_nettype none",
         "",
         "package ane_regs_pkg;",
@@ -428,20 +492,30 @@ def gen_sv(m):
         block(title, rows)
     out.append("")
     out.append("  // ---- the core's configuration port (rtl/ane_core.sv) ----")
-    for r in m.core_regs:
-        p = "Core" + camel(r["name"])
-        rows = [(p + "Addr", hexv(r["addr"]), "")]
+
+    def reg_rows(p, r, addr_note=""):
+        """<p>Addr, <p>Count (an array), <p>Bits and each field's <p><Field>{Lsb,Width}."""
+        rows = [(p + "Addr", hexv(r["addr"]), addr_note)]
+        if r.get("count", 1) > 1:
+            rows.append((p + "Count", str(r["count"]), "registers at Addr .. Addr + Count - 1"))
         if r["fields"]:
             top = max(lsb + width for (_, lsb, width, _, _) in r["fields"])
             rows.append((p + "Bits", str(top), "bits below the top field's MSB"))
         for (fname, lsb, width, units, _) in r["fields"]:
             rows += [(p + camel(fname) + "Lsb", str(lsb), ""),
                      (p + camel(fname) + "Width", str(width), units)]
-        block(f"{r['name']} (0x{r['addr']:02x}): {r['meaning']}", rows)
+        return rows
+
+    for r in m.core_regs:
+        block(f"{r['name']} (0x{r['addr']:02x}): {r['meaning']}", reg_rows("Core" + camel(r["name"]), r))
     for w in m.core_windows:
         p = "Core" + camel(w["name"])
         block(f"{w['name']} window (0x{w['addr']:02x} + a): {w['meaning']}",
               [(p + "Addr", hexv(w["addr"]), ""), (p + "AddrBits", str(w["addr_bits"]), "")])
+        for r in w["regs"]:
+            block(f"{w['name']}.{r['name']} (a = 0x{r['addr']:02x}): {r['meaning']}",
+                  reg_rows(camel(w["name"]) + camel(r["name"]), r, "the address inside the window"))
+    out += gen_sv_structs(m)
     out += gen_sv_config(m)
     dup = {n for n in consts if consts.count(n) > 1}
     if dup:
@@ -465,28 +539,55 @@ def gen_sv(m):
     return "\n".join(out)
 
 
+def sv_struct(t, r, title):
+    """Register r as a packed struct named t: its fields, the top one first, a reserved member
+    rsvd_<msb>_<lsb> for a gap between fields. Every member is declared [N-1:0]: Yosys 0.23
+    misreads a bit of a field whose range does not start at 0 (docs/flow.md)."""
+    out = [f"  typedef struct packed {{  // {title}"]
+
+    def member(width, name, note=""):
+        vec = f"logic [{width - 1}:0]" if width > 1 else "logic"
+        out.append(f"    {vec:<13} {name};" + (f"  // {note}" if note else ""))
+
+    top = max(lsb + width for (_, lsb, width, _, _) in r["fields"])
+    at = top
+    for (fname, lsb, width, units, _) in sorted(r["fields"], key=lambda f: -f[1]):
+        if lsb + width < at:
+            member(at - lsb - width, f"rsvd_{at - 1}_{lsb + width}", "reserved")
+        member(width, sv_name(fname), units)
+        at = lsb
+    if at > 0:
+        member(at, f"rsvd_{at - 1}_0", "reserved")
+    out.append(f"  }} {t};")
+    return out
+
+
+def gen_sv_structs(m):
+    """Every register with fields as a packed struct: core_<reg>_t for a core register,
+    <window>_<reg>_t for a window's register."""
+    out = ["", "  // ---- the registers as packed structs ----"]
+    out += comment("Each register's struct is its bits below <Reg>Bits, the top field first, so a "
+                   "block reads a written word as the struct (`w = cfg_wdata_i[<Reg>Bits-1:0]`) and "
+                   "its fields by name (`w.<field>`): core_<reg>_t for a core register, "
+                   "<window>_<reg>_t for a window's register.", "  ")
+    for r in m.core_regs:
+        if r["fields"]:
+            out += sv_struct("core_" + sv_name(r["name"]) + "_t", r,
+                             f"{r['name']} (0x{r['addr']:02x}): {r['meaning']}")
+    for w in m.core_windows:
+        for r in w["regs"]:
+            if r["fields"]:
+                out += sv_struct(sv_name(w["name"]) + "_" + sv_name(r["name"]) + "_t", r,
+                                 f"{w['name']}.{r['name']} (a = 0x{r['addr']:02x}): {r['meaning']}")
+    return out
+
+
 def gen_sv_config(m):
-    """The layer configuration as packed structs: one per kept register (its fields, the top
-    field first, a reserved member for a gap between fields) and core_cfg_t of them all."""
+    """The layer configuration as one packed struct, core_cfg_t, of the kept registers' structs."""
     out = ["", "  // ---- the layer configuration the core keeps (core.config) ----"]
     out += comment(m.config_meaning, "  ")
-    out += comment("Each register's struct is its bits below Core<Reg>Bits, the top field first, so "
-                   "a register is kept as `cfg.<reg> <= cfg_wdata_i[Core<Reg>Bits-1:0]` and read as "
-                   "`cfg.<reg>.<field>`.", "  ")
-    for r in m.config_regs:
-        t = "core_" + sv_name(r["name"]) + "_t"
-        out.append(f"  typedef struct packed {{  // {r['name']} (0x{r['addr']:02x}): {r['meaning']}")
-        top = max(lsb + width for (_, lsb, width, _, _) in r["fields"])
-        at = top
-        for (fname, lsb, width, units, _) in sorted(r["fields"], key=lambda f: -f[1]):
-            if lsb + width < at:
-                out.append(f"    logic [{at - 1}:{lsb + width}] rsvd_{at - 1}_{lsb + width};")
-            vec = f"logic [{width - 1}:0]" if width > 1 else "logic"
-            out.append(f"    {vec:<13} {sv_name(fname)};" + (f"  // {units}" if units else ""))
-            at = lsb
-        if at > 0:
-            out.append(f"    logic [{at - 1}:0] rsvd_{at - 1}_0;")
-        out.append(f"  }} {t};")
+    out += comment("A register is kept as `cfg.<reg> <= cfg_wdata_i[Core<Reg>Bits-1:0]` and read "
+                   "as `cfg.<reg>.<field>`.", "  ")
     out.append("  typedef struct packed {")
     for r in m.config_regs:
         out.append(f"    core_{sv_name(r['name'])}_t {sv_name(r['name'])};")
@@ -595,7 +696,8 @@ def gen_h(m):
         *comment(m.core_meaning),
         f"inline constexpr uint32_t kAddrBits = {m.core_addr_bits};  // width of cfg_addr_i",
         "",
-        "// A field of a register: name (\"LAYER.CG\"), register address, LSB, width.",
+        "// A field of a register: name (\"LAYER.CG\", \"POSTPROC.CTRL.SHIFT\"), the register's",
+        "// address on the core's port (a window's register: the window's address + a), LSB, width.",
         "struct CoreField { const char* name; uint32_t addr, lsb, width; };",
         "// A window: registers addr + a, a < 2^addr_bits, of a block inside the core.",
         "struct CoreWindow { const char* name; uint32_t addr, addr_bits; };",
@@ -619,6 +721,20 @@ def gen_h(m):
         o.extend(comment(f"{w['name']} window: {w['meaning']}"))
         o.append(f"inline constexpr CoreWindow {n} = {{{cstr(w['name'])}, 0x{w['addr']:02x}, "
                  f"{w['addr_bits']}}};")
+        for r in w["regs"]:
+            p = n + camel(r["name"])
+            rep = f"[{r['count']}] at a = 0x{r['addr']:02x} + i" if r["count"] > 1 else f"a = 0x{r['addr']:02x}"
+            o.extend(comment(f"{w['name']}.{r['name']} ({rep}): {r['meaning']}"))
+            o.append(f"inline constexpr uint32_t {p}Addr = 0x{r['addr']:02x};  // a, inside the window")
+            names.append(p + "Addr")
+            if r["count"] > 1:
+                o.append(f"inline constexpr uint32_t {p}Count = {r['count']};")
+                names.append(p + "Count")
+            for (fname, lsb, width, units, meaning) in r["fields"]:
+                f = p + camel(fname)
+                names.append(f)
+                o.append(f"inline constexpr CoreField {f} = {{{cstr(w['name'] + '.' + r['name'] + '.' + fname)}, "
+                         f"0x{w['addr'] + r['addr']:02x}, {lsb}, {width}}};")
     dup = {n for n in names if names.count(n) > 1}
     if dup:
         raise RegError(f"two C++ core constants would have the name {sorted(dup)[0]}")
@@ -630,19 +746,23 @@ def gen_h(m):
         "         (f.width >= 32 ? value <= int64_t(0xffffffff) : value < (int64_t(1) << f.width));",
         "}",
         "",
-        "// value placed in field f of its register word; throws std::out_of_range when it does not fit.",
-        "inline uint32_t Place(const CoreField& f, int64_t value) {",
+        "// value placed in field f of its register word; throws std::out_of_range, ending with `why`,",
+        "// when it does not fit.",
+        "inline uint32_t Place(const CoreField& f, int64_t value,",
+        "                      const char* why = \"the layer is too large for the core\") {",
         "  if (!Fits(f, value)) {",
         "    throw std::out_of_range(\"ane_core register field \" + std::string(f.name) + \" (\" +",
         "                            std::to_string(f.width) + \" bits) cannot hold \" +",
-        "                            std::to_string(value) + \": the layer is too large for the core\");",
+        "                            std::to_string(value) + \": \" + why);",
         "  }",
         "  return uint32_t(uint64_t(value) << f.lsb);",
         "}",
         "",
-        "// The word of register addr from its fields' values (fields not given are 0); throws",
-        "// std::out_of_range when a value does not fit or a field belongs to another register.",
-        "inline uint32_t Pack(uint32_t addr, std::initializer_list<FieldValue> values) {",
+        "// The word of the register at core address addr from its fields' values (fields not",
+        "// given are 0); throws std::out_of_range, ending with `why` when a value does not fit, or",
+        "// when a field belongs to another register.",
+        "inline uint32_t Pack(uint32_t addr, std::initializer_list<FieldValue> values,",
+        "                     const char* why = \"the layer is too large for the core\") {",
         "  uint32_t word = 0;",
         "  for (const FieldValue& v : values) {",
         "    if (v.field.addr != addr) {",
@@ -650,9 +770,15 @@ def gen_h(m):
         "                              \" is not a field of the register at address \" +",
         "                              std::to_string(addr));",
         "    }",
-        "    word |= Place(v.field, v.value);",
+        "    word |= Place(v.field, v.value, why);",
         "  }",
         "  return word;",
+        "}",
+        "",
+        "// The word of register a of window w (the same for the block's own port and the core's).",
+        "inline uint32_t PackWindow(const CoreWindow& w, uint32_t a,",
+        "                           std::initializer_list<FieldValue> values) {",
+        "  return Pack(w.addr + a, values, \"the value is outside the field's range\");",
         "}",
         "",
         "// The address of register a of window w; throws std::out_of_range when a is outside it.",
@@ -775,6 +901,12 @@ def gen_core_section(m):
     for w in m.core_windows:
         rows.append((w["addr"], f"| 0x{w['addr']:02x} + a (a < {1 << w['addr_bits']}) | {w['name']} | 31:0 | - | | "
                      f"{md(w['meaning'])} |"))
+        for r in w["regs"]:
+            a = w["addr"] + r["addr"]
+            at = (f"0x{a:02x} .. 0x{a + r['count'] - 1:02x}" if r["count"] > 1 else f"0x{a:02x}")
+            fields = (f"fields: `{w['doc']}`" if w["doc"] and r["fields"] else
+                      ", ".join(f[0] for f in r["fields"]) or "-")
+            rows.append((a, f"| {at} | {w['name']}.{r['name']} | | {md(fields)} | | {md(r['meaning'])} |"))
     rows.sort(key=lambda r: r[0])
     o += [r for _, r in rows]
     names = ", ".join(r["name"] for r in m.config_regs)
@@ -786,6 +918,33 @@ def gen_core_section(m):
             o += textwrap.wrap(md(n), width=100, initial_indent="- ", subsequent_indent="  ",
                                break_on_hyphens=False, break_long_words=False)
     o += ["", f"<!-- END regtool: {CORE_MARK} -->"]
+    return "\n".join(o)
+
+
+def window_mark(w):
+    return f"{w['name'].lower()} registers"
+
+
+def gen_window_section(m, w):
+    """The registers of window w, for the block's own document."""
+    o = [
+        f"<!-- BEGIN regtool: {window_mark(w)} -->",
+        "<!-- Generated by scripts/regtool.py from rtl/regs/ane_regs.yaml: edit the YAML, not this. -->",
+        "",
+        *prose(f"Register a of the block's own port; inside the core, register 0x{w['addr']:02x} + a "
+               f"(the {w['name']} window, `docs/core.md`). The block reads a written word as "
+               f"`ane_regs_pkg::{sv_name(w['name'])}_<reg>_t`; the harness packs it with "
+               f"`ane::regs::core::PackWindow(k{camel(w['name'])}, ...)` (`tb/regs/ane_regs.h`)."),
+        "",
+        "| a | register | bits | field | units | meaning |",
+        "|---|---|---|---|---|---|",
+    ]
+    for r in w["regs"]:
+        at = (f"0x{r['addr']:02x} + i (i < {r['count']})" if r["count"] > 1 else f"0x{r['addr']:02x}")
+        o.append(f"| {at} | {r['name']} | | | | {md(r['meaning'])} |")
+        for (fname, lsb, width, units, meaning) in r["fields"]:
+            o.append(f"| | | {bits_text(lsb, width)} | {fname} | {md(units)} | {md(meaning)} |")
+    o += ["", f"<!-- END regtool: {window_mark(w)} -->"]
     return "\n".join(o)
 
 
@@ -842,7 +1001,89 @@ def outputs(m):
         (H_FILE, gen_h(m), None),
         (TD_DOC, td_doc, TD_MARK),
         (CORE_DOC, core_doc, CORE_MARK),
+    ] + [(w["doc"], gen_window_section(m, w), window_mark(w)) for w in m.core_windows if w["doc"]]
+
+
+def selftest(doc):
+    """Faulty copies of the YAML must each be refused with their error; the real one's structs
+    must be as wide as their registers' Bits. Returns the problems (empty: passed)."""
+    import copy
+
+    def win(d, name):
+        return next(w for w in d["core"]["windows"] if w["name"] == name)
+
+    def reg(d, window, name):
+        return next(r for r in win(d, window)["registers"] if r["name"] == name)
+
+    def core_reg(d, name):
+        return next(r for r in d["core"]["registers"] if r["name"] == name)
+
+    def set_(f):
+        def apply(d):
+            f(d)
+        return apply
+
+    cases = [
+        ("a window register past the window", set_(lambda d: reg(d, "SHIFTER", "PREP").update(addr=4)),
+         "leave the window's 4 registers"),
+        ("two window registers at one address", set_(lambda d: reg(d, "SHIFTER", "STRIDE").update(addr=0)),
+         "inside the window is also GEOM"),
+        ("a register array of 0", set_(lambda d: reg(d, "POSTPROC", "SEG").update(count=0)),
+         "count must be a whole number above 0"),
+        ("a register array past the window", set_(lambda d: reg(d, "POSTPROC", "SEG").update(count=33)),
+         "leave the window's 64 registers"),
+        ("two window registers with one name", set_(lambda d: reg(d, "POSTPROC", "TBL1").update(name="TBL0")),
+         "two registers of the window have this name"),
+        ("overlapping fields in a window register",
+         set_(lambda d: reg(d, "POSTPROC", "CTRL")["fields"][1].update(bits="5:0")), "overlap another field"),
+        ("a window field named by a keyword",
+         set_(lambda d: reg(d, "POSTPROC", "CTRL")["fields"][0].update(name="WIRE")),
+         "wire is a SystemVerilog keyword"),
+        ("a core field named by a keyword", set_(lambda d: core_reg(d, "KEXT")["fields"][0].update(name="INPUT")),
+         "input is a SystemVerilog keyword"),
+        ("a window register named by a keyword", set_(lambda d: reg(d, "SHIFTER", "GEOM").update(name="REG")),
+         "reg is a SystemVerilog keyword"),
+        ("a window doc outside docs/", set_(lambda d: win(d, "SHIFTER").update(doc="README.md")),
+         "doc must name a file docs/<name>.md"),
+        ("a window doc without registers", set_(lambda d: win(d, "SHIFTER").update(registers=[])),
+         "is given but the window lists no registers"),
+        ("a config register listed twice",
+         set_(lambda d: d["core"]["config"]["registers"].append(d["core"]["config"]["registers"][0])),
+         "is listed twice"),
     ]
+    problems = []
+    for name, mutate, want in cases:
+        d = copy.deepcopy(doc)
+        mutate(d)
+        try:
+            outputs(Model(d))
+            problems.append(f"{name}: accepted")
+        except RegError as e:
+            if want not in str(e):
+                problems.append(f"{name}: refused with '{e}', not a line with '{want}'")
+    # The real map: every struct is as wide as its register's <Reg>Bits.
+    sv = gen_sv(Model(copy.deepcopy(doc)))
+    bits = dict(re.findall(r"localparam int unsigned (\w+Bits)\s*= (\d+);", sv))
+    structs = re.findall(r"typedef struct packed \{[^\n]*\n(.*?)\n  \} (\w+)_t;", sv, re.S)
+    checked = 0
+    for body, t in structs:
+        if t == "core_cfg":
+            continue
+        width = 0
+        for m_ in re.finditer(r"logic(?: \[(\d+):(\d+)\])?\s+(\w+);", body):
+            width += int(m_.group(1)) - int(m_.group(2)) + 1 if m_.group(1) else 1
+            if m_.group(2) not in (None, "0"):
+                problems.append(f"struct {t}_t: member {m_.group(3)} is not declared [N-1:0]")
+        parts = t.split("_", 1)
+        key = ("Core" if parts[0] == "core" else camel(parts[0].upper())) + camel(parts[1].upper()) + "Bits"
+        if key not in bits:
+            problems.append(f"struct {t}_t: no constant {key}")
+        elif int(bits[key]) != width:
+            problems.append(f"struct {t}_t: {width} bits, {key} = {bits[key]}")
+        checked += 1
+    if checked < 20:
+        problems.append(f"only {checked} register structs found in the generated package")
+    return len(cases), checked, problems
 
 
 def main(argv):
@@ -850,6 +1091,8 @@ def main(argv):
     ap.add_argument("--check", action="store_true", help="do not write; exit 1 when an output is stale")
     ap.add_argument("--aneregs", metavar="JSON", help="also check the TD fields against this aneregs.json")
     ap.add_argument("--root", default=str(ROOT), help="repository root (default: this script's)")
+    ap.add_argument("--selftest", action="store_true",
+                    help="also check that faulty copies of the YAML are refused")
     args = ap.parse_args(argv)
     root = Path(args.root)
     try:
@@ -890,6 +1133,15 @@ def main(argv):
         print(f"regtool: {len(outs)} outputs {'up to date' if args.check else 'written or unchanged'} "
               f"({len(m.fields)} TD fields, {len(m.core_regs)} core registers, "
               f"{len(m.core_windows)} windows)")
+    if args.selftest:
+        n, checked, problems = selftest(doc)
+        for p in problems:
+            print(f"regtool: selftest: {p}", file=sys.stderr)
+        if problems:
+            failed = True
+        else:
+            print(f"regtool: selftest: {n} faulty copies refused, each with its error; "
+                  f"{checked} register structs as wide as their registers")
     if args.aneregs:
         try:
             n, problems = check_aneregs(m, args.aneregs if Path(args.aneregs).is_absolute()

@@ -13,6 +13,7 @@
 
 #include "tb/harness/sim.h"
 #include "tb/oracle/kernel_codec.h"
+#include "tb/regs/ane_regs.h"
 
 namespace ane::harness {
 
@@ -57,7 +58,8 @@ class KernelExtractDriver {
   void Configure(int channels, int kh, int kw) {
     Model& d = sim_.dut();
     d.cfg_we_i = 1;
-    d.cfg_wdata_i = uint32_t(channels) | uint32_t(kh) << 10 | uint32_t(kw) << 13;
+    namespace rc = regs::core;  // the core's KEXT register (rtl/regs/ane_regs.yaml)
+    d.cfg_wdata_i = rc::Pack(rc::kKextAddr, {{rc::kKextC, channels}, {rc::kKextKh, kh}, {rc::kKextKw, kw}});
     sim_.Tick();
     d.cfg_we_i = 0;
   }

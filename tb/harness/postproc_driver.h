@@ -13,38 +13,64 @@
 
 #include "tb/harness/sim.h"
 #include "tb/oracle/postproc.h"
+#include "tb/regs/ane_regs.h"
 
 namespace ane::harness {
 
-// The CTRL register (ane_pkg::pp_ctrl_t).
+// The registers are the POSTPROC window's (rtl/regs/ane_regs.yaml, docs/postproc.md), packed with
+// tb/regs/ane_regs.h; a value that does not fit its field throws std::out_of_range.
+
+// The CTRL register.
 inline uint32_t PostCtrlWord(const oracle::PostConfig& c) {
-  const auto act = uint32_t(c.act);  // the RTL's code (tb/harness/rtl_codes.h)
-  return (c.int_acc ? 1u : 0u) | (uint32_t(c.shift & 31) << 1) |
-         (c.store == oracle::PostStore::kInt8 ? 1u << 6 : 0u) | (c.sr ? 1u << 7 : 0u) |
-         (uint32_t(c.sr_width & 15) << 8) | (c.scale_en ? 1u << 12 : 0u) |
-         (c.bias_en ? 1u << 13 : 0u) | (act << 14);
+  namespace rc = regs::core;
+  return rc::PackWindow(rc::kPostproc, rc::kPostprocCtrlAddr,
+                        {{rc::kPostprocCtrlIntAcc, c.int_acc},
+                         {rc::kPostprocCtrlShift, c.shift},
+                         {rc::kPostprocCtrlStoreInt8, c.store == oracle::PostStore::kInt8},
+                         {rc::kPostprocCtrlSr, c.sr},
+                         {rc::kPostprocCtrlSrWidth, c.sr_width},
+                         {rc::kPostprocCtrlScaleEn, c.scale_en},
+                         {rc::kPostprocCtrlBiasEn, c.bias_en},
+                         {rc::kPostprocCtrlAct, int64_t(c.act)}});  // the RTL's code (rtl_codes.h)
 }
 
-// The table registers TBL0..TBL4 (addresses 2..6) and the segments (0x20 + i).
+// The table registers TBL0..TBL4 and the segments (SEG + i).
 inline std::vector<std::pair<uint32_t, uint32_t>> TableWrites(const oracle::ActTable& t) {
+  namespace rc = regs::core;
+  const auto pack = [](uint32_t a, std::initializer_list<rc::FieldValue> v) {
+    return std::pair<uint32_t, uint32_t>{a, rc::PackWindow(rc::kPostproc, a, v)};
+  };
   std::vector<std::pair<uint32_t, uint32_t>> w;
-  const uint32_t tbl0 = uint32_t(t.mode) | (uint32_t(t.sym) << 3) | (t.cos_phase ? 1u << 5 : 0u) |
-                        (t.pow_split ? 1u << 6 : 0u) | (t.pow_negate ? 1u << 7 : 0u) |
-                        (t.right_identity ? 1u << 8 : 0u) | (t.zero_en ? 1u << 9 : 0u) |
-                        (t.neg_en ? 1u << 10 : 0u) | (uint32_t(t.step_log2 & 15) << 12) |
-                        (uint32_t(t.lo) << 16);
-  w.push_back({0x02, tbl0});
-  w.push_back({0x03, t.k | (uint32_t(t.left) << 16)});
-  w.push_back({0x04, t.right | (uint32_t(t.at_pinf) << 16)});
-  w.push_back({0x05, t.at_ninf | (uint32_t(t.at_zero) << 16)});
-  w.push_back({0x06, t.at_neg});
-  for (uint32_t i = 0; i < 32; ++i) w.push_back({0x20 + i, t.m[i] | (uint32_t(t.c[i]) << 16)});
+  w.push_back(pack(rc::kPostprocTbl0Addr,
+                   {{rc::kPostprocTbl0Mode, int64_t(t.mode)},
+                    {rc::kPostprocTbl0Sym, int64_t(t.sym)},
+                    {rc::kPostprocTbl0CosPhase, t.cos_phase},
+                    {rc::kPostprocTbl0PowSplit, t.pow_split},
+                    {rc::kPostprocTbl0PowNegate, t.pow_negate},
+                    {rc::kPostprocTbl0RightIdentity, t.right_identity},
+                    {rc::kPostprocTbl0ZeroEn, t.zero_en},
+                    {rc::kPostprocTbl0NegEn, t.neg_en},
+                    {rc::kPostprocTbl0StepLog2, t.step_log2 & 15},  // two's complement, -8 .. 7
+                    {rc::kPostprocTbl0Lo, t.lo}}));
+  w.push_back(pack(rc::kPostprocTbl1Addr, {{rc::kPostprocTbl1K, t.k}, {rc::kPostprocTbl1Left, t.left}}));
+  w.push_back(pack(rc::kPostprocTbl2Addr, {{rc::kPostprocTbl2Right, t.right}, {rc::kPostprocTbl2AtPinf, t.at_pinf}}));
+  w.push_back(pack(rc::kPostprocTbl3Addr, {{rc::kPostprocTbl3AtNinf, t.at_ninf}, {rc::kPostprocTbl3AtZero, t.at_zero}}));
+  w.push_back(pack(rc::kPostprocTbl4Addr, {{rc::kPostprocTbl4AtNeg, t.at_neg}}));
+  static_assert(uint32_t(oracle::kActSegments) == rc::kPostprocSegCount);
+  for (uint32_t i = 0; i < rc::kPostprocSegCount; ++i) {
+    w.push_back({rc::kPostprocSegAddr + i,
+                 rc::PackWindow(rc::kPostproc, rc::kPostprocSegAddr,
+                                {{rc::kPostprocSegM, t.m[i]}, {rc::kPostprocSegC, t.c[i]}})});
+  }
   return w;
 }
 
 // Every configuration write of `c`, in order: CTRL, SEED, and with a table its registers.
 inline std::vector<std::pair<uint32_t, uint32_t>> PostConfigWrites(const oracle::PostConfig& c) {
-  std::vector<std::pair<uint32_t, uint32_t>> w{{0x00, PostCtrlWord(c)}, {0x01, c.sr_seed}};
+  namespace rc = regs::core;
+  std::vector<std::pair<uint32_t, uint32_t>> w{
+      {rc::kPostprocCtrlAddr, PostCtrlWord(c)},
+      {rc::kPostprocSeedAddr, rc::PackWindow(rc::kPostproc, rc::kPostprocSeedAddr, {{rc::kPostprocSeedState, c.sr_seed}})}};
   if (c.act == oracle::PostAct::kTable) {
     for (const auto& tw : TableWrites(c.table)) w.push_back(tw);
   }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "tb/regs/ane_regs.h"
+
 namespace ane::harness {
 
 const char* LayoutName(Layout l) { return l == Layout::kPlanar ? "planar" : "interleaved"; }
@@ -49,15 +51,20 @@ std::string PlanShifterLayer(ShifterLayer* l, int lanes, int bank_bytes) {
 }
 
 std::vector<std::pair<uint32_t, uint32_t>> ShifterConfigWrites(const ShifterLayer& l) {
+  namespace rc = regs::core;
   const oracle::ConvGeometry& g = l.geom;
-  const uint32_t geom = uint32_t(g.stride_y) | uint32_t(g.stride_x) << 3 |
-                        uint32_t(g.dilation_y) << 6 | uint32_t(g.dilation_x) << 9 |
-                        (l.elem16 ? 1u << 12 : 0) | (l.two_kernel ? 1u << 13 : 0) |
-                        uint32_t(l.tile_w) << 14 | uint32_t(l.tile_h) << 23;
-  return {{0, geom},
-          {1, uint32_t(l.row_stride) | uint32_t(l.col_stride) << 12},
-          {2, uint32_t(l.ch_stride)},
-          {3, 0}};
+  const uint32_t geom = rc::PackWindow(
+      rc::kShifter, rc::kShifterGeomAddr,
+      {{rc::kShifterGeomSy, g.stride_y}, {rc::kShifterGeomSx, g.stride_x}, {rc::kShifterGeomDy, g.dilation_y},
+       {rc::kShifterGeomDx, g.dilation_x}, {rc::kShifterGeomElem16, l.elem16}, {rc::kShifterGeomTwoKernel, l.two_kernel},
+       {rc::kShifterGeomTileW, l.tile_w}, {rc::kShifterGeomTileH, l.tile_h}});
+  const uint32_t stride = rc::PackWindow(rc::kShifter, rc::kShifterStrideAddr,
+                                         {{rc::kShifterStrideRow, l.row_stride}, {rc::kShifterStrideCol, l.col_stride}});
+  const uint32_t chstr = rc::PackWindow(rc::kShifter, rc::kShifterChstrAddr, {{rc::kShifterChstrCh, l.ch_stride}});
+  return {{rc::kShifterGeomAddr, geom},
+          {rc::kShifterStrideAddr, stride},
+          {rc::kShifterChstrAddr, chstr},
+          {rc::kShifterPrepAddr, 0}};
 }
 
 uint64_t WorkUnit::Desc() const {

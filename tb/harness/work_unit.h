@@ -42,7 +42,8 @@ struct ShifterLayer {
 // (`lanes` positions, `bank_bytes` per bank).
 std::string PlanShifterLayer(ShifterLayer* l, int lanes, int bank_bytes);
 
-// The configuration register writes (address, data) of a layer, PREP last.
+// The configuration register writes (address, data) of a layer, PREP last (the SHIFTER window's
+// registers, packed with tb/regs/ane_regs.h; throws std::out_of_range when a value does not fit).
 std::vector<std::pair<uint32_t, uint32_t>> ShifterConfigWrites(const ShifterLayer& l);
 
 struct WorkUnit {

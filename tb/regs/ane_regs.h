@@ -868,7 +868,8 @@ namespace ane::regs::core {
 //   is low). A register configuration describes one layer; a write to START runs it.
 inline constexpr uint32_t kAddrBits = 8;  // width of cfg_addr_i
 
-// A field of a register: name ("LAYER.CG"), register address, LSB, width.
+// A field of a register: name ("LAYER.CG", "POSTPROC.CTRL.SHIFT"), the register's
+// address on the core's port (a window's register: the window's address + a), LSB, width.
 struct CoreField { const char* name; uint32_t addr, lsb, width; };
 // A window: registers addr + a, a < 2^addr_bits, of a block inside the core.
 struct CoreWindow { const char* name; uint32_t addr, addr_bits; };
@@ -951,11 +952,76 @@ inline constexpr uint32_t kKextAddr = 0x84;
 inline constexpr CoreField kKextC = {"KEXT.C", 0x84, 0, 10};
 inline constexpr CoreField kKextKh = {"KEXT.KH", 0x84, 10, 3};
 inline constexpr CoreField kKextKw = {"KEXT.KW", 0x84, 13, 3};
-// POSTPROC window: ane_postproc register a (CTRL 0, SEED 1, TBL0-4 2-6, segments 0x20 + i;
-//   rtl/ane_postproc.sv)
+// POSTPROC window: ane_postproc's configuration port (rtl/ane_postproc.sv, docs/postproc.md):
+//   register a at 0x40 + a
 inline constexpr CoreWindow kPostproc = {"POSTPROC", 0x40, 6};
-// SHIFTER window: ane_shifter register a (GEOM 0, STRIDE 1, CHSTR 2, PREP 3; rtl/ane_shifter.sv)
+// POSTPROC.CTRL (a = 0x00): what the post-processor does to each value (N-3)
+inline constexpr uint32_t kPostprocCtrlAddr = 0x00;  // a, inside the window
+inline constexpr CoreField kPostprocCtrlIntAcc = {"POSTPROC.CTRL.INT_ACC", 0x40, 0, 1};
+inline constexpr CoreField kPostprocCtrlShift = {"POSTPROC.CTRL.SHIFT", 0x40, 1, 5};
+inline constexpr CoreField kPostprocCtrlStoreInt8 = {"POSTPROC.CTRL.STORE_INT8", 0x40, 6, 1};
+inline constexpr CoreField kPostprocCtrlSr = {"POSTPROC.CTRL.SR", 0x40, 7, 1};
+inline constexpr CoreField kPostprocCtrlSrWidth = {"POSTPROC.CTRL.SR_WIDTH", 0x40, 8, 4};
+inline constexpr CoreField kPostprocCtrlScaleEn = {"POSTPROC.CTRL.SCALE_EN", 0x40, 12, 1};
+inline constexpr CoreField kPostprocCtrlBiasEn = {"POSTPROC.CTRL.BIAS_EN", 0x40, 13, 1};
+inline constexpr CoreField kPostprocCtrlAct = {"POSTPROC.CTRL.ACT", 0x40, 14, 2};
+// POSTPROC.SEED (a = 0x01): stochastic rounding's LFSR state
+inline constexpr uint32_t kPostprocSeedAddr = 0x01;  // a, inside the window
+inline constexpr CoreField kPostprocSeedState = {"POSTPROC.SEED.STATE", 0x41, 0, 32};
+// POSTPROC.TBL0 (a = 0x02): activation table descriptor, word 0 (N-5)
+inline constexpr uint32_t kPostprocTbl0Addr = 0x02;  // a, inside the window
+inline constexpr CoreField kPostprocTbl0Mode = {"POSTPROC.TBL0.MODE", 0x42, 0, 3};
+inline constexpr CoreField kPostprocTbl0Sym = {"POSTPROC.TBL0.SYM", 0x42, 3, 2};
+inline constexpr CoreField kPostprocTbl0CosPhase = {"POSTPROC.TBL0.COS_PHASE", 0x42, 5, 1};
+inline constexpr CoreField kPostprocTbl0PowSplit = {"POSTPROC.TBL0.POW_SPLIT", 0x42, 6, 1};
+inline constexpr CoreField kPostprocTbl0PowNegate = {"POSTPROC.TBL0.POW_NEGATE", 0x42, 7, 1};
+inline constexpr CoreField kPostprocTbl0RightIdentity = {"POSTPROC.TBL0.RIGHT_IDENTITY", 0x42, 8, 1};
+inline constexpr CoreField kPostprocTbl0ZeroEn = {"POSTPROC.TBL0.ZERO_EN", 0x42, 9, 1};
+inline constexpr CoreField kPostprocTbl0NegEn = {"POSTPROC.TBL0.NEG_EN", 0x42, 10, 1};
+inline constexpr CoreField kPostprocTbl0StepLog2 = {"POSTPROC.TBL0.STEP_LOG2", 0x42, 12, 4};
+inline constexpr CoreField kPostprocTbl0Lo = {"POSTPROC.TBL0.LO", 0x42, 16, 16};
+// POSTPROC.TBL1 (a = 0x03): activation table descriptor, word 1
+inline constexpr uint32_t kPostprocTbl1Addr = 0x03;  // a, inside the window
+inline constexpr CoreField kPostprocTbl1K = {"POSTPROC.TBL1.K", 0x43, 0, 16};
+inline constexpr CoreField kPostprocTbl1Left = {"POSTPROC.TBL1.LEFT", 0x43, 16, 16};
+// POSTPROC.TBL2 (a = 0x04): activation table descriptor, word 2
+inline constexpr uint32_t kPostprocTbl2Addr = 0x04;  // a, inside the window
+inline constexpr CoreField kPostprocTbl2Right = {"POSTPROC.TBL2.RIGHT", 0x44, 0, 16};
+inline constexpr CoreField kPostprocTbl2AtPinf = {"POSTPROC.TBL2.AT_PINF", 0x44, 16, 16};
+// POSTPROC.TBL3 (a = 0x05): activation table descriptor, word 3
+inline constexpr uint32_t kPostprocTbl3Addr = 0x05;  // a, inside the window
+inline constexpr CoreField kPostprocTbl3AtNinf = {"POSTPROC.TBL3.AT_NINF", 0x45, 0, 16};
+inline constexpr CoreField kPostprocTbl3AtZero = {"POSTPROC.TBL3.AT_ZERO", 0x45, 16, 16};
+// POSTPROC.TBL4 (a = 0x06): activation table descriptor, word 4
+inline constexpr uint32_t kPostprocTbl4Addr = 0x06;  // a, inside the window
+inline constexpr CoreField kPostprocTbl4AtNeg = {"POSTPROC.TBL4.AT_NEG", 0x46, 0, 16};
+// POSTPROC.SEG ([32] at a = 0x20 + i): segment i of the activation table
+inline constexpr uint32_t kPostprocSegAddr = 0x20;  // a, inside the window
+inline constexpr uint32_t kPostprocSegCount = 32;
+inline constexpr CoreField kPostprocSegM = {"POSTPROC.SEG.M", 0x60, 0, 16};
+inline constexpr CoreField kPostprocSegC = {"POSTPROC.SEG.C", 0x60, 16, 16};
+// SHIFTER window: ane_shifter's configuration port (rtl/ane_shifter.sv, docs/shifter.md): register
+//   a at 0x80 + a
 inline constexpr CoreWindow kShifter = {"SHIFTER", 0x80, 2};
+// SHIFTER.GEOM (a = 0x00): the window and the tile (a PREP write must follow a change)
+inline constexpr uint32_t kShifterGeomAddr = 0x00;  // a, inside the window
+inline constexpr CoreField kShifterGeomSy = {"SHIFTER.GEOM.SY", 0x80, 0, 3};
+inline constexpr CoreField kShifterGeomSx = {"SHIFTER.GEOM.SX", 0x80, 3, 3};
+inline constexpr CoreField kShifterGeomDy = {"SHIFTER.GEOM.DY", 0x80, 6, 3};
+inline constexpr CoreField kShifterGeomDx = {"SHIFTER.GEOM.DX", 0x80, 9, 3};
+inline constexpr CoreField kShifterGeomElem16 = {"SHIFTER.GEOM.ELEM16", 0x80, 12, 1};
+inline constexpr CoreField kShifterGeomTwoKernel = {"SHIFTER.GEOM.TWO_KERNEL", 0x80, 13, 1};
+inline constexpr CoreField kShifterGeomTileW = {"SHIFTER.GEOM.TILE_W", 0x80, 14, 9};
+inline constexpr CoreField kShifterGeomTileH = {"SHIFTER.GEOM.TILE_H", 0x80, 23, 9};
+// SHIFTER.STRIDE (a = 0x01): the bank image's strides (a PREP write must follow a change)
+inline constexpr uint32_t kShifterStrideAddr = 0x01;  // a, inside the window
+inline constexpr CoreField kShifterStrideRow = {"SHIFTER.STRIDE.ROW", 0x81, 0, 12};
+inline constexpr CoreField kShifterStrideCol = {"SHIFTER.STRIDE.COL", 0x81, 12, 12};
+// SHIFTER.CHSTR (a = 0x02): the bank image's channel stride
+inline constexpr uint32_t kShifterChstrAddr = 0x02;  // a, inside the window
+inline constexpr CoreField kShifterChstrCh = {"SHIFTER.CHSTR.CH", 0x82, 0, 12};
+// SHIFTER.PREP (a = 0x03): any write builds the lane table (NumLanes cycles with busy_o high)
+inline constexpr uint32_t kShifterPrepAddr = 0x03;  // a, inside the window
 
 // True when value fits field f (0 <= value < 2^width).
 constexpr bool Fits(const CoreField& f, int64_t value) {
@@ -963,19 +1029,23 @@ constexpr bool Fits(const CoreField& f, int64_t value) {
          (f.width >= 32 ? value <= int64_t(0xffffffff) : value < (int64_t(1) << f.width));
 }
 
-// value placed in field f of its register word; throws std::out_of_range when it does not fit.
-inline uint32_t Place(const CoreField& f, int64_t value) {
+// value placed in field f of its register word; throws std::out_of_range, ending with `why`,
+// when it does not fit.
+inline uint32_t Place(const CoreField& f, int64_t value,
+                      const char* why = "the layer is too large for the core") {
   if (!Fits(f, value)) {
     throw std::out_of_range("ane_core register field " + std::string(f.name) + " (" +
                             std::to_string(f.width) + " bits) cannot hold " +
-                            std::to_string(value) + ": the layer is too large for the core");
+                            std::to_string(value) + ": " + why);
   }
   return uint32_t(uint64_t(value) << f.lsb);
 }
 
-// The word of register addr from its fields' values (fields not given are 0); throws
-// std::out_of_range when a value does not fit or a field belongs to another register.
-inline uint32_t Pack(uint32_t addr, std::initializer_list<FieldValue> values) {
+// The word of the register at core address addr from its fields' values (fields not
+// given are 0); throws std::out_of_range, ending with `why` when a value does not fit, or
+// when a field belongs to another register.
+inline uint32_t Pack(uint32_t addr, std::initializer_list<FieldValue> values,
+                     const char* why = "the layer is too large for the core") {
   uint32_t word = 0;
   for (const FieldValue& v : values) {
     if (v.field.addr != addr) {
@@ -983,9 +1053,15 @@ inline uint32_t Pack(uint32_t addr, std::initializer_list<FieldValue> values) {
                               " is not a field of the register at address " +
                               std::to_string(addr));
     }
-    word |= Place(v.field, v.value);
+    word |= Place(v.field, v.value, why);
   }
   return word;
+}
+
+// The word of register a of window w (the same for the block's own port and the core's).
+inline uint32_t PackWindow(const CoreWindow& w, uint32_t a,
+                           std::initializer_list<FieldValue> values) {
+  return Pack(w.addr + a, values, "the value is outside the field's range");
 }
 
 // The address of register a of window w; throws std::out_of_range when a is outside it.

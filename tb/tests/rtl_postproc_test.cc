@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <stdexcept>
 #include <vector>
 
 #include "Vane_postproc8_m1.h"
@@ -17,6 +18,7 @@
 #include "tb/oracle/activation.h"
 #include "tb/oracle/formats.h"
 #include "tb/oracle/postproc.h"
+#include "tb/regs/ane_regs.h"
 #include "tb/tests/test_seed.h"
 
 namespace ane {
@@ -160,6 +162,39 @@ TEST(RtlPostproc, N3_RandomVectorsAllPathsM1) {
 }
 TEST(RtlPostproc, N3_RandomVectorsAllPathsM5) {
   RandomVectors<Vane_postproc8_m5>(Generation::kM5, 53, 64, 8000);
+}
+
+// N-3, N-5: the configuration words come from the generated register map (rtl/regs/ane_regs.yaml,
+// the POSTPROC window), checked here against the layout docs/postproc.md gives by hand; a value
+// that its field cannot hold, or a field of another register, is refused instead of masked.
+TEST(RtlPostproc, N3_N5_ConfigurationWordsFollowTheRegisterMapAndRefuseWhatDoesNotFit) {
+  namespace rc = regs::core;
+  PostConfig c;
+  c.int_acc = true;
+  c.shift = 31;
+  c.sr = true;
+  c.sr_width = 13;
+  c.act = PostAct::kTable;
+  // [0] INT_ACC, [5:1] SHIFT, [7] SR, [11:8] SR_WIDTH, [15:14] ACT (table 2)
+  EXPECT_EQ(harness::PostCtrlWord(c), 1u | 31u << 1 | 1u << 7 | 13u << 8 | 2u << 14);
+  c.shift = 32;
+  EXPECT_THROW(harness::PostCtrlWord(c), std::out_of_range) << "SHIFT is 5 bits";
+  c.shift = 0;
+  c.sr_width = 16;
+  EXPECT_THROW(harness::PostCtrlWord(c), std::out_of_range) << "SR_WIDTH is 4 bits";
+  oracle::ActTable t;
+  t.step_log2 = -1;
+  t.lo = 0xC800;
+  t.m[31] = 0x1234;
+  t.c[31] = 0xABCD;
+  const auto w = harness::TableWrites(t);
+  ASSERT_EQ(w.size(), 5u + 32u);
+  EXPECT_EQ(w[0].first, 0x02u);
+  EXPECT_EQ(w[0].second, 0xC800u << 16 | 15u << 12) << "TBL0: LO [31:16], STEP_LOG2 [15:12] -1";
+  EXPECT_EQ(w.back().first, 0x3Fu);
+  EXPECT_EQ(w.back().second, 0xABCD1234u) << "segment 31: C [31:16], M [15:0]";
+  EXPECT_THROW(rc::PackWindow(rc::kPostproc, rc::kPostprocTbl0Addr, {{rc::kPostprocTbl1K, 1}}), std::out_of_range);
+  EXPECT_THROW(rc::PackWindow(rc::kShifter, rc::kShifterGeomAddr, {{rc::kPostprocCtrlShift, 1}}), std::out_of_range);
 }
 
 // N-7.1: three X seeds (--x-initial unique) give identical results, equal to the oracle's.
