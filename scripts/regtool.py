@@ -282,7 +282,7 @@ class Model:
                 self.check_sv_names(r, f"core.{w['name']}.{r['name']}")
 
     def parse_window_regs(self, w, where, bits):
-        """A window's registers: addr is the address a inside the window (the block's own
+        """A window's registers: addr is the address a within the window (the block's own
         cfg_addr_i); count > 1 is an array of registers at a .. a + count - 1."""
         regs, taken = [], {}
         for k, r in enumerate(w.get("registers", []) or []):
@@ -302,7 +302,7 @@ class Model:
                                f"window's {1 << bits} registers")
             for a in range(addr, addr + count):
                 if a in taken:
-                    raise RegError(f"{rw}: address 0x{a:02x} inside the window is also {taken[a]}")
+                    raise RegError(f"{rw}: address 0x{a:02x} within the window is also {taken[a]}")
                 taken[a] = name
             fields = parse_fields(r["fields"], rw) if "fields" in r else []
             regs.append({"name": name, "addr": addr, "count": count,
@@ -514,7 +514,7 @@ def gen_sv(m):
               [(p + "Addr", hexv(w["addr"]), ""), (p + "AddrBits", str(w["addr_bits"]), "")])
         for r in w["regs"]:
             block(f"{w['name']}.{r['name']} (a = 0x{r['addr']:02x}): {r['meaning']}",
-                  reg_rows(camel(w["name"]) + camel(r["name"]), r, "the address inside the window"))
+                  reg_rows(camel(w["name"]) + camel(r["name"]), r, "the address within the window"))
     out += gen_sv_structs(m)
     out += gen_sv_config(m)
     dup = {n for n in consts if consts.count(n) > 1}
@@ -705,16 +705,20 @@ def gen_h(m):
         "",
     ]
     names = []
+
+    def field_consts(p, label, addr, fields):
+        """k<p><Field> = {"<label>.<FIELD>", core address, lsb, width} for each field."""
+        for (fname, lsb, width, _, _) in fields:
+            names.append(p + camel(fname))
+            o.append(f"inline constexpr CoreField {p + camel(fname)} = {{{cstr(label + '.' + fname)}, "
+                     f"0x{addr:02x}, {lsb}, {width}}};")
+
     for r in m.core_regs:
         p = "k" + camel(r["name"])
         o.extend(comment(f"{r['name']} (0x{r['addr']:02x}): {r['meaning']}"))
         o.append(f"inline constexpr uint32_t {p}Addr = 0x{r['addr']:02x};")
         names.append(p + "Addr")
-        for (fname, lsb, width, units, meaning) in r["fields"]:
-            n = p + camel(fname)
-            names.append(n)
-            o.append(f"inline constexpr CoreField {n} = {{{cstr(r['name'] + '.' + fname)}, "
-                     f"0x{r['addr']:02x}, {lsb}, {width}}};")
+        field_consts(p, r["name"], r["addr"], r["fields"])
     for w in m.core_windows:
         n = "k" + camel(w["name"])
         names.append(n)
@@ -725,16 +729,12 @@ def gen_h(m):
             p = n + camel(r["name"])
             rep = f"[{r['count']}] at a = 0x{r['addr']:02x} + i" if r["count"] > 1 else f"a = 0x{r['addr']:02x}"
             o.extend(comment(f"{w['name']}.{r['name']} ({rep}): {r['meaning']}"))
-            o.append(f"inline constexpr uint32_t {p}Addr = 0x{r['addr']:02x};  // a, inside the window")
+            o.append(f"inline constexpr uint32_t {p}Addr = 0x{r['addr']:02x};  // a, within the window")
             names.append(p + "Addr")
             if r["count"] > 1:
                 o.append(f"inline constexpr uint32_t {p}Count = {r['count']};")
                 names.append(p + "Count")
-            for (fname, lsb, width, units, meaning) in r["fields"]:
-                f = p + camel(fname)
-                names.append(f)
-                o.append(f"inline constexpr CoreField {f} = {{{cstr(w['name'] + '.' + r['name'] + '.' + fname)}, "
-                         f"0x{w['addr'] + r['addr']:02x}, {lsb}, {width}}};")
+            field_consts(p, w["name"] + "." + r["name"], w["addr"] + r["addr"], r["fields"])
     dup = {n for n in names if names.count(n) > 1}
     if dup:
         raise RegError(f"two C++ core constants would have the name {sorted(dup)[0]}")
@@ -1027,7 +1027,7 @@ def selftest(doc):
         ("a window register past the window", set_(lambda d: reg(d, "SHIFTER", "PREP").update(addr=4)),
          "leave the window's 4 registers"),
         ("two window registers at one address", set_(lambda d: reg(d, "SHIFTER", "STRIDE").update(addr=0)),
-         "inside the window is also GEOM"),
+         "within the window is also GEOM"),
         ("a register array of 0", set_(lambda d: reg(d, "POSTPROC", "SEG").update(count=0)),
          "count must be a whole number above 0"),
         ("a register array past the window", set_(lambda d: reg(d, "POSTPROC", "SEG").update(count=33)),
