@@ -48,7 +48,8 @@ package ane_regs_pkg;
   localparam int unsigned TdL2Header = 32'h44004800;
   localparam int unsigned TdL2Words  = 18;  // data words
   localparam int unsigned TdL2Addr   = 32'h4800;  // register address of data word 0
-  // Planar: the planar engine; register meanings unknown (all four words 0 seen: engine unused)
+  // Planar: the planar engine's operation: the elementwise operator, the scale of source 0 and the
+  //   scale and bias of the result (0 in the neural-engine programs; sum.hwx: add, every scale 1.0)
   localparam int unsigned TdPlanarOff    = 32'h228;  // TD offset of the header word
   localparam int unsigned TdPlanarHeader = 32'h0c008800;
   localparam int unsigned TdPlanarWords  = 4;  // data words
@@ -250,14 +251,17 @@ package ane_regs_pkg;
   localparam int unsigned TdCommonInDimHinLsb   = 16;
   localparam int unsigned TdCommonInDimHinWidth = 15;  // elements
   // Common.ChCfg (word 2, TD+0x130, reg 0x00008): element formats
-  localparam int unsigned TdCommonChCfgOff         = 32'h130;
-  localparam int unsigned TdCommonChCfgAddr        = 32'h8;
-  localparam int unsigned TdCommonChCfgInFmtOff    = 32'h130;
-  localparam int unsigned TdCommonChCfgInFmtLsb    = 0;
-  localparam int unsigned TdCommonChCfgInFmtWidth  = 2;  // enum
-  localparam int unsigned TdCommonChCfgOutFmtOff   = 32'h130;
-  localparam int unsigned TdCommonChCfgOutFmtLsb   = 4;
-  localparam int unsigned TdCommonChCfgOutFmtWidth = 2;  // enum
+  localparam int unsigned TdCommonChCfgOff          = 32'h130;
+  localparam int unsigned TdCommonChCfgAddr         = 32'h8;
+  localparam int unsigned TdCommonChCfgInFmtOff     = 32'h130;
+  localparam int unsigned TdCommonChCfgInFmtLsb     = 0;
+  localparam int unsigned TdCommonChCfgInFmtWidth   = 2;  // enum
+  localparam int unsigned TdCommonChCfgSrc1FmtOff   = 32'h130;
+  localparam int unsigned TdCommonChCfgSrc1FmtLsb   = 2;
+  localparam int unsigned TdCommonChCfgSrc1FmtWidth = 2;  // enum
+  localparam int unsigned TdCommonChCfgOutFmtOff    = 32'h130;
+  localparam int unsigned TdCommonChCfgOutFmtLsb    = 4;
+  localparam int unsigned TdCommonChCfgOutFmtWidth  = 2;  // enum
   // Common.Cin (word 3, TD+0x134, reg 0x0000c): input channels
   localparam int unsigned TdCommonCinOff      = 32'h134;
   localparam int unsigned TdCommonCinAddr     = 32'hc;
@@ -397,6 +401,19 @@ package ane_regs_pkg;
   localparam int unsigned TdTileDMASrcDMAConfigDependencyModeOff     = 32'h16c;
   localparam int unsigned TdTileDMASrcDMAConfigDependencyModeLsb     = 18;
   localparam int unsigned TdTileDMASrcDMAConfigDependencyModeWidth   = 2;
+  // TileDMASrc.Src1DMAConfig (word 1, TD+0x170, reg 0x13804): source 1 DMA cache hints (the
+  //   DMAConfig layout without En: 0x8880 with one source, 0x33880 in sum.hwx)
+  localparam int unsigned TdTileDMASrcSrc1DMAConfigOff                   = 32'h170;
+  localparam int unsigned TdTileDMASrcSrc1DMAConfigAddr                  = 32'h13804;
+  localparam int unsigned TdTileDMASrcSrc1DMAConfigCacheHintOff          = 32'h170;
+  localparam int unsigned TdTileDMASrcSrc1DMAConfigCacheHintLsb          = 6;
+  localparam int unsigned TdTileDMASrcSrc1DMAConfigCacheHintWidth        = 4;  // enum
+  localparam int unsigned TdTileDMASrcSrc1DMAConfigCacheHintReuseOff     = 32'h170;
+  localparam int unsigned TdTileDMASrcSrc1DMAConfigCacheHintReuseLsb     = 10;
+  localparam int unsigned TdTileDMASrcSrc1DMAConfigCacheHintReuseWidth   = 4;  // enum
+  localparam int unsigned TdTileDMASrcSrc1DMAConfigCacheHintNoReuseOff   = 32'h170;
+  localparam int unsigned TdTileDMASrcSrc1DMAConfigCacheHintNoReuseLsb   = 14;
+  localparam int unsigned TdTileDMASrcSrc1DMAConfigCacheHintNoReuseWidth = 4;  // enum
   // TileDMASrc.BaseAddr (word 2, TD+0x174, reg 0x13808): source offset
   localparam int unsigned TdTileDMASrcBaseAddrOff       = 32'h174;
   localparam int unsigned TdTileDMASrcBaseAddrAddr      = 32'h13808;
@@ -427,6 +444,37 @@ package ane_regs_pkg;
   localparam int unsigned TdTileDMASrcGroupStrideStrideOff   = 32'h184;
   localparam int unsigned TdTileDMASrcGroupStrideStrideLsb   = 6;
   localparam int unsigned TdTileDMASrcGroupStrideStrideWidth = 26;  // 64 bytes
+  // TileDMASrc.Src1BaseAddr (word 7, TD+0x188, reg 0x1381c): source 1 offset (words 7-11 repeat
+  //   words 2-6 for source 1: sum.hwx)
+  localparam int unsigned TdTileDMASrcSrc1BaseAddrOff       = 32'h188;
+  localparam int unsigned TdTileDMASrcSrc1BaseAddrAddr      = 32'h1381c;
+  localparam int unsigned TdTileDMASrcSrc1BaseAddrAddrOff   = 32'h188;
+  localparam int unsigned TdTileDMASrcSrc1BaseAddrAddrLsb   = 6;
+  localparam int unsigned TdTileDMASrcSrc1BaseAddrAddrWidth = 26;  // 64 bytes
+  // TileDMASrc.Src1RowStride (word 8, TD+0x18c, reg 0x13820): source 1 row stride
+  localparam int unsigned TdTileDMASrcSrc1RowStrideOff         = 32'h18c;
+  localparam int unsigned TdTileDMASrcSrc1RowStrideAddr        = 32'h13820;
+  localparam int unsigned TdTileDMASrcSrc1RowStrideStrideOff   = 32'h18c;
+  localparam int unsigned TdTileDMASrcSrc1RowStrideStrideLsb   = 6;
+  localparam int unsigned TdTileDMASrcSrc1RowStrideStrideWidth = 26;  // 64 bytes
+  // TileDMASrc.Src1PlaneStride (word 9, TD+0x190, reg 0x13824): source 1 plane stride
+  localparam int unsigned TdTileDMASrcSrc1PlaneStrideOff         = 32'h190;
+  localparam int unsigned TdTileDMASrcSrc1PlaneStrideAddr        = 32'h13824;
+  localparam int unsigned TdTileDMASrcSrc1PlaneStrideStrideOff   = 32'h190;
+  localparam int unsigned TdTileDMASrcSrc1PlaneStrideStrideLsb   = 6;
+  localparam int unsigned TdTileDMASrcSrc1PlaneStrideStrideWidth = 26;  // 64 bytes
+  // TileDMASrc.Src1DepthStride (word 10, TD+0x194, reg 0x13828): source 1 depth stride
+  localparam int unsigned TdTileDMASrcSrc1DepthStrideOff         = 32'h194;
+  localparam int unsigned TdTileDMASrcSrc1DepthStrideAddr        = 32'h13828;
+  localparam int unsigned TdTileDMASrcSrc1DepthStrideStrideOff   = 32'h194;
+  localparam int unsigned TdTileDMASrcSrc1DepthStrideStrideLsb   = 6;
+  localparam int unsigned TdTileDMASrcSrc1DepthStrideStrideWidth = 26;  // 64 bytes
+  // TileDMASrc.Src1GroupStride (word 11, TD+0x198, reg 0x1382c): source 1 group stride
+  localparam int unsigned TdTileDMASrcSrc1GroupStrideOff         = 32'h198;
+  localparam int unsigned TdTileDMASrcSrc1GroupStrideAddr        = 32'h1382c;
+  localparam int unsigned TdTileDMASrcSrc1GroupStrideStrideOff   = 32'h198;
+  localparam int unsigned TdTileDMASrcSrc1GroupStrideStrideLsb   = 6;
+  localparam int unsigned TdTileDMASrcSrc1GroupStrideStrideWidth = 26;  // 64 bytes
   // TileDMASrc.Fmt (word 14, TD+0x1a4, reg 0x13838): source memory format
   localparam int unsigned TdTileDMASrcFmtOff             = 32'h1a4;
   localparam int unsigned TdTileDMASrcFmtAddr            = 32'h13838;
@@ -451,6 +499,19 @@ package ane_regs_pkg;
   localparam int unsigned TdTileDMASrcFmtCmpVecOff       = 32'h1a4;
   localparam int unsigned TdTileDMASrcFmtCmpVecLsb       = 28;
   localparam int unsigned TdTileDMASrcFmtCmpVecWidth     = 4;
+  // TileDMASrc.Src1Fmt (word 15, TD+0x1a8, reg 0x1383c): source 1 memory format (the Fmt layout:
+  //   0x2030 in sum.hwx)
+  localparam int unsigned TdTileDMASrcSrc1FmtOff           = 32'h1a8;
+  localparam int unsigned TdTileDMASrcSrc1FmtAddr          = 32'h1383c;
+  localparam int unsigned TdTileDMASrcSrc1FmtFmtModeOff    = 32'h1a8;
+  localparam int unsigned TdTileDMASrcSrc1FmtFmtModeLsb    = 0;
+  localparam int unsigned TdTileDMASrcSrc1FmtFmtModeWidth  = 2;  // enum
+  localparam int unsigned TdTileDMASrcSrc1FmtTruncateOff   = 32'h1a8;
+  localparam int unsigned TdTileDMASrcSrc1FmtTruncateLsb   = 4;
+  localparam int unsigned TdTileDMASrcSrc1FmtTruncateWidth = 2;  // enum
+  localparam int unsigned TdTileDMASrcSrc1FmtMemFmtOff     = 32'h1a8;
+  localparam int unsigned TdTileDMASrcSrc1FmtMemFmtLsb     = 12;
+  localparam int unsigned TdTileDMASrcSrc1FmtMemFmtWidth   = 2;  // enum
   // TileDMASrc.PixelOffset[4] (word 20, TD+0x1bc, reg 0x13850): source pixel offset i
   localparam int unsigned TdTileDMASrcPixelOffsetOff         = 32'h1bc;
   localparam int unsigned TdTileDMASrcPixelOffsetAddr        = 32'h13850;
@@ -569,6 +630,33 @@ package ane_regs_pkg;
   localparam int unsigned TdL2ConvResultRowStrideStrideOff   = 32'h21c;
   localparam int unsigned TdL2ConvResultRowStrideStrideLsb   = 4;
   localparam int unsigned TdL2ConvResultRowStrideStrideWidth = 17;  // 16 bytes
+  // Planar.Cfg (word 0, TD+0x22c, reg 0x08800): planar operation (0x00080000 = add of two sources
+  //   in sum.hwx)
+  localparam int unsigned TdPlanarCfgOff         = 32'h22c;
+  localparam int unsigned TdPlanarCfgAddr        = 32'h8800;
+  localparam int unsigned TdPlanarCfgOpOff       = 32'h22c;
+  localparam int unsigned TdPlanarCfgOpLsb       = 2;
+  localparam int unsigned TdPlanarCfgOpWidth     = 2;  // enum
+  localparam int unsigned TdPlanarCfgBinaryOff   = 32'h22c;
+  localparam int unsigned TdPlanarCfgBinaryLsb   = 19;
+  localparam int unsigned TdPlanarCfgBinaryWidth = 1;
+  // Planar.Post (word 1, TD+0x230, reg 0x08804): scale and bias of the result (tinygrad's notes:
+  //   BiasScalar at TD+0x230, ScaleScalar at TD+0x232)
+  localparam int unsigned TdPlanarPostOff        = 32'h230;
+  localparam int unsigned TdPlanarPostAddr       = 32'h8804;
+  localparam int unsigned TdPlanarPostBiasOff    = 32'h230;
+  localparam int unsigned TdPlanarPostBiasLsb    = 0;
+  localparam int unsigned TdPlanarPostBiasWidth  = 16;  // fp16 code
+  localparam int unsigned TdPlanarPostScaleOff   = 32'h230;
+  localparam int unsigned TdPlanarPostScaleLsb   = 16;
+  localparam int unsigned TdPlanarPostScaleWidth = 16;  // fp16 code
+  // Planar.Src0Scale (word 2, TD+0x234, reg 0x08808): scale of source 0 before the operator (-1.0
+  //   turns eiln/ane's add into its subtract)
+  localparam int unsigned TdPlanarSrc0ScaleOff        = 32'h234;
+  localparam int unsigned TdPlanarSrc0ScaleAddr       = 32'h8808;
+  localparam int unsigned TdPlanarSrc0ScaleScaleOff   = 32'h234;
+  localparam int unsigned TdPlanarSrc0ScaleScaleLsb   = 16;
+  localparam int unsigned TdPlanarSrc0ScaleScaleWidth = 16;  // fp16 code
   // NE.KernelCfg (word 0, TD+0x240, reg 0x0c800): kernel format
   localparam int unsigned TdNEKernelCfgOff                   = 32'h240;
   localparam int unsigned TdNEKernelCfgAddr                  = 32'hc800;
@@ -1202,6 +1290,7 @@ package ane_regs_pkg;
       TdCommonInDimWinOff ^ TdCommonInDimWinLsb ^ TdCommonInDimWinWidth ^ TdCommonInDimHinOff ^
       TdCommonInDimHinLsb ^ TdCommonInDimHinWidth ^ TdCommonChCfgOff ^ TdCommonChCfgAddr ^
       TdCommonChCfgInFmtOff ^ TdCommonChCfgInFmtLsb ^ TdCommonChCfgInFmtWidth ^
+      TdCommonChCfgSrc1FmtOff ^ TdCommonChCfgSrc1FmtLsb ^ TdCommonChCfgSrc1FmtWidth ^
       TdCommonChCfgOutFmtOff ^ TdCommonChCfgOutFmtLsb ^ TdCommonChCfgOutFmtWidth ^ TdCommonCinOff ^
       TdCommonCinAddr ^ TdCommonCinCinOff ^ TdCommonCinCinLsb ^ TdCommonCinCinWidth ^
       TdCommonCoutOff ^ TdCommonCoutAddr ^ TdCommonCoutCoutOff ^ TdCommonCoutCoutLsb ^
@@ -1247,7 +1336,13 @@ package ane_regs_pkg;
       TdTileDMASrcDMAConfigCacheHintReuseWidth ^ TdTileDMASrcDMAConfigCacheHintNoReuseOff ^
       TdTileDMASrcDMAConfigCacheHintNoReuseLsb ^ TdTileDMASrcDMAConfigCacheHintNoReuseWidth ^
       TdTileDMASrcDMAConfigDependencyModeOff ^ TdTileDMASrcDMAConfigDependencyModeLsb ^
-      TdTileDMASrcDMAConfigDependencyModeWidth ^ TdTileDMASrcBaseAddrOff ^
+      TdTileDMASrcDMAConfigDependencyModeWidth ^ TdTileDMASrcSrc1DMAConfigOff ^
+      TdTileDMASrcSrc1DMAConfigAddr ^ TdTileDMASrcSrc1DMAConfigCacheHintOff ^
+      TdTileDMASrcSrc1DMAConfigCacheHintLsb ^ TdTileDMASrcSrc1DMAConfigCacheHintWidth ^
+      TdTileDMASrcSrc1DMAConfigCacheHintReuseOff ^ TdTileDMASrcSrc1DMAConfigCacheHintReuseLsb ^
+      TdTileDMASrcSrc1DMAConfigCacheHintReuseWidth ^ TdTileDMASrcSrc1DMAConfigCacheHintNoReuseOff ^
+      TdTileDMASrcSrc1DMAConfigCacheHintNoReuseLsb ^
+      TdTileDMASrcSrc1DMAConfigCacheHintNoReuseWidth ^ TdTileDMASrcBaseAddrOff ^
       TdTileDMASrcBaseAddrAddr ^ TdTileDMASrcBaseAddrAddrOff ^ TdTileDMASrcBaseAddrAddrLsb ^
       TdTileDMASrcBaseAddrAddrWidth ^ TdTileDMASrcRowStrideOff ^ TdTileDMASrcRowStrideAddr ^
       TdTileDMASrcRowStrideStrideOff ^ TdTileDMASrcRowStrideStrideLsb ^
@@ -1257,23 +1352,39 @@ package ane_regs_pkg;
       TdTileDMASrcDepthStrideAddr ^ TdTileDMASrcDepthStrideStrideOff ^
       TdTileDMASrcDepthStrideStrideLsb ^ TdTileDMASrcDepthStrideStrideWidth ^
       TdTileDMASrcGroupStrideOff ^ TdTileDMASrcGroupStrideAddr ^ TdTileDMASrcGroupStrideStrideOff ^
-      TdTileDMASrcGroupStrideStrideLsb ^ TdTileDMASrcGroupStrideStrideWidth ^ TdTileDMASrcFmtOff ^
-      TdTileDMASrcFmtAddr ^ TdTileDMASrcFmtFmtModeOff ^ TdTileDMASrcFmtFmtModeLsb ^
-      TdTileDMASrcFmtFmtModeWidth ^ TdTileDMASrcFmtTruncateOff ^ TdTileDMASrcFmtTruncateLsb ^
-      TdTileDMASrcFmtTruncateWidth ^ TdTileDMASrcFmtShiftOff ^ TdTileDMASrcFmtShiftLsb ^
-      TdTileDMASrcFmtShiftWidth ^ TdTileDMASrcFmtMemFmtOff ^ TdTileDMASrcFmtMemFmtLsb ^
-      TdTileDMASrcFmtMemFmtWidth ^ TdTileDMASrcFmtOffsetChOff ^ TdTileDMASrcFmtOffsetChLsb ^
-      TdTileDMASrcFmtOffsetChWidth ^ TdTileDMASrcFmtInterleaveOff ^ TdTileDMASrcFmtInterleaveLsb ^
-      TdTileDMASrcFmtInterleaveWidth ^ TdTileDMASrcFmtCmpVecOff ^ TdTileDMASrcFmtCmpVecLsb ^
-      TdTileDMASrcFmtCmpVecWidth ^ TdTileDMASrcPixelOffsetOff ^ TdTileDMASrcPixelOffsetAddr ^
-      TdTileDMASrcPixelOffsetCount ^ TdTileDMASrcPixelOffsetOffsetOff ^
-      TdTileDMASrcPixelOffsetOffsetLsb ^ TdTileDMASrcPixelOffsetOffsetWidth ^ TdL2L2CfgOff ^
-      TdL2L2CfgAddr ^ TdL2L2CfgInputReLUOff ^ TdL2L2CfgInputReLULsb ^ TdL2L2CfgInputReLUWidth ^
-      TdL2L2CfgPaddingModeOff ^ TdL2L2CfgPaddingModeLsb ^ TdL2L2CfgPaddingModeWidth ^
-      TdL2SourceCfgOff ^ TdL2SourceCfgAddr ^ TdL2SourceCfgSourceTypeOff ^
-      TdL2SourceCfgSourceTypeLsb ^ TdL2SourceCfgSourceTypeWidth ^ TdL2SourceCfgDependentOff ^
-      TdL2SourceCfgDependentLsb ^ TdL2SourceCfgDependentWidth ^ TdL2SourceCfgAliasConvSrcOff ^
-      TdL2SourceCfgAliasConvSrcLsb ^ TdL2SourceCfgAliasConvSrcWidth ^
+      TdTileDMASrcGroupStrideStrideLsb ^ TdTileDMASrcGroupStrideStrideWidth ^
+      TdTileDMASrcSrc1BaseAddrOff ^ TdTileDMASrcSrc1BaseAddrAddr ^ TdTileDMASrcSrc1BaseAddrAddrOff ^
+      TdTileDMASrcSrc1BaseAddrAddrLsb ^ TdTileDMASrcSrc1BaseAddrAddrWidth ^
+      TdTileDMASrcSrc1RowStrideOff ^ TdTileDMASrcSrc1RowStrideAddr ^
+      TdTileDMASrcSrc1RowStrideStrideOff ^ TdTileDMASrcSrc1RowStrideStrideLsb ^
+      TdTileDMASrcSrc1RowStrideStrideWidth ^ TdTileDMASrcSrc1PlaneStrideOff ^
+      TdTileDMASrcSrc1PlaneStrideAddr ^ TdTileDMASrcSrc1PlaneStrideStrideOff ^
+      TdTileDMASrcSrc1PlaneStrideStrideLsb ^ TdTileDMASrcSrc1PlaneStrideStrideWidth ^
+      TdTileDMASrcSrc1DepthStrideOff ^ TdTileDMASrcSrc1DepthStrideAddr ^
+      TdTileDMASrcSrc1DepthStrideStrideOff ^ TdTileDMASrcSrc1DepthStrideStrideLsb ^
+      TdTileDMASrcSrc1DepthStrideStrideWidth ^ TdTileDMASrcSrc1GroupStrideOff ^
+      TdTileDMASrcSrc1GroupStrideAddr ^ TdTileDMASrcSrc1GroupStrideStrideOff ^
+      TdTileDMASrcSrc1GroupStrideStrideLsb ^ TdTileDMASrcSrc1GroupStrideStrideWidth ^
+      TdTileDMASrcFmtOff ^ TdTileDMASrcFmtAddr ^ TdTileDMASrcFmtFmtModeOff ^
+      TdTileDMASrcFmtFmtModeLsb ^ TdTileDMASrcFmtFmtModeWidth ^ TdTileDMASrcFmtTruncateOff ^
+      TdTileDMASrcFmtTruncateLsb ^ TdTileDMASrcFmtTruncateWidth ^ TdTileDMASrcFmtShiftOff ^
+      TdTileDMASrcFmtShiftLsb ^ TdTileDMASrcFmtShiftWidth ^ TdTileDMASrcFmtMemFmtOff ^
+      TdTileDMASrcFmtMemFmtLsb ^ TdTileDMASrcFmtMemFmtWidth ^ TdTileDMASrcFmtOffsetChOff ^
+      TdTileDMASrcFmtOffsetChLsb ^ TdTileDMASrcFmtOffsetChWidth ^ TdTileDMASrcFmtInterleaveOff ^
+      TdTileDMASrcFmtInterleaveLsb ^ TdTileDMASrcFmtInterleaveWidth ^ TdTileDMASrcFmtCmpVecOff ^
+      TdTileDMASrcFmtCmpVecLsb ^ TdTileDMASrcFmtCmpVecWidth ^ TdTileDMASrcSrc1FmtOff ^
+      TdTileDMASrcSrc1FmtAddr ^ TdTileDMASrcSrc1FmtFmtModeOff ^ TdTileDMASrcSrc1FmtFmtModeLsb ^
+      TdTileDMASrcSrc1FmtFmtModeWidth ^ TdTileDMASrcSrc1FmtTruncateOff ^
+      TdTileDMASrcSrc1FmtTruncateLsb ^ TdTileDMASrcSrc1FmtTruncateWidth ^
+      TdTileDMASrcSrc1FmtMemFmtOff ^ TdTileDMASrcSrc1FmtMemFmtLsb ^ TdTileDMASrcSrc1FmtMemFmtWidth ^
+      TdTileDMASrcPixelOffsetOff ^ TdTileDMASrcPixelOffsetAddr ^ TdTileDMASrcPixelOffsetCount ^
+      TdTileDMASrcPixelOffsetOffsetOff ^ TdTileDMASrcPixelOffsetOffsetLsb ^
+      TdTileDMASrcPixelOffsetOffsetWidth ^ TdL2L2CfgOff ^ TdL2L2CfgAddr ^ TdL2L2CfgInputReLUOff ^
+      TdL2L2CfgInputReLULsb ^ TdL2L2CfgInputReLUWidth ^ TdL2L2CfgPaddingModeOff ^
+      TdL2L2CfgPaddingModeLsb ^ TdL2L2CfgPaddingModeWidth ^ TdL2SourceCfgOff ^ TdL2SourceCfgAddr ^
+      TdL2SourceCfgSourceTypeOff ^ TdL2SourceCfgSourceTypeLsb ^ TdL2SourceCfgSourceTypeWidth ^
+      TdL2SourceCfgDependentOff ^ TdL2SourceCfgDependentLsb ^ TdL2SourceCfgDependentWidth ^
+      TdL2SourceCfgAliasConvSrcOff ^ TdL2SourceCfgAliasConvSrcLsb ^ TdL2SourceCfgAliasConvSrcWidth ^
       TdL2SourceCfgAliasConvRsltOff ^ TdL2SourceCfgAliasConvRsltLsb ^
       TdL2SourceCfgAliasConvRsltWidth ^ TdL2SourceCfgDMAFmtOff ^ TdL2SourceCfgDMAFmtLsb ^
       TdL2SourceCfgDMAFmtWidth ^ TdL2SourceCfgDMAInterleaveOff ^ TdL2SourceCfgDMAInterleaveLsb ^
@@ -1305,22 +1416,27 @@ package ane_regs_pkg;
       TdL2ConvResultChannelStrideStrideOff ^ TdL2ConvResultChannelStrideStrideLsb ^
       TdL2ConvResultChannelStrideStrideWidth ^ TdL2ConvResultRowStrideOff ^
       TdL2ConvResultRowStrideAddr ^ TdL2ConvResultRowStrideStrideOff ^
-      TdL2ConvResultRowStrideStrideLsb ^ TdL2ConvResultRowStrideStrideWidth ^ TdNEKernelCfgOff ^
-      TdNEKernelCfgAddr ^ TdNEKernelCfgKernelFmtOff ^ TdNEKernelCfgKernelFmtLsb ^
-      TdNEKernelCfgKernelFmtWidth ^ TdNEKernelCfgPalettizedEnOff ^ TdNEKernelCfgPalettizedEnLsb ^
-      TdNEKernelCfgPalettizedEnWidth ^ TdNEKernelCfgPalettizedBitsOff ^
-      TdNEKernelCfgPalettizedBitsLsb ^ TdNEKernelCfgPalettizedBitsWidth ^
-      TdNEKernelCfgSparseFmtOff ^ TdNEKernelCfgSparseFmtLsb ^ TdNEKernelCfgSparseFmtWidth ^
-      TdNEKernelCfgGroupKernelReuseOff ^ TdNEKernelCfgGroupKernelReuseLsb ^
-      TdNEKernelCfgGroupKernelReuseWidth ^ TdNEMACCfgOff ^ TdNEMACCfgAddr ^ TdNEMACCfgOpModeOff ^
-      TdNEMACCfgOpModeLsb ^ TdNEMACCfgOpModeWidth ^ TdNEMACCfgKernelModeOff ^
-      TdNEMACCfgKernelModeLsb ^ TdNEMACCfgKernelModeWidth ^ TdNEMACCfgBiasModeOff ^
-      TdNEMACCfgBiasModeLsb ^ TdNEMACCfgBiasModeWidth ^ TdNEMACCfgMatrixBiasEnOff ^
-      TdNEMACCfgMatrixBiasEnLsb ^ TdNEMACCfgMatrixBiasEnWidth ^ TdNEMACCfgBinaryPointOff ^
-      TdNEMACCfgBinaryPointLsb ^ TdNEMACCfgBinaryPointWidth ^ TdNEMACCfgPostScaleModeOff ^
-      TdNEMACCfgPostScaleModeLsb ^ TdNEMACCfgPostScaleModeWidth ^ TdNEMACCfgNonlinearModeOff ^
-      TdNEMACCfgNonlinearModeLsb ^ TdNEMACCfgNonlinearModeWidth ^ TdNEMatrixVectorBiasOff ^
-      TdNEMatrixVectorBiasAddr ^ TdNEMatrixVectorBiasMatrixVectorBiasOff ^
+      TdL2ConvResultRowStrideStrideLsb ^ TdL2ConvResultRowStrideStrideWidth ^ TdPlanarCfgOff ^
+      TdPlanarCfgAddr ^ TdPlanarCfgOpOff ^ TdPlanarCfgOpLsb ^ TdPlanarCfgOpWidth ^
+      TdPlanarCfgBinaryOff ^ TdPlanarCfgBinaryLsb ^ TdPlanarCfgBinaryWidth ^ TdPlanarPostOff ^
+      TdPlanarPostAddr ^ TdPlanarPostBiasOff ^ TdPlanarPostBiasLsb ^ TdPlanarPostBiasWidth ^
+      TdPlanarPostScaleOff ^ TdPlanarPostScaleLsb ^ TdPlanarPostScaleWidth ^ TdPlanarSrc0ScaleOff ^
+      TdPlanarSrc0ScaleAddr ^ TdPlanarSrc0ScaleScaleOff ^ TdPlanarSrc0ScaleScaleLsb ^
+      TdPlanarSrc0ScaleScaleWidth ^ TdNEKernelCfgOff ^ TdNEKernelCfgAddr ^
+      TdNEKernelCfgKernelFmtOff ^ TdNEKernelCfgKernelFmtLsb ^ TdNEKernelCfgKernelFmtWidth ^
+      TdNEKernelCfgPalettizedEnOff ^ TdNEKernelCfgPalettizedEnLsb ^ TdNEKernelCfgPalettizedEnWidth ^
+      TdNEKernelCfgPalettizedBitsOff ^ TdNEKernelCfgPalettizedBitsLsb ^
+      TdNEKernelCfgPalettizedBitsWidth ^ TdNEKernelCfgSparseFmtOff ^ TdNEKernelCfgSparseFmtLsb ^
+      TdNEKernelCfgSparseFmtWidth ^ TdNEKernelCfgGroupKernelReuseOff ^
+      TdNEKernelCfgGroupKernelReuseLsb ^ TdNEKernelCfgGroupKernelReuseWidth ^ TdNEMACCfgOff ^
+      TdNEMACCfgAddr ^ TdNEMACCfgOpModeOff ^ TdNEMACCfgOpModeLsb ^ TdNEMACCfgOpModeWidth ^
+      TdNEMACCfgKernelModeOff ^ TdNEMACCfgKernelModeLsb ^ TdNEMACCfgKernelModeWidth ^
+      TdNEMACCfgBiasModeOff ^ TdNEMACCfgBiasModeLsb ^ TdNEMACCfgBiasModeWidth ^
+      TdNEMACCfgMatrixBiasEnOff ^ TdNEMACCfgMatrixBiasEnLsb ^ TdNEMACCfgMatrixBiasEnWidth ^
+      TdNEMACCfgBinaryPointOff ^ TdNEMACCfgBinaryPointLsb ^ TdNEMACCfgBinaryPointWidth ^
+      TdNEMACCfgPostScaleModeOff ^ TdNEMACCfgPostScaleModeLsb ^ TdNEMACCfgPostScaleModeWidth ^
+      TdNEMACCfgNonlinearModeOff ^ TdNEMACCfgNonlinearModeLsb ^ TdNEMACCfgNonlinearModeWidth ^
+      TdNEMatrixVectorBiasOff ^ TdNEMatrixVectorBiasAddr ^ TdNEMatrixVectorBiasMatrixVectorBiasOff ^
       TdNEMatrixVectorBiasMatrixVectorBiasLsb ^ TdNEMatrixVectorBiasMatrixVectorBiasWidth ^
       TdNEAccBiasOff ^ TdNEAccBiasAddr ^ TdNEAccBiasAccBiasOff ^ TdNEAccBiasAccBiasLsb ^
       TdNEAccBiasAccBiasWidth ^ TdNEAccBiasAccBiasShiftOff ^ TdNEAccBiasAccBiasShiftLsb ^

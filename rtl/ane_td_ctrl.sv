@@ -36,6 +36,8 @@ module ane_td_ctrl #(
   output      logic                  err_setup_o, // the error is the set-up's (else the fetch's)
   output      logic [2:0]            err_code_o,  // ane_td_fetch's or ane_td_setup's code
   output      logic [TdW-1:0]        err_td_o,
+  output      logic [23:0]           err_addr_o,  // set-up code 5: the first refused word (register
+  output      logic                  err_header_o,// address, or a header word's TD offset)
   output      logic [31:0]           st_setup_o,  // the last TD's set-up cycles
   // TD read port
   output      logic                  td_rd_valid_o,
@@ -96,8 +98,8 @@ module ane_td_ctrl #(
   logic [9:0]           kd_per, kd_ppg;
   logic [3:0]           kd_nk_full, kd_nk_last;
   logic [10:0]          kd_passes;
-  logic [31:0]          kd_bias, tb_base;
-  assign kd_bias[12:0] = 13'd0;
+  logic [31:0]          tb_base;
+  logic                 kd_bias_in, kd_err;
   logic                 tb_start, tb_busy, tb_error, tb_wvalid, tb_wready;
   logic [5:0]           tb_waddr;
   logic [31:0]          tb_wdata;
@@ -108,12 +110,13 @@ module ane_td_ctrl #(
     .clk_i, .rst_ni, .clear_i(start_i && !busy_o), .bar_i, .kstage_i,
     .wr_valid_i(w_valid), .wr_ready_o(w_ready), .wr_addr_i(w_addr), .wr_data_i(w_data),
     .wr_header_i(w_header), .wr_td_i(w_td), .wr_last_i(w_last), .task_done_o(task_done),
-    .busy_o(s_busy), .error_o(s_error), .err_code_o(s_code), .err_td_o(s_err_td), .st_setup_o,
+    .busy_o(s_busy), .error_o(s_error), .err_code_o(s_code), .err_td_o(s_err_td), .err_addr_o, .err_header_o,
+    .st_setup_o,
     .cfg_we_o, .cfg_addr_o, .cfg_wdata_o, .core_busy_i, .core_done_i,
     .kd_start_o(kd_start), .kd_chan_base_o(kd_chan_base), .kd_nchan_o(kd_nchan), .kd_steps_o(kd_steps),
     .kd_fp16_o(kd_fp16), .kd_per_o(kd_per), .kd_nk_full_o(kd_nk_full), .kd_ppg_o(kd_ppg),
     .kd_nk_last_o(kd_nk_last), .kd_passes_o(kd_passes), .kd_params_o(kd_params), .kd_scale_o(kd_scale),
-    .kd_bias_o(kd_bias[31:13]), .kd_busy_i(kd_busy),
+    .kd_bias_in_o(kd_bias_in), .kd_busy_i(kd_busy), .kd_err_i(kd_err),
     .tb_start_o(tb_start), .tb_base_o(tb_base), .tb_busy_i(tb_busy), .tb_error_i(tb_error),
     .tb_wr_valid_i(tb_wvalid), .tb_wr_ready_o(tb_wready), .tb_wr_addr_i(tb_waddr), .tb_wr_data_i(tb_wdata)
   );
@@ -122,8 +125,8 @@ module ane_td_ctrl #(
   ane_td_kdma u_kdma (
     .clk_i, .rst_ni, .start_i(kd_start), .stage_i(kstage_i), .chan_base_i(kd_chan_base), .nchan_i(kd_nchan),
     .steps_i(kd_steps), .fp16_i(kd_fp16), .per_i(kd_per), .nk_full_i(kd_nk_full), .ppg_i(kd_ppg),
-    .nk_last_i(kd_nk_last), .passes_i(kd_passes), .params_i(kd_params), .scale_i(kd_scale), .bias_i(kd_bias),
-    .busy_o(kd_busy), .done_o(kd_done),
+    .nk_last_i(kd_nk_last), .passes_i(kd_passes), .params_i(kd_params), .scale_i(kd_scale), .bias_i(32'd0),
+    .bias_in_i(kd_bias_in), .busy_o(kd_busy), .err_o(kd_err), .done_o(kd_done),
     .rd_valid_o(kd_rd_valid_o), .rd_ready_i(kd_rd_ready_i), .rd_addr_o(kd_rd_addr_o),
     .rs_valid_i(kd_rs_valid_i), .rs_data_i(kd_rs_data_i),
     .wr_valid_o(kd_wr_valid_o), .wr_ready_i(kd_wr_ready_i), .wr_addr_o(kd_wr_addr_o), .wr_data_o(kd_wr_data_o)

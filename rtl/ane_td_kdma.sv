@@ -18,6 +18,11 @@
 //     the values step-major, kernel-minor (for s: for k), 16 or 8 bits each, LSB-first;
 //     zeros to a whole 64-bit beat.
 // A per-element pass (nchan_i = 0) reads nothing: every value is the unit (0x3C00 or 0x01).
+// bias_i (NE.MACCfg.BiasMode 1, assumption A19; fp16 kernels): each kernel's block starts with its
+// channel's fp16 bias, the values after it; steps_i then counts the bias too (value 0 of a row).
+// The bias column is read with the block's first beat and goes into the kernel's parameter
+// record (fp32, exact) instead of the values; err_o (sticky until the next start) says that a
+// bias was not finite (inf or NaN).
 //
 // How: a row is one kernel; rows 0 .. nk-1 of a pass are read a beat at a time, block by block
 // (block q: beat q of every row, i.e. steps 4q .. 4q+3 fp16 or 8q .. 8q+7 int8, since every row
@@ -76,8 +81,10 @@ module ane_td_kdma #(
   input  wire logic [10:0]       passes_i,     // groups x ppg, 1 .. 1023
   input  wire logic              params_i,     // the groups carry per-kernel parameter records
   input  wire logic [15:0]       scale_i,      // fp16, every kernel's
-  input  wire logic [31:0]       bias_i,       // fp32 bits, every kernel's
+  input  wire logic [31:0]       bias_i,       // fp32 bits, every kernel's (bias_in_i 0)
+  input  wire logic              bias_in_i,    // each block starts with its kernel's fp16 bias
   output      logic              busy_o,
+  output      logic              err_o,        // a bias in a block is inf or NaN
   output      logic              done_o,       // pulse: the last write has been taken
   // memory read port
   output      logic              rd_valid_o,
@@ -109,6 +116,7 @@ module ane_td_kdma #(
   logic              par_q;
   logic [15:0]       scale_q;
   logic [31:0]       bias_q;
+  logic              bin_q;       // the bias leads each block
 
   logic start;
   assign busy_o = run_q;
@@ -135,6 +143,7 @@ module ane_td_kdma #(
       par_q    <= params_i;
       scale_q  <= scale_i;
       bias_q   <= bias_i;
+      bin_q    <= bias_in_i;
     end
   end
 
@@ -311,7 +320,9 @@ module ane_td_kdma #(
   logic [16:0]  gbeats_q;
   logic         done_q;
 
-  logic         out_free, emit, dir_w, can_acc, acc, acc_val, last_col, grp_done, finish;
+  logic         out_free, emit, dir_w, can_acc, acc, acc_val, last_col, grp_done, finish, drop;
+  logic [15:0]  rec_b16;      // record e_r_q's bias from its block (bias_in_i)
+  logic [31:0]  rec_bias;
   logic [127:0] vchunk, chunk;
   logic [4:0]   clen, f1;
   logic [191:0] s1, sh;
@@ -325,7 +336,14 @@ module ane_td_kdma #(
   // a chunk lands below byte 8 of what stays after this cycle's beat: at byte f_q[2:0]
   assign can_acc  = f_q[4:3] == 2'b00 || (f_q[4:3] == 2'b01 && emit);
   assign acc_val  = (e_state_q == EVal) && cur_v_q && can_acc;
-  assign acc      = ((e_state_q == EHdr) || (e_state_q == EPar)) ? can_acc : acc_val;
+  // a record with the bias from its block waits for the pass's first block
+  assign acc      = (e_state_q == EHdr) ? can_acc :
+                    (e_state_q == EPar) ? can_acc && (!bin_q || cur_v_q) : acc_val;
+  // after the last record, the bias column (column 0 of every row) is dropped: the values start
+  // at column 1 (never a block's last column: a block holds 4 fp16 columns, steps_i >= 2)
+  assign drop     = bin_q && (e_state_q == EPar) && acc && (e_r_q == e_nk_q);
+  assign rec_b16  = cur_q[64 * e_r_q +: 16];
+  assign rec_bias = bin_q ? ane_pkg::fp16_to_fp32(rec_b16) : bias_q;
   assign last_col = (fp16_q ? e_s_q[1:0] == 2'b11 : e_s_q[2:0] == 3'b111) || e_s_q == smax_q;
   assign xfer     = run_q && nxt_full && (!cur_v_q || (acc_val && last_col));
   assign grp_done = (e_state_q == EFlush) && !dir_q && (f_q == '0 || (emit && f_q[4:3] == 2'b00) ||
@@ -353,7 +371,7 @@ module ane_td_kdma #(
         clen  = 5'd4;
       end
       EPar: begin
-        chunk = {64'd0, bias_q, 16'd0, scale_q};
+        chunk = {64'd0, rec_bias, 16'd0, scale_q};
         clen  = 5'd8;
       end
       default: begin
@@ -375,8 +393,11 @@ module ane_td_kdma #(
       dir_q <= 1'b0;
       done_q <= 1'b0;
       f_q <= '0;
+      err_o <= 1'b0;
     end else begin
       done_q <= finish;
+      if (start) err_o <= 1'b0;
+      else if (bin_q && e_state_q == EPar && acc && ane_pkg::fp16_is_infnan(rec_b16)) err_o <= 1'b1;
       if (start) begin
         run_q <= 1'b1;
         e_state_q <= EHdr;
@@ -423,6 +444,7 @@ module ane_td_kdma #(
       s_q <= acc ? (s1 | sh) : s1;
       if (e_state_q == EPar && acc) e_r_q <= (e_r_q == e_nk_q) ? '0 : e_r_q + 3'd1;
       if (acc_val) e_s_q <= (e_s_q == smax_q) ? '0 : e_s_q + 16'd1;
+      else if (drop) e_s_q <= 16'd1;
       if (grp_done) begin
         e_p_q <= e_p_q + 11'd1;
         e_pg_q <= e_pg_next;
@@ -436,7 +458,7 @@ module ane_td_kdma #(
       else if (acc_val && last_col) cur_v_q <= 1'b0;
       if (xfer) begin
         cur_q <= nxt_q;
-      end else if (acc_val) begin
+      end else if (acc_val || drop) begin
         for (int k = 0; k < 8; k++) begin
           cur_q[64 * k +: 64] <= fp16_q ? {16'd0, cur_q[64 * k + 16 +: 48]} : {8'd0, cur_q[64 * k + 8 +: 56]};
         end
@@ -480,6 +502,7 @@ module ane_td_kdma #(
         assert (ppg_i != '0 && passes_i != '0 && passes_i <= 11'd1023);
         assert (32'(per_i) == (32'(ppg_i) - 32'd1) * 32'(nk_full_i) + 32'(nk_last_i));
         assert (stage_i[5:0] == 6'd0);
+        assert (!bias_in_i || (fp16_i && params_i && nchan_i != 5'd0 && steps_i >= 16'd2));
       end
       if (ans) assert (cnt_q != (AW + 1)'(Depth));
       if (pop) assert (cnt_q != '0 && !unit_q);

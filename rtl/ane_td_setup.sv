@@ -8,8 +8,11 @@
 // Per TD:
 //   1. capture: the words the mapping reads (docs/td.md, "Mapping") are kept as they pass; the
 //      Planar stream's words are ORed (they must be zero). One write per cycle.
-//   2. check (one cycle): the fields the core cannot run (error 1, ErrField: formats, operation,
-//      planar, L2 options, kernel DMA channels not 0..E-1, ...), the shapes (error 2, ErrShape:
+//   2. check (one cycle): a field the model does not run holding a value no real program
+//      carries for the TD's kind (error 5, ErrFixed: ane_td_rules, generated from the register
+//      description and the real programs; err_addr_o/err_header_o name the first such word),
+//      the fields the core cannot run (error 1, ErrField: formats, operation, a planar task,
+//      the chain fields, kernel DMA channels not 0..E-1, ...), the shapes (error 2, ErrShape:
 //      zero sizes, the output size that does not follow from input, kernel, stride and padding,
 //      a per-element pass that is not 1x1), and what is past the core's registers (error 3,
 //      ErrCore: kernels above 7x7, sizes above 4095, ...).
@@ -57,6 +60,8 @@ module ane_td_setup #(
   output      logic                 error_o,
   output      logic [2:0]           err_code_o,
   output      logic [TdW-1:0]       err_td_o,
+  output      logic [23:0]          err_addr_o,   // ErrFixed: the first refused word's address
+  output      logic                 err_header_o, // ... a header word (err_addr_o its TD offset)
   output      logic [31:0]          st_setup_o, // cycles from the TD's last write to START
   // core configuration
   output      logic                 cfg_we_o,
@@ -77,8 +82,9 @@ module ane_td_setup #(
   output      logic [10:0]          kd_passes_o,
   output      logic                 kd_params_o,
   output      logic [15:0]          kd_scale_o,
-  output      logic [31:13]         kd_bias_o,  // fp32 bits (the low 13 are zero for every fp16 value)
+  output      logic                 kd_bias_in_o, // each kernel block starts with its bias (BiasMode 1)
   input  wire logic                 kd_busy_i,
+  input  wire logic                 kd_err_i,   // a bias in a kernel block is not finite
   // table conversion
   output      logic                 tb_start_o,
   output      logic [31:0]          tb_base_o,
@@ -90,7 +96,7 @@ module ane_td_setup #(
   input  wire logic [31:0]          tb_wr_data_i
 );
 
-  localparam int unsigned ErrField = 1, ErrShape = 2, ErrCore = 3, ErrTable = 4;
+  localparam int unsigned ErrField = 1, ErrShape = 2, ErrCore = 3, ErrTable = 4, ErrFixed = 5;
   localparam int unsigned W = 20;  // the sequential unit's operands
 
   // ---------------------------------------------------------------- capture
@@ -99,9 +105,10 @@ module ane_td_setup #(
   logic [31:0] sbar_q, dbar_q, kbar_q;
   logic [31:0] h8_q, h9_q, indim_q, chcfg_q, cin_q, cout_q, outdim_q, conv_q, grp_q;
   logic [31:0] sdma_q, srow_q, splane_q, sfmt_q, ddma_q, drow_q, dplane_q, dfmt_q;
-  logic [31:0] l2_q, kcfg_q, mac_q, mvb_q, accb_q, pscale_q;
+  logic [31:0] kcfg_q, mac_q, pscale_q, h0_q, h1_q, ccfg_q;
   logic [15:0] ken_q;
-  logic        planar_nz_q;
+  logic [15:0] koff_nz_q, ksz1_q;  // kernel channel c: a nonzero block offset, a size of one block
+  logic        planar_nz_q, src1_nz_q, sgs_nz_q, dgs_nz_q;
   // Byte addresses, added as their words pass (the header, with the buffer indices, comes
   // first; the channels' En words before their base words): one buffer-table read and one adder.
   logic [31:0] xbase_q, ybase_q, tbase_q;
@@ -118,6 +125,8 @@ module ane_td_setup #(
   always_ff @(posedge clk_i) begin
     if (take) begin
       if (wr_header_i) begin
+        if (wr_addr_i == ane_regs_pkg::TdHeader0Off[23:0]) h0_q <= wr_data_i;
+        if (wr_addr_i == ane_regs_pkg::TdHeader1Off[23:0]) h1_q <= wr_data_i;
         if (wr_addr_i == ane_regs_pkg::TdHeader8Off[23:0]) begin
           h8_q   <= wr_data_i;
           sbar_q <= bar_i[32*wr_data_i[ane_regs_pkg::TdHeader8RBase0Lsb +: 5] +: 32];
@@ -135,6 +144,7 @@ module ane_td_setup #(
         if (hit(wr_addr_i, ane_regs_pkg::TdCommonOutDimAddr)) outdim_q <= wr_data_i;
         if (hit(wr_addr_i, ane_regs_pkg::TdCommonConvCfgAddr)) conv_q <= wr_data_i;
         if (hit(wr_addr_i, ane_regs_pkg::TdCommonGroupConvCfgAddr)) grp_q <= wr_data_i;
+        if (hit(wr_addr_i, ane_regs_pkg::TdCommonCfgAddr)) ccfg_q <= wr_data_i;
         if (hit(wr_addr_i, ane_regs_pkg::TdTileDMASrcDMAConfigAddr)) sdma_q <= wr_data_i;
         if (hit(wr_addr_i, ane_regs_pkg::TdTileDMASrcBaseAddrAddr)) xbase_q <= src_sum;
         if (hit(wr_addr_i, ane_regs_pkg::TdTileDMASrcRowStrideAddr)) srow_q <= wr_data_i;
@@ -145,11 +155,8 @@ module ane_td_setup #(
         if (hit(wr_addr_i, ane_regs_pkg::TdTileDMADstRowStrideAddr)) drow_q <= wr_data_i;
         if (hit(wr_addr_i, ane_regs_pkg::TdTileDMADstPlaneStrideAddr)) dplane_q <= wr_data_i;
         if (hit(wr_addr_i, ane_regs_pkg::TdTileDMADstFmtAddr)) dfmt_q <= wr_data_i;
-        if (hit(wr_addr_i, ane_regs_pkg::TdL2L2CfgAddr)) l2_q <= wr_data_i;
         if (hit(wr_addr_i, ane_regs_pkg::TdNEKernelCfgAddr)) kcfg_q <= wr_data_i;
         if (hit(wr_addr_i, ane_regs_pkg::TdNEMACCfgAddr)) mac_q <= wr_data_i;
-        if (hit(wr_addr_i, ane_regs_pkg::TdNEMatrixVectorBiasAddr)) mvb_q <= wr_data_i;
-        if (hit(wr_addr_i, ane_regs_pkg::TdNEAccBiasAddr)) accb_q <= wr_data_i;
         if (hit(wr_addr_i, ane_regs_pkg::TdNEPostScaleAddr)) pscale_q <= wr_data_i;
       end
     end
@@ -159,11 +166,20 @@ module ane_td_setup #(
   for (genvar c = 0; c < 16; c++) begin : g_kch
     localparam int unsigned CfgA = ane_regs_pkg::TdKernelDMASrcCoeffDMAConfigAddr + 4 * c;
     localparam int unsigned BaseA = ane_regs_pkg::TdKernelDMASrcCoeffBaseAddrAddr + 4 * c;
+    localparam int unsigned SizeA = ane_regs_pkg::TdKernelDMASrcCoeffBfrSizeAddr + 4 * c;
     always_ff @(posedge clk_i) begin
       if (take && !wr_header_i && hit(wr_addr_i, CfgA)) begin
         ken_q[c] <= wr_data_i[ane_regs_pkg::TdKernelDMASrcCoeffDMAConfigEnLsb];
       end
-      if (take && !wr_header_i && hit(wr_addr_i, BaseA)) kbase_q[32*c +: 32] <= k_sum;
+      if (take && !wr_header_i && hit(wr_addr_i, BaseA)) begin
+        kbase_q[32*c +: 32] <= k_sum;
+        koff_nz_q[c] <= wr_data_i[ane_regs_pkg::TdKernelDMASrcCoeffBaseAddrAddrLsb +:
+                                  ane_regs_pkg::TdKernelDMASrcCoeffBaseAddrAddrWidth] != '0;
+      end
+      if (take && !wr_header_i && hit(wr_addr_i, SizeA)) begin
+        ksz1_q[c] <= wr_data_i[ane_regs_pkg::TdKernelDMASrcCoeffBfrSizeMemBfrSizeLsb +:
+                               ane_regs_pkg::TdKernelDMASrcCoeffBfrSizeMemBfrSizeWidth] == 26'd1;
+      end
     end
   end
 
@@ -176,9 +192,24 @@ module ane_td_setup #(
     end
   end
 
-  logic planar_word;
+  logic planar_word, src1_word, sgs_word, dgs_word;
   assign planar_word = !wr_header_i && wr_addr_i >= ane_regs_pkg::TdPlanarAddr[23:0] &&
                        wr_addr_i < ane_regs_pkg::TdPlanarAddr[23:0] + 24'(4 * ane_regs_pkg::TdPlanarWords);
+  // the second source's words (its base, strides but the inert depth stride, format)
+  assign src1_word = !wr_header_i && (hit(wr_addr_i, ane_regs_pkg::TdTileDMASrcSrc1BaseAddrAddr) ||
+                                      hit(wr_addr_i, ane_regs_pkg::TdTileDMASrcSrc1RowStrideAddr) ||
+                                      hit(wr_addr_i, ane_regs_pkg::TdTileDMASrcSrc1PlaneStrideAddr) ||
+                                      hit(wr_addr_i, ane_regs_pkg::TdTileDMASrcSrc1GroupStrideAddr) ||
+                                      hit(wr_addr_i, ane_regs_pkg::TdTileDMASrcSrc1FmtAddr));
+  assign sgs_word = !wr_header_i && hit(wr_addr_i, ane_regs_pkg::TdTileDMASrcGroupStrideAddr);
+  assign dgs_word = !wr_header_i && hit(wr_addr_i, ane_regs_pkg::TdTileDMADstGroupStrideAddr);
+
+  // The fields the model does not run: per word, whether its fixed bits hold a value the real
+  // programs carry for each kind of TD; ANDed over the TD, the first refused word kept per kind.
+  logic [2:0]  rok;
+  logic [2:0]  fix_bad_q;
+  logic [3*25-1:0] fix_at_q;  // per kind: {header, address} of its first refused word
+  ane_td_rules u_rules (.header_i(wr_header_i), .addr_i(wr_addr_i), .data_i(wr_data_i), .ok_o(rok));
 
   // ---------------------------------------------------------------- fields
   logic [14:0] win, hin, wout, hout;
@@ -190,9 +221,12 @@ module ane_td_setup #(
   logic [2:0]  opmode;
   logic        kmode, biasmode;
   logic [1:0]  nlmode;
-  logic [15:0] pscale, accbias;
+  logic [15:0] pscale;
   logic [4:0]  rshift;
-  logic [4:0]  src_bar, dst_bar;
+  logic        eon, tbe;
+  logic [4:0]  tbase;
+  logic [8:0]  nextsize;
+  logic [2:0]  ene, active_ne;
   assign win     = indim_q[ane_regs_pkg::TdCommonInDimWinLsb +: 15];
   assign hin     = indim_q[ane_regs_pkg::TdCommonInDimHinLsb +: 15];
   assign wout    = outdim_q[ane_regs_pkg::TdCommonOutDimWoutLsb +: 15];
@@ -217,9 +251,12 @@ module ane_td_setup #(
   assign nlmode  = mac_q[ane_regs_pkg::TdNEMACCfgNonlinearModeLsb +: 2];
   assign pscale  = pscale_q[ane_regs_pkg::TdNEPostScalePostScaleLsb +: 16];
   assign rshift  = pscale_q[ane_regs_pkg::TdNEPostScalePostRightShiftLsb +: 5];
-  assign accbias = accb_q[ane_regs_pkg::TdNEAccBiasAccBiasLsb +: 16];
-  assign src_bar = h8_q[ane_regs_pkg::TdHeader8RBase0Lsb +: 5];
-  assign dst_bar = h8_q[ane_regs_pkg::TdHeader8WBaseLsb +: 5];
+  assign eon      = h0_q[ane_regs_pkg::TdHeader0EONLsb];
+  assign nextsize = h1_q[ane_regs_pkg::TdHeader1NextSizeLsb +: ane_regs_pkg::TdHeader1NextSizeWidth];
+  assign tbe      = h8_q[ane_regs_pkg::TdHeader8TBELsb];
+  assign tbase    = h8_q[ane_regs_pkg::TdHeader8TBaseLsb +: ane_regs_pkg::TdHeader8TBaseWidth];
+  assign ene      = h8_q[ane_regs_pkg::TdHeader8ENELsb +: ane_regs_pkg::TdHeader8ENEWidth];
+  assign active_ne = ccfg_q[ane_regs_pkg::TdCommonCfgActiveNELsb +: ane_regs_pkg::TdCommonCfgActiveNEWidth];
 
   // the buffer-table entry of each kind of base word, plus the word's 64-byte offset: one sum
   // per kind (its table entry read with the header), so the word's address compare only picks
@@ -230,11 +267,13 @@ module ane_td_setup #(
   assign k_sum   = kbar_q +
                    {wr_data_i[ane_regs_pkg::TdKernelDMASrcCoeffBaseAddrAddrLsb +: 26], 6'd0};
 
+  logic planar;     // a planar task (Header[8].ENE 0)
   logic pass;       // per-element pass (OpMode 4, KernelMode 1)
   logic int8;       // int8 x int8 (else fp16 x fp16)
   logic table_en;   // NonlinearMode 2
   logic scale_en, out8;
   logic [4:0] nen;  // kernel DMA channels enabled
+  assign planar   = ene == 3'd0;
   assign pass     = opmode == 3'd4 && kmode;
   assign int8     = infmt == 2'd1;
   assign table_en = nlmode == 2'd2;
@@ -242,31 +281,43 @@ module ane_td_setup #(
   assign out8     = int8 && outfmt == 2'd1;
   assign nen      = 5'($countones(ken_q));
 
+  // Error 5: a field the model does not run holds a value the real programs do not carry for
+  // the TD's kind (tb/td/program.cc FixedFieldError refuses the same).
+  logic [1:0] kind;  // ane_regs rules: 0 convolution, 1 per-element pass, 2 planar
+  logic       bad_fixed;
+  assign kind      = planar ? 2'd2 : pass ? 2'd1 : 2'd0;
+  assign bad_fixed = fix_bad_q[kind];
+
   // Error 1: the fields the core does not run (tb/td/program.cc Interpret refuses the same).
   logic bad_field;
+  logic [15:0] kdis;  // the kernel DMA channels not enabled
+  assign kdis = ~ken_q;
   always_comb begin
     bad_field = 1'b0;
-    if (!h8_q[ane_regs_pkg::TdHeader8RBE0Lsb] || h8_q[ane_regs_pkg::TdHeader8RBE1Lsb] ||
-        !h8_q[ane_regs_pkg::TdHeader8WBELsb] || h8_q[ane_regs_pkg::TdHeader8TBELsb]) bad_field = 1'b1;
-    if (h9_q[ane_regs_pkg::TdHeader9KBE1Lsb] || h9_q[ane_regs_pkg::TdHeader9KBE2Lsb] ||
-        h9_q[ane_regs_pkg::TdHeader9KBE3Lsb]) bad_field = 1'b1;
-    if (src_bar == dst_bar || planar_nz_q) bad_field = 1'b1;
-    if (l2_q[ane_regs_pkg::TdL2L2CfgInputReLULsb] || l2_q[ane_regs_pkg::TdL2L2CfgPaddingModeLsb +: 2] != 2'd0) bad_field = 1'b1;
+    if (planar) bad_field = 1'b1;  // the planar engine: not yet behind the front end
+    // the chain: the next TD from the TD buffer (TBE 1, TBase 0, NextSize one TD) unless the last
+    if (tbe == eon || tbase != 5'd0 || nextsize != (eon ? 9'd0 : 9'(ane_regs_pkg::TdBytes / 4 - 1))) bad_field = 1'b1;
+    if (!planar && active_ne + 3'd1 != ene) bad_field = 1'b1;  // every real program: ActiveNE = ENE - 1
+    if (!h8_q[ane_regs_pkg::TdHeader8RBE0Lsb] || !h8_q[ane_regs_pkg::TdHeader8WBELsb]) bad_field = 1'b1;
+    // a neural-engine task has no second source and no planar operation
+    if (h8_q[ane_regs_pkg::TdHeader8RBE1Lsb] || h8_q[ane_regs_pkg::TdHeader8RBase1Lsb +: 5] != 5'd0 ||
+        chcfg_q[ane_regs_pkg::TdCommonChCfgSrc1FmtLsb +: 2] != 2'd0 || src1_nz_q || planar_nz_q) bad_field = 1'b1;
     if (!sdma_q[ane_regs_pkg::TdTileDMASrcDMAConfigEnLsb] || !ddma_q[ane_regs_pkg::TdTileDMADstDMAConfigEnLsb]) bad_field = 1'b1;
     if (infmt == 2'd0 || infmt == 2'd3 || outfmt == 2'd0 || outfmt == 2'd3) bad_field = 1'b1;
     if (sfmt != infmt || dfmt != outfmt) bad_field = 1'b1;
     if (!pass && !(opmode == 3'd0 && !kmode)) bad_field = 1'b1;
-    if (mac_q[ane_regs_pkg::TdNEMACCfgMatrixBiasEnLsb] || mac_q[ane_regs_pkg::TdNEMACCfgPostScaleModeLsb]) bad_field = 1'b1;
-    if (mvb_q[ane_regs_pkg::TdNEMatrixVectorBiasMatrixVectorBiasLsb +: 16] != 16'd0) bad_field = 1'b1;
-    if (accb_q[ane_regs_pkg::TdNEAccBiasAccBiasShiftLsb +: 5] != 5'd0) bad_field = 1'b1;
-    if (kcfg_q[ane_regs_pkg::TdNEKernelCfgPalettizedEnLsb] || kcfg_q[ane_regs_pkg::TdNEKernelCfgSparseFmtLsb]) bad_field = 1'b1;
     if (!pass && kfmt != infmt) bad_field = 1'b1;            // fp16 x fp16 or int8 x int8
-    if (int8 && out8 && (scale_en || biasmode)) bad_field = 1'b1;
+    if (pass && kfmt != 2'd0) bad_field = 1'b1;              // a pass reads no kernels
+    if (biasmode && (pass || int8)) bad_field = 1'b1;        // the bias is an fp16 in the blocks
+    if (int8 && out8 && scale_en) bad_field = 1'b1;
     if (!int8 && (rshift != 5'd0 || outfmt != 2'd2)) bad_field = 1'b1;
-    if (ane_pkg::fp16_is_infnan(pscale) || (biasmode && ane_pkg::fp16_is_infnan(accbias))) bad_field = 1'b1;
+    if (ane_pkg::fp16_is_infnan(pscale)) bad_field = 1'b1;
     if (nlmode == 2'd3) bad_field = 1'b1;
     if ((ken_q & (ken_q + 16'd1)) != 16'd0) bad_field = 1'b1;  // channels 0 .. E-1
+    if ((koff_nz_q & kdis) != 16'd0 || (ksz1_q | ken_q) != 16'hffff) bad_field = 1'b1;  // the others as real programs
     if (h9_q[ane_regs_pkg::TdHeader9KBE0Lsb] != (ken_q != 16'd0)) bad_field = 1'b1;
+    if (ken_q == 16'd0 && h9_q[ane_regs_pkg::TdHeader9KBase0Lsb +: 5] != 5'd0) bad_field = 1'b1;
+    if (ngroups > 13'd1 && (sgs_nz_q || dgs_nz_q)) bad_field = 1'b1;  // no group stride to apply
     if (table_en && nen == 5'd0) bad_field = 1'b1;
     if (pass && nen != {4'd0, table_en}) bad_field = 1'b1;
     if (!pass && nen <= {4'd0, table_en}) bad_field = 1'b1;
@@ -282,10 +333,6 @@ module ane_td_setup #(
                  sy != 2'd1)) bad_shape = 1'b1;
     bad_core = kw > 5'd7 || kh > 5'd7 || win > 15'd4095 || hin > 15'd4095;
   end
-
-  // fp16 -> fp32 (finite) of the accumulator bias: the kernel record holds it as fp32 (N-3).
-  logic [31:0] bias32;
-  assign bias32 = ane_pkg::fp16_to_fp32(accbias);
 
   // ---------------------------------------------------------------- the sequential unit
   // the unit's next operation, per state (issued on entry: u_start with the state's operands)
@@ -550,7 +597,10 @@ module ane_td_setup #(
     unique case (st_q)
       SCap: if (take && wr_last_i) st_d = SCheck;
       SCheck: begin
-        if (bad_field) begin
+        if (bad_fixed) begin
+          err_d = 1'b1;
+          code_d = 3'(ErrFixed);
+        end else if (bad_field) begin
           err_d = 1'b1;
           code_d = 3'(ErrField);
         end else if (bad_shape) begin
@@ -724,7 +774,14 @@ module ane_td_setup #(
         end
       end
       SCore: if (step_i_q == 5'd16) st_d = SKWait;
-      SKWait: if (!kd_busy_i && !kd_start_o) st_d = SStart;
+      SKWait: if (!kd_busy_i && !kd_start_o) begin
+        if (kd_err_i) begin  // a kernel block's bias is not finite
+          err_d = 1'b1;
+          code_d = 3'(ErrTable);
+        end else begin
+          st_d = SStart;
+        end
+      end
       SStart: st_d = SRun;
       SRun: if (core_done_i) st_d = SDone;
       SDone: st_d = SCap;
@@ -741,7 +798,13 @@ module ane_td_setup #(
       error_o     <= 1'b0;
       err_code_o  <= 3'd0;
       err_td_o    <= '0;
+      err_addr_o  <= '0;
+      err_header_o <= 1'b0;
       planar_nz_q <= 1'b0;
+      src1_nz_q   <= 1'b0;
+      sgs_nz_q    <= 1'b0;
+      dgs_nz_q    <= 1'b0;
+      fix_bad_q   <= '0;
       cfg_we_o    <= 1'b0;
       kd_start_o  <= 1'b0;
       tb_start_o  <= 1'b0;
@@ -759,7 +822,24 @@ module ane_td_setup #(
       if (go) wait_q <= 1'b1;
       else if (u_done) wait_q <= 1'b0;
       if (take && planar_word && wr_data_i != 32'd0) planar_nz_q <= 1'b1;
-      if (st_q == SDone) planar_nz_q <= 1'b0;
+      if (take && src1_word && wr_data_i != 32'd0) src1_nz_q <= 1'b1;
+      if (take && sgs_word && wr_data_i != 32'd0) sgs_nz_q <= 1'b1;
+      if (take && dgs_word && wr_data_i != 32'd0) dgs_nz_q <= 1'b1;
+      for (int k = 0; k < 3; k++) begin
+        if (take && !rok[k]) begin
+          fix_bad_q[k] <= 1'b1;
+          if (!fix_bad_q[k]) fix_at_q[25 * k +: 25] <= {wr_header_i, wr_addr_i};
+        end
+      end
+      // the flags are the TD's: cleared once it is checked (no word is taken in SCheck) and
+      // by a new walk
+      if (st_q == SCheck || clear_i) begin
+        planar_nz_q <= 1'b0;
+        src1_nz_q <= 1'b0;
+        sgs_nz_q <= 1'b0;
+        dgs_nz_q <= 1'b0;
+        fix_bad_q <= '0;
+      end
       if (st_q != st_d) step_i_q <= 5'd0;
       else if (st_q == SShifter || st_q == SPost || st_q == SCore) step_i_q <= step_i_q + 5'd1;
       if (st_q == SCap) setup_cnt_q <= 32'd0;
@@ -769,12 +849,12 @@ module ane_td_setup #(
         error_o    <= 1'b1;
         err_code_o <= code_d;
         err_td_o   <= td_q;
+        {err_header_o, err_addr_o} <= fix_at_q[25 * kind +: 25];
       end
       if (clear_i) begin
         error_o <= 1'b0;
         err_code_o <= 3'd0;
         if (st_q == SDrain) st_q <= SCap;
-        planar_nz_q <= 1'b0;
       end
     end
   end
@@ -829,7 +909,7 @@ module ane_td_setup #(
   // kernel DMA and table parameters (stable from kd_start_o / tb_start_o to the end of the TD)
   assign kd_chan_base_o = kbase_q;
   assign kd_nchan_o   = pass ? 5'd0 : nen - {4'd0, table_en};
-  assign kd_steps_o   = steps_q[15:0];
+  assign kd_steps_o   = steps_q[15:0] + 16'(biasmode);  // the bias leads each block
   assign kd_fp16_o    = elem16;
   assign kd_per_o     = per_q[9:0];
   assign kd_nk_full_o = nk_full;
@@ -838,13 +918,13 @@ module ane_td_setup #(
   assign kd_passes_o  = passes_q[10:0];
   assign kd_params_o  = scale_en || biasmode;
   assign kd_scale_o   = pscale;
-  assign kd_bias_o    = biasmode ? bias32[31:13] : 19'd0;
+  assign kd_bias_in_o = biasmode;
   assign tb_base_o    = tbase_q;
 
   logic unused;
-  // (bias32[12:0] is zero: an fp16 significand has 10 bits; only the fields above are read from the captured words; synthesis drops the other flops)
-  assign unused = ^{bias32[12:0], indim_q, chcfg_q, cin_q, cout_q, outdim_q, conv_q, grp_q, sfmt_q, dfmt_q, mvb_q, accb_q,
-                    pscale_q, l2_q, kcfg_q, mac_q, tile_w_q[W-1:9], tile_h_q[W-1:9], cpw_q[W-1:10], nsl_q[W-1:10], nty_q[W-1:10],
+  // (only the fields above are read from the captured words; synthesis drops the other flops)
+  assign unused = ^{indim_q, chcfg_q, cin_q, cout_q, outdim_q, conv_q, grp_q, sfmt_q, dfmt_q, h0_q, h1_q, ccfg_q,
+                    pscale_q, kcfg_q, mac_q, tile_w_q[W-1:9], tile_h_q[W-1:9], cpw_q[W-1:10], nsl_q[W-1:10], nty_q[W-1:10],
                     ntx_q[W-1:10], passes_q[W-1:11], steps_q[W-1:16], ppg_q[W-1:10], per_q[W-1:10], cg_q[W-1:10],
                     nk_last[W-1:4], hin[14:12], win[14:12], hout[14:12],
                     wout[14:12], kw[4:3], kh[4:3], row_elems[W-1:12], ph_q[W-1:10], pw_q[W-1:10], bpr[6],

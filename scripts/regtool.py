@@ -39,6 +39,10 @@ except ImportError:  # pragma: no cover - depends on the machine
 ROOT = Path(__file__).resolve().parent.parent
 YAML_FILE = "rtl/regs/ane_regs.yaml"
 SV_FILE = "rtl/ane_regs_pkg.sv"
+RULES_FILE = "rtl/ane_td_rules.sv"
+PROGRAMS_DIR = "sim/hwx"
+KINDS = ("conv", "pass", "planar")
+KIND_NAMES = ("convolution", "per-element pass", "planar")
 H_FILE = "tb/regs/ane_regs.h"
 TD_DOC = "docs/td.md"
 CORE_DOC = "docs/core.md"
@@ -113,7 +117,42 @@ def text(d, key, where, default=None):
     return v.strip()
 
 
-def parse_fields(entries, where):
+STATUSES = ("modelled", "inert", "fixed")
+
+
+class FSpec(tuple):
+    """A field as (name, lsb, width, units, meaning), with its status (TD fields: modelled, inert
+    or fixed, the default), why (an inert field's reason) and origin ("aneregs" or "project": a
+    field the project named, not in aneregs.json)."""
+
+    def __new__(cls, items, status="fixed", why="", origin="aneregs"):
+        t = super().__new__(cls, items)
+        t.status, t.why, t.origin = status, why, origin
+        return t
+
+
+def parse_status(f, where, td):
+    """status / why / origin of a field or an unnamed entry (TD only)."""
+    if not td:
+        for k in ("status", "why", "origin"):
+            if k in f:
+                raise RegError(f"{where}: '{k}' is for TD fields only")
+        return "fixed", "", "aneregs"
+    status = f.get("status", "fixed")
+    if status not in STATUSES:
+        raise RegError(f"{where}: status must be one of {', '.join(STATUSES)}, not {status!r}")
+    why = text(f, "why", where, "")
+    if status == "inert" and not why:
+        raise RegError(f"{where}: an inert field needs 'why' (the reason it changes no value)")
+    if status != "inert" and why:
+        raise RegError(f"{where}: 'why' is for inert fields only")
+    origin = f.get("origin", "aneregs")
+    if origin not in ("aneregs", "project"):
+        raise RegError(f"{where}: origin must be aneregs or project, not {origin!r}")
+    return status, why, origin
+
+
+def parse_fields(entries, where, td=False, origin=None):
     if not isinstance(entries, list) or not entries:
         raise RegError(f"{where}: 'fields' must be a non-empty list")
     out, used = [], 0
@@ -130,7 +169,11 @@ def parse_fields(entries, where):
         used |= mask
         if any(o[0] == name for o in out):
             raise RegError(f"{fw}: two fields of one register have this name")
-        out.append((name, lsb, width, text(f, "units", fw, ""), text(f, "meaning", fw)))
+        status, why, forigin = parse_status(f, fw, td)
+        if origin == "project":
+            forigin = "project"
+        out.append(FSpec((name, lsb, width, text(f, "units", fw, ""), text(f, "meaning", fw)), status, why,
+                         forigin))
     return out
 
 
@@ -157,7 +200,7 @@ class Model:
             if not 0 <= word < self.header_words or word in seen_words:
                 raise RegError(f"{where}: word {word} is not a header word or is listed twice")
             seen_words.add(word)
-            reg = Register(-1, f"Header[{word}]", word, 1, "", parse_fields(w.get("fields"), where),
+            reg = Register(-1, f"Header[{word}]", word, 1, "", parse_fields(w.get("fields"), where, td=True),
                            4 * word, None)
             self.registers.append(reg)
         self.streams = []
@@ -190,7 +233,8 @@ class Model:
                 if word < 0 or word + rcount > words:
                     raise RegError(f"{rw}: words {word}..{word + rcount - 1} outside the stream's {words}")
                 reg = Register(k, rname, word, rcount, text(r, "meaning", rw),
-                               parse_fields(r.get("fields"), rw), td_offset + 4 + 4 * word,
+                               parse_fields(r.get("fields"), rw, td=True,
+                                            origin=parse_status(r, rw, True)[2]), td_offset + 4 + 4 * word,
                                addr + 4 * word)
                 self.registers.append(reg)
             for j, u in enumerate(s.get("unnamed", []) or []):
@@ -200,9 +244,13 @@ class Model:
                 if word < 0 or word + ucount > words:
                     raise RegError(f"{uw}: words {word}..{word + ucount - 1} outside the stream")
                 lsb, width = parse_bits(u["bits"], uw) if "bits" in u else (0, 32)
+                ustatus, uwhy, _ = parse_status(u, uw, True)
+                if ustatus == "modelled":
+                    raise RegError(f"{uw}: an unnamed entry is inert or fixed; a modelled value needs a name")
                 self.unnamed.append({"stream": k, "word": word, "count": ucount, "lsb": lsb,
                                      "width": width, "td_offset": td_offset + 4 + 4 * word,
-                                     "addr": addr + 4 * word, "seen": text(u, "seen", uw)})
+                                     "addr": addr + 4 * word, "seen": text(u, "seen", uw),
+                                     "status": ustatus, "why": uwhy})
             offset += 4 * (1 + words)
         if offset != self.td_bytes:
             raise RegError(f"td: the header and streams take 0x{offset:x} bytes, not bytes 0x{self.td_bytes:x}")
@@ -211,15 +259,17 @@ class Model:
         # expand into fields, in TD order
         for reg in self.registers:
             for i in range(reg.count):
-                for (fname, lsb, width, units, meaning) in reg.fields:
+                for spec in reg.fields:
+                    (fname, lsb, width, units, meaning) = spec
                     if reg.stream < 0:
                         name = f"{reg.name}.{fname}"
                     else:
                         rn = f"{reg.name}[{i}]" if reg.count > 1 else reg.name
                         name = f"{self.streams[reg.stream]['name']}.{rn}.{fname}"
-                    self.fields.append(Field(name, reg.stream, reg.word + i, lsb, width,
-                                             reg.td_offset + 4 * i, units, meaning, reg,
-                                             i if reg.count > 1 else None))
+                    fd = Field(name, reg.stream, reg.word + i, lsb, width, reg.td_offset + 4 * i, units,
+                               meaning, reg, i if reg.count > 1 else None)
+                    fd.status, fd.why, fd.origin = spec.status, spec.why, spec.origin
+                    self.fields.append(fd)
         self.fields.sort(key=lambda f: (f.td_offset, f.lsb))
         self.registers.sort(key=lambda r: r.td_offset)
         names, words = set(), {}
@@ -351,6 +401,170 @@ class Model:
             if r in self.config_regs:
                 raise RegError(f"{where}.registers[{k}]: {n} is listed twice")
             self.config_regs.append(r)
+
+
+# ---------------------------------------------------------------- the real programs
+
+
+def read_programs(m, root):
+    """Every TD of the programs in sim/hwx (Apple's compiler's): [(program, index, kind, words)].
+    kind: planar when Header[8].ENE is 0 (no neural engine), pass when NE.MACCfg.OpMode is 4 with
+    KernelMode 1, conv otherwise. The Mach-O is read only as far as the __TEXT,__text section."""
+    import struct
+    by = {f.name: f for f in m.fields}
+
+    def get(words, name):
+        f = by[name]
+        return (words[f.td_offset // 4] >> f.lsb) & ((1 << f.width) - 1)
+
+    out = []
+    files = sorted((root / PROGRAMS_DIR).glob("*.hwx"))
+    if not files:
+        raise RegError(f"no programs in {PROGRAMS_DIR}: the fixed fields' values come from them")
+    nwords = m.td_bytes // 4
+    for path in files:
+        b = path.read_bytes()
+        ncmds = struct.unpack_from("<I", b, 16)[0]
+        at, text_off, text_size = 32, None, None
+        for _ in range(ncmds):
+            cmd, size = struct.unpack_from("<II", b, at)
+            if cmd == 0x19:
+                nsects = struct.unpack_from("<I", b, at + 64)[0]
+                for k in range(nsects):
+                    so = at + 72 + 80 * k
+                    if b[so:so + 16].rstrip(b"\0") == b"__text" and b[so + 16:so + 32].rstrip(b"\0") == b"__TEXT":
+                        text_size = struct.unpack_from("<Q", b, so + 40)[0]
+                        text_off = struct.unpack_from("<I", b, so + 48)[0]
+            at += size
+        if text_off is None:
+            raise RegError(f"{path.name}: no __TEXT,__text section")
+        chain, td, index = b[text_off:text_off + text_size], 0, 0
+        while True:
+            words = struct.unpack_from(f"<{nwords}I", chain, td)
+            if get(words, "NE.MACCfg.OpMode") == 4 and get(words, "NE.MACCfg.KernelMode") == 1:
+                kind = 1
+            else:
+                kind = 0
+            if get(words, "Header[8].ENE") == 0:
+                kind = 2
+            out.append((path.stem, index, kind, words))
+            if get(words, "Header[0].EON"):
+                break
+            td, index = get(words, "Header[7].NextPointer"), index + 1
+    return out
+
+
+class Rule:
+    """Fixed bits of one TD word: a fixed field, or the word's reserved bits (field None: every
+    bit no named field and no inert unnamed entry covers). allowed[k]: the values (word & mask)
+    the real programs carry for kind k, sorted."""
+
+    def __init__(self, td_offset, mask, field, allowed):
+        self.td_offset, self.mask, self.field, self.allowed = td_offset, mask, field, allowed
+
+
+def fixed_rules(m, tds):
+    stream_headers = {s["td_offset"] for s in m.streams}
+    named, inert = {}, {}
+    for f in m.fields:
+        named[f.td_offset] = named.get(f.td_offset, 0) | (((1 << f.width) - 1) << f.lsb)
+    for u in m.unnamed:
+        if u["status"] == "inert":
+            for w in range(u["count"]):
+                off = u["td_offset"] + 4 * w
+                inert[off] = inert.get(off, 0) | (((1 << u["width"]) - 1) << u["lsb"])
+
+    def allowed(off, mask):
+        a = [set() for _ in KINDS]
+        for (_, _, kind, words) in tds:
+            a[kind].add(words[off // 4] & mask)
+        return [sorted(x) for x in a]
+
+    rules = []
+    for f in m.fields:
+        if f.status == "fixed":
+            mask = ((1 << f.width) - 1) << f.lsb
+            rules.append(Rule(f.td_offset, mask, f, allowed(f.td_offset, mask)))
+    for off in range(0, m.td_bytes, 4):
+        if off in stream_headers:
+            continue
+        mask = ~(named.get(off, 0) | inert.get(off, 0)) & 0xFFFFFFFF
+        if mask:
+            rules.append(Rule(off, mask, None, allowed(off, mask)))
+    for r in rules:
+        if not all(r.allowed):
+            raise RegError(f"TD+0x{r.td_offset:03x}: a kind of TD no program in {PROGRAMS_DIR} has")
+    rules.sort(key=lambda r: (r.td_offset, r.mask & -r.mask))
+    return rules
+
+
+def reg_addr_of(m, off):
+    """(header?, address the fetch gives the word: the header offset or the register address)."""
+    for s in m.streams:
+        if s["td_offset"] < off < s["td_offset"] + 4 * (1 + s["words"]):
+            return False, s["addr"] + off - s["td_offset"] - 4
+    return True, off
+
+
+def gen_rules_sv(m, rules):
+    """ane_td_rules: per TD word on the fetch's write port, whether its fixed bits hold a value
+    the real programs carry for each kind of TD."""
+    o = [
+        "// GENERATED by scripts/regtool.py from rtl/regs/ane_regs.yaml and the programs in sim/hwx:",
+        "// do not edit; change the YAML and run `python3 scripts/regtool.py`.",
+        "// ane_td_rules: the fields of a TD the model does not run (status fixed in the YAML) and the",
+        "// bits no field names. Each must hold a value the real programs of sim/hwx carry for the",
+        "// TD's kind (docs/td.md, \"Field status\"). For the word on the TD fetch's write port",
+        "// (header_i: addr_i is the header word's TD offset, else its register address), ok_o[k] is 1",
+        "// when its fixed bits are allowed for kind k (0 convolution, 1 per-element pass, 2 planar).",
+        "// Combinational; ane_td_setup ANDs it over a TD's words.",
+        "`default_nettype none",
+        "",
+        "module ane_td_rules (",
+        "  input  wire logic        header_i,",
+        "  input  wire logic [23:0] addr_i,",
+        "  input  wire logic [31:0] data_i,",
+        "  output      logic [2:0]  ok_o",
+        ");",
+        "",
+    ]
+    by_word = {}
+    for r in rules:
+        by_word.setdefault(r.td_offset, []).append(r)
+
+    def expr(rs, k):
+        # the rules with one allowed value compare as one masked word; the others one by one
+        mask = sum(r.mask for r in rs if len(r.allowed[k]) == 1)
+        value = sum(r.allowed[k][0] for r in rs if len(r.allowed[k]) == 1)
+        terms = [f"(data_i & 32'h{mask:08x}) == 32'h{value:08x}"] if mask else []
+        for r in rs:
+            if len(r.allowed[k]) > 1:
+                vals = " || ".join(f"(data_i & 32'h{r.mask:08x}) == 32'h{v:08x}" for v in r.allowed[k])
+                terms.append(f"({vals})")
+        return " &&\n      ".join(terms)
+
+    for part, hdr in (("h", True), ("s", False)):
+        words = [(off, rs) for off, rs in sorted(by_word.items()) if reg_addr_of(m, off)[0] == hdr]
+        for off, rs in words:
+            for k in range(len(KINDS)):
+                o.append(f"  logic {part}{off:03x}_{KINDS[k]};")
+                o.append(f"  assign {part}{off:03x}_{KINDS[k]} = {expr(rs, k)};")
+        o.append("")
+    o.append("  always_comb begin")
+    o.append("    ok_o = 3'b111;")
+    for part, hdr in (("h", True), ("s", False)):
+        words = [(off, rs) for off, rs in sorted(by_word.items()) if reg_addr_of(m, off)[0] == hdr]
+        o.append(f"    if ({'' if hdr else '!'}header_i) begin")
+        o.append("      unique case (addr_i)")
+        for off, rs in words:
+            a = reg_addr_of(m, off)[1]
+            n = f"{part}{off:03x}"
+            o.append(f"        24'h{a:05x}: ok_o = {{{n}_planar, {n}_pass, {n}_conv}};  // TD+0x{off:03x}")
+        o.append("        default: ok_o = 3'b111;")
+        o.append("      endcase")
+        o.append("    end")
+    o += ["  end", "", "endmodule", "", "`default_nettype wire", ""]
+    return "\n".join(o)
 
 
 # ---------------------------------------------------------------- names
@@ -609,7 +823,7 @@ def cstr_lines(s, indent, width=100):
     return [indent + cstr(p) for p in parts]
 
 
-def gen_h(m):
+def gen_h(m, rules=()):
     o = [
         "// GENERATED by scripts/regtool.py from rtl/regs/ane_regs.yaml: do not edit; change the YAML",
         "// and run `python3 scripts/regtool.py`.",
@@ -657,6 +871,10 @@ def gen_h(m):
         "// or the index in kStreams; word: header word 0..9, or the data word index within the stream;",
         "// lsb: bit within that little-endian 32-bit word; td_offset: byte offset of that word in the",
         "// TD. units: \"\" when raw; meaning: one line (\"seen\": the raw value in sim/hwx's programs).",
+        "// status (docs/td.md, \"Field status\"): modelled (the model reads it), inert (it changes",
+        "// no value: why says so) or fixed (not modelled: it must hold a value the real programs carry",
+        "// for the TD's kind, kFixedRules); project: a field the project named (not in aneregs.json).",
+        "enum class Status : uint8_t { kModelled, kInert, kFixed };",
         "struct Field {",
         "  const char* name;",
         "  int stream;",
@@ -666,15 +884,20 @@ def gen_h(m):
         "  uint32_t td_offset;",
         "  const char* units;",
         "  const char* meaning;",
+        "  Status status;",
+        "  const char* why;",
+        "  bool project;",
         "};",
         "inline constexpr Field kFields[] = {",
     ]
+    status_c = {"modelled": "Status::kModelled", "inert": "Status::kInert", "fixed": "Status::kFixed"}
     for f in m.fields:
         st = "kHeaderStream" if f.stream < 0 else str(f.stream)
         o.append(f"    {{{cstr(f.name)}, {st}, {f.word}, {f.lsb}, {f.width}, 0x{f.td_offset:03x}, "
                  f"{cstr(f.units)},")
         o += cstr_lines(f.meaning, "     ")
-        o[-1] += "},"
+        o[-1] += ","
+        o.append(f"     {status_c[f.status]}, {cstr(f.why)}, {'true' if f.origin == 'project' else 'false'}}},")
     o += [
         "};",
         f"inline constexpr int kNumFields = {len(m.fields)};",
@@ -688,7 +911,41 @@ def gen_h(m):
         raise RegError("two TD fields would have the same FieldId")
     for k, i in enumerate(ids):
         o.append(f"  {i} = {k},")
-    o += ["};", "", "}  // namespace ane::regs::td", ""]
+    o += ["};", ""]
+    index = {f.name: k for k, f in enumerate(m.fields)}
+    nmax = max((len(v) for r in rules for v in r.allowed), default=1)
+    o += [
+        "// The kinds of TD the fixed rules tell apart: planar when Header[8].ENE is 0, a per-element",
+        "// pass when NE.MACCfg.OpMode is 4 with KernelMode 1, a convolution otherwise.",
+        f"inline constexpr int kNumKinds = {len(KINDS)};",
+        "enum Kind : int { " + ", ".join(f"kKind{camel(k.upper())} = {i}" for i, k in enumerate(KINDS)) + " };",
+        "inline constexpr const char* kKindNames[kNumKinds] = {" +
+        ", ".join(cstr(n) for n in KIND_NAMES) + "};",
+        f"inline constexpr int kMaxAllowed = {nmax};",
+        "// Fixed bits of one TD word: field = a fixed field's index in kFields, or -1 for the word's",
+        "// bits that no named field covers (and no inert unnamed entry). allowed[k][0..count[k]-1]:",
+        "// the values (word & mask) the real programs carry in TDs of kind k.",
+        "struct FixedRule {",
+        "  int field;",
+        "  uint32_t td_offset;",
+        "  uint32_t mask;",
+        "  uint32_t count[kNumKinds];",
+        "  uint32_t allowed[kNumKinds][kMaxAllowed];",
+        "};",
+        "inline constexpr FixedRule kFixedRules[] = {",
+    ]
+    for r in rules:
+        fid = index[r.field.name] if r.field else -1
+        counts = ", ".join(str(len(v)) for v in r.allowed)
+        vals = ", ".join("{" + ", ".join(f"0x{x:x}" for x in v) + "}" for v in r.allowed)
+        o.append(f"    {{{fid}, 0x{r.td_offset:03x}, 0x{r.mask:08x}, {{{counts}}}, {{{vals}}}}},")
+    o += [
+        "};",
+        f"inline constexpr int kNumFixedRules = {len(rules)};",
+        "",
+        "}  // namespace ane::regs::td",
+        "",
+    ]
 
     o += [
         "namespace ane::regs::core {",
@@ -814,7 +1071,30 @@ def hx(v, digits):
     return f"0x{v:0{digits}x}"
 
 
-def gen_td_section(m):
+def allowed_text(r, lsb):
+    """'0' or 'convolution 0, per-element pass 1, planar 0': a fixed rule's values, shifted down
+    to the field (lsb) or, for reserved bits, as the masked word."""
+    def one(vals):
+        vs = [v >> lsb for v in vals]
+        return " or ".join(f"0x{v:x}" if v > 9 else str(v) for v in vs)
+    texts = [one(v) for v in r.allowed]
+    if len(set(texts)) == 1:
+        return texts[0]
+    return ", ".join(f"{KINDS[k]} {t}" for k, t in enumerate(texts))
+
+
+def status_text(f, rules_of):
+    if f.status == "modelled":
+        return "modelled"
+    if f.status == "inert":
+        return "no effect: " + f.why
+    rs = rules_of(f)
+    texts = sorted({allowed_text(r, f.lsb) for r in rs})
+    return "not modelled: must be " + (texts[0] if len(texts) == 1 else "; ".join(
+        f"[{k}] {allowed_text(r, f.lsb)}" for k, r in enumerate(rs)))
+
+
+def gen_td_section(m, rules=()):
     o = [
         f"<!-- BEGIN regtool: {TD_MARK} -->",
         "<!-- Generated by scripts/regtool.py from rtl/regs/ane_regs.yaml: edit the YAML, not this. -->",
@@ -840,16 +1120,33 @@ def gen_td_section(m):
         *prose("Bits are within the little-endian 32-bit word at the TD offset; word is the header word "
                "or the data word index within the stream. A repeated register is one row with its "
                "element i at TD offset + 4 i (the names in `tb/regs/ane_regs.h` and aneregs.json carry "
-               "the index). " + SEEN_NOTE + " Rows named (unnamed) are words or bits outside every "
-               "named field that are nonzero in those programs: documentation only, no constant."),
+               "the index). " + SEEN_NOTE + " A name marked * is the project's (not in aneregs.json). "
+               "Status: modelled (the model reads it), no effect (with the reason), or not modelled: "
+               "then it must hold a value that the real programs of `sim/hwx` carry in TDs of the same "
+               "kind (convolution, per-element pass, planar), or the program is refused; the values are "
+               "those of the programs, read by the generator. Rows named (reserved) are the bits of a "
+               "word outside every named field, with the same rule; (unnamed) rows document such bits."),
         "",
-        "| stream | TD offset | register address | word | bits | name | units | meaning |",
-        "|---|---|---|---|---|---|---|---|",
+        "| stream | TD offset | register address | word | bits | name | units | meaning | status |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
+    by_field = {}
+    for r in rules:
+        if r.field is not None:
+            by_field.setdefault(r.field.name, []).append(r)
+    fields_of = {}
+    for f in m.fields:
+        fields_of.setdefault((id(f.reg), f.lsb), []).append(f)
+
+    def rules_of_group(group):
+        return [r for f in group for r in by_field.get(f.name, [])]
+
     rows = []
     for reg in m.registers:
         sname = "Header" if reg.stream < 0 else m.streams[reg.stream]["name"]
-        for (fname, lsb, width, units, meaning) in reg.fields:
+        for spec in reg.fields:
+            (fname, lsb, width, units, meaning) = spec
+            star = "*" if spec.origin == "project" else ""
             if reg.stream < 0:
                 off, addr, word, name = hx(reg.td_offset, 3), "-", str(reg.word), f"{reg.name}.{fname}"
             elif reg.count > 1:
@@ -860,8 +1157,10 @@ def gen_td_section(m):
             else:
                 off, addr, word = hx(reg.td_offset, 3), hx(reg.addr, 5), str(reg.word)
                 name = f"{sname}.{reg.name}.{fname}"
+            group = fields_of[(id(reg), lsb)]
+            st = status_text(group[0], lambda f, g=group: rules_of_group(g))
             rows.append(((reg.td_offset, lsb), f"| {sname} | {off} | {addr} | {word} | {bits_text(lsb, width)} | "
-                         f"{md(name)} | {md(units)} | {md(meaning)} |"))
+                         f"{md(name)}{star} | {md(units)} | {md(meaning)} | {md(st)} |"))
     for u in m.unnamed:
         sname = m.streams[u["stream"]]["name"]
         if u["count"] > 1:
@@ -871,8 +1170,33 @@ def gen_td_section(m):
             word = f"{u['word']}-{u['word'] + u['count'] - 1}"
         else:
             off, addr, word = hx(u["td_offset"], 3), hx(u["addr"], 5), str(u["word"])
+        st = "no effect: " + u["why"] if u["status"] == "inert" else "see (reserved)"
         rows.append(((u["td_offset"], u["lsb"]), f"| {sname} | {off} | {addr} | {word} | "
-                     f"{bits_text(u['lsb'], u['width'])} | (unnamed) | | seen: {md(u['seen'])} |"))
+                     f"{bits_text(u['lsb'], u['width'])} | (unnamed) | | seen: {md(u['seen'])} | {md(st)} |"))
+    # reserved bits: runs of words with the same mask and the same values in one row
+    res = [r for r in rules if r.field is None]
+    k = 0
+    while k < len(res):
+        r = res[k]
+        j = k
+        while (j + 1 < len(res) and res[j + 1].td_offset == res[j].td_offset + 4 and res[j + 1].mask == r.mask
+               and res[j + 1].allowed == r.allowed and reg_addr_of(m, res[j + 1].td_offset)[0] ==
+               reg_addr_of(m, r.td_offset)[0]):
+            j += 1
+        hdr, a0 = reg_addr_of(m, r.td_offset)
+        _, a1 = reg_addr_of(m, res[j].td_offset)
+        sname = "Header"
+        for s in m.streams:
+            if s["td_offset"] < r.td_offset < s["td_offset"] + 4 * (1 + s["words"]):
+                sname = s["name"]
+        if j > k:
+            off, addr = f"{hx(r.td_offset, 3)}-{hx(res[j].td_offset, 3)}", ("-" if hdr else f"{hx(a0, 5)}-{hx(a1, 5)}")
+        else:
+            off, addr = hx(r.td_offset, 3), ("-" if hdr else hx(a0, 5))
+        bits = "31:0" if r.mask == 0xFFFFFFFF else f"mask 0x{r.mask:08x}"
+        rows.append(((r.td_offset, 99), f"| {sname} | {off} | {addr} | | {bits} | (reserved) | | "
+                     f"bits outside every named field | not modelled: must be {md(allowed_text(r, 0))} |"))
+        k = j + 1
     rows.sort(key=lambda r: r[0])
     o += [r for _, r in rows]
     o += ["", f"<!-- END regtool: {TD_MARK} -->"]
@@ -967,6 +1291,8 @@ def check_aneregs(m, path):
         raise RegError(f"cannot read {path}: {e}")
     ours = {}
     for f in m.fields:
+        if f.origin == "project":
+            continue
         abs_lsb = f.td_offset * 8 + f.lsb
         prefix = "aneTD." if f.stream < 0 else "aneRegs."
         ours[prefix + f.name] = [abs_lsb // 8, abs_lsb % 8, f.width]
@@ -992,19 +1318,21 @@ def check_aneregs(m, path):
 # ---------------------------------------------------------------- main
 
 
-def outputs(m):
+def outputs(m, root=ROOT):
     """(path, expected content or a function of the current content) for every output."""
-    td_doc = gen_td_section(m)
+    rules = fixed_rules(m, read_programs(m, root))
+    td_doc = gen_td_section(m, rules)
     core_doc = gen_core_section(m)
     return [
         (SV_FILE, gen_sv(m), None),
-        (H_FILE, gen_h(m), None),
+        (RULES_FILE, gen_rules_sv(m, rules), None),
+        (H_FILE, gen_h(m, rules), None),
         (TD_DOC, td_doc, TD_MARK),
         (CORE_DOC, core_doc, CORE_MARK),
     ] + [(w["doc"], gen_window_section(m, w), window_mark(w)) for w in m.core_windows if w["doc"]]
 
 
-def selftest(doc):
+def selftest(doc, root=ROOT):
     """Faulty copies of the YAML must each be refused with their error; the real one's structs
     must be as wide as their registers' Bits. Returns the problems (empty: passed)."""
     import copy
@@ -1056,7 +1384,7 @@ def selftest(doc):
         d = copy.deepcopy(doc)
         mutate(d)
         try:
-            outputs(Model(d))
+            outputs(Model(d), root)
             problems.append(f"{name}: accepted")
         except RegError as e:
             if want not in str(e):
@@ -1098,7 +1426,7 @@ def main(argv):
     try:
         doc = yaml.safe_load((root / YAML_FILE).read_text())
         m = Model(doc)
-        outs = outputs(m)
+        outs = outputs(m, root)
     except yaml.YAMLError as e:
         print(f"regtool: {YAML_FILE}: {e}", file=sys.stderr)
         return 2
@@ -1134,7 +1462,7 @@ def main(argv):
               f"({len(m.fields)} TD fields, {len(m.core_regs)} core registers, "
               f"{len(m.core_windows)} windows)")
     if args.selftest:
-        n, checked, problems = selftest(doc)
+        n, checked, problems = selftest(doc, root)
         for p in problems:
             print(f"regtool: selftest: {p}", file=sys.stderr)
         if problems:

@@ -1,5 +1,5 @@
 // End-to-end tests of the front end for the ANE's own programs (docs/td.md): `ane run
-// PROGRAM.hwx` on the three programs Apple's compiler made (sim/hwx), with the results their
+// PROGRAM.hwx` on the seven programs Apple's compiler made (sim/hwx), with the results their
 // README gives; random programs written by the encoder (chains of 1-4 TDs: shapes, kernels,
 // strides, padding, groups, fp16 and int8, scale, bias, ReLU) run bit-exact on both engines and
 // equal to `ane run` of the equivalent conv2d op files; `ane td decode --yaml` + `encode` give
@@ -95,6 +95,95 @@ TEST_F(HwxTest, N2_ConvTwosProgramGivesItsKnownResultOnEveryEngine) {
       for (int c = 0; c < 3; ++c) EXPECT_EQ(y.bits[size_t(c)], HostFp16(want)) << "channel " << c;
     }
   }
+}
+
+// README: an inner product 3 -> 2, every weight 3.0, bias 1.0 (each kernel block holds its
+// channel's bias first, NE.MACCfg.BiasMode 1, A19): [1337, 0, 0] -> [4012, 4012]; and a second
+// input whose sums are exact: [0.5, -4, 100] -> 1 + 3 (96.5) = 290.5.
+TEST_F(HwxTest, N2_N3_FcBiasProgramGivesItsKnownResultOnEveryEngine) {
+  for (const auto& [in, want] : {std::pair<std::vector<double>, double>{{1337, 0, 0}, 4012}, {{0.5, -4, 100}, 290.5}}) {
+    WriteNpy("x.npy", Tensor{DType::kFp16, {3}, {HostFp16(in[0]), HostFp16(in[1]), HostFp16(in[2])}});
+    for (const char* engine : {"oracle", "rtl", "both"}) {
+      SCOPED_TRACE(engine);
+      const Result r = Ane({"run", kHwx + "fc_bias.hwx", "--input", "image=x.npy", "--out-dir", ".", "--engine", engine});
+      ASSERT_EQ(r.exit_code, 0) << r.err;
+      const Tensor y = Output("probs@output.npy");
+      ASSERT_EQ(y.shape, (std::vector<int64_t>{1, 2, 1, 1}));
+      for (int c = 0; c < 2; ++c) EXPECT_EQ(y.bits[size_t(c)], HostFp16(want)) << "channel " << c;
+      EXPECT_NE(r.out.find("per-channel bias"), std::string::npos) << r.out;
+    }
+  }
+}
+
+// README: C = A B with both operands run-time inputs (the kernel DMA reads A, Header[9].KBase0 =
+// 4, the newer container's tensor commands name the tensors): [[22, 28], [49, 64]].
+TEST_F(HwxTest, N2_MatmulProgramGivesItsKnownResultOnEveryEngine) {
+  WriteNpy("a.npy", Tensor{DType::kFp16, {2, 3}, {HostFp16(1), HostFp16(2), HostFp16(3), HostFp16(4), HostFp16(5), HostFp16(6)}});
+  WriteNpy("b.npy", Tensor{DType::kFp16, {3, 2}, {HostFp16(1), HostFp16(2), HostFp16(3), HostFp16(4), HostFp16(5), HostFp16(6)}});
+  for (const char* engine : {"oracle", "rtl", "both"}) {
+    SCOPED_TRACE(engine);
+    const Result r = Ane({"run", kHwx + "matmul.hwx", "--input", "A=a.npy", "--input", "B=b.npy", "--out-dir", ".",
+                          "--engine", engine});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const Tensor y = Output("matmul_0@output.npy");
+    ASSERT_EQ(y.shape, (std::vector<int64_t>{1, 1, 2, 2}));
+    EXPECT_EQ(y.bits, (std::vector<uint32_t>{HostFp16(22), HostFp16(28), HostFp16(49), HostFp16(64)}));
+    EXPECT_NE(r.out.find("kernels from buffer 4 (input A), read when the TD runs"), std::string::npos) << r.out;
+  }
+}
+
+// README: two chained TDs, each a per-element pass of one input, the second writing 0x400 bytes
+// (16 channels x 64) into the same output: out = [input_0, input_1] along the channels.
+TEST_F(HwxTest, N2_ConcatProgramGivesItsKnownResultOnEveryEngine) {
+  Tensor a{DType::kFp16, {16}, {}}, b{DType::kFp16, {1, 16, 1, 1}, {}};
+  for (int i = 0; i < 16; ++i) {
+    a.bits.push_back(HostFp16(i * 0.25 - 1));
+    b.bits.push_back(HostFp16(-100 - 3 * i));
+  }
+  WriteNpy("a.npy", a);
+  WriteNpy("b.npy", b);
+  for (const char* engine : {"oracle", "rtl", "both"}) {
+    SCOPED_TRACE(engine);
+    const Result r = Ane({"run", kHwx + "concat.hwx", "--input", "input_0=a.npy", "--input", "input_1=b.npy", "--out-dir",
+                          ".", "--engine", engine});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const Tensor y = Output("output@output.npy");
+    ASSERT_EQ(y.shape, (std::vector<int64_t>{1, 32, 1, 1}));
+    std::vector<uint32_t> want = a.bits;
+    want.insert(want.end(), b.bits.begin(), b.bits.end());
+    EXPECT_EQ(y.bits, want);
+  }
+}
+
+// README: a ScaledElementWise add of two [1, 64, 1, 1] inputs on the planar engine (the neural
+// engine off): out = image + image2, element by element (N-4.1: one fp16 add, RNE, N-1 on each
+// operand), here with sums that round, NaN (entering as +inf), inf - inf (+0, N-4.2), -0.
+TEST_F(HwxTest, N4_1_SumProgramGivesItsKnownResultOnTheOracle) {
+  Tensor a{DType::kFp16, {64}, {}}, b{DType::kFp16, {64}, {}};
+  std::vector<double> want;
+  for (int i = 0; i < 64; ++i) {
+    const double x = (i - 30) * 0.3, y = 1000.0 / (i + 1);
+    a.bits.push_back(HostFp16(x));
+    b.bits.push_back(HostFp16(y));
+    want.push_back(double(_Float16(HostDouble(HostFp16(x)) + HostDouble(HostFp16(y)))));
+  }
+  a.bits[60] = 0x7E00;  // NaN + 1000/61 = +inf
+  want[60] = INFINITY;
+  a.bits[61] = 0x7C00;  // inf + -inf = +0
+  b.bits[61] = 0xFC00;
+  want[61] = 0;
+  a.bits[62] = 0x8000;  // -0 + -0 = +0
+  b.bits[62] = 0x8000;
+  want[62] = 0;
+  WriteNpy("a.npy", a);
+  WriteNpy("b.npy", b);
+  const Result r = Ane({"run", kHwx + "sum.hwx", "--input", "image=a.npy", "--input", "image2=b.npy", "--out-dir", "."});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const Tensor y = Output("probs@output.npy");
+  ASSERT_EQ(y.shape, (std::vector<int64_t>{1, 64, 1, 1}));
+  for (int i = 0; i < 64; ++i) EXPECT_EQ(y.bits[size_t(i)], HostFp16(want[size_t(i)])) << "element " << i;
+  EXPECT_NE(r.out.find("planar add, fp16 [64, 1, 1] and [64, 1, 1] -> fp16 [64, 1, 1] (buffers 6 and 5 -> buffer 4)"),
+            std::string::npos) << r.out;
 }
 
 TEST_F(HwxTest, N5_SigmoidProgramIsWithinItsTablesErrorOnEveryEngine) {
@@ -394,8 +483,8 @@ RandomProgram MakeProgram(std::mt19937_64& rng) {
       s.out = td::ElemFormat::kFp16;
       s.nonlinear = int(rng() % 2);
       if (rng() % 2) s.scale = SmallFp16(rng) | 0x0400;  // nonzero
-      s.bias = rng() % 2;
-      s.bias_value = SmallFp16(rng);
+      s.bias = !s.pass && rng() % 2;  // each channel's, in its kernel block
+      for (int co = 0; co < s.cout && s.bias; ++co) s.biases.push_back(SmallFp16(rng));
     }
     c = s.cout;
     h = s.oh;
@@ -469,7 +558,7 @@ TEST_F(HwxTest, N2_N3_RandomProgramsRunBitExactOnBothEnginesAndEqualTheirOpFiles
       }
       if (s.bias) {
         WriteNpy("b" + std::to_string(i) + ".npy",
-                 Tensor{DType::kFp16, {s.cout}, std::vector<uint32_t>(size_t(s.cout), s.bias_value)});
+                 Tensor{DType::kFp16, {s.cout}, std::vector<uint32_t>(s.biases.begin(), s.biases.end())});
         op += fmt::format(", bias: b{}.npy", i);
       }
       op += fmt::format("}}, outputs: {{y: {}}}}}\n", yn);

@@ -11,12 +11,14 @@
 #include <sstream>
 #include <cmath>
 
+#include "tb/cli/op_family.h"
 #include "tb/cli/operation.h"
 #include "tb/cli/schema.h"
 #include "tb/harness/core_plan.h"
 #include "tb/harness/sim.h"
 #include "tb/harness/td_run.h"
 #include "tb/oracle/formats.h"
+#include "tb/td/chain.h"
 #include "tb/td/program.h"
 
 namespace ane::cli {
@@ -168,7 +170,7 @@ int TdDecode(const Parsed& p, std::ostream& out) {
       if (hwx) {
         out << "\nas the model runs it:\n";
         try {
-          for (const td::TdLayer& l : td::Interpret(tds, hwx->WeightBytes(), hwx->weights_bar)) {
+          for (const td::TdLayer& l : td::PrepareProgram(hwx->bytes).layers) {
             out << fmt::format("  TD {}: {}\n", l.index, l.Describe());
           }
         } catch (const td::TdError& e) {
@@ -233,34 +235,6 @@ std::vector<int64_t> Squeeze(const std::vector<int64_t>& s) {
   return o;
 }
 
-// Element (n, c, h, w) of a host tensor at its byte strides.
-uint64_t HostOffset(const td::HwxTensor& t, uint64_t c, uint64_t h, uint64_t w) {
-  return c * t.strides[1] + h * t.strides[2] + w * t.strides[3];
-}
-
-void CheckHostTensor(const td::HwxTensor& t, uint64_t buffer) {
-  if (t.dims[0] != 1 || t.dims[4] != 1) {
-    throw td::TdError(fmt::format("tensor {}: dims [N C H W D] = [{} {} {} {} {}]: only N = D = 1 is modelled", t.name,
-                                  t.dims[0], t.dims[1], t.dims[2], t.dims[3], t.dims[4]));
-  }
-  for (int d = 1; d <= 3; ++d) {
-    if (t.dims[d] == 0 || t.dims[d] > (1u << 16)) {
-      throw td::TdError(fmt::format("tensor {}: dimension {} is {}", t.name, d, t.dims[d]));
-    }
-  }
-  for (int d = 0; d < 5; ++d) {  // bounded, so that the offsets below cannot wrap
-    if (t.strides[d] > (uint64_t(1) << 32)) {
-      throw td::TdError(fmt::format("tensor {}: byte stride {} of dimension {} is more than 2^32", t.name, t.strides[d], d));
-    }
-  }
-  const uint64_t eb = uint64_t(DTypeBytes(TensorDType(t)));
-  if (t.strides[3] != eb) throw td::TdError(fmt::format("tensor {}: W stride {} is not the element size {}", t.name, t.strides[3], eb));
-  const uint64_t end = HostOffset(t, t.dims[1] - 1, t.dims[2] - 1, t.dims[3] - 1) + eb;
-  if (end > buffer) {
-    throw td::TdError(fmt::format("tensor {}: its strides reach byte 0x{:x}, past its buffer's 0x{:x}", t.name, end, buffer));
-  }
-}
-
 uint32_t Load(const std::vector<uint8_t>& b, uint64_t at, int bytes) {
   return bytes == 2 ? uint32_t(b[at] | b[at + 1] << 8) : uint32_t(b[at]);
 }
@@ -276,6 +250,15 @@ std::string FileName(const std::string& tensor) {
   return s + ".npy";
 }
 
+// "ANEC v1 | zin_ane_compiler v4.2.1": the ident's first two lines.
+std::string CompilerName(const std::string& ident) {
+  const size_t a = ident.find(" | ");
+  const size_t b = a == std::string::npos ? a : ident.find(" | ", a + 3);
+  return ident.substr(0, b);
+}
+
+DType AccessDType(const td::TensorAccess& a) { return a.format == td::ElemFormat::kFp16 ? DType::kFp16 : DType::kInt8; }
+
 }  // namespace
 
 bool IsHwxRun(const std::vector<std::string>& argv) {
@@ -289,16 +272,19 @@ namespace {
 
 // The program on the RTL from its TD bytes (ane_td_ctrl + ane_core, 256 lanes): the chain, the
 // weights and every buffer in one memory image as they are before the first TD, each buffer at
-// a 64-byte aligned address of the buffer table, the kernel staging region after them.
+// a 64-byte aligned address of the buffer table, the kernel staging region after them. `outs`:
+// each TD's result as the RTL wrote it, read when its task was done.
 struct RtlProgram {
   std::vector<uint8_t> mem;
   harness::TdSystemJob job;
   harness::TdSystemResult result;
+  std::vector<std::vector<uint16_t>> outs;
 };
 
-// Why the RTL's set-up would refuse layer `l` ("" when it runs it): what it plans is what the
-// C++ driver plans (core_plan.cc), on the 256-lane core, without kernel splitting.
+// Why the RTL would refuse layer `l` ("" when it runs it): what it plans is what the C++ driver
+// plans (core_plan.cc), on the 256-lane core, without kernel splitting.
 std::string RtlTdRefusal(const td::TdLayer& l) {
+  if (l.planar) return "a planar task: the RTL front end does not run the planar engine yet (--engine oracle runs it)";
   const oracle::ConvGeometry& g = l.layer.geom;
   if (g.kernel_h > oracle::kMaxShifterKernel || g.kernel_w > oracle::kMaxShifterKernel) {
     return fmt::format("a {}x{} kernel: the RTL's TD set-up runs kernels up to {}x{} (--engine oracle runs it)", g.kernel_h,
@@ -311,20 +297,39 @@ std::string RtlTdRefusal(const td::TdLayer& l) {
   return bad.empty() ? "" : "the RTL core cannot run it: " + bad + " (--engine oracle runs it)";
 }
 
-const char* SetupErrorText(bool setup, int code) {
-  if (!setup) return "the TD fetch stopped the chain (see ane td decode)";
-  switch (code) {
+// The RTL front end's error, in words: the set-up's codes (docs/td_ctrl.md) or the fetch's.
+std::string SetupErrorText(const harness::TdSystemResult& r) {
+  if (!r.setup_error) return "the TD fetch stopped the chain (see ane td decode)";
+  switch (r.err_code) {
     case 1: return "a field the core does not run";
     case 2: return "the shapes do not agree";
     case 3: return "beyond the core's registers";
-    case 4: return "a lookup-table knot is not finite";
+    case 4: return "a lookup-table knot or a kernel block's bias is not finite";
+    case 5: {
+      // the refused word: a header word by its TD offset, a stream word by its register address
+      uint32_t off = r.err_addr;
+      if (!r.err_header) {
+        for (const r::Stream& st : r::kStreams) {
+          if (r.err_addr >= st.reg_addr && r.err_addr < st.reg_addr + 4 * st.words) {
+            off = st.td_offset + 4 + (r.err_addr - st.reg_addr);
+          }
+        }
+      }
+      std::vector<std::string> names;
+      for (const r::Field& f : r::kFields) {
+        if (f.td_offset == off && f.status == r::Status::kFixed) names.push_back(f.name);
+      }
+      return fmt::format("a field the model does not run holds a value no real program carries, in the word at TD+0x{:03x}{}",
+                         off, names.empty() ? "" : fmt::format(" ({})", fmt::join(names, ", ")));
+    }
     default: return "an unknown error";
   }
 }
 
-RtlProgram RunOnRtl(const td::Hwx& h, const std::vector<td::TdLayer>& layers,
-                    const std::map<int, std::vector<uint8_t>>& buffers, const harness::DataFault& fault) {
+RtlProgram RunOnRtl(const td::Program& prog, const harness::DataFault& fault) {
   RtlProgram p;
+  const td::Hwx& h = prog.hwx;
+  const std::vector<td::TdLayer>& layers = prog.layers;
   auto align = [](uint64_t a) { return (a + 63) / 64 * 64; };
   const std::vector<uint8_t> chain = h.TdBytes();
   uint64_t next = 0x1000;
@@ -333,7 +338,7 @@ RtlProgram RunOnRtl(const td::Hwx& h, const std::vector<td::TdLayer>& layers,
   next = align(next + chain.size());
   p.job.bars.assign(harness::kTdBars, 0);
   std::vector<std::pair<uint64_t, uint64_t>> writable;
-  for (const auto& [bar, bytes] : buffers) {
+  for (const auto& [bar, bytes] : prog.buffers) {
     p.job.bars[size_t(bar)] = uint32_t(next);
     for (const td::TdLayer& l : layers) {
       if (l.dst.bar == bar) {
@@ -346,6 +351,7 @@ RtlProgram RunOnRtl(const td::Hwx& h, const std::vector<td::TdLayer>& layers,
   // staging: the largest layer's directory and groups (header, parameters, values, padding)
   uint64_t stage = 0;
   for (const td::TdLayer& l : layers) {
+    if (l.planar) continue;
     const uint64_t cout = uint64_t(l.layer.cout), steps = uint64_t(l.layer.geom.Steps());
     stage = std::max(stage, cout * (2 * steps + 16) + 32 * cout + 1024);
   }
@@ -356,7 +362,9 @@ RtlProgram RunOnRtl(const td::Hwx& h, const std::vector<td::TdLayer>& layers,
   if (next > (uint64_t(1) << 31)) throw CliError("the program's buffers need more than 2 GiB of memory on the RTL");
   p.mem.assign(size_t(next), 0);
   std::copy(chain.begin(), chain.end(), p.mem.begin() + long(p.job.base));
-  for (const auto& [bar, bytes] : buffers) std::copy(bytes.begin(), bytes.end(), p.mem.begin() + long(p.job.bars[size_t(bar)]));
+  for (const auto& [bar, bytes] : prog.buffers) {
+    std::copy(bytes.begin(), bytes.end(), p.mem.begin() + long(p.job.bars[size_t(bar)]));
+  }
   if (fault.active() && !layers.empty()) {  // ANE_FAULT=C,I: bit 0 of element I of channel C of the first input
     const td::TensorAccess& a = layers.front().src;
     const int64_t plane = int64_t(a.h) * a.w;
@@ -370,12 +378,60 @@ RtlProgram RunOnRtl(const td::Hwx& h, const std::vector<td::TdLayer>& layers,
     }
     return false;
   };
+  p.outs.resize(layers.size());
+  p.job.on_task_done = [&](int task, const std::vector<uint8_t>& mem) {
+    if (task < 0 || size_t(task) >= layers.size()) return;
+    td::TensorAccess a = layers[size_t(task)].dst;
+    a.base += p.job.bars[size_t(a.bar)];
+    p.outs[size_t(task)] = td::ReadAccess(a, mem);
+  };
   p.result = harness::RunTdProgram256(&p.mem, p.job, can_write);
+  p.job.on_task_done = nullptr;
   if (p.result.error) {
     throw CliError(fmt::format("TD {}: the RTL front end refused it: {} (code {})", p.result.err_td,
-                               SetupErrorText(p.result.setup_error, p.result.err_code), p.result.err_code));
+                               SetupErrorText(p.result), p.result.err_code));
   }
   return p;
+}
+
+// The fp64 reference of a planar task: each element in one step, rounded once.
+Tensor PlanarReference(const td::TdRun& run) {
+  const td::TdLayer& l = run.layer;
+  Tensor ref{DType::kFp16, {l.dst.c, l.dst.h, l.dst.w}, {}};
+  auto v = [](uint16_t x) { return ops::ReferenceValue(x, DType::kFp16); };
+  for (size_t i = 0; i < run.x.size(); ++i) {
+    const double a = v(run.x[i]) * v(l.pe.src0_scale), b = v(run.x1[i]);
+    double r = 0;
+    switch (l.pe.op) {
+      case td::PlanarOp::kAdd: r = a + b; break;
+      case td::PlanarOp::kMul: r = a * b; break;
+      case td::PlanarOp::kMax: r = std::max(a, b); break;
+      case td::PlanarOp::kMin: r = std::min(a, b); break;
+    }
+    ref.bits.push_back(ops::ReferenceFp16(r * v(l.pe.scale) + v(l.pe.bias)));
+  }
+  return ref;
+}
+
+// The fp64 reference of an NE task, through the conv2d operation's.
+Tensor NeReference(const td::TdRun& run) {
+  const td::TdLayer& l = run.layer;
+  Operation op;
+  op.op = "conv2d";
+  op.conv = l.layer;
+  op.generation = l.layer.gen;
+  const DType kd = l.layer.mode == oracle::MacMode::kInt8 ? DType::kInt8 : DType::kFp16;
+  const oracle::ConvGeometry& g = l.layer.geom;
+  Tensor w{kd, {l.layer.cout, g.channels, g.kernel_h, g.kernel_w}, {}};
+  for (const auto& k : l.w) {
+    for (uint16_t x : k) w.bits.push_back(kd == DType::kInt8 ? (x & 0xFFu) : x);
+  }
+  Tensor x{AccessDType(l.src), {l.src.c, l.src.h, l.src.w}, {}};
+  for (uint16_t b : run.x) x.bits.push_back(x.dtype == DType::kInt8 ? (b & 0xFFu) : b);
+  op.inputs["x"] = LoadedTensor{x, "source", std::nullopt};
+  op.inputs["w"] = LoadedTensor{w, "weights", std::nullopt};
+  op.outputs["y"] = TensorType{AccessDType(l.dst), {l.dst.c, l.dst.h, l.dst.w}};
+  return Reference(op).at("y");
 }
 
 }  // namespace
@@ -414,75 +470,21 @@ int RunHwxCommand(const std::vector<std::string>& argv, std::ostream& final_out)
   }
 
   std::vector<uint8_t> bytes = ReadBytes(path);
-  td::Hwx h;
-  std::vector<td::Td> tds;
-  std::vector<td::TdLayer> layers;
-  std::map<int, std::vector<uint8_t>> buffers;  // by buffer-table entry
-  std::map<std::string, std::pair<Tensor, std::string>> given;  // input name -> tensor, file
+  td::Program prog;
   try {
     if (!td::IsHwx(bytes)) {
       throw td::TdError(fmt::format("not an .hwx program (magic 0x{:08x}); a raw TD blob has no tensors or weights",
                                     bytes.size() >= 4 ? uint32_t(bytes[0] | bytes[1] << 8 | bytes[2] << 16 | uint32_t(bytes[3]) << 24) : 0u));
     }
-    h = td::ParseHwx(std::move(bytes));
-    tds = td::WalkChain(h.TdBytes(), h.td_count);
-    const int weights_bar = h.weights_bar;
-    layers = td::Interpret(tds, h.WeightBytes(), weights_bar);
-    // Buffers: the TDs, the weights, the tensors (their segments), the rest scratch.
-    for (int i = 0; i < td::kBarEntries; ++i) {
-      if (h.bar[i] == 0) continue;
-      if (h.bar[i] == h.sections[size_t(h.text)].addr) {
-        buffers[i] = h.TdBytes();
-      } else if (i == weights_bar) {
-        buffers[i] = h.WeightBytes();
-      }
-    }
-    for (const td::HwxTensor& t : h.tensors) {
-      if (t.bar < 0) throw td::TdError(fmt::format("tensor {}: no buffer-table entry holds its address 0x{:x}", t.name, t.vmaddr));
-      if (t.vmsize > (uint64_t(1) << 30)) throw td::TdError(fmt::format("tensor {}: a {}-byte buffer", t.name, t.vmsize));
-      CheckHostTensor(t, t.vmsize);
-      buffers[t.bar].assign(size_t(t.vmsize), 0);
-    }
-    for (const td::TdLayer& l : layers) {
-      for (const td::TensorAccess* a : {&l.src, &l.dst}) {
-        const bool write = a == &l.dst;
-        if (h.bar[a->bar] == 0) {
-          throw td::TdError(fmt::format("TD {}: {} buffer {} is not in the buffer table", l.index, write ? "destination" : "source", a->bar));
-        }
-        if (a->End() > (uint64_t(1) << 30)) {
-          throw td::TdError(fmt::format("TD {}: it reaches byte 0x{:x} of buffer {}", l.index, a->End(), a->bar));
-        }
-        auto it = buffers.find(a->bar);
-        if (it == buffers.end()) {  // scratch: as large as the TDs need
-          uint64_t need = 0;
-          for (const td::TdLayer& m : layers) {
-            if (m.src.bar == a->bar) need = std::max(need, m.src.End());
-            if (m.dst.bar == a->bar) need = std::max(need, m.dst.End());
-          }
-          it = buffers.emplace(a->bar, std::vector<uint8_t>(size_t(need), 0)).first;
-        }
-        if (a->End() > it->second.size()) {
-          throw td::TdError(fmt::format("TD {}: {} 0x{:x} bytes of buffer {} ({}), which has 0x{:x}", l.index,
-                                        write ? "writes up to" : "reads up to", a->End(), a->bar, h.BarName(a->bar),
-                                        it->second.size()));
-        }
-        if (write && (h.bar[a->bar] == h.sections[size_t(h.text)].addr || a->bar == weights_bar)) {
-          throw td::TdError(fmt::format("TD {}: writes into buffer {} ({})", l.index, a->bar, h.BarName(a->bar)));
-        }
-        if (write) {
-          for (const td::HwxTensor& t : h.tensors) {
-            if (t.bar == a->bar && t.role == td::TensorRole::kInput) {
-              throw td::TdError(fmt::format("TD {}: writes into the input tensor {}", l.index, t.name));
-            }
-          }
-        }
-      }
-    }
+    prog = td::PrepareProgram(std::move(bytes));
   } catch (const td::TdError& e) {
     throw CliError(fmt::format("{}: {}", path, e.what()));
   }
+  const td::Hwx& h = prog.hwx;
+  const std::vector<td::TdLayer>& layers = prog.layers;
 
   // Inputs: each input tensor exactly once.
+  std::map<std::string, std::pair<Tensor, std::string>> given;  // input name -> tensor, file
   std::set<std::string> inputs;
   for (const td::HwxTensor& t : h.tensors) {
     if (t.role == td::TensorRole::kInput) inputs.insert(t.name);
@@ -523,116 +525,93 @@ int RunHwxCommand(const std::vector<std::string>& argv, std::ostream& final_out)
       throw CliError(fmt::format("{}: shape {} but input '{}' is [N, C, H, W] = {} (dimensions of size 1 may be left out)",
                                  file, ShapeString(x.shape), t.name, ShapeString(shape)));
     }
-    std::vector<uint8_t>& b = buffers.at(t.bar);
+    std::vector<uint8_t>& b = prog.buffers.at(t.bar);
     const int eb = DTypeBytes(want);
     size_t i = 0;
     for (uint32_t c = 0; c < t.dims[1]; ++c) {
       for (uint32_t y = 0; y < t.dims[2]; ++y) {
-        for (uint32_t w = 0; w < t.dims[3]; ++w) Store(&b, HostOffset(t, c, y, w), eb, x.bits[i++]);
+        for (uint32_t w = 0; w < t.dims[3]; ++w) Store(&b, td::HostOffset(t, c, y, w), eb, x.bits[i++]);
       }
     }
   }
 
-  // Every TD as the operation the model runs, checked against the engine before anything runs.
-  std::vector<Operation> ops;
+  // Every TD checked against the engine before anything runs.
   for (const td::TdLayer& l : layers) {
-    Operation op;
-    op.file = path;
-    op.op = "conv2d";
-    op.conv = l.layer;
-    op.generation = l.layer.gen;
-    const DType in = l.src.format == td::ElemFormat::kFp16 ? DType::kFp16 : DType::kInt8;
-    const DType kd = l.layer.mode == oracle::MacMode::kInt8 ? DType::kInt8 : DType::kFp16;
-    const DType od = l.dst.format == td::ElemFormat::kFp16 ? DType::kFp16 : DType::kInt8;
-    const oracle::ConvGeometry& g = l.layer.geom;
-    Tensor w{kd, {l.layer.cout, g.channels, g.kernel_h, g.kernel_w}, {}};
-    for (const auto& k : l.w) {
-      for (uint16_t v : k) w.bits.push_back(kd == DType::kInt8 ? (v & 0xFFu) : v);
-    }
-    op.inputs["x"] = LoadedTensor{Tensor{in, {l.src.c, l.src.h, l.src.w}, {}}, fmt::format("buffer {}", l.src.bar),
-                                  std::nullopt};
-    op.inputs["w"] = LoadedTensor{w, "weights", std::nullopt};
-    op.outputs["y"] = TensorType{od, {l.dst.c, l.dst.h, l.dst.w}};
-    try {
-      CheckEngine(Engine::kOracle, op);
-    } catch (const CliError& e) {
-      throw CliError(fmt::format("TD {}: {}", l.index, e.what()));
+    if (!l.planar) {
+      const std::string bad = oracle::CheckConvLayer(l.layer);
+      if (!bad.empty()) throw CliError(fmt::format("{}: TD {}: {}", path, l.index, bad));
     }
     if (engine != Engine::kOracle) {
       const std::string why = RtlTdRefusal(l);
       if (!why.empty()) throw CliError(fmt::format("{}: TD {}: {}", path, l.index, why));
     }
-    ops.push_back(std::move(op));
   }
 
   // The chain, TD by TD, through the buffers.
-  out << fmt::format("program     {} ({} TD{}; {})\n", path, tds.size(), tds.size() == 1 ? "" : "s",
-                     h.ident.empty() ? "no compiler ident" : h.ident.substr(0, h.ident.find(" | -")));
+  out << fmt::format("program     {} ({} TD{}; {})\n", path, prog.tds.size(), prog.tds.size() == 1 ? "" : "s",
+                     h.ident.empty() ? "no compiler ident" : CompilerName(h.ident));
   out << fmt::format("engine      {}\n", EngineName(engine));
   for (const auto& [name, g] : given) {
     out << fmt::format("input       {} {} {}  ({})\n", name, DTypeName(g.first.dtype), ShapeString(g.first.shape), g.second);
   }
   const harness::DataFault fault = FaultFromEnvironment();
   if (wave) harness::RequestWaveFile(wave->string());
-  // The RTL runs the whole chain from the TD bytes first; each TD's output is then read from its
-  // memory (engine rtl) or compared with the oracle's (engine both).
+  // The RTL runs the whole chain from the TD bytes first, each TD's result kept as it is written;
+  // engine rtl reports those, engine both compares them with the oracle's.
   std::optional<RtlProgram> rtl;
-  if (engine != Engine::kOracle) rtl = RunOnRtl(h, layers, buffers, fault);
+  if (engine != Engine::kOracle) rtl = RunOnRtl(prog, fault);
+  td::Buffers& buffers = prog.buffers;  // the oracle's (engine rtl: the RTL's results put in)
   int status = 0;
   for (size_t li = 0; li < layers.size(); ++li) {
     const td::TdLayer& l = layers[li];
-    Operation& op = ops[li];
-    const DType od = op.outputs.at("y").dtype;
-    const int ib = td::ElemBytes(l.src.format), ob = td::ElemBytes(l.dst.format);
-    Tensor& x = op.inputs.at("x").tensor;
-    const std::vector<uint8_t>& src = buffers.at(l.src.bar);
-    for (int c = 0; c < l.src.c; ++c) {
-      for (int y = 0; y < l.src.h; ++y) {
-        for (int w = 0; w < l.src.w; ++w) x.bits.push_back(Load(src, l.src.Offset(c, y, w), ib));
-      }
+    td::TdRun run;
+    try {
+      run = td::RunTdOracle(l, &buffers);
+    } catch (const td::TdError& e) {
+      throw CliError(fmt::format("{}: {}", path, e.what()));
     }
+    const DType od = AccessDType(l.dst);
     Tensor y{od, {l.dst.c, l.dst.h, l.dst.w}, {}};
-    if (engine != Engine::kRtl) y = Evaluate(op, Engine::kOracle).outputs.at("y");
+    for (uint16_t v : run.y) y.bits.push_back(od == DType::kInt8 ? (v & 0xFFu) : v);
     std::optional<EngineMismatch> mismatch;
     if (rtl) {
-      Tensor yr{od, {l.dst.c, l.dst.h, l.dst.w}, {}};
-      const uint64_t db = rtl->job.bars[size_t(l.dst.bar)];
-      for (int c = 0; c < l.dst.c; ++c) {
-        for (int yy = 0; yy < l.dst.h; ++yy) {
-          for (int xx = 0; xx < l.dst.w; ++xx) {
-            const uint32_t v = Load(rtl->mem, db + l.dst.Offset(c, yy, xx), ob);
-            if (engine == Engine::kBoth && v != y.bits[yr.bits.size()]) {
-              if (!mismatch) {
-                mismatch = EngineMismatch{fmt::format("y[{}, {}, {}]", c, yy, xx), ValueText(v, od),
-                                          ValueText(y.bits[yr.bits.size()], od), 0, int64_t(y.bits.size()), {}};
-              }
-              ++mismatch->count;
-            }
-            yr.bits.push_back(v);
+      const std::vector<uint16_t>& yr = rtl->outs.at(li);
+      if (yr.size() != run.y.size()) throw CliError(fmt::format("TD {}: the RTL reported no result", l.index));
+      for (size_t k = 0; k < yr.size(); ++k) {
+        const uint32_t a = od == DType::kInt8 ? (yr[k] & 0xFFu) : yr[k];
+        if (engine == Engine::kBoth && a != y.bits[k]) {
+          if (!mismatch) {
+            const int cc = int(k) / (l.dst.h * l.dst.w), rem = int(k) % (l.dst.h * l.dst.w);
+            mismatch = EngineMismatch{fmt::format("y[{}, {}, {}]", cc, rem / l.dst.w, rem % l.dst.w), ValueText(a, od),
+                                      ValueText(y.bits[k], od), 0, int64_t(y.bits.size()), {}};
           }
+          ++mismatch->count;
         }
       }
-      if (engine == Engine::kRtl) y = yr;
-    }
-    std::vector<uint8_t>& dst = buffers.at(l.dst.bar);
-    size_t i = 0;
-    for (int c = 0; c < l.dst.c; ++c) {
-      for (int yy = 0; yy < l.dst.h; ++yy) {
-        for (int xx = 0; xx < l.dst.w; ++xx) Store(&dst, l.dst.Offset(c, yy, xx), ob, y.bits[i++]);
+      if (engine == Engine::kRtl) {  // the chain goes on from what the RTL wrote
+        for (size_t k = 0; k < yr.size(); ++k) y.bits[k] = od == DType::kInt8 ? (yr[k] & 0xFFu) : yr[k];
+        td::WriteAccess(l.dst, yr, &buffers.at(l.dst.bar));
       }
     }
-    out << fmt::format("TD {}        {} (buffer {} -> buffer {})\n", l.index, l.Describe(), l.src.bar, l.dst.bar);
-    if (l.table) {
+    out << fmt::format("TD {}        {} ({})\n", l.index, l.Describe(),
+                       l.planar ? fmt::format("buffers {} and {} -> buffer {}", l.src.bar, l.src1.bar, l.dst.bar)
+                                : fmt::format("buffer {} -> buffer {}", l.src.bar, l.dst.bar));
+    if (run.layer.table) {
+      const oracle::ActTable& t = *run.layer.table;
       const bool same = [&] {
         const oracle::ActTable& d = oracle::DefaultActTable(oracle::ActFn::kSigmoid);
-        return d.m == l.table->m && d.c == l.table->c && d.left == l.table->left && d.right == l.table->right;
+        return d.m == t.m && d.c == t.c && d.left == t.left && d.right == t.right;
       }();
       out << fmt::format("            lookup table from kernel DMA channel {}: 33 knots on [-8, 8], outside {} / {}{}\n",
-                         l.table_channel, FormatValue(l.table->left, DType::kFp16), FormatValue(l.table->right, DType::kFp16),
+                         l.table_channel, FormatValue(t.left, DType::kFp16), FormatValue(t.right, DType::kFp16),
                          same ? " (the same segments as the default sigmoid table)" : "");
     }
+    if (l.kernels.bar >= 0 && l.kernels.bar != h.weights_bar) {
+      out << fmt::format("            kernels from buffer {} ({}), read when the TD runs\n", l.kernels.bar,
+                         h.BarName(l.kernels.bar));
+    }
     if (od == DType::kFp16) {
-      const Tensor ref = Reference(op).at("y");
+      const Tensor ref = l.planar ? PlanarReference(run) : NeReference(run);
       const Difference d = Compare(y, ref);
       double abs_err = 0;
       for (size_t k = 0; k < y.bits.size(); ++k) {
@@ -668,7 +647,7 @@ int RunHwxCommand(const std::vector<std::string>& argv, std::ostream& final_out)
     const std::vector<uint8_t>& b = buffers.at(t.bar);
     for (uint32_t c = 0; c < t.dims[1]; ++c) {
       for (uint32_t yy = 0; yy < t.dims[2]; ++yy) {
-        for (uint32_t w = 0; w < t.dims[3]; ++w) y.bits.push_back(Load(b, HostOffset(t, c, yy, w), DTypeBytes(dt)));
+        for (uint32_t w = 0; w < t.dims[3]; ++w) y.bits.push_back(Load(b, td::HostOffset(t, c, yy, w), DTypeBytes(dt)));
       }
     }
     std::string values;

@@ -30,6 +30,9 @@ struct TdSystemJob {
   std::vector<uint32_t> bars;        // buffer-table byte addresses (up to kTdBars; missing: 0)
   uint32_t kstage = 0;               // the kernel staging region (64-aligned)
   uint64_t kstage_bytes = 0;         // its size: a staging write past it is an error
+  // Called when the engine finishes a TD's task (its index among the tasks run, from 0), with
+  // the memory as it is then: a later TD may overwrite what this one wrote.
+  std::function<void(int task, const std::vector<uint8_t>& mem)> on_task_done;
 };
 
 struct TdLayerStat {
@@ -42,6 +45,8 @@ struct TdSystemResult {
   bool error = false;                // the front end stopped the chain
   bool setup_error = false;          // ... in the set-up (else in the fetch)
   int err_code = 0, err_td = 0;
+  uint32_t err_addr = 0;             // set-up code 5: the first refused word's address
+  bool err_header = false;           // ... a header word (err_addr its TD offset)
   uint64_t cycles = 0;               // start to done (or to the end of an error)
   uint64_t core_busy_cycles = 0;     // cycles the core ran a layer (START to done)
   uint64_t setup_cycles = 0;         // cycles the set-up took over every TD, capture excluded
@@ -102,6 +107,8 @@ class TdSystem {
     r.setup_error = c.err_setup_o;
     r.err_code = int(c.err_code_o);
     r.err_td = int(c.err_td_o);
+    r.err_addr = uint32_t(c.err_addr_o);
+    r.err_header = c.err_header_o;
     return r;
   }
 
@@ -234,6 +241,7 @@ class TdSystem {
       }
     }
     if (k.done_o) {
+      if (job.on_task_done) job.on_task_done(r->layers, mem_);
       ++r->layers;
       r->mac_cycles += k.st_mac_o;
       r->setup_cycles += c.st_setup_o;

@@ -12,6 +12,8 @@ namespace {
 
 constexpr uint32_t kLcSymtab = 0x2, kLcThread = 0x4, kLcLoadFvmlib = 0x6, kLcIdent = 0x8,
                    kLcSegment64 = 0x19;
+// The newer compiler's (v7, matmul.hwx) tensor command: u32 name offset, u32 0, u64 address.
+constexpr uint32_t kLcTensor64 = 0x40;
 constexpr uint32_t kHeaderBytes = 32;
 constexpr uint32_t kSegmentBytes = 72, kSectionBytes = 80;
 constexpr uint32_t kBarThreadWords = 532;  // 256 u64 entries + 20 words (td address, size, count)
@@ -39,6 +41,12 @@ std::string CString(const std::vector<uint8_t>& b, uint64_t at, uint64_t end, co
   const auto nul = std::find(first, last, uint8_t(0));
   if (nul == last) Fail(fmt::format("{}: string not terminated inside its load command", what));
   return std::string(first, nul);
+}
+
+// A tensor thread's name is the tensor command's, or (the newer compiler) it with "@..." after it.
+bool ThreadNames(const std::string& thread, const std::string& tensor) {
+  return thread == tensor || (thread.size() > tensor.size() && thread.compare(0, tensor.size(), tensor) == 0 &&
+                              thread[tensor.size()] == '@');
 }
 
 std::string Name16(const std::vector<uint8_t>& b, uint64_t at) {
@@ -182,6 +190,11 @@ Hwx ParseHwx(std::vector<uint8_t> bytes) {
       if (c.size < 20) Fail(fmt::format("{}: LC_LOADFVMLIB of {} bytes (need 20)", where, c.size));
       const uint32_t name_at = U32(b, at + 8);
       fvm.push_back({CString(b, at + name_at, end, where), U32(b, at + 16)});
+    } else if (c.cmd == kLcTensor64) {
+      if (c.size < 25) Fail(fmt::format("{}: tensor command 0x40 of {} bytes (need 25)", where, c.size));
+      const uint32_t name_at = U32(b, at + 8);
+      if (name_at < 24) Fail(fmt::format("{}: tensor command 0x40 names its tensor at +0x{:x}, inside its fields", where, name_at));
+      fvm.push_back({CString(b, at + name_at, end, where), U64(b, at + 16)});
     } else if (c.cmd == kLcThread) {
       if (c.size < 16) Fail(fmt::format("{}: LC_THREAD of {} bytes (need 16)", where, c.size));
       const uint32_t flavor = U32(b, at + 8), count = U32(b, at + 12);
@@ -291,12 +304,13 @@ Hwx ParseHwx(std::vector<uint8_t> bytes) {
     t.vmsize = seg->vmsize;
     const TensorThread* th = nullptr;
     for (const TensorThread& x : threads) {
-      if (x.name == f.name) {
+      if (ThreadNames(x.name, f.name)) {
         if (th) Fail(fmt::format("tensor {}: two tensor threads", f.name));
         th = &x;
       }
     }
     if (!th) Fail(fmt::format("tensor {}: no tensor thread (LC_THREAD flavor 3) with its name", f.name));
+    t.name = th->name;  // "matmul_0@output" for the newer command's "matmul_0"
     if (th->kind != uint32_t(t.role)) {
       Fail(fmt::format("tensor {}: its thread says direction {}, its segment {}", f.name, th->kind, seg->initprot));
     }
@@ -316,8 +330,8 @@ Hwx ParseHwx(std::vector<uint8_t> bytes) {
   }
   for (const TensorThread& x : threads) {
     bool named = false;
-    for (const HwxTensor& t : h.tensors) named = named || t.name == x.name;
-    if (!named) Fail(fmt::format("tensor thread at 0x{:x} names {}, which no LC_LOADFVMLIB loads", x.at, x.name));
+    for (const FvmName& f : fvm) named = named || ThreadNames(x.name, f.name);
+    if (!named) Fail(fmt::format("tensor thread at 0x{:x} names {}, which no tensor command loads", x.at, x.name));
   }
   return h;
 }

@@ -41,7 +41,33 @@ int FirstFieldOfWord(uint32_t w) {
   return first[w];
 }
 
-std::string Hex(uint32_t v, int digits = 0) { return digits ? fmt::format("0x{:0{}x}", v, digits) : fmt::format("0x{:x}", v); }
+std::string Hex(uint32_t v, int digits = 0);
+
+// A field's status as decode shows it: "modelled", "no effect", or (not modelled) "fixed: 1" with
+// the values the real programs carry for this TD's kind, "NOT CARRIED" when it holds another.
+// field -1: the bits of TD word `word` outside every named field.
+std::string StatusText(const Td& t, int field, int word) {
+  if (field >= 0 && r::kFields[field].status == r::Status::kModelled) return "modelled";
+  if (field >= 0 && r::kFields[field].status == r::Status::kInert) return "no effect";
+  const int kind = t.Get(r::kHeader_8_ENE) == 0                                                ? r::kKindPlanar
+                   : t.Get(r::kNE_MACCfg_OpMode) == 4 && t.Get(r::kNE_MACCfg_KernelMode) == 1 ? r::kKindPass
+                                                                                              : r::kKindConv;
+  for (const r::FixedRule& rule : r::kFixedRules) {
+    if (field >= 0 ? rule.field != field : (rule.field >= 0 || rule.td_offset != uint32_t(word) * 4)) continue;
+    const uint32_t lsb = uint32_t(__builtin_ctz(rule.mask)), v = t.words[rule.td_offset / 4] & rule.mask;
+    std::vector<std::string> vals;
+    bool ok = false;
+    for (uint32_t k = 0; k < rule.count[kind]; ++k) {
+      vals.push_back(Hex(rule.allowed[kind][k] >> lsb));
+      ok = ok || rule.allowed[kind][k] == v;
+    }
+    return fmt::format("{}: not modelled, real {}s carry {}", ok ? "fixed" : "REFUSED", r::kKindNames[kind],
+                       fmt::join(vals, " or "));
+  }
+  return field >= 0 ? "fixed" : "no effect";
+}
+
+std::string Hex(uint32_t v, int digits) { return digits ? fmt::format("0x{:0{}x}", v, digits) : fmt::format("0x{:x}", v); }
 
 }  // namespace
 
@@ -238,13 +264,14 @@ std::string DecodeText(const std::vector<Td>& tds, const Hwx* hwx, bool all_fiel
         const std::string bits =
             fd.width == 1 ? fmt::format("[{}]", fd.lsb) : fmt::format("[{}:{}]", fd.lsb + fd.width - 1, fd.lsb);
         std::string val = x > 9 ? fmt::format("{} ({})", x, Hex(x)) : fmt::format("{}", x);
-        o += fmt::format("    TD+0x{:03x} {:<44} {:<8} = {:<20} {}{}{}\n", w * 4, fd.name, bits, val,
-                         fd.units[0] ? fmt::format("[{}] ", fd.units) : "", fd.meaning, "");
+        o += fmt::format("    TD+0x{:03x} {:<44} {:<8} = {:<20} {}{}  {{{}}}\n", w * 4, fd.name, bits, val,
+                         fd.units[0] ? fmt::format("[{}] ", fd.units) : "", fd.meaning, StatusText(t, f, -1));
       }
       const uint32_t extra = v & UnnamedBits(w);
       if (extra) {
-        o += fmt::format("    TD+0x{:03x} {:<44} {:<8} = {}\n", w * 4,
-                         any ? "(bits outside the named fields)" : "(unnamed word)", "", Hex(extra, 8));
+        o += fmt::format("    TD+0x{:03x} {:<44} {:<8} = {}  {{{}}}\n", w * 4,
+                         any ? "(bits outside the named fields)" : "(unnamed word)", "", Hex(extra, 8),
+                         StatusText(t, -1, int(w)));
       }
     }
   }

@@ -24,6 +24,7 @@
 
 #include "Vane_td_kdma.h"
 #include "tb/harness/sim.h"
+#include "tb/oracle/formats.h"
 #include "tb/oracle/kernel_codec.h"
 #include "tb/tests/test_seed.h"
 #include "tb/tests/xseed_trace.h"
@@ -47,11 +48,14 @@ struct Layer {
   bool params = false;
   uint16_t scale = 0x3C00;
   uint32_t bias = 0;
+  bool bias_in = false;          // each block starts with its kernel's fp16 bias (BiasMode 1, A19)
+  std::vector<uint16_t> biases;  // [Cout] (bias_in)
   // derived (Derive)
   int nk_full = 0, ppg = 0, nk_last = 0, passes = 0;
   int Cout() const { return per * groups; }
   int Eb() const { return fp16 ? 2 : 1; }
-  uint32_t KBytes() const { return uint32_t((steps * Eb() + 63) / 64 * 64); }
+  int Lead() const { return bias_in ? 1 : 0; }  // values before the kernel's in its block
+  uint32_t KBytes() const { return uint32_t(((steps + Lead()) * Eb() + 63) / 64 * 64); }
 };
 
 void Derive(Layer* l) {
@@ -64,7 +68,8 @@ void Derive(Layer* l) {
 std::string Describe(const Layer& l) {
   return std::string(l.fp16 ? "fp16" : "int8") + ", K " + std::to_string(l.nchan) + ", steps " +
          std::to_string(l.steps) + ", per " + std::to_string(l.per) + ", groups " + std::to_string(l.groups) +
-         " (" + std::to_string(l.passes) + " passes)" + (l.params ? ", params" : "");
+         " (" + std::to_string(l.passes) + " passes)" + (l.params ? ", params" : "") +
+         (l.bias_in ? ", biases in the blocks" : "");
 }
 
 // The raw kernels [Cout][steps] as Interpret reads them: fp16 codes, or int8 sign-extended to
@@ -92,8 +97,9 @@ std::vector<uint8_t> ExpectedStage(const Layer& l, uint32_t stage, const std::ve
     g.spec.params = l.params;
     g.steps = l.steps;
     for (int k = 0; k < nk; ++k) {
-      g.weights.push_back(w[size_t(gi * l.per + pg * l.nk_full + k)]);
-      if (l.params) g.params.push_back({l.scale, l.bias});
+      const int co = gi * l.per + pg * l.nk_full + k;
+      g.weights.push_back(w[size_t(co)]);
+      if (l.params) g.params.push_back({l.scale, l.bias_in ? oracle::Fp16ToFp32(l.biases[size_t(co)]) : l.bias});
     }
     groups.push_back(oracle::EncodeKernelGroup(&g));
   }
@@ -130,6 +136,7 @@ struct Scene {
 Scene MakeScene(const Layer& layer, Rng& rng) {
   Scene s;
   s.layer = layer;
+  if (s.layer.nchan == 0) s.layer.bias_in = false;  // a per-element pass has no blocks
   Derive(&s.layer);
   const Layer& l = s.layer;
   s.w = RandomKernels(l, rng);
@@ -162,12 +169,13 @@ Scene MakeScene(const Layer& layer, Rng& rng) {
     const int eb = l.Eb();
     for (int co = 0; co < l.Cout(); ++co) {
       const uint32_t base = s.chan[co % l.nchan] + uint32_t(co / l.nchan) * kbytes;
-      for (int st = 0; st < l.steps; ++st) {
-        const uint16_t v = s.w[size_t(co)][size_t(st)];
-        s.mem[base - s.mem_base + uint32_t(eb * st)] = uint8_t(v);
-        if (eb == 2) s.mem[base - s.mem_base + uint32_t(eb * st) + 1] = uint8_t(v >> 8);
+      for (int st = -l.Lead(); st < l.steps; ++st) {
+        const uint16_t v = st < 0 ? l.biases[size_t(co)] : s.w[size_t(co)][size_t(st)];
+        const uint32_t at = base - s.mem_base + uint32_t(eb * (st + l.Lead()));
+        s.mem[at] = uint8_t(v);
+        if (eb == 2) s.mem[at + 1] = uint8_t(v >> 8);
       }
-      s.kernels.push_back({base, base + uint32_t((l.steps * eb + 7) / 8 * 8)});
+      s.kernels.push_back({base, base + uint32_t(((l.steps + l.Lead()) * eb + 7) / 8 * 8)});
     }
   }
   s.want = ExpectedStage(l, s.stage, s.w);
@@ -222,7 +230,8 @@ void DriveConfig(Vane_td_kdma& d, const Scene& s, bool junk, Rng& rng) {
   d.stage_i = junk ? uint32_t(rng.Next()) : s.stage;
   for (int c = 0; c < 16; ++c) d.chan_base_i[c] = junk ? uint32_t(rng.Next()) : s.chan[c];
   d.nchan_i = junk ? rng.Below(32) : uint32_t(l.nchan);
-  d.steps_i = junk ? rng.Below(65536) : uint32_t(l.steps);
+  d.steps_i = junk ? rng.Below(65536) : uint32_t(l.steps + l.Lead());
+  d.bias_in_i = junk ? rng.Below(2) : l.bias_in;
   d.fp16_i = junk ? rng.Below(2) : l.fp16;
   d.per_i = junk ? rng.Below(1024) : uint32_t(l.per);
   d.nk_full_i = junk ? rng.Below(16) : uint32_t(l.nk_full);
@@ -425,6 +434,14 @@ Layer RandomLayer(Rng& rng, bool long_kernels) {
   l.params = rng.Below(2);
   l.scale = rng.Code();
   l.bias = uint32_t(rng.Next());
+  if (l.fp16 && l.params && rng.Below(3) == 0) {  // the biases in the blocks, finite
+    l.bias_in = true;
+    for (int co = 0; co < l.per * l.groups; ++co) {
+      uint16_t b = rng.Code();
+      if ((b & 0x7C00) == 0x7C00) b &= 0xBBFF;
+      l.biases.push_back(b);
+    }
+  }
   return l;
 }
 
@@ -500,6 +517,50 @@ TEST(RtlTdKdma, N6_A8_DirectedShapes) {
     }
   }
   std::printf("seed %llu: %d directed layers\n", (unsigned long long)seed, jobs);
+}
+
+// N-3.1 / A19 (NE.MACCfg.BiasMode 1): each kernel's block starts with its fp16 bias; the bias
+// column goes into the kernel's parameter record as fp32 (exact) and the values start after it.
+// Blocks of every length around a beat (3 .. 9 steps with the bias: the bias and the first values
+// in one beat, a kernel ending on a beat boundary), 1..16 channels, any traffic; an inf or NaN
+// bias anywhere raises err_o (sticky until the next start), a finite one never.
+TEST(RtlTdKdma, N3_1_BiasesInTheBlocksGoIntoTheRecordsAndANonFiniteOneIsReported) {
+  const uint64_t seed = test::TestSeed(0x7DA09);
+  SCOPED_TRACE(test::SeedNote(seed));
+  Rng rng(seed);
+  Sim<Vane_td_kdma> sim(kTop, harness::CurrentTestStem());
+  PowerUp(sim);
+  int bad_jobs = 0;
+  for (int it = 0; it < 120 && !HasFailure(); ++it) {
+    Layer l;
+    l.fp16 = true;
+    l.params = true;
+    l.bias_in = true;
+    l.steps = it < 40 ? 1 + it % 9 : 1 + int(rng.Below(70));
+    l.per = 1 + int(rng.Below(20));
+    l.groups = 1 + int(rng.Below(3));
+    l.nchan = 1 + int(rng.Below(16));
+    l.scale = rng.Code();
+    for (int co = 0; co < l.per * l.groups; ++co) {
+      uint16_t b = rng.Code();
+      if ((b & 0x7C00) == 0x7C00) b &= 0xBBFF;
+      l.biases.push_back(b);
+    }
+    const bool bad = it % 4 == 3;
+    if (bad) l.biases[rng.Below(uint32_t(l.biases.size()))] = rng.Below(2) ? 0x7C00 : uint16_t(0xFC01 + rng.Below(0x3FF));
+    bad_jobs += bad;
+    const Scene s = MakeScene(l, rng);
+    const Traffic tr = rng.Below(2) ? Traffic{} : RandomTraffic(rng);
+    if (bad) {  // the records' contents do not matter: the set-up refuses the layer (code 4)
+      JobResult r;
+      ASSERT_TRUE(RunJob(sim, s, tr, rng, &r)) << Describe(s.layer);
+    } else {
+      RunExact(sim, s, tr, rng, Describe(s.layer));
+    }
+    sim.Eval();
+    EXPECT_EQ(bool(sim.dut().err_o), bad) << Describe(s.layer) << ": err_o after the job";
+  }
+  EXPECT_EQ(bad_jobs, 30);
 }
 
 // N-6 / A9: the per-element pass (nchan_i = 0) makes no read; every weight is the unit (fp16
@@ -757,6 +818,7 @@ TEST(RtlTdKdma, N6_CyclesJobLength) {
   uint64_t worst = 0;
   for (int it = 0; it < 300 && !HasFailure(); ++it) {
     Layer l = RandomLayer(rng, it % 30 == 29);
+    l.bias_in = false;  // E and R count blocks without a bias column (the N3_1 test runs those)
     if (it % 10 == 0) l.nchan = 0;
     const bool uniform = it % 2 == 0;
     if (uniform) {

@@ -15,6 +15,9 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <string>
 #include <utility>
@@ -29,6 +32,7 @@
 #include "tb/oracle/conv.h"
 #include "tb/oracle/formats.h"
 #include "tb/regs/ane_regs.h"
+#include "tb/td/chain.h"
 #include "tb/td/encode.h"
 #include "tb/td/program.h"
 #include "tb/td/td.h"
@@ -51,7 +55,7 @@ constexpr int kWeightsBar = 1;
 constexpr uint64_t kStageBytes = 1 << 18;
 
 // ane_td_setup's error codes
-enum SetupErr : int { kErrField = 1, kErrShape = 2, kErrCore = 3, kErrTable = 4 };
+enum SetupErr : int { kErrField = 1, kErrShape = 2, kErrCore = 3, kErrTable = 4, kErrFixed = 5 };
 
 // ---------------------------------------------------------------- programs
 
@@ -111,8 +115,10 @@ std::vector<td::LayerSpec> RandomProgram(Rng& rng, int max_len) {
       s.out = td::ElemFormat::kFp16;
       s.nonlinear = int(rng.Below(3));
       if (rng.Below(2)) s.scale = SmallFp16(rng) | 0x0400;
-      s.bias = rng.Below(2);
-      s.bias_value = rng.Below(4) == 0 ? uint16_t(rng.Below(0x400)) : SmallFp16(rng);  // subnormals too
+      s.bias = !s.pass && rng.Below(2);  // each channel's, in its kernel block (A19)
+      for (int co = 0; co < s.cout && s.bias; ++co) {
+        s.biases.push_back(rng.Below(4) == 0 ? uint16_t(rng.Below(0x400)) : SmallFp16(rng));  // subnormals too
+      }
       if (s.nonlinear == 2) {
         for (int k = 0; k <= 32; ++k) s.knots.push_back(SmallFp16(rng));
         s.below = SmallFp16(rng);
@@ -163,28 +169,22 @@ struct Placed {
 
 uint64_t Align64(uint64_t a) { return (a + 63) / 64 * 64; }
 
-Placed Place(const td::Encoded& e, Rng& rng, bool interpret = true) {
+// The chain at a random base, the buffers of `size` (by table entry) at random 64-aligned places
+// after it, the staging region, junk everywhere else. A buffer some layer writes (every buffer
+// but `readonly` when `layers` is empty) and the staging region are writable.
+Placed Lay(const std::vector<uint8_t>& chain, const std::map<int, uint64_t>& size, const std::vector<td::TdLayer>& layers,
+           Rng& rng, int readonly = -1) {
   Placed p;
-  if (interpret) p.layers = td::Interpret(e.tds, e.weights, kWeightsBar);
+  p.layers = layers;
   uint64_t next = 0x400 + 4 * rng.Below(16);
   p.job.base = uint32_t(next);
-  p.job.limit = uint32_t(e.chain.size());
-  next = Align64(next + e.chain.size()) + 64 * rng.Below(4);
+  p.job.limit = uint32_t(chain.size());
+  next = Align64(next + chain.size()) + 64 * rng.Below(4);
   p.job.bars.assign(harness::kTdBars, 0);
-  p.job.bars[kWeightsBar] = uint32_t(next);
-  const uint64_t weights_at = next;
-  next = Align64(next + e.weights.size()) + 64 * rng.Below(4);
-  std::map<int, uint64_t> size;
-  // the buffers the TDs name, as large as their accesses (not interpreted: 4 KiB each)
-  for (const td::TdLayer& l : p.layers) {
-    size[l.src.bar] = std::max(size[l.src.bar], l.src.End());
-    size[l.dst.bar] = std::max(size[l.dst.bar], l.dst.End());
-  }
-  for (int b : {4, 5, 6, 7, 8}) size.emplace(b, 4096);
   for (const auto& [bar, bytes] : size) {
     p.job.bars[size_t(bar)] = uint32_t(next);
-    bool dst = !interpret;
-    for (const td::TdLayer& l : p.layers) dst = dst || l.dst.bar == bar;
+    bool dst = layers.empty() && bar != readonly;
+    for (const td::TdLayer& l : layers) dst = dst || l.dst.bar == bar;
     if (dst) p.writable.push_back({next, next + bytes});
     next = Align64(next + bytes) + 64 * rng.Below(4);
   }
@@ -194,8 +194,22 @@ Placed Place(const td::Encoded& e, Rng& rng, bool interpret = true) {
   next += kStageBytes + 256;
   p.mem.resize(size_t(next));
   for (auto& b : p.mem) b = uint8_t(rng.Next());
-  std::copy(e.chain.begin(), e.chain.end(), p.mem.begin() + p.job.base);
-  std::copy(e.weights.begin(), e.weights.end(), p.mem.begin() + long(weights_at));
+  std::copy(chain.begin(), chain.end(), p.mem.begin() + p.job.base);
+  return p;
+}
+
+Placed Place(const td::Encoded& e, Rng& rng, bool interpret = true) {
+  const std::vector<td::TdLayer> layers = interpret ? td::Interpret(e.tds, e.weights, kWeightsBar)
+                                                    : std::vector<td::TdLayer>{};
+  std::map<int, uint64_t> size{{kWeightsBar, e.weights.size()}};
+  // the buffers the TDs name, as large as their accesses (not interpreted: 4 KiB each)
+  for (const td::TdLayer& l : layers) {
+    size[l.src.bar] = std::max(size[l.src.bar], l.src.End());
+    size[l.dst.bar] = std::max(size[l.dst.bar], l.dst.End());
+  }
+  for (int b : {4, 5, 6, 7, 8}) size.emplace(b, 4096);
+  Placed p = Lay(e.chain, size, layers, rng, kWeightsBar);
+  std::copy(e.weights.begin(), e.weights.end(), p.mem.begin() + long(p.job.bars[kWeightsBar]));
   return p;
 }
 
@@ -224,7 +238,11 @@ void PutInput(Placed* p, Rng& rng) {
 // The reference: every TD on a copy of memory, oracle::Conv2d of its interpreted layer.
 std::vector<uint8_t> Reference(const Placed& p) {
   std::vector<uint8_t> m = p.mem;
-  for (const td::TdLayer& l : p.layers) {
+  for (td::TdLayer l : p.layers) {
+    if (!l.loaded) {  // kernels in a run-time buffer (matmul.hwx: input A), as they are now
+      const uint64_t kb = p.job.bars[size_t(l.kernels.bar)];
+      td::LoadKernels(&l, std::vector<uint8_t>(m.begin() + long(kb), m.end()));
+    }
     const int ib = td::ElemBytes(l.src.format), ob = td::ElemBytes(l.dst.format);
     oracle::Tensor3 x{l.src.c, l.src.h, l.src.w, {}};
     const uint64_t sb = p.job.bars[size_t(l.src.bar)], db = p.job.bars[size_t(l.dst.bar)];
@@ -426,8 +444,13 @@ TEST(RtlTdSystem, TD_RefusedTdsStopBeforeTheCoreIsConfigured) {
     const char* name;
     int code;
   };
-  const Case cases[] = {{"a 9x9 kernel", kErrCore},     {"a planar register", kErrField}, {"an output size", kErrShape},
-                        {"an infinite knot", kErrTable}, {"int8 kernels for fp16 data", kErrField},
+  const Case cases[] = {{"a 9x9 kernel", kErrCore},
+                        {"a planar operation in a neural-engine TD", kErrField},
+                        {"a field no real program carries", kErrFixed},
+                        {"an output size", kErrShape},
+                        {"an infinite knot", kErrTable},
+                        {"an infinite bias in a kernel block", kErrTable},
+                        {"int8 kernels for fp16 data", kErrField},
                         {"Cin not a multiple of the groups", kErrShape},
                         {"fp16 kernels past a directory entry's count", kErrCore}};
   for (const Case& c : cases) {
@@ -458,11 +481,17 @@ TEST(RtlTdSystem, TD_RefusedTdsStopBeforeTheCoreIsConfigured) {
         bad.nonlinear = 2;
         bad.knots.assign(33, 0x3800);
         bad.knots[rng.Below(33)] = rng.Below(2) ? 0x7C00 : 0xFE00;
+      } else if (name == "an infinite bias in a kernel block") {
+        bad.bias = true;
+        bad.biases.assign(2, 0x3800);
+        bad.biases[rng.Below(2)] = rng.Below(2) ? 0xFC00 : 0x7E01;
       }
       td::Encoded e = td::EncodeLayers(specs, kWeightsBar);
       td::Td& t = e.tds[size_t(at)];
-      if (name == "a planar register") {
-        t.words[r::kStreams[4].td_offset / 4 + 1 + rng.Below(r::kStreams[4].words)] = 1u << rng.Below(32);
+      if (name == "a planar operation in a neural-engine TD") {
+        t.Set(r::kPlanar_Cfg_Op, 1 + rng.Below(3));
+      } else if (name == "a field no real program carries") {
+        t.Set(r::kCommon_GroupConvCfg_UnicastEn, 1);  // 0 in every real convolution
       } else if (name == "an output size") {
         t.Set(r::kCommon_OutDim_Hout, 7);
       } else if (name == "int8 kernels for fp16 data") {
@@ -474,7 +503,12 @@ TEST(RtlTdSystem, TD_RefusedTdsStopBeforeTheCoreIsConfigured) {
       e.chain = td::EncodeChain(e.tds, uint32_t(e.chain.size()));
       if (name == "fp16 kernels past a directory entry's count") {  // the C++ planner agrees
         harness::CoreLayerPlan plan;
-        plan.layer = td::Interpret({e.tds[size_t(at)]}, e.weights, kWeightsBar).front().layer;
+        td::Td one = e.tds[size_t(at)];
+        one.Set(r::kHeader_0_EON, 1);
+        one.Set(r::kHeader_8_TBE, 0);
+        one.Set(r::kHeader_1_NextSize, 0);
+        one.Set(r::kHeader_7_NextPointer, 0);
+        plan.layer = td::Interpret({one}, e.weights, kWeightsBar).front().layer;
         EXPECT_NE(harness::PlanCoreLayer(&plan, kCp).find("32 760"), std::string::npos);
       }
       Placed p = Place(e, rng, false);
@@ -494,11 +528,30 @@ TEST(RtlTdSystem, TD_RefusedTdsStopBeforeTheCoreIsConfigured) {
       EXPECT_EQ(res.err_code, c.code) << what;
       EXPECT_EQ(res.err_td, at) << what;
       EXPECT_EQ(res.layers, at) << what;
+      if (c.code == kErrFixed) {  // the word of Common.GroupConvCfg, by its register address
+        EXPECT_FALSE(res.err_header) << what;
+        EXPECT_EQ(res.err_addr, r::kStreams[1].reg_addr + 4 * r::kFields[r::kCommon_GroupConvCfg_UnicastEn].word) << what;
+      }
       size_t expected_cfg = 0;
       for (const td::TdLayer& l : p.layers) expected_cfg += ExpectedWrites(l, p.job).size();
-      if (c.code == kErrTable) {
+      if (name == "an infinite knot") {
         // the shifter and CTRL/SEED writes go out before the conversion fails; no core write
         expected_cfg += 6;
+      } else if (c.code == kErrTable) {
+        // the bias: the layer's configuration goes out, the kernel DMA's error stops it before START
+        expected_cfg += ExpectedWrites(td::Interpret({[&] {
+                                                       td::Td one = e.tds[size_t(at)];
+                                                       one.Set(r::kHeader_0_EON, 1);
+                                                       one.Set(r::kHeader_8_TBE, 0);
+                                                       one.Set(r::kHeader_1_NextSize, 0);
+                                                       one.Set(r::kHeader_7_NextPointer, 0);
+                                                       return one;
+                                                     }()},
+                                                     std::vector<uint8_t>(e.weights.size(), 0), kWeightsBar)
+                                           .front(),
+                                       p.job)
+                            .size() -
+                        1;
       }
       EXPECT_EQ(res.cfg_writes.size(), expected_cfg) << what;
       for (size_t i = 0; i < p.layers.size(); ++i) {
@@ -523,6 +576,127 @@ TEST(RtlTdSystem, TD_RefusedTdsStopBeforeTheCoreIsConfigured) {
       RunAndCheck(s, q, {}, what + ", then a good program");
     }
   }
+}
+
+// ---------------------------------------------------------------- the real programs
+
+std::vector<uint8_t> ReadProgram(const std::string& name) {
+  std::ifstream in(std::string(ANE_SOURCE_DIR) + "/sim/hwx/" + name, std::ios::binary);
+  EXPECT_TRUE(in) << name;
+  return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
+}
+
+// A real program placed in memory: its buffers (as td::PrepareProgram made them, inputs random)
+// at random aligned places, `chain` (its TDs, maybe edited) at the base.
+Placed PlaceProgram(const td::Program& prog, const std::vector<uint8_t>& chain, Rng& rng) {
+  std::map<int, uint64_t> size;
+  for (const auto& [bar, bytes] : prog.buffers) size[bar] = bytes.size();
+  Placed p = Lay(chain, size, prog.layers, rng);
+  std::map<int, uint64_t> at;
+  for (const auto& [bar, bytes] : prog.buffers) {
+    at[bar] = p.job.bars[size_t(bar)];
+    std::copy(bytes.begin(), bytes.end(), p.mem.begin() + long(at[bar]));
+  }
+  for (const td::HwxTensor& t : prog.hwx.tensors) {  // the inputs: small fp16 values
+    if (t.role != td::TensorRole::kInput) continue;
+    for (uint32_t c = 0; c < t.dims[1]; ++c) {
+      for (uint32_t y = 0; y < t.dims[2]; ++y) {
+        for (uint32_t x = 0; x < t.dims[3]; ++x) Store(&p.mem, at[t.bar] + td::HostOffset(t, c, y, x), 2, SmallFp16(rng));
+      }
+    }
+  }
+  return p;
+}
+
+// Item 3 of the whole-TD issue: the C++ interpretation and the RTL front end accept and refuse
+// the same programs. In every real program the neural engine runs (the planar one, sum.hwx, waits
+// for the planar engine behind the front end), every fixed field and every word's reserved bits
+// are changed to a value the real programs do not carry, and modelled fields to values the model
+// refuses; the C++ verdict (Interpret) and the RTL's (error_o of ane_td_ctrl) must agree, and a
+// program both accept must give the oracle's results. The unchanged programs run bit-exact.
+TEST(RtlTdSystem, TD_BothEnginesAcceptAndRefuseTheSameRealPrograms) {
+  const uint64_t seed = test::TestSeed(0x7D5E5);
+  SCOPED_TRACE(test::SeedNote(seed));
+  Rng rng(seed);
+  System s;
+  namespace r = regs::td;
+  int refused = 0, accepted = 0;
+  for (const char* name : {"relu.hwx", "sigmoid.hwx", "conv_twos.hwx", "concat.hwx", "fc_bias.hwx", "matmul.hwx"}) {
+    SCOPED_TRACE(name);
+    const std::vector<uint8_t> file = ReadProgram(name);
+    const td::Program prog = td::PrepareProgram(file);
+    const std::vector<uint8_t> chain = prog.hwx.TdBytes();
+    const std::vector<td::Td> tds = td::WalkChain(chain, prog.hwx.td_count);
+    // the edits: (TD, word offset, mask, value)
+    struct Edit {
+      size_t td;
+      uint32_t off, mask, value;
+      std::string what;
+    };
+    std::vector<Edit> edits;
+    for (size_t i = 0; i < tds.size(); ++i) {
+      for (const r::FixedRule& rule : r::kFixedRules) {
+        uint32_t v = 0;
+        if (!td::UncarriedValue(rule, td::KindOf(tds[i]), &v)) continue;
+        edits.push_back({i, rule.td_offset, rule.mask, v,
+                         rule.field >= 0 ? r::kFields[rule.field].name : "reserved bits"});
+      }
+      auto field = [&](int f, uint32_t value) {
+        const r::Field& fd = r::kFields[f];
+        edits.push_back({i, fd.td_offset, ((fd.width >= 32 ? 0xFFFFFFFFu : (1u << fd.width) - 1) << fd.lsb),
+                         value << fd.lsb, std::string(fd.name) + " = " + std::to_string(value)});
+      };
+      field(r::kHeader_8_RBE1, 1);
+      field(r::kHeader_8_TBase, 3);
+      field(r::kHeader_8_TBE, tds[i].Get(r::kHeader_8_TBE) ^ 1);
+      field(r::kHeader_8_ENE, 0);  // a planar task (not yet behind the front end)
+      field(r::kHeader_8_ENE, tds[i].Get(r::kHeader_8_ENE) % 7 + 1);
+      field(r::kCommon_ChCfg_Src1Fmt, 2);
+      field(r::kTileDMASrc_Src1RowStride_Stride, 1);
+      field(r::kPlanar_Cfg_Op, 2);
+      field(r::kPlanar_Post_Scale, 0x3C00);
+      field(r::kNE_MACCfg_NonlinearMode, 3);
+      field(r::kNE_MACCfg_OpMode, 2);
+      field(r::kNE_KernelCfg_KernelFmt, 1);
+      field(r::kTileDMASrc_DMAConfig_En, 0);
+      field(r::kTileDMADst_DMAConfig_En, 0);
+      field(r::kCommon_ChCfg_InFmt, 3);
+      field(r::kKernelDMASrc_CoeffBfrSize_15_MemBfrSize, 2);
+      field(r::kKernelDMASrc_CoeffBaseAddr_15_Addr, 5);
+    }
+    edits.push_back({0, 0, 0, 0, "unchanged"});
+    for (const Edit& e : edits) {
+      std::vector<td::Td> t = tds;
+      uint32_t& w = t[e.td].words[e.off / 4];
+      w = (w & ~e.mask) | e.value;
+      const std::vector<uint8_t> edited = td::EncodeChain(t, uint32_t(chain.size()));
+      std::string cpp;
+      try {
+        td::Interpret(t, prog.hwx.WeightBytes(), prog.hwx.weights_bar);
+      } catch (const td::TdError& x) {
+        cpp = x.what();
+      }
+      const std::string what = "TD " + std::to_string(e.td) + ": " + e.what;
+      Placed p = PlaceProgram(prog, edited, rng);
+      if (cpp.empty()) {
+        RunAndCheck(s, p, RandomTraffic(rng), what);
+        ++accepted;
+        continue;
+      }
+      s.sys.mem() = p.mem;
+      const TdSystemResult res = s.sys.Run(p.job, [&p](uint64_t a) { return p.Writable(a); }, RandomTraffic(rng));
+      EXPECT_TRUE(res.error) << what << ": the C++ refuses it (" << cpp << "), the RTL ran it";
+      if (res.error) {
+        EXPECT_EQ(res.err_td, int(e.td)) << what;
+        // a fixed field is code 5 in the RTL and "not modelled" in the C++, each naming the word
+        const bool fixed = cpp.find("not modelled, and the real programs") != std::string::npos;
+        EXPECT_EQ(res.err_code == kErrFixed, fixed) << what << ": code " << res.err_code << " / " << cpp;
+      }
+      ++refused;
+    }
+  }
+  std::printf("%d edited programs refused by both engines, %d accepted by both\n", refused, accepted);
+  EXPECT_GT(refused, 1000);
 }
 
 // N-7.1: a reset of both models in the middle of a program (walk, set-up, kernel DMA or layer,
