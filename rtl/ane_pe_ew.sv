@@ -3,7 +3,8 @@
 // after the N-1 boundary (the ternaries two, each rounding).
 //
 //   op (ane_pkg::pe_ew_op_e)  add a+b, sub a-b, mul a*b, max, min, compare (+1, +0, -1 as
-//       a >, ==, < b), abs, neg, relu max(a, +0), square a*a, a + b*c, (a + b)*c
+//       a >, ==, < b), abs, neg, relu max(a, +0), square a*a, a + b*c, (a + b)*c, pass a (the
+//       code unchanged)
 //
 // Each lane has two steps: S1 runs a multiplier (a*b, a*a or b*c) and an adder (a+b or a-b) in
 // parallel and the compare-based operations; S2 runs the ternaries' second operation (a +
@@ -90,6 +91,7 @@ module ane_pe_ew #(
         ane_pkg::PeEwAbs:  simple = {1'b0, ab[14:0]};
         ane_pkg::PeEwNeg:  simple = {!ab[15], ab[14:0]};
         ane_pkg::PeEwRelu: simple = (ord != 2'b11) ? ab : 16'h0000;
+        ane_pkg::PeEwPass: simple = a;
         default: simple = 16'h0000;
       endcase
     end
@@ -148,7 +150,7 @@ module ane_pe_ew #(
   // Out of reset only: a unit held in reset ignores its inputs, whatever they carry.
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (rst_ni) begin
-      if (in_valid_i) assert (in_op_i <= ane_pkg::PeEwMulAfterAdd);
+      if (in_valid_i) assert (in_op_i <= ane_pkg::PeEwPass);
     end
   end
 `endif

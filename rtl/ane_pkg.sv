@@ -288,7 +288,8 @@ package ane_pkg;
     PeEwRelu        = 4'd8,   // max(a, +0)
     PeEwSquare      = 4'd9,   // a * a
     PeEwAddMul      = 4'd10,  // a + b*c, rounding after each operation
-    PeEwMulAfterAdd = 4'd11   // (a + b)*c, likewise
+    PeEwMulAfterAdd = 4'd11,  // (a + b)*c, likewise
+    PeEwPass        = 4'd12   // a, the code unchanged (the planar engine's one-source task)
   } pe_ew_op_e /*verilator public*/;
 
   // The reduction tree's operator (ane_pe_widen, ane_pe_node, ane_pe_reduce, ane_pe_pool,

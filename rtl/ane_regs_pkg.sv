@@ -1063,6 +1063,157 @@ package ane_regs_pkg;
   // SHIFTER.PREP (a = 0x03): any write builds the lane table (NumLanes cycles with busy_o high)
   localparam int unsigned ShifterPrepAddr = 32'h3;  // the address within the window
 
+  // ---- the planar's configuration port (rtl/ane_planar.sv) ----
+  // MODE (0x00): the task
+  localparam int unsigned PlanarModeAddr        = 32'h0;
+  localparam int unsigned PlanarModeBits        = 11;  // bits below the top field's MSB
+  localparam int unsigned PlanarModeKindLsb     = 0;
+  localparam int unsigned PlanarModeKindWidth   = 2;  // enum
+  localparam int unsigned PlanarModeAxisLsb     = 2;
+  localparam int unsigned PlanarModeAxisWidth   = 1;
+  localparam int unsigned PlanarModeEwopLsb     = 3;
+  localparam int unsigned PlanarModeEwopWidth   = 4;  // enum
+  localparam int unsigned PlanarModeTreeopLsb   = 7;
+  localparam int unsigned PlanarModeTreeopWidth = 2;  // enum
+  localparam int unsigned PlanarModePostopLsb   = 9;
+  localparam int unsigned PlanarModePostopWidth = 2;  // enum
+  // SHAPE (0x01): the tensor's rows and columns
+  localparam int unsigned PlanarShapeAddr   = 32'h1;
+  localparam int unsigned PlanarShapeBits   = 28;  // bits below the top field's MSB
+  localparam int unsigned PlanarShapeWLsb   = 0;
+  localparam int unsigned PlanarShapeWWidth = 14;  // elements
+  localparam int unsigned PlanarShapeHLsb   = 14;
+  localparam int unsigned PlanarShapeHWidth = 14;  // elements
+  // CHAN (0x02): the tensor's channels
+  localparam int unsigned PlanarChanAddr   = 32'h2;
+  localparam int unsigned PlanarChanBits   = 14;  // bits below the top field's MSB
+  localparam int unsigned PlanarChanCLsb   = 0;
+  localparam int unsigned PlanarChanCWidth = 14;  // channels
+  // FMT (0x03): element formats and broadcasts
+  localparam int unsigned PlanarFmtAddr        = 32'h3;
+  localparam int unsigned PlanarFmtBits        = 7;  // bits below the top field's MSB
+  localparam int unsigned PlanarFmtS0Int8Lsb   = 0;
+  localparam int unsigned PlanarFmtS0Int8Width = 1;
+  localparam int unsigned PlanarFmtS1Int8Lsb   = 1;
+  localparam int unsigned PlanarFmtS1Int8Width = 1;
+  localparam int unsigned PlanarFmtS2Int8Lsb   = 2;
+  localparam int unsigned PlanarFmtS2Int8Width = 1;
+  localparam int unsigned PlanarFmtDInt8Lsb    = 3;
+  localparam int unsigned PlanarFmtDInt8Width  = 1;
+  localparam int unsigned PlanarFmtS0BwLsb     = 4;
+  localparam int unsigned PlanarFmtS0BwWidth   = 1;
+  localparam int unsigned PlanarFmtS1BwLsb     = 5;
+  localparam int unsigned PlanarFmtS1BwWidth   = 1;
+  localparam int unsigned PlanarFmtS2BwLsb     = 6;
+  localparam int unsigned PlanarFmtS2BwWidth   = 1;
+  // FCA (0x04): source 0's converter (ane_pe_fc): y = unary(RNE16(RNE16(x SCALE) + BIAS))
+  localparam int unsigned PlanarFcaAddr       = 32'h4;
+  localparam int unsigned PlanarFcaBits       = 32;  // bits below the top field's MSB
+  localparam int unsigned PlanarFcaScaleLsb   = 0;
+  localparam int unsigned PlanarFcaScaleWidth = 16;  // fp16 code
+  localparam int unsigned PlanarFcaBiasLsb    = 16;
+  localparam int unsigned PlanarFcaBiasWidth  = 16;  // fp16 code
+  // FCO (0x05): the result's converter (ane_pe_fc), after the operator and the post-processor
+  localparam int unsigned PlanarFcoAddr       = 32'h5;
+  localparam int unsigned PlanarFcoBits       = 32;  // bits below the top field's MSB
+  localparam int unsigned PlanarFcoScaleLsb   = 0;
+  localparam int unsigned PlanarFcoScaleWidth = 16;  // fp16 code
+  localparam int unsigned PlanarFcoBiasLsb    = 16;
+  localparam int unsigned PlanarFcoBiasWidth  = 16;  // fp16 code
+  // FCCTL (0x06): the converters' unary operations and the width-slice gain
+  localparam int unsigned PlanarFcctlAddr        = 32'h6;
+  localparam int unsigned PlanarFcctlBits        = 5;  // bits below the top field's MSB
+  localparam int unsigned PlanarFcctlAUnaryLsb   = 0;
+  localparam int unsigned PlanarFcctlAUnaryWidth = 2;  // enum
+  localparam int unsigned PlanarFcctlOUnaryLsb   = 2;
+  localparam int unsigned PlanarFcctlOUnaryWidth = 2;  // enum
+  localparam int unsigned PlanarFcctlOGainLsb    = 4;
+  localparam int unsigned PlanarFcctlOGainWidth  = 1;
+  // POOL (0x07): a pooling's window
+  localparam int unsigned PlanarPoolAddr    = 32'h7;
+  localparam int unsigned PlanarPoolBits    = 22;  // bits below the top field's MSB
+  localparam int unsigned PlanarPoolKhLsb   = 0;
+  localparam int unsigned PlanarPoolKhWidth = 4;  // elements
+  localparam int unsigned PlanarPoolKwLsb   = 4;
+  localparam int unsigned PlanarPoolKwWidth = 4;  // elements
+  localparam int unsigned PlanarPoolSyLsb   = 8;
+  localparam int unsigned PlanarPoolSyWidth = 4;  // elements
+  localparam int unsigned PlanarPoolSxLsb   = 12;
+  localparam int unsigned PlanarPoolSxWidth = 4;  // elements
+  localparam int unsigned PlanarPoolPtLsb   = 16;
+  localparam int unsigned PlanarPoolPtWidth = 3;  // elements
+  localparam int unsigned PlanarPoolPlLsb   = 19;
+  localparam int unsigned PlanarPoolPlWidth = 3;  // elements
+  // POOLOUT (0x08): a pooling's output size (the bottom and right padding follow from it)
+  localparam int unsigned PlanarPooloutAddr    = 32'h8;
+  localparam int unsigned PlanarPooloutBits    = 28;  // bits below the top field's MSB
+  localparam int unsigned PlanarPooloutOwLsb   = 0;
+  localparam int unsigned PlanarPooloutOwWidth = 14;  // elements
+  localparam int unsigned PlanarPooloutOhLsb   = 14;
+  localparam int unsigned PlanarPooloutOhWidth = 14;  // elements
+  // S0BASE (0x10): source 0
+  localparam int unsigned PlanarS0baseAddr      = 32'h10;
+  localparam int unsigned PlanarS0baseBits      = 32;  // bits below the top field's MSB
+  localparam int unsigned PlanarS0baseBaseLsb   = 0;
+  localparam int unsigned PlanarS0baseBaseWidth = 32;  // bytes
+  // S0ROW (0x11): source 0 row stride
+  localparam int unsigned PlanarS0rowAddr        = 32'h11;
+  localparam int unsigned PlanarS0rowBits        = 32;  // bits below the top field's MSB
+  localparam int unsigned PlanarS0rowStrideLsb   = 0;
+  localparam int unsigned PlanarS0rowStrideWidth = 32;  // bytes
+  // S0PLANE (0x12): source 0 plane stride
+  localparam int unsigned PlanarS0planeAddr        = 32'h12;
+  localparam int unsigned PlanarS0planeBits        = 32;  // bits below the top field's MSB
+  localparam int unsigned PlanarS0planeStrideLsb   = 0;
+  localparam int unsigned PlanarS0planeStrideWidth = 32;  // bytes
+  // S1BASE (0x13): source 1
+  localparam int unsigned PlanarS1baseAddr      = 32'h13;
+  localparam int unsigned PlanarS1baseBits      = 32;  // bits below the top field's MSB
+  localparam int unsigned PlanarS1baseBaseLsb   = 0;
+  localparam int unsigned PlanarS1baseBaseWidth = 32;  // bytes
+  // S1ROW (0x14): source 1 row stride
+  localparam int unsigned PlanarS1rowAddr        = 32'h14;
+  localparam int unsigned PlanarS1rowBits        = 32;  // bits below the top field's MSB
+  localparam int unsigned PlanarS1rowStrideLsb   = 0;
+  localparam int unsigned PlanarS1rowStrideWidth = 32;  // bytes
+  // S1PLANE (0x15): source 1 plane stride
+  localparam int unsigned PlanarS1planeAddr        = 32'h15;
+  localparam int unsigned PlanarS1planeBits        = 32;  // bits below the top field's MSB
+  localparam int unsigned PlanarS1planeStrideLsb   = 0;
+  localparam int unsigned PlanarS1planeStrideWidth = 32;  // bytes
+  // S2BASE (0x16): source 2
+  localparam int unsigned PlanarS2baseAddr      = 32'h16;
+  localparam int unsigned PlanarS2baseBits      = 32;  // bits below the top field's MSB
+  localparam int unsigned PlanarS2baseBaseLsb   = 0;
+  localparam int unsigned PlanarS2baseBaseWidth = 32;  // bytes
+  // S2ROW (0x17): source 2 row stride
+  localparam int unsigned PlanarS2rowAddr        = 32'h17;
+  localparam int unsigned PlanarS2rowBits        = 32;  // bits below the top field's MSB
+  localparam int unsigned PlanarS2rowStrideLsb   = 0;
+  localparam int unsigned PlanarS2rowStrideWidth = 32;  // bytes
+  // S2PLANE (0x18): source 2 plane stride
+  localparam int unsigned PlanarS2planeAddr        = 32'h18;
+  localparam int unsigned PlanarS2planeBits        = 32;  // bits below the top field's MSB
+  localparam int unsigned PlanarS2planeStrideLsb   = 0;
+  localparam int unsigned PlanarS2planeStrideWidth = 32;  // bytes
+  // DBASE (0x19): the result
+  localparam int unsigned PlanarDbaseAddr      = 32'h19;
+  localparam int unsigned PlanarDbaseBits      = 32;  // bits below the top field's MSB
+  localparam int unsigned PlanarDbaseBaseLsb   = 0;
+  localparam int unsigned PlanarDbaseBaseWidth = 32;  // bytes
+  // DROW (0x1a): the result's row stride
+  localparam int unsigned PlanarDrowAddr        = 32'h1a;
+  localparam int unsigned PlanarDrowBits        = 32;  // bits below the top field's MSB
+  localparam int unsigned PlanarDrowStrideLsb   = 0;
+  localparam int unsigned PlanarDrowStrideWidth = 32;  // bytes
+  // DPLANE (0x1b): the result's plane stride
+  localparam int unsigned PlanarDplaneAddr        = 32'h1b;
+  localparam int unsigned PlanarDplaneBits        = 32;  // bits below the top field's MSB
+  localparam int unsigned PlanarDplaneStrideLsb   = 0;
+  localparam int unsigned PlanarDplaneStrideWidth = 32;  // bytes
+  // START (0x20): any write runs the task (done_o pulses when its last result is written)
+  localparam int unsigned PlanarStartAddr = 32'h20;
+
   // ---- the registers as packed structs ----
   // Each register's struct is its bits below <Reg>Bits, the top field first, so a block reads a
   //   written word as the struct (`w = cfg_wdata_i[<Reg>Bits-1:0]`) and its fields by name
@@ -1203,8 +1354,92 @@ package ane_regs_pkg;
   typedef struct packed {  // SHIFTER.CHSTR (a = 0x02): the bank image's channel stride
     logic [11:0]  ch;  // elements
   } shifter_chstr_t;
+  typedef struct packed {  // MODE (0x00): the task
+    logic [1:0]   postop;  // enum
+    logic [1:0]   treeop;  // enum
+    logic [3:0]   ewop;  // enum
+    logic         axis;
+    logic [1:0]   kind;  // enum
+  } planar_mode_t;
+  typedef struct packed {  // SHAPE (0x01): the tensor's rows and columns
+    logic [13:0]  h;  // elements
+    logic [13:0]  w;  // elements
+  } planar_shape_t;
+  typedef struct packed {  // CHAN (0x02): the tensor's channels
+    logic [13:0]  c;  // channels
+  } planar_chan_t;
+  typedef struct packed {  // FMT (0x03): element formats and broadcasts
+    logic         s2_bw;
+    logic         s1_bw;
+    logic         s0_bw;
+    logic         d_int8;
+    logic         s2_int8;
+    logic         s1_int8;
+    logic         s0_int8;
+  } planar_fmt_t;
+  typedef struct packed {  // FCA (0x04): source 0's converter (ane_pe_fc): y = unary(RNE16(RNE16(x SCALE) + BIAS))
+    logic [15:0]  bias;  // fp16 code
+    logic [15:0]  scale;  // fp16 code
+  } planar_fca_t;
+  typedef struct packed {  // FCO (0x05): the result's converter (ane_pe_fc), after the operator and the post-processor
+    logic [15:0]  bias;  // fp16 code
+    logic [15:0]  scale;  // fp16 code
+  } planar_fco_t;
+  typedef struct packed {  // FCCTL (0x06): the converters' unary operations and the width-slice gain
+    logic         o_gain;
+    logic [1:0]   o_unary;  // enum
+    logic [1:0]   a_unary;  // enum
+  } planar_fcctl_t;
+  typedef struct packed {  // POOL (0x07): a pooling's window
+    logic [2:0]   pl;  // elements
+    logic [2:0]   pt;  // elements
+    logic [3:0]   sx;  // elements
+    logic [3:0]   sy;  // elements
+    logic [3:0]   kw;  // elements
+    logic [3:0]   kh;  // elements
+  } planar_pool_t;
+  typedef struct packed {  // POOLOUT (0x08): a pooling's output size (the bottom and right padding follow from it)
+    logic [13:0]  oh;  // elements
+    logic [13:0]  ow;  // elements
+  } planar_poolout_t;
+  typedef struct packed {  // S0BASE (0x10): source 0
+    logic [31:0]  base;  // bytes
+  } planar_s0base_t;
+  typedef struct packed {  // S0ROW (0x11): source 0 row stride
+    logic [31:0]  stride;  // bytes
+  } planar_s0row_t;
+  typedef struct packed {  // S0PLANE (0x12): source 0 plane stride
+    logic [31:0]  stride;  // bytes
+  } planar_s0plane_t;
+  typedef struct packed {  // S1BASE (0x13): source 1
+    logic [31:0]  base;  // bytes
+  } planar_s1base_t;
+  typedef struct packed {  // S1ROW (0x14): source 1 row stride
+    logic [31:0]  stride;  // bytes
+  } planar_s1row_t;
+  typedef struct packed {  // S1PLANE (0x15): source 1 plane stride
+    logic [31:0]  stride;  // bytes
+  } planar_s1plane_t;
+  typedef struct packed {  // S2BASE (0x16): source 2
+    logic [31:0]  base;  // bytes
+  } planar_s2base_t;
+  typedef struct packed {  // S2ROW (0x17): source 2 row stride
+    logic [31:0]  stride;  // bytes
+  } planar_s2row_t;
+  typedef struct packed {  // S2PLANE (0x18): source 2 plane stride
+    logic [31:0]  stride;  // bytes
+  } planar_s2plane_t;
+  typedef struct packed {  // DBASE (0x19): the result
+    logic [31:0]  base;  // bytes
+  } planar_dbase_t;
+  typedef struct packed {  // DROW (0x1a): the result's row stride
+    logic [31:0]  stride;  // bytes
+  } planar_drow_t;
+  typedef struct packed {  // DPLANE (0x1b): the result's plane stride
+    logic [31:0]  stride;  // bytes
+  } planar_dplane_t;
 
-  // ---- the layer configuration the core keeps (core.config) ----
+  // ---- the configuration the core keeps (core.config) ----
   // The layer configuration: ane_core keeps these registers in one register,
   //   ane_regs_pkg::core_cfg_t, and hands it whole to the blocks that walk the layer
   //   (ane_core_load, ane_core_out), which read the fields they need by name.
@@ -1228,6 +1463,35 @@ package ane_regs_pkg;
     core_ychs_t ychs;
     core_yrs_t yrs;
   } core_cfg_t;
+
+  // ---- the configuration the planar engine keeps (planar.config) ----
+  // The task configuration: ane_planar keeps these registers in one register,
+  //   ane_regs_pkg::planar_cfg_t, which its sequencer reads by field name.
+  // A register is kept as `cfg.<reg> <= cfg_wdata_i[Planar<Reg>Bits-1:0]` and read as
+  //   `cfg.<reg>.<field>`.
+  typedef struct packed {
+    planar_mode_t mode;
+    planar_shape_t shape;
+    planar_chan_t chan;
+    planar_fmt_t fmt;
+    planar_fca_t fca;
+    planar_fco_t fco;
+    planar_fcctl_t fcctl;
+    planar_pool_t pool;
+    planar_poolout_t poolout;
+    planar_s0base_t s0base;
+    planar_s0row_t s0row;
+    planar_s0plane_t s0plane;
+    planar_s1base_t s1base;
+    planar_s1row_t s1row;
+    planar_s1plane_t s1plane;
+    planar_s2base_t s2base;
+    planar_s2row_t s2row;
+    planar_s2plane_t s2plane;
+    planar_dbase_t dbase;
+    planar_drow_t drow;
+    planar_dplane_t dplane;
+  } planar_cfg_t;
 
   // Lint: Verilator counts a parameter as used once another parameter reads it, and never
   // reports a name containing "unused" (its default --unused-regexp). This sink reads every
@@ -1525,7 +1789,37 @@ package ane_regs_pkg;
       ShifterGeomTileHLsb ^ ShifterGeomTileHWidth ^ ShifterStrideAddr ^ ShifterStrideBits ^
       ShifterStrideRowLsb ^ ShifterStrideRowWidth ^ ShifterStrideColLsb ^ ShifterStrideColWidth ^
       ShifterChstrAddr ^ ShifterChstrBits ^ ShifterChstrChLsb ^ ShifterChstrChWidth ^
-      ShifterPrepAddr;
+      ShifterPrepAddr ^ PlanarModeAddr ^ PlanarModeBits ^ PlanarModeKindLsb ^ PlanarModeKindWidth ^
+      PlanarModeAxisLsb ^ PlanarModeAxisWidth ^ PlanarModeEwopLsb ^ PlanarModeEwopWidth ^
+      PlanarModeTreeopLsb ^ PlanarModeTreeopWidth ^ PlanarModePostopLsb ^ PlanarModePostopWidth ^
+      PlanarShapeAddr ^ PlanarShapeBits ^ PlanarShapeWLsb ^ PlanarShapeWWidth ^ PlanarShapeHLsb ^
+      PlanarShapeHWidth ^ PlanarChanAddr ^ PlanarChanBits ^ PlanarChanCLsb ^ PlanarChanCWidth ^
+      PlanarFmtAddr ^ PlanarFmtBits ^ PlanarFmtS0Int8Lsb ^ PlanarFmtS0Int8Width ^
+      PlanarFmtS1Int8Lsb ^ PlanarFmtS1Int8Width ^ PlanarFmtS2Int8Lsb ^ PlanarFmtS2Int8Width ^
+      PlanarFmtDInt8Lsb ^ PlanarFmtDInt8Width ^ PlanarFmtS0BwLsb ^ PlanarFmtS0BwWidth ^
+      PlanarFmtS1BwLsb ^ PlanarFmtS1BwWidth ^ PlanarFmtS2BwLsb ^ PlanarFmtS2BwWidth ^
+      PlanarFcaAddr ^ PlanarFcaBits ^ PlanarFcaScaleLsb ^ PlanarFcaScaleWidth ^ PlanarFcaBiasLsb ^
+      PlanarFcaBiasWidth ^ PlanarFcoAddr ^ PlanarFcoBits ^ PlanarFcoScaleLsb ^ PlanarFcoScaleWidth ^
+      PlanarFcoBiasLsb ^ PlanarFcoBiasWidth ^ PlanarFcctlAddr ^ PlanarFcctlBits ^
+      PlanarFcctlAUnaryLsb ^ PlanarFcctlAUnaryWidth ^ PlanarFcctlOUnaryLsb ^
+      PlanarFcctlOUnaryWidth ^ PlanarFcctlOGainLsb ^ PlanarFcctlOGainWidth ^ PlanarPoolAddr ^
+      PlanarPoolBits ^ PlanarPoolKhLsb ^ PlanarPoolKhWidth ^ PlanarPoolKwLsb ^ PlanarPoolKwWidth ^
+      PlanarPoolSyLsb ^ PlanarPoolSyWidth ^ PlanarPoolSxLsb ^ PlanarPoolSxWidth ^ PlanarPoolPtLsb ^
+      PlanarPoolPtWidth ^ PlanarPoolPlLsb ^ PlanarPoolPlWidth ^ PlanarPooloutAddr ^
+      PlanarPooloutBits ^ PlanarPooloutOwLsb ^ PlanarPooloutOwWidth ^ PlanarPooloutOhLsb ^
+      PlanarPooloutOhWidth ^ PlanarS0baseAddr ^ PlanarS0baseBits ^ PlanarS0baseBaseLsb ^
+      PlanarS0baseBaseWidth ^ PlanarS0rowAddr ^ PlanarS0rowBits ^ PlanarS0rowStrideLsb ^
+      PlanarS0rowStrideWidth ^ PlanarS0planeAddr ^ PlanarS0planeBits ^ PlanarS0planeStrideLsb ^
+      PlanarS0planeStrideWidth ^ PlanarS1baseAddr ^ PlanarS1baseBits ^ PlanarS1baseBaseLsb ^
+      PlanarS1baseBaseWidth ^ PlanarS1rowAddr ^ PlanarS1rowBits ^ PlanarS1rowStrideLsb ^
+      PlanarS1rowStrideWidth ^ PlanarS1planeAddr ^ PlanarS1planeBits ^ PlanarS1planeStrideLsb ^
+      PlanarS1planeStrideWidth ^ PlanarS2baseAddr ^ PlanarS2baseBits ^ PlanarS2baseBaseLsb ^
+      PlanarS2baseBaseWidth ^ PlanarS2rowAddr ^ PlanarS2rowBits ^ PlanarS2rowStrideLsb ^
+      PlanarS2rowStrideWidth ^ PlanarS2planeAddr ^ PlanarS2planeBits ^ PlanarS2planeStrideLsb ^
+      PlanarS2planeStrideWidth ^ PlanarDbaseAddr ^ PlanarDbaseBits ^ PlanarDbaseBaseLsb ^
+      PlanarDbaseBaseWidth ^ PlanarDrowAddr ^ PlanarDrowBits ^ PlanarDrowStrideLsb ^
+      PlanarDrowStrideWidth ^ PlanarDplaneAddr ^ PlanarDplaneBits ^ PlanarDplaneStrideLsb ^
+      PlanarDplaneStrideWidth ^ PlanarStartAddr;
 
 endpackage
 

@@ -66,7 +66,12 @@ module ane_td_ctrl #(
   output      logic [7:0]            cfg_addr_o,
   output      logic [31:0]           cfg_wdata_o,
   input  wire logic                  core_busy_i,
-  input  wire logic                  core_done_i
+  input  wire logic                  core_done_i,
+  output      logic                  pe_cfg_we_o,    // to ane_planar's configuration port
+  output      logic [5:0]            pe_cfg_addr_o,
+  output      logic [31:0]           pe_cfg_wdata_o,
+  input  wire logic                  pe_busy_i,
+  input  wire logic                  pe_done_i
 );
 
   logic                 f_busy, f_done, f_error;
@@ -113,6 +118,7 @@ module ane_td_ctrl #(
     .busy_o(s_busy), .error_o(s_error), .err_code_o(s_code), .err_td_o(s_err_td), .err_addr_o, .err_header_o,
     .st_setup_o,
     .cfg_we_o, .cfg_addr_o, .cfg_wdata_o, .core_busy_i, .core_done_i,
+    .pe_cfg_we_o, .pe_cfg_addr_o, .pe_cfg_wdata_o, .pe_busy_i, .pe_done_i,
     .kd_start_o(kd_start), .kd_chan_base_o(kd_chan_base), .kd_nchan_o(kd_nchan), .kd_steps_o(kd_steps),
     .kd_fp16_o(kd_fp16), .kd_per_o(kd_per), .kd_nk_full_o(kd_nk_full), .kd_ppg_o(kd_ppg),
     .kd_nk_last_o(kd_nk_last), .kd_passes_o(kd_passes), .kd_params_o(kd_params), .kd_scale_o(kd_scale),

@@ -23,6 +23,9 @@
 //      the bank: patch_h bpr 8 <= BankBytes and bpr <= 63), channels per work unit, the grid,
 //      the passes (G ppg), the kernel steps (Cg KH KW), the shifter's channel stride. ErrCore
 //      when a field overflows its core register.
+//   A planar task (Header[8].ENE 0, assumption A18) is checked for what the planar engine runs
+//   (two fp16 sources, one shape, no neural-engine field) and configures ane_planar instead: its
+//   21 registers (MODE .. DPLANE) and START on the pe_cfg port, then it waits for pe_done_i.
 //   4. configure: the kernel DMA and (lookup table) the table conversion start; the four shifter
 //      writes; wait for the core's PREP (busy low); post-processor CTRL and SEED; the table's 37
 //      writes as the conversion hands them over (ErrTable if it fails); the 17 core writes; wait
@@ -69,6 +72,12 @@ module ane_td_setup #(
   output      logic [31:0]          cfg_wdata_o,
   input  wire logic                 core_busy_i,
   input  wire logic                 core_done_i,
+  // planar engine configuration (ane_planar)
+  output      logic                 pe_cfg_we_o,
+  output      logic [5:0]           pe_cfg_addr_o,
+  output      logic [31:0]          pe_cfg_wdata_o,
+  input  wire logic                 pe_busy_i,
+  input  wire logic                 pe_done_i,
   // kernel DMA
   output      logic                 kd_start_o,
   output      logic [16*32-1:0]     kd_chan_base_o,
@@ -102,17 +111,18 @@ module ane_td_setup #(
   // ---------------------------------------------------------------- capture
   // the buffer-table entries the header names (bar_i is fixed during a walk), read when the
   // header word passes so that a base word's sum starts from a register
-  logic [31:0] sbar_q, dbar_q, kbar_q;
+  logic [31:0] sbar_q, dbar_q, kbar_q, s1bar_q;
   logic [31:0] h8_q, h9_q, indim_q, chcfg_q, cin_q, cout_q, outdim_q, conv_q, grp_q;
   logic [31:0] sdma_q, srow_q, splane_q, sfmt_q, ddma_q, drow_q, dplane_q, dfmt_q;
   logic [31:0] kcfg_q, mac_q, pscale_q, h0_q, h1_q, ccfg_q;
   logic [15:0] ken_q;
-  logic [15:0] koff_nz_q, ksz1_q;  // kernel channel c: a nonzero block offset, a size of one block
+  logic [15:0] koff_nz_q, ksz1_q, ksz0_q;  // kernel channel c: a nonzero block offset, a size of one block, of none
   logic        planar_nz_q, src1_nz_q, sgs_nz_q, dgs_nz_q;
   // Byte addresses, added as their words pass (the header, with the buffer indices, comes
   // first; the channels' En words before their base words): one buffer-table read and one adder.
   logic [31:0] xbase_q, ybase_q, tbase_q;
   logic [16*32-1:0] kbase_q;
+  logic [31:0] s1base_q, s1row_q, s1plane_q, s1fmt_q, pcfg_q, ppost_q, ps0s_q;  // a planar task's
 
   // register address of a stream word
   function automatic logic hit(input logic [23:0] a, input logic [31:0] reg_addr);
@@ -130,6 +140,7 @@ module ane_td_setup #(
         if (wr_addr_i == ane_regs_pkg::TdHeader8Off[23:0]) begin
           h8_q   <= wr_data_i;
           sbar_q <= bar_i[32*wr_data_i[ane_regs_pkg::TdHeader8RBase0Lsb +: 5] +: 32];
+          s1bar_q <= bar_i[32*wr_data_i[ane_regs_pkg::TdHeader8RBase1Lsb +: 5] +: 32];
           dbar_q <= bar_i[32*wr_data_i[ane_regs_pkg::TdHeader8WBaseLsb +: 5] +: 32];
         end
         if (wr_addr_i == ane_regs_pkg::TdHeader9KBase0Off[23:0]) begin
@@ -158,6 +169,13 @@ module ane_td_setup #(
         if (hit(wr_addr_i, ane_regs_pkg::TdNEKernelCfgAddr)) kcfg_q <= wr_data_i;
         if (hit(wr_addr_i, ane_regs_pkg::TdNEMACCfgAddr)) mac_q <= wr_data_i;
         if (hit(wr_addr_i, ane_regs_pkg::TdNEPostScaleAddr)) pscale_q <= wr_data_i;
+        if (hit(wr_addr_i, ane_regs_pkg::TdTileDMASrcSrc1BaseAddrAddr)) s1base_q <= s1_sum;
+        if (hit(wr_addr_i, ane_regs_pkg::TdTileDMASrcSrc1RowStrideAddr)) s1row_q <= wr_data_i;
+        if (hit(wr_addr_i, ane_regs_pkg::TdTileDMASrcSrc1PlaneStrideAddr)) s1plane_q <= wr_data_i;
+        if (hit(wr_addr_i, ane_regs_pkg::TdTileDMASrcSrc1FmtAddr)) s1fmt_q <= wr_data_i;
+        if (hit(wr_addr_i, ane_regs_pkg::TdPlanarCfgAddr)) pcfg_q <= wr_data_i;
+        if (hit(wr_addr_i, ane_regs_pkg::TdPlanarPostAddr)) ppost_q <= wr_data_i;
+        if (hit(wr_addr_i, ane_regs_pkg::TdPlanarSrc0ScaleAddr)) ps0s_q <= wr_data_i;
       end
     end
   end
@@ -179,6 +197,8 @@ module ane_td_setup #(
       if (take && !wr_header_i && hit(wr_addr_i, SizeA)) begin
         ksz1_q[c] <= wr_data_i[ane_regs_pkg::TdKernelDMASrcCoeffBfrSizeMemBfrSizeLsb +:
                                ane_regs_pkg::TdKernelDMASrcCoeffBfrSizeMemBfrSizeWidth] == 26'd1;
+        ksz0_q[c] <= wr_data_i[ane_regs_pkg::TdKernelDMASrcCoeffBfrSizeMemBfrSizeLsb +:
+                               ane_regs_pkg::TdKernelDMASrcCoeffBfrSizeMemBfrSizeWidth] == 26'd0;
       end
     end
   end
@@ -201,7 +221,8 @@ module ane_td_setup #(
                                       hit(wr_addr_i, ane_regs_pkg::TdTileDMASrcSrc1PlaneStrideAddr) ||
                                       hit(wr_addr_i, ane_regs_pkg::TdTileDMASrcSrc1GroupStrideAddr) ||
                                       hit(wr_addr_i, ane_regs_pkg::TdTileDMASrcSrc1FmtAddr));
-  assign sgs_word = !wr_header_i && hit(wr_addr_i, ane_regs_pkg::TdTileDMASrcGroupStrideAddr);
+  assign sgs_word = !wr_header_i && (hit(wr_addr_i, ane_regs_pkg::TdTileDMASrcGroupStrideAddr) ||
+                                     hit(wr_addr_i, ane_regs_pkg::TdTileDMASrcSrc1GroupStrideAddr));
   assign dgs_word = !wr_header_i && hit(wr_addr_i, ane_regs_pkg::TdTileDMADstGroupStrideAddr);
 
   // The fields the model does not run: per word, whether its fixed bits hold a value the real
@@ -261,9 +282,10 @@ module ane_td_setup #(
   // the buffer-table entry of each kind of base word, plus the word's 64-byte offset: one sum
   // per kind (its table entry read with the header), so the word's address compare only picks
   // the register that takes its sum and is not in front of the add
-  logic [31:0] src_sum, dst_sum, k_sum;
+  logic [31:0] src_sum, dst_sum, k_sum, s1_sum;
   assign src_sum = sbar_q + {wr_data_i[ane_regs_pkg::TdTileDMASrcBaseAddrAddrLsb +: 26], 6'd0};
   assign dst_sum = dbar_q + {wr_data_i[ane_regs_pkg::TdTileDMADstBaseAddrAddrLsb +: 26], 6'd0};
+  assign s1_sum  = s1bar_q + {wr_data_i[ane_regs_pkg::TdTileDMASrcSrc1BaseAddrAddrLsb +: 26], 6'd0};
   assign k_sum   = kbar_q +
                    {wr_data_i[ane_regs_pkg::TdKernelDMASrcCoeffBaseAddrAddrLsb +: 26], 6'd0};
 
@@ -288,39 +310,66 @@ module ane_td_setup #(
   assign kind      = planar ? 2'd2 : pass ? 2'd1 : 2'd0;
   assign bad_fixed = fix_bad_q[kind];
 
-  // Error 1: the fields the core does not run (tb/td/program.cc Interpret refuses the same).
-  logic bad_field;
+  // a planar task's fields (A18)
+  logic [1:0]  pe_op, s1fmt, s1mem;
+  logic        pe_binary;
+  logic [15:0] pe_scale, pe_bias, pe_s0scale;
+  assign pe_op      = pcfg_q[ane_regs_pkg::TdPlanarCfgOpLsb +: ane_regs_pkg::TdPlanarCfgOpWidth];
+  assign pe_binary  = pcfg_q[ane_regs_pkg::TdPlanarCfgBinaryLsb];
+  assign pe_scale   = ppost_q[ane_regs_pkg::TdPlanarPostScaleLsb +: 16];
+  assign pe_bias    = ppost_q[ane_regs_pkg::TdPlanarPostBiasLsb +: 16];
+  assign pe_s0scale = ps0s_q[ane_regs_pkg::TdPlanarSrc0ScaleScaleLsb +: 16];
+  assign s1fmt      = chcfg_q[ane_regs_pkg::TdCommonChCfgSrc1FmtLsb +: 2];
+  assign s1mem      = s1fmt_q[ane_regs_pkg::TdTileDMASrcSrc1FmtMemFmtLsb +: 2];
+
+  // Error 1: the fields the engines do not run (tb/td/program.cc Interpret refuses the same).
+  logic bad_field, bad_ne, bad_pe;
   logic [15:0] kdis;  // the kernel DMA channels not enabled
   assign kdis = ~ken_q;
   always_comb begin
     bad_field = 1'b0;
-    if (planar) bad_field = 1'b1;  // the planar engine: not yet behind the front end
     // the chain: the next TD from the TD buffer (TBE 1, TBase 0, NextSize one TD) unless the last
     if (tbe == eon || tbase != 5'd0 || nextsize != (eon ? 9'd0 : 9'(ane_regs_pkg::TdBytes / 4 - 1))) bad_field = 1'b1;
-    if (!planar && active_ne + 3'd1 != ene) bad_field = 1'b1;  // every real program: ActiveNE = ENE - 1
     if (!h8_q[ane_regs_pkg::TdHeader8RBE0Lsb] || !h8_q[ane_regs_pkg::TdHeader8WBELsb]) bad_field = 1'b1;
-    // a neural-engine task has no second source and no planar operation
-    if (h8_q[ane_regs_pkg::TdHeader8RBE1Lsb] || h8_q[ane_regs_pkg::TdHeader8RBase1Lsb +: 5] != 5'd0 ||
-        chcfg_q[ane_regs_pkg::TdCommonChCfgSrc1FmtLsb +: 2] != 2'd0 || src1_nz_q || planar_nz_q) bad_field = 1'b1;
     if (!sdma_q[ane_regs_pkg::TdTileDMASrcDMAConfigEnLsb] || !ddma_q[ane_regs_pkg::TdTileDMADstDMAConfigEnLsb]) bad_field = 1'b1;
     if (infmt == 2'd0 || infmt == 2'd3 || outfmt == 2'd0 || outfmt == 2'd3) bad_field = 1'b1;
     if (sfmt != infmt || dfmt != outfmt) bad_field = 1'b1;
-    if (!pass && !(opmode == 3'd0 && !kmode)) bad_field = 1'b1;
-    if (!pass && kfmt != infmt) bad_field = 1'b1;            // fp16 x fp16 or int8 x int8
-    if (pass && kfmt != 2'd0) bad_field = 1'b1;              // a pass reads no kernels
-    if (biasmode && (pass || int8)) bad_field = 1'b1;        // the bias is an fp16 in the blocks
-    if (int8 && out8 && scale_en) bad_field = 1'b1;
-    if (!int8 && (rshift != 5'd0 || outfmt != 2'd2)) bad_field = 1'b1;
-    if (ane_pkg::fp16_is_infnan(pscale)) bad_field = 1'b1;
-    if (nlmode == 2'd3) bad_field = 1'b1;
-    if ((ken_q & (ken_q + 16'd1)) != 16'd0) bad_field = 1'b1;  // channels 0 .. E-1
-    if ((koff_nz_q & kdis) != 16'd0 || (ksz1_q | ken_q) != 16'hffff) bad_field = 1'b1;  // the others as real programs
-    if (h9_q[ane_regs_pkg::TdHeader9KBE0Lsb] != (ken_q != 16'd0)) bad_field = 1'b1;
-    if (ken_q == 16'd0 && h9_q[ane_regs_pkg::TdHeader9KBase0Lsb +: 5] != 5'd0) bad_field = 1'b1;
     if (ngroups > 13'd1 && (sgs_nz_q || dgs_nz_q)) bad_field = 1'b1;  // no group stride to apply
-    if (table_en && nen == 5'd0) bad_field = 1'b1;
-    if (pass && nen != {4'd0, table_en}) bad_field = 1'b1;
-    if (!pass && nen <= {4'd0, table_en}) bad_field = 1'b1;
+    if (planar ? bad_pe : bad_ne) bad_field = 1'b1;
+  end
+  // a planar task: two fp16 sources, the operator and scales, no neural-engine field
+  always_comb begin
+    bad_pe = !pe_binary || !h8_q[ane_regs_pkg::TdHeader8RBE1Lsb];
+    if (infmt != 2'd2 || s1fmt != 2'd2 || outfmt != 2'd2 || s1mem != 2'd2) bad_pe = 1'b1;
+    if (ane_pkg::fp16_is_infnan(pe_scale) || ane_pkg::fp16_is_infnan(pe_bias) ||
+        ane_pkg::fp16_is_infnan(pe_s0scale)) bad_pe = 1'b1;
+    if (active_ne != 3'd0 || opmode != 3'd0 || kmode || biasmode || nlmode != 2'd0 || kfmt != 2'd0 ||
+        pscale != 16'd0 || rshift != 5'd0) bad_pe = 1'b1;
+    if (h9_q[ane_regs_pkg::TdHeader9KBE0Lsb] || h9_q[ane_regs_pkg::TdHeader9KBase0Lsb +: 5] != 5'd0) bad_pe = 1'b1;
+    if (ken_q != 16'd0 || koff_nz_q != 16'd0 || ksz0_q != 16'hffff || sgs_nz_q || dgs_nz_q) bad_pe = 1'b1;
+  end
+  // a neural-engine task (a convolution or a per-element pass)
+  always_comb begin
+    bad_ne = 1'b0;
+    if (active_ne + 3'd1 != ene) bad_ne = 1'b1;  // every real program: ActiveNE = ENE - 1
+    // no second source and no planar operation
+    if (h8_q[ane_regs_pkg::TdHeader8RBE1Lsb] || h8_q[ane_regs_pkg::TdHeader8RBase1Lsb +: 5] != 5'd0 ||
+        s1fmt != 2'd0 || src1_nz_q || planar_nz_q) bad_ne = 1'b1;
+    if (!pass && !(opmode == 3'd0 && !kmode)) bad_ne = 1'b1;
+    if (!pass && kfmt != infmt) bad_ne = 1'b1;            // fp16 x fp16 or int8 x int8
+    if (pass && kfmt != 2'd0) bad_ne = 1'b1;              // a pass reads no kernels
+    if (biasmode && (pass || int8)) bad_ne = 1'b1;        // the bias is an fp16 in the blocks
+    if (int8 && out8 && scale_en) bad_ne = 1'b1;
+    if (!int8 && (rshift != 5'd0 || outfmt != 2'd2)) bad_ne = 1'b1;
+    if (ane_pkg::fp16_is_infnan(pscale)) bad_ne = 1'b1;
+    if (nlmode == 2'd3) bad_ne = 1'b1;
+    if ((ken_q & (ken_q + 16'd1)) != 16'd0) bad_ne = 1'b1;  // channels 0 .. E-1
+    if ((koff_nz_q & kdis) != 16'd0 || (ksz1_q | ken_q) != 16'hffff) bad_ne = 1'b1;  // the others as real programs
+    if (h9_q[ane_regs_pkg::TdHeader9KBE0Lsb] != (ken_q != 16'd0)) bad_ne = 1'b1;
+    if (ken_q == 16'd0 && h9_q[ane_regs_pkg::TdHeader9KBase0Lsb +: 5] != 5'd0) bad_ne = 1'b1;
+    if (table_en && nen == 5'd0) bad_ne = 1'b1;
+    if (pass && nen != {4'd0, table_en}) bad_ne = 1'b1;
+    if (!pass && nen <= {4'd0, table_en}) bad_ne = 1'b1;
   end
 
   // Error 2 (shapes) and 3 (the core) before any arithmetic.
@@ -329,9 +378,11 @@ module ane_td_setup #(
     bad_shape = win == 15'd0 || hin == 15'd0 || cin == 17'd0 || wout == 15'd0 || hout == 15'd0 ||
                 cout == 17'd0 || kw == 5'd0 || kh == 5'd0 || sx == 2'd0 || sy == 2'd0 || ngroups == 13'd0 ||
                 px >= kw || py >= kh;
-    if (pass && (cin != cout || hin != hout || win != wout || kw != 5'd1 || kh != 5'd1 || sx != 2'd1 ||
-                 sy != 2'd1)) bad_shape = 1'b1;
-    bad_core = kw > 5'd7 || kh > 5'd7 || win > 15'd4095 || hin > 15'd4095;
+    if ((pass || planar) && (cin != cout || hin != hout || win != wout || kw != 5'd1 || kh != 5'd1 || sx != 2'd1 ||
+                             sy != 2'd1)) bad_shape = 1'b1;
+    if (planar && ngroups != 13'd1) bad_shape = 1'b1;
+    bad_core = planar ? win > 15'd16383 || hin > 15'd16383 || cin > 17'd16383
+                      : kw > 5'd7 || kh > 5'd7 || win > 15'd4095 || hin > 15'd4095;
   end
 
   // ---------------------------------------------------------------- the sequential unit
@@ -388,7 +439,7 @@ module ane_td_setup #(
   typedef enum logic [4:0] {
     SCap, SCheck, SCg, SPer, SOh, SOw, STileH, SPh, SPw, SLoopMul, SLoopTest, SCpw, SNsl, SNty,
     SNtx, SPasses, SSteps1, SSteps2, SChs, SRange, SShifter, SPrep, SPost, STable, SCore, SKWait,
-    SStart, SRun, SDone, SDrain
+    SStart, SRun, SDone, SDrain, SPe, SPeRun
   } state_e;
   state_e st_q;
   logic   wait_q;
@@ -572,6 +623,104 @@ module ane_td_setup #(
     endcase
   end
 
+  // ---------------------------------------------------------------- a planar task's writes
+  // ane_planar's registers in order, then START (PeWrites in all), one a cycle once the engine is
+  // idle: the elementwise task y = FC_O(op(FC_A(src0), src1)) of A18.
+  localparam int unsigned PeWrites = 22;
+  logic        pe_go;
+  logic [5:0]  pw_addr;
+  logic [31:0] pw_data;
+  logic [3:0]  pe_ewop;
+  assign pe_go = !pe_busy_i;
+  always_comb begin
+    unique case (pe_op)  // Planar.Cfg.Op: add, mul, max, min
+      2'd0: pe_ewop = 4'(ane_pkg::PeEwAdd);
+      2'd1: pe_ewop = 4'(ane_pkg::PeEwMul);
+      2'd2: pe_ewop = 4'(ane_pkg::PeEwMax);
+      default: pe_ewop = 4'(ane_pkg::PeEwMin);
+    endcase
+  end
+  always_comb begin
+    pw_data = 32'd0;
+    unique case (step_i_q)
+      5'd0: begin
+        pw_addr = 6'(ane_regs_pkg::PlanarModeAddr);
+        pw_data = 32'(pe_ewop) << ane_regs_pkg::PlanarModeEwopLsb;  // KIND 0 elementwise, POSTOP pass
+      end
+      5'd1: begin
+        pw_addr = 6'(ane_regs_pkg::PlanarShapeAddr);
+        pw_data = 32'(win[13:0]) << ane_regs_pkg::PlanarShapeWLsb | 32'(hin[13:0]) << ane_regs_pkg::PlanarShapeHLsb;
+      end
+      5'd2: begin
+        pw_addr = 6'(ane_regs_pkg::PlanarChanAddr);
+        pw_data = 32'(cin[13:0]) << ane_regs_pkg::PlanarChanCLsb;
+      end
+      5'd3: pw_addr = 6'(ane_regs_pkg::PlanarFmtAddr);  // fp16 everywhere, no broadcast
+      5'd4: begin
+        pw_addr = 6'(ane_regs_pkg::PlanarFcaAddr);
+        pw_data = 32'(pe_s0scale) << ane_regs_pkg::PlanarFcaScaleLsb;  // bias +0
+      end
+      5'd5: begin
+        pw_addr = 6'(ane_regs_pkg::PlanarFcoAddr);
+        pw_data = 32'(pe_scale) << ane_regs_pkg::PlanarFcoScaleLsb | 32'(pe_bias) << ane_regs_pkg::PlanarFcoBiasLsb;
+      end
+      5'd6: pw_addr = 6'(ane_regs_pkg::PlanarFcctlAddr);
+      5'd7: pw_addr = 6'(ane_regs_pkg::PlanarPoolAddr);
+      5'd8: pw_addr = 6'(ane_regs_pkg::PlanarPooloutAddr);
+      5'd9: begin
+        pw_addr = 6'(ane_regs_pkg::PlanarS0baseAddr);
+        pw_data = xbase_q;
+      end
+      5'd10: begin
+        pw_addr = 6'(ane_regs_pkg::PlanarS0rowAddr);
+        pw_data = {srow_q[ane_regs_pkg::TdTileDMASrcRowStrideStrideLsb +: 26], 6'd0};
+      end
+      5'd11: begin
+        pw_addr = 6'(ane_regs_pkg::PlanarS0planeAddr);
+        pw_data = {splane_q[ane_regs_pkg::TdTileDMASrcPlaneStridePlaneStrideLsb +: 26], 6'd0};
+      end
+      5'd12: begin
+        pw_addr = 6'(ane_regs_pkg::PlanarS1baseAddr);
+        pw_data = s1base_q;
+      end
+      5'd13: begin
+        pw_addr = 6'(ane_regs_pkg::PlanarS1rowAddr);
+        pw_data = {s1row_q[ane_regs_pkg::TdTileDMASrcSrc1RowStrideStrideLsb +: 26], 6'd0};
+      end
+      5'd14: begin
+        pw_addr = 6'(ane_regs_pkg::PlanarS1planeAddr);
+        pw_data = {s1plane_q[ane_regs_pkg::TdTileDMASrcSrc1PlaneStrideStrideLsb +: 26], 6'd0};
+      end
+      5'd15: pw_addr = 6'(ane_regs_pkg::PlanarS2baseAddr);
+      5'd16: pw_addr = 6'(ane_regs_pkg::PlanarS2rowAddr);
+      5'd17: pw_addr = 6'(ane_regs_pkg::PlanarS2planeAddr);
+      5'd18: begin
+        pw_addr = 6'(ane_regs_pkg::PlanarDbaseAddr);
+        pw_data = ybase_q;
+      end
+      5'd19: begin
+        pw_addr = 6'(ane_regs_pkg::PlanarDrowAddr);
+        pw_data = {drow_q[ane_regs_pkg::TdTileDMADstRowStrideRowStrideLsb +: 26], 6'd0};
+      end
+      5'd20: begin
+        pw_addr = 6'(ane_regs_pkg::PlanarDplaneAddr);
+        pw_data = {dplane_q[ane_regs_pkg::TdTileDMADstPlaneStridePlaneStrideLsb +: 26], 6'd0};
+      end
+      default: begin
+        pw_addr = 6'(ane_regs_pkg::PlanarStartAddr);
+        pw_data = 32'd1;
+      end
+    endcase
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) pe_cfg_we_o <= 1'b0;
+    else pe_cfg_we_o <= st_q == SPe && pe_go;
+  end
+  always_ff @(posedge clk_i) begin
+    pe_cfg_addr_o  <= pw_addr;
+    pe_cfg_wdata_o <= pw_data;
+  end
+
   logic cw_we;
   assign cw_we = st_q == SShifter || st_q == SPost || st_q == SCore || st_q == SStart ||
                  (st_q == STable && tb_wr_valid_i);
@@ -609,6 +758,8 @@ module ane_td_setup #(
         end else if (bad_core) begin
           err_d = 1'b1;
           code_d = 3'(ErrCore);
+        end else if (planar) begin
+          st_d = SPe;
         end else begin
           st_d = SCg;
           go = 1'b1;
@@ -784,6 +935,8 @@ module ane_td_setup #(
       end
       SStart: st_d = SRun;
       SRun: if (core_done_i) st_d = SDone;
+      SPe: if (step_i_q == 5'(PeWrites - 1) && pe_go) st_d = SPeRun;
+      SPeRun: if (pe_done_i) st_d = SDone;
       SDone: st_d = SCap;
       SDrain: ;
       default: st_d = SCap;
@@ -841,10 +994,10 @@ module ane_td_setup #(
         fix_bad_q <= '0;
       end
       if (st_q != st_d) step_i_q <= 5'd0;
-      else if (st_q == SShifter || st_q == SPost || st_q == SCore) step_i_q <= step_i_q + 5'd1;
+      else if (st_q == SShifter || st_q == SPost || st_q == SCore || (st_q == SPe && pe_go)) step_i_q <= step_i_q + 5'd1;
       if (st_q == SCap) setup_cnt_q <= 32'd0;
-      else if (st_q != SRun && st_q != SDone) setup_cnt_q <= setup_cnt_q + 32'd1;
-      if (st_q == SStart) st_setup_o <= setup_cnt_q;
+      else if (st_q != SRun && st_q != SDone && st_q != SPeRun) setup_cnt_q <= setup_cnt_q + 32'd1;
+      if (st_q == SStart || (st_q == SPe && st_d == SPeRun)) st_setup_o <= setup_cnt_q;
       if (err_d) begin
         error_o    <= 1'b1;
         err_code_o <= code_d;
@@ -924,6 +1077,7 @@ module ane_td_setup #(
   logic unused;
   // (only the fields above are read from the captured words; synthesis drops the other flops)
   assign unused = ^{indim_q, chcfg_q, cin_q, cout_q, outdim_q, conv_q, grp_q, sfmt_q, dfmt_q, h0_q, h1_q, ccfg_q,
+                    s1row_q, s1plane_q, s1fmt_q, pcfg_q, ps0s_q,
                     pscale_q, kcfg_q, mac_q, tile_w_q[W-1:9], tile_h_q[W-1:9], cpw_q[W-1:10], nsl_q[W-1:10], nty_q[W-1:10],
                     ntx_q[W-1:10], passes_q[W-1:11], steps_q[W-1:16], ppg_q[W-1:10], per_q[W-1:10], cg_q[W-1:10],
                     nk_last[W-1:4], hin[14:12], win[14:12], hout[14:12],

@@ -46,6 +46,7 @@ KIND_NAMES = ("convolution", "per-element pass", "planar")
 H_FILE = "tb/regs/ane_regs.h"
 TD_DOC = "docs/td.md"
 CORE_DOC = "docs/core.md"
+PLANAR_DOC = "docs/planar.md"
 TD_MARK = "td fields"
 CORE_MARK = "core registers"
 SEEN_NOTE = ("\"Seen\" values are the raw field values in the three real programs "
@@ -177,12 +178,30 @@ def parse_fields(entries, where, td=False, origin=None):
     return out
 
 
+class Engine:
+    """A block's configuration port: the neural-engine core (core:) or the planar engine
+    (planar:). Names: SV constants <Prefix><Reg>..., structs <name>_<reg>_t and <name>_cfg_t, C++
+    namespace ane::regs::<name>, its register table in `doc` between the "<name> registers"
+    markers."""
+
+    def __init__(self, name, doc):
+        self.name, self.doc = name, doc
+        self.prefix = camel(name.upper())
+        self.mark = f"{name} registers"
+
+
 class Model:
     def __init__(self, doc):
         if not isinstance(doc, dict):
-            raise RegError("the top level must be a mapping with 'td' and 'core'")
+            raise RegError("the top level must be a mapping with 'td', 'core' and 'planar'")
         self.parse_td(need(doc, "td", "td", dict))
-        self.parse_core(need(doc, "core", "core", dict))
+        self.engines = [self.parse_engine(need(doc, "core", "core", dict), "core", CORE_DOC),
+                        self.parse_engine(need(doc, "planar", "planar", dict), "planar", PLANAR_DOC)]
+        core = self.engines[0]
+        # the core's, under the names the generators used before the planar engine
+        self.core_module, self.core_addr_bits, self.core_meaning = core.module, core.addr_bits, core.meaning
+        self.core_notes, self.core_regs, self.core_windows = core.notes, core.regs, core.windows
+        self.config_meaning, self.config_regs = core.config_meaning, core.config_regs
 
     # ---- TD
     def parse_td(self, td):
@@ -288,30 +307,31 @@ class Model:
                 if words.get(off, 0) & (((1 << u["width"]) - 1) << u["lsb"]):
                     raise RegError(f"td: the unnamed entry at TD+0x{off:03x} overlaps a named field")
 
-    # ---- core
-    def parse_core(self, core):
-        self.core_module = text(core, "module", "core")
-        self.core_addr_bits = need(core, "addr_bits", "core", int)
-        self.core_meaning = " ".join(text(core, "meaning", "core").split())
-        self.core_notes = [str(n).strip() for n in core.get("notes", []) or []]
-        self.core_regs, self.core_windows = [], []
+    # ---- an engine's configuration port
+    def parse_engine(self, core, ename, doc):
+        e = Engine(ename, doc)
+        e.module = text(core, "module", ename)
+        e.addr_bits = need(core, "addr_bits", ename, int)
+        e.meaning = " ".join(text(core, "meaning", ename).split())
+        e.notes = [str(n).strip() for n in core.get("notes", []) or []]
+        e.regs, e.windows = [], []
         taken = {}
-        limit = 1 << self.core_addr_bits
-        for k, r in enumerate(need(core, "registers", "core.registers", list)):
-            where = f"core.registers[{k}]"
+        limit = 1 << e.addr_bits
+        for k, r in enumerate(need(core, "registers", f"{ename}.registers", list)):
+            where = f"{ename}.registers[{k}]"
             name = text(r, "name", where)
-            where = f"core.{name}"
+            where = f"{ename}.{name}"
             addr = need(r, "addr", where, int)
             if not 0 <= addr < limit or addr in taken:
                 raise RegError(f"{where}: address 0x{addr:02x} is outside the port or taken by {taken.get(addr)}")
             taken[addr] = name
             fields = parse_fields(r["fields"], where) if "fields" in r else []
-            self.core_regs.append({"name": name, "addr": addr, "meaning": text(r, "meaning", where),
-                                   "fields": fields})
+            e.regs.append({"name": name, "addr": addr, "meaning": text(r, "meaning", where),
+                           "fields": fields})
         for k, w in enumerate(core.get("windows", []) or []):
-            where = f"core.windows[{k}]"
+            where = f"{ename}.windows[{k}]"
             name = text(w, "name", where)
-            where = f"core.{name}"
+            where = f"{ename}.{name}"
             addr, bits = need(w, "addr", where, int), need(w, "addr_bits", where, int)
             if addr % (1 << bits) or addr + (1 << bits) > limit:
                 raise RegError(f"{where}: a window must be aligned to its size and inside the port")
@@ -319,17 +339,18 @@ class Model:
                 if a in taken:
                     raise RegError(f"{where}: address 0x{a:02x} is also {taken[a]}")
                 taken[a] = name
-            self.core_windows.append({"name": name, "addr": addr, "addr_bits": bits,
-                                      "meaning": text(w, "meaning", where),
-                                      "regs": self.parse_window_regs(w, where, bits),
-                                      "doc": self.parse_window_doc(w, where)})
-        self.core_regs.sort(key=lambda r: r["addr"])
-        self.parse_core_config(need(core, "config", "core.config", dict))
-        for r in self.core_regs:
-            self.check_sv_names(r, f"core.{r['name']}")
-        for w in self.core_windows:
+            e.windows.append({"name": name, "addr": addr, "addr_bits": bits,
+                              "meaning": text(w, "meaning", where),
+                              "regs": self.parse_window_regs(w, where, bits),
+                              "doc": self.parse_window_doc(w, where)})
+        e.regs.sort(key=lambda r: r["addr"])
+        self.parse_core_config(e, need(core, "config", f"{ename}.config", dict))
+        for r in e.regs:
+            self.check_sv_names(r, f"{ename}.{r['name']}")
+        for w in e.windows:
             for r in w["regs"]:
-                self.check_sv_names(r, f"core.{w['name']}.{r['name']}")
+                self.check_sv_names(r, f"{ename}.{w['name']}.{r['name']}")
+        return e
 
     def parse_window_regs(self, w, where, bits):
         """A window's registers: addr is the address a within the window (the block's own
@@ -385,22 +406,23 @@ class Model:
             if sv_name(fname) in SV_KEYWORDS:
                 raise RegError(f"{where}.{fname}: {sv_name(fname)} is a SystemVerilog keyword")
 
-    def parse_core_config(self, cfg):
-        """core.config: the registers the core keeps for a layer, as one packed struct."""
-        where = "core.config"
-        self.config_meaning = " ".join(text(cfg, "meaning", where).split())
+    @staticmethod
+    def parse_core_config(e, cfg):
+        """<engine>.config: the registers the engine keeps for a task, as one packed struct."""
+        where = f"{e.name}.config"
+        e.config_meaning = " ".join(text(cfg, "meaning", where).split())
         names = need(cfg, "registers", where + ".registers", list)
-        by_name = {r["name"]: r for r in self.core_regs}
-        self.config_regs = []
+        by_name = {r["name"]: r for r in e.regs}
+        e.config_regs = []
         for k, n in enumerate(names):
             if not isinstance(n, str) or n not in by_name:
-                raise RegError(f"{where}.registers[{k}]: {n!r} is not a core register")
+                raise RegError(f"{where}.registers[{k}]: {n!r} is not a {e.name} register")
             r = by_name[n]
             if not r["fields"]:
                 raise RegError(f"{where}.registers[{k}]: {n} has no fields to keep")
-            if r in self.config_regs:
+            if r in e.config_regs:
                 raise RegError(f"{where}.registers[{k}]: {n} is listed twice")
-            self.config_regs.append(r)
+            e.config_regs.append(r)
 
 
 # ---------------------------------------------------------------- the real programs
@@ -704,8 +726,6 @@ def gen_sv(m):
             rows += [(fp + "Off", hexv(reg.td_offset), ""), (fp + "Lsb", str(lsb), ""),
                      (fp + "Width", str(width), units)]
         block(title, rows)
-    out.append("")
-    out.append("  // ---- the core's configuration port (rtl/ane_core.sv) ----")
 
     def reg_rows(p, r, addr_note=""):
         """<p>Addr, <p>Count (an array), <p>Bits and each field's <p><Field>{Lsb,Width}."""
@@ -720,17 +740,21 @@ def gen_sv(m):
                      (p + camel(fname) + "Width", str(width), units)]
         return rows
 
-    for r in m.core_regs:
-        block(f"{r['name']} (0x{r['addr']:02x}): {r['meaning']}", reg_rows("Core" + camel(r["name"]), r))
-    for w in m.core_windows:
-        p = "Core" + camel(w["name"])
-        block(f"{w['name']} window (0x{w['addr']:02x} + a): {w['meaning']}",
-              [(p + "Addr", hexv(w["addr"]), ""), (p + "AddrBits", str(w["addr_bits"]), "")])
-        for r in w["regs"]:
-            block(f"{w['name']}.{r['name']} (a = 0x{r['addr']:02x}): {r['meaning']}",
-                  reg_rows(camel(w["name"]) + camel(r["name"]), r, "the address within the window"))
+    for e in m.engines:
+        out.append("")
+        out.append(f"  // ---- the {e.name}'s configuration port (rtl/{e.module}.sv) ----")
+        for r in e.regs:
+            block(f"{r['name']} (0x{r['addr']:02x}): {r['meaning']}", reg_rows(e.prefix + camel(r["name"]), r))
+        for w in e.windows:
+            p = e.prefix + camel(w["name"])
+            block(f"{w['name']} window (0x{w['addr']:02x} + a): {w['meaning']}",
+                  [(p + "Addr", hexv(w["addr"]), ""), (p + "AddrBits", str(w["addr_bits"]), "")])
+            for r in w["regs"]:
+                block(f"{w['name']}.{r['name']} (a = 0x{r['addr']:02x}): {r['meaning']}",
+                      reg_rows(camel(w["name"]) + camel(r["name"]), r, "the address within the window"))
     out += gen_sv_structs(m)
-    out += gen_sv_config(m)
+    for e in m.engines:
+        out += gen_sv_config(e)
     dup = {n for n in consts if consts.count(n) > 1}
     if dup:
         raise RegError(f"two SystemVerilog constants would have the name {sorted(dup)[0]}")
@@ -784,28 +808,31 @@ def gen_sv_structs(m):
                    "block reads a written word as the struct (`w = cfg_wdata_i[<Reg>Bits-1:0]`) and "
                    "its fields by name (`w.<field>`): core_<reg>_t for a core register, "
                    "<window>_<reg>_t for a window's register.", "  ")
-    for r in m.core_regs:
-        if r["fields"]:
-            out += sv_struct("core_" + sv_name(r["name"]) + "_t", r,
-                             f"{r['name']} (0x{r['addr']:02x}): {r['meaning']}")
-    for w in m.core_windows:
-        for r in w["regs"]:
+    for e in m.engines:
+        for r in e.regs:
             if r["fields"]:
-                out += sv_struct(sv_name(w["name"]) + "_" + sv_name(r["name"]) + "_t", r,
-                                 f"{w['name']}.{r['name']} (a = 0x{r['addr']:02x}): {r['meaning']}")
+                out += sv_struct(e.name + "_" + sv_name(r["name"]) + "_t", r,
+                                 f"{r['name']} (0x{r['addr']:02x}): {r['meaning']}")
+        for w in e.windows:
+            for r in w["regs"]:
+                if r["fields"]:
+                    out += sv_struct(sv_name(w["name"]) + "_" + sv_name(r["name"]) + "_t", r,
+                                     f"{w['name']}.{r['name']} (a = 0x{r['addr']:02x}): {r['meaning']}")
     return out
 
 
-def gen_sv_config(m):
-    """The layer configuration as one packed struct, core_cfg_t, of the kept registers' structs."""
-    out = ["", "  // ---- the layer configuration the core keeps (core.config) ----"]
-    out += comment(m.config_meaning, "  ")
-    out += comment("A register is kept as `cfg.<reg> <= cfg_wdata_i[Core<Reg>Bits-1:0]` and read "
+def gen_sv_config(e):
+    """An engine's task configuration as one packed struct, <engine>_cfg_t, of the kept
+    registers' structs."""
+    label = "planar engine" if e.name == "planar" else e.name
+    out = ["", f"  // ---- the configuration the {label} keeps ({e.name}.config) ----"]
+    out += comment(e.config_meaning, "  ")
+    out += comment(f"A register is kept as `cfg.<reg> <= cfg_wdata_i[{e.prefix}<Reg>Bits-1:0]` and read "
                    "as `cfg.<reg>.<field>`.", "  ")
     out.append("  typedef struct packed {")
-    for r in m.config_regs:
-        out.append(f"    core_{sv_name(r['name'])}_t {sv_name(r['name'])};")
-    out.append("  } core_cfg_t;")
+    for r in e.config_regs:
+        out.append(f"    {e.name}_{sv_name(r['name'])}_t {sv_name(r['name'])};")
+    out.append(f"  }} {e.name}_cfg_t;")
     return out
 
 
@@ -963,38 +990,38 @@ def gen_h(m, rules=()):
     ]
     names = []
 
-    def field_consts(p, label, addr, fields):
+    def engine_consts(e):
+        for r in e.regs:
+            p = "k" + camel(r["name"])
+            o.extend(comment(f"{r['name']} (0x{r['addr']:02x}): {r['meaning']}"))
+            o.append(f"inline constexpr uint32_t {p}Addr = 0x{r['addr']:02x};")
+            names.append(e.name + p + "Addr")
+            field_consts(p, r["name"], r["addr"], r["fields"], e.name)
+        for w in e.windows:
+            n = "k" + camel(w["name"])
+            names.append(e.name + n)
+            o.extend(comment(f"{w['name']} window: {w['meaning']}"))
+            o.append(f"inline constexpr CoreWindow {n} = {{{cstr(w['name'])}, 0x{w['addr']:02x}, "
+                     f"{w['addr_bits']}}};")
+            for r in w["regs"]:
+                p = n + camel(r["name"])
+                rep = f"[{r['count']}] at a = 0x{r['addr']:02x} + i" if r["count"] > 1 else f"a = 0x{r['addr']:02x}"
+                o.extend(comment(f"{w['name']}.{r['name']} ({rep}): {r['meaning']}"))
+                o.append(f"inline constexpr uint32_t {p}Addr = 0x{r['addr']:02x};  // a, within the window")
+                names.append(e.name + p + "Addr")
+                if r["count"] > 1:
+                    o.append(f"inline constexpr uint32_t {p}Count = {r['count']};")
+                    names.append(e.name + p + "Count")
+                field_consts(p, w["name"] + "." + r["name"], w["addr"] + r["addr"], r["fields"], e.name)
+
+    def field_consts(p, label, addr, fields, ns="core"):
         """k<p><Field> = {"<label>.<FIELD>", core address, lsb, width} for each field."""
         for (fname, lsb, width, _, _) in fields:
-            names.append(p + camel(fname))
+            names.append(ns + p + camel(fname))
             o.append(f"inline constexpr CoreField {p + camel(fname)} = {{{cstr(label + '.' + fname)}, "
                      f"0x{addr:02x}, {lsb}, {width}}};")
 
-    for r in m.core_regs:
-        p = "k" + camel(r["name"])
-        o.extend(comment(f"{r['name']} (0x{r['addr']:02x}): {r['meaning']}"))
-        o.append(f"inline constexpr uint32_t {p}Addr = 0x{r['addr']:02x};")
-        names.append(p + "Addr")
-        field_consts(p, r["name"], r["addr"], r["fields"])
-    for w in m.core_windows:
-        n = "k" + camel(w["name"])
-        names.append(n)
-        o.extend(comment(f"{w['name']} window: {w['meaning']}"))
-        o.append(f"inline constexpr CoreWindow {n} = {{{cstr(w['name'])}, 0x{w['addr']:02x}, "
-                 f"{w['addr_bits']}}};")
-        for r in w["regs"]:
-            p = n + camel(r["name"])
-            rep = f"[{r['count']}] at a = 0x{r['addr']:02x} + i" if r["count"] > 1 else f"a = 0x{r['addr']:02x}"
-            o.extend(comment(f"{w['name']}.{r['name']} ({rep}): {r['meaning']}"))
-            o.append(f"inline constexpr uint32_t {p}Addr = 0x{r['addr']:02x};  // a, within the window")
-            names.append(p + "Addr")
-            if r["count"] > 1:
-                o.append(f"inline constexpr uint32_t {p}Count = {r['count']};")
-                names.append(p + "Count")
-            field_consts(p, w["name"] + "." + r["name"], w["addr"] + r["addr"], r["fields"])
-    dup = {n for n in names if names.count(n) > 1}
-    if dup:
-        raise RegError(f"two C++ core constants would have the name {sorted(dup)[0]}")
+    engine_consts(m.engines[0])
     o += [
         "",
         "// True when value fits field f (0 <= value < 2^width).",
@@ -1008,7 +1035,7 @@ def gen_h(m, rules=()):
         "inline uint32_t Place(const CoreField& f, int64_t value,",
         "                      const char* why = \"the layer is too large for the core\") {",
         "  if (!Fits(f, value)) {",
-        "    throw std::out_of_range(\"ane_core register field \" + std::string(f.name) + \" (\" +",
+        "    throw std::out_of_range(\"register field \" + std::string(f.name) + \" (\" +",
         "                            std::to_string(f.width) + \" bits) cannot hold \" +",
         "                            std::to_string(value) + \": \" + why);",
         "  }",
@@ -1023,7 +1050,7 @@ def gen_h(m, rules=()):
         "  uint32_t word = 0;",
         "  for (const FieldValue& v : values) {",
         "    if (v.field.addr != addr) {",
-        "      throw std::out_of_range(\"ane_core register field \" + std::string(v.field.name) +",
+        "      throw std::out_of_range(\"register field \" + std::string(v.field.name) +",
         "                              \" is not a field of the register at address \" +",
         "                              std::to_string(addr));",
         "    }",
@@ -1049,9 +1076,20 @@ def gen_h(m, rules=()):
         "",
         "}  // namespace ane::regs::core",
         "",
-        "#endif  // TB_REGS_ANE_REGS_H_",
-        "",
     ]
+    for e in m.engines[1:]:
+        o += [f"namespace ane::regs::{e.name} {{", ""]
+        o += comment(e.meaning)
+        o += [f"inline constexpr uint32_t kAddrBits = {e.addr_bits};  // width of cfg_addr_i",
+              "// The register words are packed as the core's: ane::regs::core::Pack and its fields' type.",
+              "using core::CoreField;", "using core::CoreWindow;", "using core::FieldValue;", "using core::Fits;",
+              "using core::Pack;", "using core::Place;", ""]
+        engine_consts(e)
+        o += ["", f"}}  // namespace ane::regs::{e.name}", ""]
+    dup = {n for n in names if names.count(n) > 1}
+    if dup:
+        raise RegError(f"two C++ register constants would have the name {sorted(dup)[0]}")
+    o += ["#endif  // TB_REGS_ANE_REGS_H_", ""]
     return "\n".join(o)
 
 
@@ -1203,26 +1241,27 @@ def gen_td_section(m, rules=()):
     return "\n".join(o)
 
 
-def gen_core_section(m):
+def gen_core_section(m, e=None):
+    e = e or m.engines[0]
     o = [
-        f"<!-- BEGIN regtool: {CORE_MARK} -->",
+        f"<!-- BEGIN regtool: {e.mark} -->",
         "<!-- Generated by scripts/regtool.py from rtl/regs/ane_regs.yaml: edit the YAML, not this. -->",
         "",
-        *prose(m.core_meaning + " `rtl/ane_core.sv` decodes the registers with the constants of "
+        *prose(e.meaning + f" `rtl/{e.module}.sv` decodes the registers with the constants of "
                "`rtl/ane_regs_pkg.sv`, the harness writes them with `tb/regs/ane_regs.h` "
-               "(`ane::regs::core`)."),
+               f"(`ane::regs::{e.name}`)."),
         "",
         "| address | register | bits | field | units | meaning |",
         "|---|---|---|---|---|---|",
     ]
     rows = []
-    for r in m.core_regs:
+    for r in e.regs:
         if not r["fields"]:
             rows.append((r["addr"], f"| 0x{r['addr']:02x} | {r['name']} | - | - | | {md(r['meaning'])} |"))
         for (fname, lsb, width, units, meaning) in r["fields"]:
             rows.append((r["addr"], f"| 0x{r['addr']:02x} | {r['name']} | {bits_text(lsb, width)} | {fname} | "
                          f"{md(units)} | {md(meaning)} |"))
-    for w in m.core_windows:
+    for w in e.windows:
         rows.append((w["addr"], f"| 0x{w['addr']:02x} + a (a < {1 << w['addr_bits']}) | {w['name']} | 31:0 | - | | "
                      f"{md(w['meaning'])} |"))
         for r in w["regs"]:
@@ -1233,15 +1272,15 @@ def gen_core_section(m):
             rows.append((a, f"| {at} | {w['name']}.{r['name']} | | {md(fields)} | | {md(r['meaning'])} |"))
     rows.sort(key=lambda r: r[0])
     o += [r for _, r in rows]
-    names = ", ".join(r["name"] for r in m.config_regs)
-    o += [""] + prose(m.config_meaning + f" The registers {names}: `ane_regs_pkg::core_<reg>_t` "
-                      "each (its fields, the top one first), `core_cfg_t` of them all.")
-    if m.core_notes:
+    names = ", ".join(r["name"] for r in e.config_regs)
+    o += [""] + prose(e.config_meaning + f" The registers {names}: `ane_regs_pkg::{e.name}_<reg>_t` "
+                      f"each (its fields, the top one first), `{e.name}_cfg_t` of them all.")
+    if e.notes:
         o.append("")
-        for n in m.core_notes:
+        for n in e.notes:
             o += textwrap.wrap(md(n), width=100, initial_indent="- ", subsequent_indent="  ",
                                break_on_hyphens=False, break_long_words=False)
-    o += ["", f"<!-- END regtool: {CORE_MARK} -->"]
+    o += ["", f"<!-- END regtool: {e.mark} -->"]
     return "\n".join(o)
 
 
@@ -1322,14 +1361,13 @@ def outputs(m, root=ROOT):
     """(path, expected content or a function of the current content) for every output."""
     rules = fixed_rules(m, read_programs(m, root))
     td_doc = gen_td_section(m, rules)
-    core_doc = gen_core_section(m)
     return [
         (SV_FILE, gen_sv(m), None),
         (RULES_FILE, gen_rules_sv(m, rules), None),
         (H_FILE, gen_h(m, rules), None),
         (TD_DOC, td_doc, TD_MARK),
-        (CORE_DOC, core_doc, CORE_MARK),
-    ] + [(w["doc"], gen_window_section(m, w), window_mark(w)) for w in m.core_windows if w["doc"]]
+    ] + [(e.doc, gen_core_section(m, e), e.mark) for e in m.engines] + [
+        (w["doc"], gen_window_section(m, w), window_mark(w)) for e in m.engines for w in e.windows if w["doc"]]
 
 
 def selftest(doc, root=ROOT):
@@ -1395,7 +1433,7 @@ def selftest(doc, root=ROOT):
     structs = re.findall(r"typedef struct packed \{[^\n]*\n(.*?)\n  \} (\w+)_t;", sv, re.S)
     checked = 0
     for body, t in structs:
-        if t == "core_cfg":
+        if t in ("core_cfg", "planar_cfg"):
             continue
         width = 0
         for m_ in re.finditer(r"logic(?: \[(\d+):(\d+)\])?\s+(\w+);", body):

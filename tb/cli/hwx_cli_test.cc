@@ -158,7 +158,7 @@ TEST_F(HwxTest, N2_ConcatProgramGivesItsKnownResultOnEveryEngine) {
 // README: a ScaledElementWise add of two [1, 64, 1, 1] inputs on the planar engine (the neural
 // engine off): out = image + image2, element by element (N-4.1: one fp16 add, RNE, N-1 on each
 // operand), here with sums that round, NaN (entering as +inf), inf - inf (+0, N-4.2), -0.
-TEST_F(HwxTest, N4_1_SumProgramGivesItsKnownResultOnTheOracle) {
+TEST_F(HwxTest, N4_1_SumProgramGivesItsKnownResultOnEveryEngine) {
   Tensor a{DType::kFp16, {64}, {}}, b{DType::kFp16, {64}, {}};
   std::vector<double> want;
   for (int i = 0; i < 64; ++i) {
@@ -177,13 +177,20 @@ TEST_F(HwxTest, N4_1_SumProgramGivesItsKnownResultOnTheOracle) {
   want[62] = 0;
   WriteNpy("a.npy", a);
   WriteNpy("b.npy", b);
-  const Result r = Ane({"run", kHwx + "sum.hwx", "--input", "image=a.npy", "--input", "image2=b.npy", "--out-dir", "."});
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  const Tensor y = Output("probs@output.npy");
-  ASSERT_EQ(y.shape, (std::vector<int64_t>{1, 64, 1, 1}));
-  for (int i = 0; i < 64; ++i) EXPECT_EQ(y.bits[size_t(i)], HostFp16(want[size_t(i)])) << "element " << i;
-  EXPECT_NE(r.out.find("planar add, fp16 [64, 1, 1] and [64, 1, 1] -> fp16 [64, 1, 1] (buffers 6 and 5 -> buffer 4)"),
-            std::string::npos) << r.out;
+  for (const char* engine : {"oracle", "rtl", "both"}) {
+    SCOPED_TRACE(engine);
+    const Result r = Ane({"run", kHwx + "sum.hwx", "--input", "image=a.npy", "--input", "image2=b.npy", "--out-dir", ".",
+                          "--engine", engine});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const Tensor y = Output("probs@output.npy");
+    ASSERT_EQ(y.shape, (std::vector<int64_t>{1, 64, 1, 1}));
+    for (int i = 0; i < 64; ++i) EXPECT_EQ(y.bits[size_t(i)], HostFp16(want[size_t(i)])) << "element " << i;
+    EXPECT_NE(r.out.find("planar add, fp16 [64, 1, 1] and [64, 1, 1] -> fp16 [64, 1, 1] (buffers 6 and 5 -> buffer 4)"),
+              std::string::npos) << r.out;
+    if (std::string(engine) != "oracle") {
+      EXPECT_NE(r.out.find("rtl: from the TD bytes (ane_td_ctrl + ane_planar, 16 lanes)"), std::string::npos) << r.out;
+    }
+  }
 }
 
 TEST_F(HwxTest, N5_SigmoidProgramIsWithinItsTablesErrorOnEveryEngine) {

@@ -284,7 +284,15 @@ struct RtlProgram {
 // Why the RTL would refuse layer `l` ("" when it runs it): what it plans is what the C++ driver
 // plans (core_plan.cc), on the 256-lane core, without kernel splitting.
 std::string RtlTdRefusal(const td::TdLayer& l) {
-  if (l.planar) return "a planar task: the RTL front end does not run the planar engine yet (--engine oracle runs it)";
+  if (l.planar) {
+    const int most = (1 << 14) - 1;  // ane_planar's SHAPE and CHAN fields
+    if (l.src.c > most || l.src.h > most || l.src.w > most) {
+      return fmt::format("a planar task of [{}, {}, {}]: the planar engine takes up to {} per dimension (--engine "
+                         "oracle runs it)",
+                         l.src.c, l.src.h, l.src.w, most);
+    }
+    return "";
+  }
   const oracle::ConvGeometry& g = l.layer.geom;
   if (g.kernel_h > oracle::kMaxShifterKernel || g.kernel_w > oracle::kMaxShifterKernel) {
     return fmt::format("a {}x{} kernel: the RTL's TD set-up runs kernels up to {}x{} (--engine oracle runs it)", g.kernel_h,
@@ -621,7 +629,13 @@ int RunHwxCommand(const std::vector<std::string>& argv, std::ostream& final_out)
       out << fmt::format("            vs fp64: max {} ulp (largest absolute difference {:.3g}), {} of {} outputs differ\n",
                          d.max, abs_err, d.count, y.bits.size());
     }
-    if (rtl && li < rtl->result.per_layer.size()) {
+    if (rtl && li < rtl->result.per_layer.size() && l.planar) {
+      const harness::TdLayerStat& s = rtl->result.per_layer[li];
+      const double elems = double(l.dst.c) * l.dst.h * l.dst.w;
+      out << fmt::format("            rtl: from the TD bytes (ane_td_ctrl + ane_planar, 16 lanes): set-up {} cycles, "
+                         "task {} cycles, {:.2f} elements per lane per cycle\n",
+                         s.setup, s.cycles, s.cycles ? elems / (16.0 * double(s.cycles)) : 0.0);
+    } else if (rtl && li < rtl->result.per_layer.size()) {
       const harness::TdLayerStat& s = rtl->result.per_layer[li];
       const double macs = double(l.layer.cout) * l.dst.h * l.dst.w * l.layer.geom.Steps();
       out << fmt::format("            rtl: from the TD bytes (ane_td_ctrl + ane_core, 256 lanes): set-up {} cycles, "

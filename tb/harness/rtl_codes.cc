@@ -41,6 +41,7 @@ static_assert(Code(PeEwOp::kAbs) == Pkg::PeEwAbs);
 static_assert(Code(PeEwOp::kNeg) == Pkg::PeEwNeg);
 static_assert(Code(PeEwOp::kRelu) == Pkg::PeEwRelu);
 static_assert(Code(PeEwOp::kSquare) == Pkg::PeEwSquare);
+static_assert(Code(PeEwOp::kPass) == Pkg::PeEwPass);
 static_assert(Code(PeEwOp::kMultiplyAdd) == Pkg::PeEwAddMul);
 static_assert(Code(PeEwOp::kAddMultiply) == Pkg::PeEwMulAfterAdd);
 

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 
+#include "tb/oracle/elementwise.h"
 #include "tb/oracle/planar.h"
 
 namespace ane::harness {
@@ -18,8 +19,29 @@ enum class MacCmd : uint8_t { kMac = 0, kLoad = 1, kClear = 2 };
 // ane_pkg::pe_ew_op_e: ane_pe_ew's operations.
 enum class PeEwOp : uint8_t {
   kAdd = 0, kSub = 1, kMul = 2, kMax = 3, kMin = 4, kCompare = 5, kAbs = 6, kNeg = 7,
-  kRelu = 8, kSquare = 9, kMultiplyAdd = 10, kAddMultiply = 11,
+  kRelu = 8, kSquare = 9, kMultiplyAdd = 10, kAddMultiply = 11, kPass = 12,
 };
+
+// The contract's result of ane_pe_ew's operation `op` on one lane (N-4.1, N-4.3): the oracle's
+// functions by the RTL's operation code.
+inline uint16_t EwOracle(PeEwOp op, uint16_t a, uint16_t b, uint16_t c) {
+  switch (op) {
+    case PeEwOp::kAdd: return oracle::Fp16Add(a, b);
+    case PeEwOp::kSub: return oracle::Fp16Sub(a, b);
+    case PeEwOp::kMul: return oracle::Fp16Mul(a, b);
+    case PeEwOp::kMax: return oracle::Fp16Max(a, b);
+    case PeEwOp::kMin: return oracle::Fp16Min(a, b);
+    case PeEwOp::kCompare: return oracle::Compare(a, b);
+    case PeEwOp::kAbs: return oracle::Fp16Abs(a);
+    case PeEwOp::kNeg: return oracle::Fp16Neg(a);
+    case PeEwOp::kRelu: return oracle::Fp16Max(a, 0);
+    case PeEwOp::kSquare: return oracle::Fp16Square(a);
+    case PeEwOp::kMultiplyAdd: return oracle::Ternary(oracle::TernaryOp::kAddMul, a, b, c);
+    case PeEwOp::kAddMultiply: return oracle::Ternary(oracle::TernaryOp::kMulAfterAdd, a, b, c);
+    case PeEwOp::kPass: return a;
+  }
+  return 0;
+}
 
 // ane_pkg::pe_tree_op_e: the reduction tree's operator (ane_pe_reduce, ane_pe_pool,
 // ane_pe_vreduce).

@@ -1,4 +1,5 @@
-// A TD program on the full-size RTL (Vane_td_ctrl256 driving Vane_core256_m1, td_system.h), for
+// A TD program on the full-size RTL (Vane_td_ctrl256 driving Vane_core256_m1 and the 16-lane
+// planar engine Vane_planar16, td_system.h), for
 // `ane run PROGRAM.hwx --engine rtl|both`: the caller places the chain, the weights and the
 // buffers in a memory image and names the buffer table; the front end walks, plans, converts
 // and runs every TD. Nothing of the C++ interpretation or planner is used.

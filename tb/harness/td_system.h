@@ -1,7 +1,7 @@
-// The TD front end and the neural-engine core run together (docs/td_fetch.md, "Running a
-// program"): an ane_td_ctrl model (fetch, layer set-up, kernel DMA, table conversion) drives an
-// ane_core model's configuration port, both clocked together, and one memory model answers
-// every port of both: the TD, kernel and table reads and the staging writes of the front end,
+// The TD front end and the engines run together (docs/td_fetch.md, "Running a program"): an
+// ane_td_ctrl model (fetch, layer set-up, kernel DMA, table conversion) drives an ane_core
+// model's and an ane_planar model's configuration ports, all clocked together, and one memory
+// model answers every port of all three (the planar engine's through PlanarPorts): the TD, kernel and table reads and the staging writes of the front end,
 // the input, kernel and output ports of the core. The memory model answers reads in order after
 // a random latency and holds each port's ready low at random (CoreRunOptions), so tests show
 // that neither changes a result. Nothing here plans a layer or writes a register: the driver
@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "tb/harness/core_driver.h"
+#include "tb/harness/planar_engine.h"
 #include "tb/harness/sim.h"
 
 namespace ane::harness {
@@ -49,19 +50,22 @@ struct TdSystemResult {
   bool err_header = false;           // ... a header word (err_addr its TD offset)
   uint64_t cycles = 0;               // start to done (or to the end of an error)
   uint64_t core_busy_cycles = 0;     // cycles the core ran a layer (START to done)
+  uint64_t planar_busy_cycles = 0;   // cycles the planar engine ran a task
+  int planar_tasks = 0;              // planar engine runs (done_o pulses)
   uint64_t setup_cycles = 0;         // cycles the set-up took over every TD, capture excluded
   uint64_t mac_cycles = 0;           // the core's MAC cycles, summed over the TDs
   int layers = 0;                    // core runs (done_o pulses)
   uint64_t td_beats = 0, kernel_reads = 0, staging_writes = 0, table_reads = 0;
   std::vector<std::pair<uint32_t, uint32_t>> cfg_writes;  // the core's configuration writes, in order
+  std::vector<std::pair<uint32_t, uint32_t>> pe_cfg_writes;  // the planar engine's
   std::vector<TdLayerStat> per_layer;                     // one per core run
 };
 
-template <class Ctrl, class Core>
+template <class Ctrl, class Core, class Planar>
 class TdSystem {
  public:
-  TdSystem(Sim<Ctrl>& ctrl, Sim<Core>& core, const CoreParams& cp)
-      : ctrl_(ctrl), core_(core), out_bytes_(cp.out_bytes), port_bytes_(cp.PortBytes()) {}
+  TdSystem(Sim<Ctrl>& ctrl, Sim<Core>& core, Sim<Planar>& planar, const CoreParams& cp)
+      : ctrl_(ctrl), core_(core), pe_(planar), out_bytes_(cp.out_bytes), port_bytes_(cp.PortBytes()) {}
 
   void Reset() {
     Idle();
@@ -69,13 +73,17 @@ class TdSystem {
     for (int i = 0; i < 4; ++i) {
       ctrl_.dut().rst_ni = 0;
       core_.dut().rst_ni = 0;
+      pe_.dut().rst_ni = 0;
       ctrl_.Tick();
       core_.Tick();
+      pe_.Tick();
     }
     ctrl_.dut().rst_ni = 1;
     core_.dut().rst_ni = 1;
+    pe_.dut().rst_ni = 1;
     for (auto* q : {&td_q_, &kd_q_, &tb_q_, &kq_}) q->clear();
     xq_.clear();
+    pe_ports_.Clear();
   }
 
   std::vector<uint8_t>& mem() { return mem_; }
@@ -97,7 +105,7 @@ class TdSystem {
     for (;;) {
       c.eval();
       if (c.done_o) break;
-      if (c.error_o && !c.busy_o && !k.busy_o) break;
+      if (c.error_o && !c.busy_o && !k.busy_o && !pe_.dut().busy_o) break;
       if (ctrl_.cycles() - t0 > max_cycles) throw std::runtime_error("TD system: no end after " + std::to_string(max_cycles) + " cycles");
       Step(opt, job, writable, &r);
     }
@@ -158,6 +166,17 @@ class TdSystem {
     k.kr_ready_i = 0;
     k.ks_valid_i = 0;
     k.yw_ready_i = 0;
+    Planar& p = pe_.dut();
+    p.cfg_we_i = 0;
+    p.s0_rd_ready_i = 0;
+    p.s1_rd_ready_i = 0;
+    p.s2_rd_ready_i = 0;
+    p.s0_rs_valid_i = 0;
+    p.s1_rs_valid_i = 0;
+    p.s2_rs_valid_i = 0;
+    p.wr_ready_i = 0;
+    c.pe_busy_i = 0;
+    c.pe_done_i = 0;
   }
 
   // One clock of both models.
@@ -193,14 +212,31 @@ class TdSystem {
     }
     const bool ks = offer(kq_, k.ks_valid_i, k.ks_data_i);
     // One evaluation of each model a cycle: the front end's configuration outputs are flops
-    // (settled at the last edge), so the core settles first and its busy/done go to the front end.
+    // (settled at the last edge), so the engines settle first and their busy/done go to the
+    // front end.
+    Planar& pe = pe_.dut();
     k.cfg_we_i = c.cfg_we_o;
     k.cfg_addr_i = c.cfg_addr_o;
     k.cfg_wdata_i = c.cfg_wdata_o;
+    pe.cfg_we_i = c.pe_cfg_we_o;
+    pe.cfg_addr_i = c.pe_cfg_addr_o;
+    pe.cfg_wdata_i = c.pe_cfg_wdata_o;
+    pe_ports_.Drive(pe, mem_, now, opt);
     core_.Eval();
+    pe_.Eval();
     c.core_busy_i = k.busy_o;
     c.core_done_i = k.done_o;
+    c.pe_busy_i = pe.busy_o;
+    c.pe_done_i = pe.done_o;
     ctrl_.Eval();
+    pe_ports_.Handle(pe, &mem_, now, opt, writable);
+    if (pe.done_o) {
+      if (job.on_task_done) job.on_task_done(r->layers + r->planar_tasks, mem_);
+      ++r->planar_tasks;
+      r->per_layer.push_back({c.st_setup_o, pe.st_cycles_o, 0});
+    }
+    if (pe.busy_o) ++r->planar_busy_cycles;
+    if (pe.cfg_we_i) r->pe_cfg_writes.push_back({uint32_t(pe.cfg_addr_i), uint32_t(pe.cfg_wdata_i)});
     if (k.cfg_we_i) {
       r->cfg_writes.push_back({uint32_t(k.cfg_addr_i), uint32_t(k.cfg_wdata_i)});
       if (k.cfg_addr_i == regs::core::kStartAddr) start_cycle_ = now;
@@ -241,7 +277,7 @@ class TdSystem {
       }
     }
     if (k.done_o) {
-      if (job.on_task_done) job.on_task_done(r->layers, mem_);
+      if (job.on_task_done) job.on_task_done(r->layers + r->planar_tasks, mem_);
       ++r->layers;
       r->mac_cycles += k.st_mac_o;
       r->setup_cycles += c.st_setup_o;
@@ -255,10 +291,13 @@ class TdSystem {
     if (ks) kq_.pop_front();
     ctrl_.Tick();
     core_.Tick();
+    pe_.Tick();
   }
 
   Sim<Ctrl>& ctrl_;
   Sim<Core>& core_;
+  Sim<Planar>& pe_;
+  PlanarPorts<Planar> pe_ports_;
   int out_bytes_;
   int port_bytes_;
   std::vector<uint8_t> mem_;

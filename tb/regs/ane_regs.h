@@ -1637,7 +1637,7 @@ constexpr bool Fits(const CoreField& f, int64_t value) {
 inline uint32_t Place(const CoreField& f, int64_t value,
                       const char* why = "the layer is too large for the core") {
   if (!Fits(f, value)) {
-    throw std::out_of_range("ane_core register field " + std::string(f.name) + " (" +
+    throw std::out_of_range("register field " + std::string(f.name) + " (" +
                             std::to_string(f.width) + " bits) cannot hold " +
                             std::to_string(value) + ": " + why);
   }
@@ -1652,7 +1652,7 @@ inline uint32_t Pack(uint32_t addr, std::initializer_list<FieldValue> values,
   uint32_t word = 0;
   for (const FieldValue& v : values) {
     if (v.field.addr != addr) {
-      throw std::out_of_range("ane_core register field " + std::string(v.field.name) +
+      throw std::out_of_range("register field " + std::string(v.field.name) +
                               " is not a field of the register at address " +
                               std::to_string(addr));
     }
@@ -1677,5 +1677,109 @@ inline uint32_t WindowAddr(const CoreWindow& w, uint32_t a) {
 }
 
 }  // namespace ane::regs::core
+
+namespace ane::regs::planar {
+
+// The planar engine's configuration port (cfg_addr_i, 32-bit registers, written while busy_o is
+//   low). A configuration describes one task on a [C][H][W] tensor: an elementwise operation of
+//   one, two or three sources, a reduction (through the tree or the line buffer) or a pooling; a
+//   write to START runs it (docs/planar.md).
+inline constexpr uint32_t kAddrBits = 6;  // width of cfg_addr_i
+// The register words are packed as the core's: ane::regs::core::Pack and its fields' type.
+using core::CoreField;
+using core::CoreWindow;
+using core::FieldValue;
+using core::Fits;
+using core::Pack;
+using core::Place;
+
+// MODE (0x00): the task
+inline constexpr uint32_t kModeAddr = 0x00;
+inline constexpr CoreField kModeKind = {"MODE.KIND", 0x00, 0, 2};
+inline constexpr CoreField kModeAxis = {"MODE.AXIS", 0x00, 2, 1};
+inline constexpr CoreField kModeEwop = {"MODE.EWOP", 0x00, 3, 4};
+inline constexpr CoreField kModeTreeop = {"MODE.TREEOP", 0x00, 7, 2};
+inline constexpr CoreField kModePostop = {"MODE.POSTOP", 0x00, 9, 2};
+// SHAPE (0x01): the tensor's rows and columns
+inline constexpr uint32_t kShapeAddr = 0x01;
+inline constexpr CoreField kShapeW = {"SHAPE.W", 0x01, 0, 14};
+inline constexpr CoreField kShapeH = {"SHAPE.H", 0x01, 14, 14};
+// CHAN (0x02): the tensor's channels
+inline constexpr uint32_t kChanAddr = 0x02;
+inline constexpr CoreField kChanC = {"CHAN.C", 0x02, 0, 14};
+// FMT (0x03): element formats and broadcasts
+inline constexpr uint32_t kFmtAddr = 0x03;
+inline constexpr CoreField kFmtS0Int8 = {"FMT.S0_INT8", 0x03, 0, 1};
+inline constexpr CoreField kFmtS1Int8 = {"FMT.S1_INT8", 0x03, 1, 1};
+inline constexpr CoreField kFmtS2Int8 = {"FMT.S2_INT8", 0x03, 2, 1};
+inline constexpr CoreField kFmtDInt8 = {"FMT.D_INT8", 0x03, 3, 1};
+inline constexpr CoreField kFmtS0Bw = {"FMT.S0_BW", 0x03, 4, 1};
+inline constexpr CoreField kFmtS1Bw = {"FMT.S1_BW", 0x03, 5, 1};
+inline constexpr CoreField kFmtS2Bw = {"FMT.S2_BW", 0x03, 6, 1};
+// FCA (0x04): source 0's converter (ane_pe_fc): y = unary(RNE16(RNE16(x SCALE) + BIAS))
+inline constexpr uint32_t kFcaAddr = 0x04;
+inline constexpr CoreField kFcaScale = {"FCA.SCALE", 0x04, 0, 16};
+inline constexpr CoreField kFcaBias = {"FCA.BIAS", 0x04, 16, 16};
+// FCO (0x05): the result's converter (ane_pe_fc), after the operator and the post-processor
+inline constexpr uint32_t kFcoAddr = 0x05;
+inline constexpr CoreField kFcoScale = {"FCO.SCALE", 0x05, 0, 16};
+inline constexpr CoreField kFcoBias = {"FCO.BIAS", 0x05, 16, 16};
+// FCCTL (0x06): the converters' unary operations and the width-slice gain
+inline constexpr uint32_t kFcctlAddr = 0x06;
+inline constexpr CoreField kFcctlAUnary = {"FCCTL.A_UNARY", 0x06, 0, 2};
+inline constexpr CoreField kFcctlOUnary = {"FCCTL.O_UNARY", 0x06, 2, 2};
+inline constexpr CoreField kFcctlOGain = {"FCCTL.O_GAIN", 0x06, 4, 1};
+// POOL (0x07): a pooling's window
+inline constexpr uint32_t kPoolAddr = 0x07;
+inline constexpr CoreField kPoolKh = {"POOL.KH", 0x07, 0, 4};
+inline constexpr CoreField kPoolKw = {"POOL.KW", 0x07, 4, 4};
+inline constexpr CoreField kPoolSy = {"POOL.SY", 0x07, 8, 4};
+inline constexpr CoreField kPoolSx = {"POOL.SX", 0x07, 12, 4};
+inline constexpr CoreField kPoolPt = {"POOL.PT", 0x07, 16, 3};
+inline constexpr CoreField kPoolPl = {"POOL.PL", 0x07, 19, 3};
+// POOLOUT (0x08): a pooling's output size (the bottom and right padding follow from it)
+inline constexpr uint32_t kPooloutAddr = 0x08;
+inline constexpr CoreField kPooloutOw = {"POOLOUT.OW", 0x08, 0, 14};
+inline constexpr CoreField kPooloutOh = {"POOLOUT.OH", 0x08, 14, 14};
+// S0BASE (0x10): source 0
+inline constexpr uint32_t kS0baseAddr = 0x10;
+inline constexpr CoreField kS0baseBase = {"S0BASE.BASE", 0x10, 0, 32};
+// S0ROW (0x11): source 0 row stride
+inline constexpr uint32_t kS0rowAddr = 0x11;
+inline constexpr CoreField kS0rowStride = {"S0ROW.STRIDE", 0x11, 0, 32};
+// S0PLANE (0x12): source 0 plane stride
+inline constexpr uint32_t kS0planeAddr = 0x12;
+inline constexpr CoreField kS0planeStride = {"S0PLANE.STRIDE", 0x12, 0, 32};
+// S1BASE (0x13): source 1
+inline constexpr uint32_t kS1baseAddr = 0x13;
+inline constexpr CoreField kS1baseBase = {"S1BASE.BASE", 0x13, 0, 32};
+// S1ROW (0x14): source 1 row stride
+inline constexpr uint32_t kS1rowAddr = 0x14;
+inline constexpr CoreField kS1rowStride = {"S1ROW.STRIDE", 0x14, 0, 32};
+// S1PLANE (0x15): source 1 plane stride
+inline constexpr uint32_t kS1planeAddr = 0x15;
+inline constexpr CoreField kS1planeStride = {"S1PLANE.STRIDE", 0x15, 0, 32};
+// S2BASE (0x16): source 2
+inline constexpr uint32_t kS2baseAddr = 0x16;
+inline constexpr CoreField kS2baseBase = {"S2BASE.BASE", 0x16, 0, 32};
+// S2ROW (0x17): source 2 row stride
+inline constexpr uint32_t kS2rowAddr = 0x17;
+inline constexpr CoreField kS2rowStride = {"S2ROW.STRIDE", 0x17, 0, 32};
+// S2PLANE (0x18): source 2 plane stride
+inline constexpr uint32_t kS2planeAddr = 0x18;
+inline constexpr CoreField kS2planeStride = {"S2PLANE.STRIDE", 0x18, 0, 32};
+// DBASE (0x19): the result
+inline constexpr uint32_t kDbaseAddr = 0x19;
+inline constexpr CoreField kDbaseBase = {"DBASE.BASE", 0x19, 0, 32};
+// DROW (0x1a): the result's row stride
+inline constexpr uint32_t kDrowAddr = 0x1a;
+inline constexpr CoreField kDrowStride = {"DROW.STRIDE", 0x1a, 0, 32};
+// DPLANE (0x1b): the result's plane stride
+inline constexpr uint32_t kDplaneAddr = 0x1b;
+inline constexpr CoreField kDplaneStride = {"DPLANE.STRIDE", 0x1b, 0, 32};
+// START (0x20): any write runs the task (done_o pulses when its last result is written)
+inline constexpr uint32_t kStartAddr = 0x20;
+
+}  // namespace ane::regs::planar
 
 #endif  // TB_REGS_ANE_REGS_H_

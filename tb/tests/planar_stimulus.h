@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "tb/harness/rtl_codes.h"
 #include "tb/oracle/conv_walk.h"
 #include "tb/oracle/elementwise.h"
 #include "tb/oracle/planar.h"
@@ -90,22 +91,9 @@ inline std::vector<Patch> RandomPatches(Rng& rng, int reductions) {
 }
 
 // The contract's result of ane_pe_ew's operation code `op` (its in_op_i: 0 add .. 11 (a+b)*c,
-// N-4.1 / N-4.3) on one lane's operands.
+// 12 pass; N-4.1 / N-4.3) on one lane's operands.
 inline uint16_t EwOracle(int op, uint16_t a, uint16_t b, uint16_t c) {
-  switch (op) {
-    case 0: return oracle::Fp16Add(a, b);
-    case 1: return oracle::Fp16Sub(a, b);
-    case 2: return oracle::Fp16Mul(a, b);
-    case 3: return oracle::Fp16Max(a, b);
-    case 4: return oracle::Fp16Min(a, b);
-    case 5: return oracle::Compare(a, b);
-    case 6: return oracle::Fp16Abs(a);
-    case 7: return oracle::Fp16Neg(a);
-    case 8: return oracle::Fp16Max(a, 0x0000);
-    case 9: return oracle::Fp16Square(a);
-    case 10: return oracle::Ternary(oracle::TernaryOp::kAddMul, a, b, c);
-    default: return oracle::Ternary(oracle::TernaryOp::kMulAfterAdd, a, b, c);
-  }
+  return harness::EwOracle(harness::PeEwOp(op), a, b, c);
 }
 
 }  // namespace ane::test

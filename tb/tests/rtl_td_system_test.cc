@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "Vane_core8_m1.h"
+#include "Vane_planar8.h"
 #include "Vane_td_ctrl8.h"
 #include "tb/harness/core_plan.h"
 #include "tb/harness/postproc_driver.h"
@@ -49,6 +50,7 @@ using harness::TdSystemResult;
 using test::Rng;
 using Ctrl = Vane_td_ctrl8;
 using Core = Vane_core8_m1;
+using Planar = Vane_planar8;
 
 constexpr CoreParams kCp{8, 512, 8, 64};  // Vane_core8_m1 and Vane_td_ctrl8 (rtl/CMakeLists.txt)
 constexpr int kWeightsBar = 1;
@@ -75,6 +77,19 @@ std::vector<td::LayerSpec> RandomProgram(Rng& rng, int max_len) {
     s.cin = c;
     s.h = h;
     s.w = w;
+    if (!int8 && rng.Below(4) == 0) {  // a planar task (A18): the chain's tensor and another input
+      s.planar = true;
+      s.out = td::ElemFormat::kFp16;
+      s.pe.op = td::PlanarOp(rng.Below(4));
+      s.pe.src0_scale = rng.Below(3) == 0 ? 0x3C00 : SmallFp16(rng);
+      s.pe.scale = rng.Below(3) == 0 ? 0x3C00 : SmallFp16(rng);
+      s.pe.bias = rng.Below(3) == 0 ? 0 : SmallFp16(rng);
+      s.cout = c;
+      s.oh = h;
+      s.ow = w;
+      layers.push_back(s);
+      continue;
+    }
     s.pass = rng.Below(5) == 0;
     if (s.pass) {
       s.cout = c;
@@ -131,10 +146,17 @@ std::vector<td::LayerSpec> RandomProgram(Rng& rng, int max_len) {
     int8 = s.out == td::ElemFormat::kInt8;
     layers.push_back(s);
   }
-  // Buffers: 5 the input, 4 the output, 6.. the intermediates, with random row and plane
-  // padding (a layer reads its input as the layer before wrote it).
+  // Buffers: 5 the input, 4 the output, 6.. the intermediates, 16.. a planar task's second
+  // input, with random row and plane padding (a layer reads its input as the layer before
+  // wrote it).
   for (size_t i = 0; i < layers.size(); ++i) {
     td::LayerSpec& s = layers[i];
+    if (s.planar) {
+      s.src1_bar = int(16 + i);
+      s.src1_base = 64 * rng.Below(3);
+      s.src1_row = td::PackedRow(s.w, s.in) + 64 * rng.Below(2);
+      s.src1_plane = s.src1_row * uint64_t(s.h) + 64 * rng.Below(2);
+    }
     s.src_bar = i == 0 ? 5 : int(5 + i);
     s.dst_bar = i + 1 == layers.size() ? 4 : int(6 + i);
     s.dst_base = 64 * rng.Below(3);
@@ -206,6 +228,7 @@ Placed Place(const td::Encoded& e, Rng& rng, bool interpret = true) {
   for (const td::TdLayer& l : layers) {
     size[l.src.bar] = std::max(size[l.src.bar], l.src.End());
     size[l.dst.bar] = std::max(size[l.dst.bar], l.dst.End());
+    if (l.planar) size[l.src1.bar] = std::max(size[l.src1.bar], l.src1.End());
   }
   for (int b : {4, 5, 6, 7, 8}) size.emplace(b, 4096);
   Placed p = Lay(e.chain, size, layers, rng, kWeightsBar);
@@ -221,17 +244,22 @@ void Store(std::vector<uint8_t>* m, uint64_t a, int bytes, uint16_t v) {
   if (bytes == 2) (*m)[size_t(a) + 1] = uint8_t(v >> 8);
 }
 
-// x into the first layer's source, in its layout.
+// x into the first layer's source, in its layout, and each planar task's second input.
 void PutInput(Placed* p, Rng& rng) {
-  const td::TdLayer& l = p->layers.front();
-  const int eb = td::ElemBytes(l.src.format);
-  for (int c = 0; c < l.src.c; ++c) {
-    for (int y = 0; y < l.src.h; ++y) {
-      for (int x = 0; x < l.src.w; ++x) {
-        const uint16_t v = eb == 2 ? SmallFp16(rng) : uint16_t(rng.Below(256));
-        Store(&p->mem, p->job.bars[size_t(l.src.bar)] + l.src.Offset(c, y, x), eb, v);
+  auto put = [&](const td::TensorAccess& a) {
+    const int eb = td::ElemBytes(a.format);
+    for (int c = 0; c < a.c; ++c) {
+      for (int y = 0; y < a.h; ++y) {
+        for (int x = 0; x < a.w; ++x) {
+          const uint16_t v = eb == 2 ? SmallFp16(rng) : uint16_t(rng.Below(256));
+          Store(&p->mem, p->job.bars[size_t(a.bar)] + a.Offset(c, y, x), eb, v);
+        }
       }
     }
+  };
+  put(p->layers.front().src);
+  for (const td::TdLayer& l : p->layers) {
+    if (l.planar) put(l.src1);
   }
 }
 
@@ -242,6 +270,17 @@ std::vector<uint8_t> Reference(const Placed& p) {
     if (!l.loaded) {  // kernels in a run-time buffer (matmul.hwx: input A), as they are now
       const uint64_t kb = p.job.bars[size_t(l.kernels.bar)];
       td::LoadKernels(&l, std::vector<uint8_t>(m.begin() + long(kb), m.end()));
+    }
+    if (l.planar) {  // A18: y = post(op(src0 x scale0, src1)), element by element
+      td::TensorAccess a = l.src, b = l.src1, y = l.dst;
+      a.base += p.job.bars[size_t(a.bar)];
+      b.base += p.job.bars[size_t(b.bar)];
+      y.base += p.job.bars[size_t(y.bar)];
+      const std::vector<uint16_t> va = td::ReadAccess(a, m), vb = td::ReadAccess(b, m);
+      std::vector<uint16_t> vy(va.size());
+      for (size_t k = 0; k < va.size(); ++k) vy[k] = td::PlanarElement(l.pe, va[k], vb[k]);
+      td::WriteAccess(y, vy, &m);
+      continue;
     }
     const int ib = td::ElemBytes(l.src.format), ob = td::ElemBytes(l.dst.format);
     oracle::Tensor3 x{l.src.c, l.src.h, l.src.w, {}};
@@ -280,6 +319,29 @@ std::vector<std::pair<uint32_t, uint32_t>> ExpectedWrites(const td::TdLayer& l, 
   return w;
 }
 
+// The planar engine's task for a planar TD, as a driver would write it (harness::PlanarWrites):
+// y = FC_O(op(FC_A(src0), src1)), FC_A scaling by Src0Scale, FC_O by the post scale and bias.
+harness::PlanarTask PlanarTaskOf(const td::TdLayer& l, const TdSystemJob& job) {
+  harness::PlanarTask t;
+  const harness::PeEwOp ops[4] = {harness::PeEwOp::kAdd, harness::PeEwOp::kMul, harness::PeEwOp::kMax,
+                                  harness::PeEwOp::kMin};
+  t.ew = ops[int(l.pe.op)];
+  t.c = l.src.c;
+  t.h = l.src.h;
+  t.w = l.src.w;
+  t.fca.scale = l.pe.src0_scale;
+  t.fco.scale = l.pe.scale;
+  t.fco.bias = l.pe.bias;
+  auto operand = [&](const td::TensorAccess& a) {
+    return harness::PlanarOperand{uint32_t(job.bars[size_t(a.bar)] + a.base), uint32_t(a.row), uint32_t(a.plane),
+                                  false, false};
+  };
+  t.src[0] = operand(l.src);
+  t.src[1] = operand(l.src1);
+  t.dst = operand(l.dst);
+  return t;
+}
+
 std::string Hex(uint32_t v) {
   char b[16];
   std::snprintf(b, sizeof b, "0x%x", v);
@@ -290,12 +352,14 @@ struct System {
   explicit System(uint32_t x_seed = 1)
       : ctrl("ane_td_ctrl", harness::CurrentTestStem() + ".ctrl", x_seed),
         core("ane_core", harness::CurrentTestStem() + ".core", x_seed + 1),
-        sys(ctrl, core, kCp) {
+        planar("ane_planar", harness::CurrentTestStem() + ".planar", x_seed + 2),
+        sys(ctrl, core, planar, kCp) {
     sys.Reset();
   }
   Sim<Ctrl> ctrl;
   Sim<Core> core;
-  TdSystem<Ctrl, Core> sys;
+  Sim<Planar> planar;
+  TdSystem<Ctrl, Core, Planar> sys;
 };
 
 harness::CoreRunOptions RandomTraffic(Rng& rng) {
@@ -315,13 +379,22 @@ TdSystemResult RunAndCheck(System& s, Placed& p, const harness::CoreRunOptions& 
   const TdSystemResult r = s.sys.Run(p.job, [&p](uint64_t a) { return p.Writable(a); }, opt);
   EXPECT_FALSE(r.error) << what << ": error code " << r.err_code << " at TD " << r.err_td
                         << (r.setup_error ? " (set-up)" : " (fetch)");
-  EXPECT_EQ(r.layers, int(p.layers.size())) << what;
-  // configuration: TD after TD, the driver's writes
-  std::vector<std::pair<uint32_t, uint32_t>> cfg;
+  int planar = 0;
+  for (const td::TdLayer& l : p.layers) planar += l.planar;
+  EXPECT_EQ(r.layers, int(p.layers.size()) - planar) << what;
+  EXPECT_EQ(r.planar_tasks, planar) << what;
+  // configuration: TD after TD, the driver's writes to the core and to the planar engine
+  std::vector<std::pair<uint32_t, uint32_t>> cfg, pe_cfg;
   for (const td::TdLayer& l : p.layers) {
+    if (l.planar) {
+      const auto w = harness::PlanarWrites(PlanarTaskOf(l, p.job));
+      pe_cfg.insert(pe_cfg.end(), w.begin(), w.end());
+      continue;
+    }
     const auto w = ExpectedWrites(l, p.job);
     cfg.insert(cfg.end(), w.begin(), w.end());
   }
+  EXPECT_EQ(r.pe_cfg_writes, pe_cfg) << what << ": the planar engine's configuration";
   EXPECT_EQ(r.cfg_writes.size(), cfg.size()) << what;
   for (size_t i = 0; i < std::min(cfg.size(), r.cfg_writes.size()); ++i) {
     if (r.cfg_writes[i] != cfg[i]) {
@@ -370,7 +443,7 @@ TEST(RtlTdSystem, N2_N3_N5_RandomProgramsFromTheirTdBytesBitExact) {
   Rng rng(seed);
   System s;
   const int n = 300 * int(test::SoakFactor());
-  int tds = 0, tables = 0, passes = 0;
+  int tds = 0, tables = 0, passes = 0, planars = 0;
   uint64_t setup = 0, core = 0, mac = 0;
   for (int it = 0; it < n && !testing::Test::HasFailure(); ++it) {
     const std::vector<td::LayerSpec> specs = RandomProgram(rng, 4);
@@ -383,16 +456,19 @@ TEST(RtlTdSystem, N2_N3_N5_RandomProgramsFromTheirTdBytesBitExact) {
     for (const td::TdLayer& l : p.layers) {
       tables += l.table.has_value();
       passes += l.pass;
+      planars += l.planar;
     }
     setup += r.setup_cycles;
     core += r.core_busy_cycles;
     mac += r.mac_cycles;
   }
-  std::printf("seed %llu: %d programs, %d TDs (%d lookup tables, %d per-element passes); set-up %llu cycles, "
-              "core busy %llu cycles\n",
-              (unsigned long long)seed, n, tds, tables, passes, (unsigned long long)setup, (unsigned long long)core);
+  std::printf("seed %llu: %d programs, %d TDs (%d lookup tables, %d per-element passes, %d planar tasks); set-up "
+              "%llu cycles, core busy %llu cycles\n",
+              (unsigned long long)seed, n, tds, tables, passes, planars, (unsigned long long)setup,
+              (unsigned long long)core);
   EXPECT_GT(tables, 0);
   EXPECT_GT(passes, 0);
+  EXPECT_GT(planars, 50);
 }
 
 // The set-up's cost: per TD, the cycles from its last register write to START, on layers of
@@ -609,8 +685,7 @@ Placed PlaceProgram(const td::Program& prog, const std::vector<uint8_t>& chain, 
 }
 
 // Item 3 of the whole-TD issue: the C++ interpretation and the RTL front end accept and refuse
-// the same programs. In every real program the neural engine runs (the planar one, sum.hwx, waits
-// for the planar engine behind the front end), every fixed field and every word's reserved bits
+// the same programs. In every real program, every fixed field and every word's reserved bits
 // are changed to a value the real programs do not carry, and modelled fields to values the model
 // refuses; the C++ verdict (Interpret) and the RTL's (error_o of ane_td_ctrl) must agree, and a
 // program both accept must give the oracle's results. The unchanged programs run bit-exact.
@@ -621,7 +696,8 @@ TEST(RtlTdSystem, TD_BothEnginesAcceptAndRefuseTheSameRealPrograms) {
   System s;
   namespace r = regs::td;
   int refused = 0, accepted = 0;
-  for (const char* name : {"relu.hwx", "sigmoid.hwx", "conv_twos.hwx", "concat.hwx", "fc_bias.hwx", "matmul.hwx"}) {
+  for (const char* name : {"relu.hwx", "sigmoid.hwx", "conv_twos.hwx", "concat.hwx", "fc_bias.hwx", "matmul.hwx",
+                           "sum.hwx"}) {
     SCOPED_TRACE(name);
     const std::vector<uint8_t> file = ReadProgram(name);
     const td::Program prog = td::PrepareProgram(file);
@@ -649,8 +725,10 @@ TEST(RtlTdSystem, TD_BothEnginesAcceptAndRefuseTheSameRealPrograms) {
       field(r::kHeader_8_RBE1, 1);
       field(r::kHeader_8_TBase, 3);
       field(r::kHeader_8_TBE, tds[i].Get(r::kHeader_8_TBE) ^ 1);
-      field(r::kHeader_8_ENE, 0);  // a planar task (not yet behind the front end)
+      field(r::kHeader_8_ENE, tds[i].Get(r::kHeader_8_ENE) ? 0 : 1);  // the other engine
       field(r::kHeader_8_ENE, tds[i].Get(r::kHeader_8_ENE) % 7 + 1);
+      field(r::kPlanar_Cfg_Binary, 0);
+      field(r::kCommon_Cin_Cin, 5);
       field(r::kCommon_ChCfg_Src1Fmt, 2);
       field(r::kTileDMASrc_Src1RowStride_Stride, 1);
       field(r::kPlanar_Cfg_Op, 2);
@@ -678,7 +756,8 @@ TEST(RtlTdSystem, TD_BothEnginesAcceptAndRefuseTheSameRealPrograms) {
       }
       const std::string what = "TD " + std::to_string(e.td) + ": " + e.what;
       Placed p = PlaceProgram(prog, edited, rng);
-      if (cpp.empty()) {
+      if (cpp.empty()) {  // the edited program's own tasks
+        p.layers = td::Interpret(t, prog.hwx.WeightBytes(), prog.hwx.weights_bar);
         RunAndCheck(s, p, RandomTraffic(rng), what);
         ++accepted;
         continue;

@@ -7,6 +7,7 @@
 
 #include "tb/cli/op_family.h"
 #include "tb/oracle/elementwise.h"
+#include "tb/harness/rtl_codes.h"
 
 namespace ane::cli {
 
@@ -116,6 +117,7 @@ TensorMap Reference(const Operation& op) {
       case PeEwOp::kSquare: v = a * a; break;
       case PeEwOp::kMultiplyAdd: v = a + b * c; break;
       case PeEwOp::kAddMultiply: v = (a + b) * c; break;
+      case PeEwOp::kPass: v = a; break;
     }
     y.bits.push_back(ReferenceFp16(v));
   }
@@ -123,25 +125,6 @@ TensorMap Reference(const Operation& op) {
 }
 
 #ifndef ANE_CLI_NO_ENGINES
-// The oracle of one elementwise function (NUMERICS N-4.1 .. N-4.3).
-uint16_t EwOracle(PeEwOp op, uint16_t a, uint16_t b, uint16_t c) {
-  switch (op) {
-    case PeEwOp::kAdd: return oracle::Fp16Add(a, b);
-    case PeEwOp::kSub: return oracle::Fp16Sub(a, b);
-    case PeEwOp::kMul: return oracle::Fp16Mul(a, b);
-    case PeEwOp::kMax: return oracle::Fp16Max(a, b);
-    case PeEwOp::kMin: return oracle::Fp16Min(a, b);
-    case PeEwOp::kCompare: return oracle::Compare(a, b);
-    case PeEwOp::kAbs: return oracle::Fp16Abs(a);
-    case PeEwOp::kNeg: return oracle::Fp16Neg(a);
-    case PeEwOp::kRelu: return oracle::Fp16Max(a, 0);
-    case PeEwOp::kSquare: return oracle::Fp16Square(a);
-    case PeEwOp::kMultiplyAdd: return oracle::Ternary(oracle::TernaryOp::kAddMul, a, b, c);
-    case PeEwOp::kAddMultiply: return oracle::Ternary(oracle::TernaryOp::kMulAfterAdd, a, b, c);
-  }
-  return 0;
-}
-
 std::vector<uint16_t> Codes(const Operation& op, const char* name) {
   if (!op.inputs.count(name)) return {};
   const Tensor& t = op.inputs.at(name).tensor;
@@ -155,7 +138,7 @@ Evaluation Evaluate(const Operation& op, Engine engine, const harness::DataFault
   Tensor want{DType::kFp16, shape, {}};
   if (engine != Engine::kRtl) {
     for (size_t i = 0; i < a.size(); ++i) {
-      want.bits.push_back(EwOracle(op.ew, a[i], b.empty() ? 0 : b[i], c.empty() ? 0 : c[i]));
+      want.bits.push_back(harness::EwOracle(op.ew, a[i], b.empty() ? 0 : b[i], c.empty() ? 0 : c[i]));
     }
   }
   if (engine == Engine::kOracle) return OracleOnly(std::move(want));

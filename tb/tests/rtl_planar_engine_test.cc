@@ -1,0 +1,221 @@
+// The planar engine as one engine (rtl/ane_planar.sv, 8 lanes; docs/planar.md "The engine"):
+// tasks from its configuration registers, its three sources and its result in a memory model
+// that answers after a random latency and holds every ready low at random. Every byte of memory
+// after a task equals the contract's result of the task (harness::PlanarReference: the oracle's
+// converter, operator and post-processor functions composed as the engine's units are, N-4.1,
+// N-4.3, N-1) written into a copy, and nothing else is written.
+//
+// Random tests print their seed on failure; rerun one with ANE_TEST_SEED=<seed>
+// build/rtl_planar_engine_test --gtest_filter=...
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "Vane_planar8.h"
+#include "tb/harness/planar_engine.h"
+#include "tb/harness/sim.h"
+#include "tb/tests/test_seed.h"
+
+namespace ane {
+namespace {
+
+using harness::PeEwOp;
+using harness::PePostOp;
+using harness::PlanarDriver;
+using harness::PlanarTask;
+using harness::Sim;
+using test::Rng;
+using Model = Vane_planar8;
+constexpr int kLanes = 8;
+
+// An fp16 code: mostly moderate values, sometimes a special (inf, NaN, -0, a denormal).
+uint16_t Value(Rng& rng) {
+  const uint32_t k = rng.Below(40);
+  if (k == 0) return uint16_t(0x7C00 | rng.Below(2) << 15);
+  if (k == 1) return uint16_t(0x7E00 | rng.Below(0x200));
+  if (k == 2) return 0x8000;
+  if (k == 3) return uint16_t(rng.Below(0x400) | rng.Below(2) << 15);
+  return uint16_t((rng.Code() & 0x83FF) | (uint32_t(8 + rng.Below(16)) << 10));
+}
+
+uint32_t Align(uint32_t a, uint32_t to) { return (a + to - 1) / to * to; }
+
+struct Scene {
+  PlanarTask t;
+  std::vector<uint8_t> mem;
+  std::string what;
+};
+
+// A random elementwise task over [C][H][W] with its operands placed in a memory of junk: any
+// operator and post operation, converters with random scale, bias and unary operation, int8
+// sources and result, each source broadcast along W, H or C at random, rows and planes padded.
+Scene RandomTask(Rng& rng, int max_w = 40) {
+  Scene s;
+  PlanarTask& t = s.t;
+  t.ew = PeEwOp(rng.Below(13));
+  t.post = rng.Below(3) == 0 ? PePostOp(rng.Below(4)) : PePostOp::kPass;
+  t.c = 1 + int(rng.Below(5));
+  t.h = 1 + int(rng.Below(6));
+  t.w = 1 + int(rng.Below(uint32_t(max_w)));
+  if (rng.Below(2)) {
+    t.fca.scale = Value(rng);
+    t.fca.bias = Value(rng);
+  }
+  t.fca.unary = oracle::FcUnary(rng.Below(4));
+  if (rng.Below(2)) {
+    t.fco.scale = Value(rng);
+    t.fco.bias = Value(rng);
+  }
+  t.fco.unary = oracle::FcUnary(rng.Below(4));
+  t.fco.gain = rng.Below(6) == 0;
+  t.dst.int8 = rng.Below(5) == 0;
+  uint32_t at = 64 * (1 + rng.Below(8));
+  auto place = [&](harness::PlanarOperand* o, bool is_src) {
+    o->int8 = is_src ? rng.Below(5) == 0 : o->int8;
+    const uint32_t eb = o->int8 ? 1 : 2;
+    o->bw = is_src && rng.Below(6) == 0;
+    const uint32_t rowb = (o->bw ? 1 : uint32_t(t.w)) * eb;
+    o->row = Align(rowb, rng.Below(2) ? 1 : 64) + (rng.Below(3) == 0 ? 2 * rng.Below(8) : 0);
+    o->plane = o->row * uint32_t(t.h) + 2 * rng.Below(4);
+    if (is_src && rng.Below(6) == 0) o->row = 0;    // broadcast along H
+    if (is_src && rng.Below(6) == 0) o->plane = 0;  // broadcast along C
+    o->base = at + (rng.Below(4) == 0 ? rng.Below(64) : 0);
+    at = Align(o->base + o->plane * uint32_t(t.c) + o->row * uint32_t(t.h) + rowb + 64, 64);
+  };
+  for (int k = 0; k < 3; ++k) place(&t.src[k], true);
+  place(&t.dst, false);
+  s.mem.resize(at + 256 + 16 * kLanes);
+  for (auto& b : s.mem) b = uint8_t(rng.Next());
+  // the operands: fp16 values with specials, or int8
+  for (int k = 0; k < 3; ++k) {
+    const harness::PlanarOperand& o = t.src[k];
+    for (int c = 0; c < t.c; ++c) {
+      for (int y = 0; y < t.h; ++y) {
+        for (int x = 0; x < (o.bw ? 1 : t.w); ++x) {
+          const uint64_t a = uint64_t(o.base) + uint64_t(c) * o.plane + uint64_t(y) * o.row + uint64_t(x) * (o.int8 ? 1 : 2);
+          const uint16_t v = o.int8 ? uint16_t(rng.Next()) : Value(rng);
+          s.mem[a] = uint8_t(v);
+          if (!o.int8) s.mem[a + 1] = uint8_t(v >> 8);
+        }
+      }
+    }
+  }
+  char b[200];
+  std::snprintf(b, sizeof b, "op %d post %d [%d, %d, %d], int8 %d%d%d/%d, bw %d%d%d, rows %u %u %u, planes %u %u %u",
+                int(t.ew), int(t.post), t.c, t.h, t.w, t.src[0].int8, t.src[1].int8, t.src[2].int8, t.dst.int8,
+                t.src[0].bw, t.src[1].bw, t.src[2].bw, t.src[0].row, t.src[1].row, t.src[2].row, t.src[0].plane,
+                t.src[1].plane, t.src[2].plane);
+  s.what = b;
+  return s;
+}
+
+harness::CoreRunOptions Traffic(Rng& rng) {
+  harness::CoreRunOptions o;
+  if (rng.Below(4) != 0) {
+    o.max_latency = 1 + int(rng.Below(12));
+    o.stall_pct = int(rng.Below(40));
+    o.below = [&rng](uint32_t n) { return rng.Below(n); };
+  }
+  return o;
+}
+
+// Runs a scene; every byte of memory must be the reference's.
+harness::PlanarRunResult RunExact(PlanarDriver<Model>& drv, const Scene& s, const harness::CoreRunOptions& opt,
+                                  const std::string& what) {
+  std::vector<uint8_t> want = s.mem;
+  harness::PlanarReference(s.t, &want);
+  drv.mem() = s.mem;
+  const harness::PlanarRunResult r = drv.Run(s.t, opt);
+  int bad = 0;
+  for (size_t i = 0; i < want.size() && bad < 3; ++i) {
+    if (drv.mem()[i] != want[i]) {
+      ADD_FAILURE() << what << ": " << s.what << ": byte 0x" << std::hex << i << " is 0x" << int(drv.mem()[i])
+                    << ", the contract's 0x" << int(want[i]);
+      ++bad;
+    }
+  }
+  return r;
+}
+
+// N-4.1, N-4.3, N-1 through the whole engine: 600 random elementwise tasks (every operator,
+// every post operation, converters, int8 sources and results, broadcasts along W, H and C,
+// padded rows and planes, rows of 1 to 40 elements: partial beats), random memory latency and
+// ready on all four ports, one model for all of them.
+TEST(RtlPlanarEngine, N4_1_N4_3_RandomElementwiseTasksBitExact) {
+  const uint64_t seed = test::TestSeed(0x91A0);
+  SCOPED_TRACE(test::SeedNote(seed));
+  Rng rng(seed);
+  Sim<Model> sim("ane_planar", harness::CurrentTestStem());
+  PlanarDriver<Model> drv(sim);
+  drv.Reset();
+  const int n = 600 * int(test::SoakFactor());
+  uint64_t beats = 0, cycles = 0;
+  int ops[13] = {};
+  for (int it = 0; it < n && !testing::Test::HasFailure(); ++it) {
+    const Scene s = RandomTask(rng);
+    const harness::PlanarRunResult r = RunExact(drv, s, Traffic(rng), "task " + std::to_string(it));
+    beats += r.beats;
+    cycles += r.cycles;
+    ++ops[int(s.t.ew)];
+    const uint64_t want = uint64_t(s.t.c) * uint64_t(s.t.h) * uint64_t((s.t.w + kLanes - 1) / kLanes);
+    EXPECT_EQ(r.beats, want) << "beats written";
+    EXPECT_EQ(r.writes, want) << "writes taken";
+  }
+  for (int k = 0; k < 13; ++k) EXPECT_GT(ops[k], 10) << "operator " << k;
+  std::printf("seed %llu: %d tasks, %llu beats in %llu cycles\n", (unsigned long long)seed, n,
+              (unsigned long long)beats, (unsigned long long)cycles);
+}
+
+// N-7.1: the X seeds (--x-initial unique) change no result.
+TEST(RtlPlanarEngine, N7_1_XSeedsDoNotChangeAnyResult) {
+  const uint64_t seed = test::TestSeed(0x91A1);
+  SCOPED_TRACE(test::SeedNote(seed));
+  for (uint32_t xs : {1u, 9u, 1234u}) {
+    Rng rng(seed);
+    Sim<Model> sim("ane_planar", harness::CurrentTestStem() + ".x" + std::to_string(xs), xs);
+    PlanarDriver<Model> drv(sim);
+    drv.Reset();
+    for (int it = 0; it < 30 && !testing::Test::HasFailure(); ++it) {
+      RunExact(drv, RandomTask(rng), Traffic(rng), "x seed " + std::to_string(xs) + ", task " + std::to_string(it));
+    }
+  }
+}
+
+// The rate: one beat of 8 elements per cycle. With memory that always answers after one cycle,
+// a task of B beats takes B + at most 48 cycles (the reader, FC_A 9, EW 6, POST 11, FC_O 9, the
+// writer and the queues), for one, two and three sources; broadcasts read no less often.
+TEST(RtlPlanarEngine, N4_1_CyclesOneBeatPerCycle) {
+  Rng rng(5);
+  Sim<Model> sim("ane_planar", harness::CurrentTestStem());
+  PlanarDriver<Model> drv(sim);
+  drv.Reset();
+  for (PeEwOp op : {PeEwOp::kPass, PeEwOp::kAdd, PeEwOp::kMultiplyAdd}) {
+    Scene s = RandomTask(rng);
+    PlanarTask& t = s.t;
+    t.ew = op;
+    t.c = 4;
+    t.h = 16;
+    t.w = 8 * kLanes;
+    uint32_t at = 0x1000;
+    for (harness::PlanarOperand* o : {&t.src[0], &t.src[1], &t.src[2], &t.dst}) {
+      *o = harness::PlanarOperand{};
+      o->base = at;
+      o->row = uint32_t(2 * t.w);
+      o->plane = o->row * uint32_t(t.h);
+      at += o->plane * uint32_t(t.c);
+    }
+    s.mem.assign(at + 1024, 0x3C);
+    const harness::PlanarRunResult r = RunExact(drv, s, {}, "full rate");
+    const uint64_t beats = uint64_t(t.c) * uint64_t(t.h) * 8;
+    std::printf("operator %d: %llu beats in %llu cycles\n", int(op), (unsigned long long)beats,
+                (unsigned long long)r.cycles);
+    EXPECT_EQ(r.beats, beats);
+    EXPECT_LE(r.cycles, beats + 48) << "one beat per cycle";
+    EXPECT_GE(r.cycles, beats + 35) << "the units' latency alone";
+  }
+}
+
+}  // namespace
+}  // namespace ane
