@@ -2,7 +2,8 @@
 // (NumLanes 16-bit lanes: fp16 codes, or int8 values sign-extended) and its descriptor (the byte
 // address of its first element, how many of its lanes are elements, the element format) become
 // one memory write: fp16 lanes as 2 bytes each, int8 lanes as their low byte, the byte strobes
-// set for the first n elements only. One write per cycle.
+// set for the first n elements only. One write per cycle. A descriptor with n = 0 drops its beat
+// (no write).
 //
 // Memory write port as the neural-engine core's output port: valid/ready, an address at any
 // byte, NumLanes x 2 data bytes with a strobe each.
@@ -22,7 +23,7 @@ module ane_planar_wr #(
   input  wire logic                   d_valid_i,
   output      logic                   d_ready_o,
   input  wire logic [31:0]            d_addr_i,
-  input  wire logic [NW-1:0]          d_n_i,      // 1 .. NumLanes
+  input  wire logic [NW-1:0]          d_n_i,      // 0 .. NumLanes (0: the beat is dropped)
   input  wire logic                   d_int8_i,
   // memory write port
   output      logic                   wr_valid_o,
@@ -33,10 +34,11 @@ module ane_planar_wr #(
   output      logic                   written_o   // a beat's write was taken this cycle
 );
 
-  logic wv_q, fire;
-  assign fire       = in_valid_i && d_valid_i && (!wv_q || wr_ready_i);
-  assign in_ready_o = d_valid_i && (!wv_q || wr_ready_i);
-  assign d_ready_o  = in_valid_i && (!wv_q || wr_ready_i);
+  logic wv_q, fire, drop;
+  assign drop       = d_n_i == '0;
+  assign fire       = in_valid_i && d_valid_i && !drop && (!wv_q || wr_ready_i);
+  assign in_ready_o = d_valid_i && (drop || !wv_q || wr_ready_i);
+  assign d_ready_o  = in_valid_i && (drop || !wv_q || wr_ready_i);
 
   // the packed bytes and their strobes
   logic [NumLanes*16-1:0] data;

@@ -1,5 +1,7 @@
 #include "tb/harness/planar_engine.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "tb/oracle/elementwise.h"
@@ -33,11 +35,73 @@ int EwArity(PeEwOp op) {
   }
 }
 
+PlanarShape PlanarOutShape(const PlanarTask& t) {
+  switch (t.kind) {
+    case PlanarKind::kElementwise: return {t.c, t.h, t.w};
+    case PlanarKind::kReduce: return t.axis ? PlanarShape{t.c, 1, 1} : PlanarShape{t.c, t.h, 1};
+    case PlanarKind::kLineReduce: return t.axis ? PlanarShape{1, t.h, t.w} : PlanarShape{t.c, 1, t.w};
+    case PlanarKind::kPool: return {t.c, t.pool.oh, t.pool.ow};
+  }
+  return {t.c, t.h, t.w};
+}
+
+oracle::ConvGeometry PlanarPoolGeometry(const PlanarTask& t) {
+  oracle::ConvGeometry g;
+  g.channels = t.c;
+  g.height = t.h;
+  g.width = t.w;
+  g.kernel_h = t.pool.kh;
+  g.kernel_w = t.pool.kw;
+  g.stride_y = t.pool.sy;
+  g.stride_x = t.pool.sx;
+  g.pad_top = t.pool.pt;
+  g.pad_left = t.pool.pl;
+  g.pad_bottom = std::max(0, (t.pool.oh - 1) * t.pool.sy + t.pool.kh - t.h - t.pool.pt);
+  g.pad_right = std::max(0, (t.pool.ow - 1) * t.pool.sx + t.pool.kw - t.w - t.pool.pl);
+  return g;
+}
+
+namespace {
+// [first, last] byte of an operand's elements over `c` planes, `h` rows and `w` columns
+std::pair<uint64_t, uint64_t> Extent(const PlanarOperand& o, int c, int h, int w) {
+  const uint64_t last = uint64_t(o.base) + uint64_t(c - 1) * o.plane + uint64_t(h - 1) * o.row +
+                        (o.bw ? 0 : uint64_t(w - 1) * uint64_t(Eb(o))) + uint64_t(Eb(o)) - 1;
+  return {o.base, last};
+}
+}  // namespace
+
 std::string CheckPlanarTask(const PlanarTask& t) {
-  if (t.kind != PlanarKind::kElementwise) return "only the elementwise task runs on the engine yet";
   if (t.c < 1 || t.h < 1 || t.w < 1) return fmt::format("a zero size [{}, {}, {}]", t.c, t.h, t.w);
   if (!rp::Fits(rp::kChanC, t.c) || !rp::Fits(rp::kShapeH, t.h) || !rp::Fits(rp::kShapeW, t.w)) {
     return fmt::format("[{}, {}, {}] is past the engine's 16383 per dimension", t.c, t.h, t.w);
+  }
+  if (t.kind == PlanarKind::kPool) {
+    const PlanarPool& p = t.pool;
+    if (p.kh < 1 || p.kh > 8 || p.kw < 1 || p.kw > 8) return fmt::format("pooling window {}x{} is outside 1x1 .. 8x8", p.kh, p.kw);
+    if (p.sy < 1 || p.sy > 8 || p.sx < 1 || p.sx > 8) return fmt::format("pooling stride [{}, {}] is outside 1 .. 8", p.sy, p.sx);
+    if (p.pt < 0 || p.pt >= p.kh || p.pl < 0 || p.pl >= p.kw) return "pooling padding must be smaller than the window";
+    if (p.ow < 1 || p.oh < 1 || !rp::Fits(rp::kPooloutOh, p.oh)) return fmt::format("pooling output {}x{} is empty or too tall", p.oh, p.ow);
+    if (p.ow > kPlanarPoolW) {
+      return fmt::format("a pooling output row of {} is wider than the engine's {} (PoolW)", p.ow, kPlanarPoolW);
+    }
+    const oracle::ConvGeometry g = PlanarPoolGeometry(t);
+    const std::string bad = oracle::CheckPoolGeometry(g);
+    if (!bad.empty()) return bad;
+    if (g.OutHeight() != p.oh || g.OutWidth() != p.ow) {
+      return fmt::format("pooling output {}x{} does not follow from the input {}x{}, window and padding (it gives {}x{})", p.oh,
+                         p.ow, t.h, t.w, g.OutHeight(), g.OutWidth());
+    }
+  }
+  if (t.kind != PlanarKind::kElementwise) {
+    // the engine writes results while it still reads: a result must not land on a source
+    const PlanarShape o = PlanarOutShape(t);
+    const auto d = Extent(t.dst, o.c, o.h, o.w);
+    for (int s = 0; s < EwArity(t.ew); ++s) {
+      const auto e = Extent(t.src[s], t.c, t.h, t.w);
+      if (d.first <= e.second && e.first <= d.second) {
+        return fmt::format("the result overlaps source {} (a reduction or pooling writes while it reads)", s);
+      }
+    }
   }
   return "";
 }
@@ -46,7 +110,8 @@ std::vector<std::pair<uint32_t, uint32_t>> PlanarWrites(const PlanarTask& t) {
   using rp::Pack;
   const char* why = "the task is too large for the planar engine";
   std::vector<std::pair<uint32_t, uint32_t>> w;
-  w.push_back({rp::kModeAddr, Pack(rp::kModeAddr, {{rp::kModeKind, int(t.kind)}, {rp::kModeEwop, int(t.ew)},
+  w.push_back({rp::kModeAddr, Pack(rp::kModeAddr, {{rp::kModeKind, int(t.kind)}, {rp::kModeAxis, t.axis},
+                                                   {rp::kModeEwop, int(t.ew)}, {rp::kModeTreeop, int(t.tree)},
                                                    {rp::kModePostop, int(t.post)}}, why)});
   w.push_back({rp::kShapeAddr, Pack(rp::kShapeAddr, {{rp::kShapeW, t.w}, {rp::kShapeH, t.h}}, why)});
   w.push_back({rp::kChanAddr, Pack(rp::kChanAddr, {{rp::kChanC, t.c}}, why)});
@@ -62,8 +127,15 @@ std::vector<std::pair<uint32_t, uint32_t>> PlanarWrites(const PlanarTask& t) {
   w.push_back({rp::kFcctlAddr, Pack(rp::kFcctlAddr, {{rp::kFcctlAUnary, int(t.fca.unary)},
                                                      {rp::kFcctlOUnary, int(t.fco.unary)},
                                                      {rp::kFcctlOGain, t.fco.gain}})});
-  w.push_back({rp::kPoolAddr, 0});
-  w.push_back({rp::kPooloutAddr, 0});
+  if (t.kind == PlanarKind::kPool) {
+    w.push_back({rp::kPoolAddr, Pack(rp::kPoolAddr, {{rp::kPoolKh, t.pool.kh}, {rp::kPoolKw, t.pool.kw},
+                                                     {rp::kPoolSy, t.pool.sy}, {rp::kPoolSx, t.pool.sx},
+                                                     {rp::kPoolPt, t.pool.pt}, {rp::kPoolPl, t.pool.pl}}, why)});
+    w.push_back({rp::kPooloutAddr, Pack(rp::kPooloutAddr, {{rp::kPooloutOw, t.pool.ow}, {rp::kPooloutOh, t.pool.oh}}, why)});
+  } else {
+    w.push_back({rp::kPoolAddr, 0});
+    w.push_back({rp::kPooloutAddr, 0});
+  }
   const uint32_t a[12][2] = {{rp::kS0baseAddr, t.src[0].base}, {rp::kS0rowAddr, t.src[0].row},
                              {rp::kS0planeAddr, t.src[0].plane}, {rp::kS1baseAddr, t.src[1].base},
                              {rp::kS1rowAddr, t.src[1].row},   {rp::kS1planeAddr, t.src[1].plane},
@@ -83,43 +155,69 @@ void PlanarReference(const PlanarTask& t, std::vector<uint8_t>* mem) {
   fa.out_int8 = false;
   fo.in_int8 = false;
   fo.out_int8 = t.dst.int8;
-  std::vector<std::pair<uint64_t, uint16_t>> out;
+  // the elementwise path's values
+  oracle::Tensor3 v{t.c, t.h, t.w, {}};
+  v.codes.reserve(size_t(t.c) * size_t(t.h) * size_t(t.w));
   for (int c = 0; c < t.c; ++c) {
     for (int y = 0; y < t.h; ++y) {
       for (int x = 0; x < t.w; ++x) {
-        uint16_t v[3] = {0, 0, 0};
+        uint16_t in[3] = {0, 0, 0};
         for (int s = 0; s < arity; ++s) {
           const PlanarOperand& o = t.src[s];
           const uint64_t at = uint64_t(o.base) + uint64_t(c) * o.plane + uint64_t(y) * o.row +
                               (o.bw ? 0 : uint64_t(x) * uint64_t(Eb(o)));
-          v[s] = LoadElem(*mem, at, o.int8);
+          in[s] = LoadElem(*mem, at, o.int8);
         }
-        uint16_t r = EwOracle(t.ew, oracle::FormatConvert(fa, v[0]), v[1], v[2]);
+        uint16_t r = EwOracle(t.ew, oracle::FormatConvert(fa, in[0]), in[1], in[2]);
         switch (t.post) {
           case PePostOp::kPass: break;
           case PePostOp::kSqrt: r = oracle::Fp16Sqrt(r); break;
           case PePostOp::kRecip: r = oracle::Fp16Recip(r); break;
           case PePostOp::kRsqrt: r = oracle::Fp16Rsqrt(r); break;
         }
-        r = oracle::FormatConvert(fo, r);
-        out.push_back({uint64_t(t.dst.base) + uint64_t(c) * t.dst.plane + uint64_t(y) * t.dst.row +
-                           uint64_t(x) * uint64_t(Eb(t.dst)),
-                       r});
+        v.codes.push_back(r);
       }
     }
   }
-  for (const auto& [a, r] : out) {  // after every read: a result may overwrite a source
-    (*mem).at(size_t(a)) = uint8_t(r);
-    if (!t.dst.int8) (*mem).at(size_t(a) + 1) = uint8_t(r >> 8);
+  // then the kind's unit
+  oracle::Tensor3 y;
+  switch (t.kind) {
+    case PlanarKind::kElementwise: y = v; break;
+    case PlanarKind::kReduce:
+      y = oracle::ReduceTensor(t.tree, t.axis ? oracle::ReduceAxis::kPlanes : oracle::ReduceAxis::kRows, v);
+      break;
+    case PlanarKind::kLineReduce:
+      y = oracle::ReduceTensor(t.tree, t.axis ? oracle::ReduceAxis::kChannels : oracle::ReduceAxis::kColumns, v);
+      break;
+    case PlanarKind::kPool: {
+      const oracle::PoolOp op = t.tree == oracle::ReduceOp::kSum   ? oracle::PoolOp::kMean
+                                : t.tree == oracle::ReduceOp::kMax ? oracle::PoolOp::kMax
+                                                                   : oracle::PoolOp::kMin;
+      y = oracle::Pool(op, PlanarPoolGeometry(t), v);
+      break;
+    }
+  }
+  // FC_O and the store, after every read: a result may overwrite a source (elementwise)
+  for (int c = 0; c < y.c; ++c) {
+    for (int r = 0; r < y.h; ++r) {
+      for (int x = 0; x < y.w; ++x) {
+        const uint16_t o = oracle::FormatConvert(fo, y.at(c, r, x));
+        const uint64_t a = uint64_t(t.dst.base) + uint64_t(c) * t.dst.plane + uint64_t(r) * t.dst.row +
+                           uint64_t(x) * uint64_t(Eb(t.dst));
+        (*mem).at(size_t(a)) = uint8_t(o);
+        if (!t.dst.int8) (*mem).at(size_t(a) + 1) = uint8_t(o >> 8);
+      }
+    }
   }
 }
 
 std::vector<std::pair<uint64_t, uint64_t>> PlanarWriteRanges(const PlanarTask& t) {
   std::vector<std::pair<uint64_t, uint64_t>> r;
-  for (int c = 0; c < t.c; ++c) {
-    for (int y = 0; y < t.h; ++y) {
+  const PlanarShape o = PlanarOutShape(t);
+  for (int c = 0; c < o.c; ++c) {
+    for (int y = 0; y < o.h; ++y) {
       const uint64_t b = uint64_t(t.dst.base) + uint64_t(c) * t.dst.plane + uint64_t(y) * t.dst.row;
-      r.push_back({b, b + uint64_t(t.w) * uint64_t(Eb(t.dst))});
+      r.push_back({b, b + uint64_t(o.w) * uint64_t(Eb(t.dst))});
     }
   }
   return r;

@@ -20,6 +20,7 @@
 #include "tb/harness/rtl_codes.h"
 #include "tb/harness/shifter_driver.h"
 #include "tb/harness/sim.h"
+#include "tb/oracle/conv_walk.h"
 #include "tb/oracle/planar.h"
 
 namespace ane::harness {
@@ -35,10 +36,25 @@ struct PlanarOperand {
   bool bw = false;
 };
 
+// A pooling's window (MODE.KIND 3): the bottom and right padding follow from the output size.
+struct PlanarPool {
+  int kh = 1, kw = 1, sy = 1, sx = 1, pt = 0, pl = 0;
+  int oh = 1, ow = 1;
+};
+
+// The engine's limits that are parameters of ane_planar (the models built here use these).
+inline constexpr int kPlanarPoolW = 64;   // PoolW: the widest pooling output row
+inline constexpr int kPlanarLineW = 64;   // LineW: the line buffer's strip
+
 struct PlanarTask {
   PlanarKind kind = PlanarKind::kElementwise;
   PeEwOp ew = PeEwOp::kPass;
   PePostOp post = PePostOp::kPass;
+  // kReduce: false rows, true planes; kLineReduce: false columns, true channels
+  bool axis = false;
+  // a reduction's operator; a pooling's (kSum: the mean)
+  oracle::ReduceOp tree = oracle::ReduceOp::kSum;
+  PlanarPool pool;
   int c = 1, h = 1, w = 1;
   PlanarOperand src[3];
   PlanarOperand dst;
@@ -50,15 +66,27 @@ struct PlanarTask {
 // The sources operator `op` reads: 1 (a), 2 (a, b) or 3 (a, b, c).
 int EwArity(PeEwOp op);
 
+// The result's shape [C][H][W] of `t`: elementwise [c, h, w]; rows [c, h, 1]; planes [c, 1, 1];
+// columns [c, 1, w]; channels [1, h, w]; pooling [c, oh, ow]. Result [c, y, x] is written at
+// dst.base + c dst.plane + y dst.row + x eb.
+struct PlanarShape {
+  int c = 1, h = 1, w = 1;
+};
+PlanarShape PlanarOutShape(const PlanarTask& t);
+// The oracle's pooling geometry of `t` (the bottom and right padding from its output size).
+oracle::ConvGeometry PlanarPoolGeometry(const PlanarTask& t);
+
 // "" or why ane_planar cannot run `t` (a size past its registers, a zero size).
 std::string CheckPlanarTask(const PlanarTask& t);
 // The configuration writes of `t` and START.
 std::vector<std::pair<uint32_t, uint32_t>> PlanarWrites(const PlanarTask& t);
 // The contract's result of `t` on the memory `mem`, written into it: per element,
-// y = FC_O(post(op(FC_A(a), b, c))) with the oracle's FormatConvert, the operator and the post
-// operation (each step one fp16 operation of N-4.1; N-1 at each).
+// v = post(op(FC_A(a), b, c)) with the oracle's FormatConvert, the operator and the post
+// operation (each step one fp16 operation of N-4.1; N-1 at each); then by kind v itself, the
+// oracle's ReduceTensor of v (N-4.4) or its Pool (N-4.5); each result through FC_O.
 void PlanarReference(const PlanarTask& t, std::vector<uint8_t>* mem);
 // The bytes `t` writes: [begin, end) ranges, one per row of the result.
+// (A reduction or a pooling must not write over what it reads: CheckPlanarTask.)
 std::vector<std::pair<uint64_t, uint64_t>> PlanarWriteRanges(const PlanarTask& t);
 
 // The engine's memory ports on a memory image: Drive() sets the inputs before a clock's

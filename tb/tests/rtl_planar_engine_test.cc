@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -48,17 +49,55 @@ struct Scene {
   std::string what;
 };
 
-// A random elementwise task over [C][H][W] with its operands placed in a memory of junk: any
+// A random pooling window on [H][W] (its output at most kPlanarPoolW wide), or false.
+bool RandomPool(Rng& rng, PlanarTask* t) {
+  harness::PlanarPool& p = t->pool;
+  p.kh = 1 + int(rng.Below(8));
+  p.kw = 1 + int(rng.Below(8));
+  p.sy = 1 + int(rng.Below(rng.Below(2) ? 3 : 8));
+  p.sx = 1 + int(rng.Below(rng.Below(2) ? 3 : 8));
+  p.pt = int(rng.Below(uint32_t(p.kh)));
+  p.pl = int(rng.Below(uint32_t(p.kw)));
+  const int pb = int(rng.Below(uint32_t(p.kh))), pr = int(rng.Below(uint32_t(p.kw)));
+  if (t->h + p.pt + pb < p.kh || t->w + p.pl + pr < p.kw) return false;
+  p.oh = (t->h + p.pt + pb - p.kh) / p.sy + 1;
+  p.ow = (t->w + p.pl + pr - p.kw) / p.sx + 1;
+  const oracle::ConvGeometry g = harness::PlanarPoolGeometry(*t);
+  return p.ow <= harness::kPlanarPoolW && oracle::CheckPoolGeometry(g).empty() && g.OutHeight() == p.oh &&
+         g.OutWidth() == p.ow;
+}
+
+// A random task of `kind` over [C][H][W] with its operands placed in a memory of junk: any
 // operator and post operation, converters with random scale, bias and unary operation, int8
 // sources and result, each source broadcast along W, H or C at random, rows and planes padded.
-Scene RandomTask(Rng& rng, int max_w = 40) {
+// Reductions take any operator and axis; poolings any window, stride and padding.
+Scene RandomTask(Rng& rng, int max_w = 40, harness::PlanarKind kind = harness::PlanarKind::kElementwise) {
   Scene s;
   PlanarTask& t = s.t;
+  t.kind = kind;
   t.ew = PeEwOp(rng.Below(13));
   t.post = rng.Below(3) == 0 ? PePostOp(rng.Below(4)) : PePostOp::kPass;
   t.c = 1 + int(rng.Below(5));
   t.h = 1 + int(rng.Below(6));
   t.w = 1 + int(rng.Below(uint32_t(max_w)));
+  t.axis = rng.Below(2) != 0;
+  t.tree = oracle::ReduceOp(rng.Below(3));
+  if (kind == harness::PlanarKind::kReduce && t.axis) t.h = 1 + int(rng.Below(12));
+  if (kind == harness::PlanarKind::kLineReduce) {
+    if (t.axis) t.c = 1 + int(rng.Below(rng.Below(3) == 0 ? 140 : 12));
+    else t.h = 1 + int(rng.Below(rng.Below(3) == 0 ? 140 : 12));
+    t.w = 1 + int(rng.Below(rng.Below(3) == 0 ? 200 : uint32_t(max_w)));
+  }
+  if (kind == harness::PlanarKind::kPool) {
+    t.c = 1 + int(rng.Below(rng.Below(3) == 0 ? 20 : 9));
+    t.h = 1 + int(rng.Below(12));
+    t.w = 1 + int(rng.Below(rng.Below(4) == 0 ? 100 : 24));
+    while (!RandomPool(rng, &t)) {
+      t.h = 1 + int(rng.Below(12));
+      t.w = 1 + int(rng.Below(24));
+    }
+  }
+  const harness::PlanarShape out = harness::PlanarOutShape(t);
   if (rng.Below(2)) {
     t.fca.scale = Value(rng);
     t.fca.bias = Value(rng);
@@ -73,16 +112,17 @@ Scene RandomTask(Rng& rng, int max_w = 40) {
   t.dst.int8 = rng.Below(5) == 0;
   uint32_t at = 64 * (1 + rng.Below(8));
   auto place = [&](harness::PlanarOperand* o, bool is_src) {
+    const int c = is_src ? t.c : out.c, h = is_src ? t.h : out.h, w = is_src ? t.w : out.w;
     o->int8 = is_src ? rng.Below(5) == 0 : o->int8;
     const uint32_t eb = o->int8 ? 1 : 2;
     o->bw = is_src && rng.Below(6) == 0;
-    const uint32_t rowb = (o->bw ? 1 : uint32_t(t.w)) * eb;
+    const uint32_t rowb = (o->bw ? 1 : uint32_t(w)) * eb;
     o->row = Align(rowb, rng.Below(2) ? 1 : 64) + (rng.Below(3) == 0 ? 2 * rng.Below(8) : 0);
-    o->plane = o->row * uint32_t(t.h) + 2 * rng.Below(4);
+    o->plane = o->row * uint32_t(h) + 2 * rng.Below(4);
     if (is_src && rng.Below(6) == 0) o->row = 0;    // broadcast along H
     if (is_src && rng.Below(6) == 0) o->plane = 0;  // broadcast along C
     o->base = at + (rng.Below(4) == 0 ? rng.Below(64) : 0);
-    at = Align(o->base + o->plane * uint32_t(t.c) + o->row * uint32_t(t.h) + rowb + 64, 64);
+    at = Align(o->base + o->plane * uint32_t(c) + o->row * uint32_t(h) + rowb + 64, 64);
   };
   for (int k = 0; k < 3; ++k) place(&t.src[k], true);
   place(&t.dst, false);
@@ -102,13 +142,23 @@ Scene RandomTask(Rng& rng, int max_w = 40) {
       }
     }
   }
-  char b[200];
-  std::snprintf(b, sizeof b, "op %d post %d [%d, %d, %d], int8 %d%d%d/%d, bw %d%d%d, rows %u %u %u, planes %u %u %u",
-                int(t.ew), int(t.post), t.c, t.h, t.w, t.src[0].int8, t.src[1].int8, t.src[2].int8, t.dst.int8,
+  char b[300];
+  std::snprintf(b, sizeof b, "kind %d axis %d tree %d pool %dx%d/%d,%d/%d,%d -> %dx%d, op %d post %d [%d, %d, %d], int8 %d%d%d/%d, bw %d%d%d, rows %u %u %u, planes %u %u %u",
+                int(t.kind), int(t.axis), int(t.tree), t.pool.kh, t.pool.kw, t.pool.sy, t.pool.sx, t.pool.pt,
+                t.pool.pl, t.pool.oh, t.pool.ow, int(t.ew), int(t.post), t.c, t.h, t.w, t.src[0].int8, t.src[1].int8, t.src[2].int8, t.dst.int8,
                 t.src[0].bw, t.src[1].bw, t.src[2].bw, t.src[0].row, t.src[1].row, t.src[2].row, t.src[0].plane,
                 t.src[1].plane, t.src[2].plane);
   s.what = b;
+  s.what += " dst " + std::to_string(t.dst.base) + "/" + std::to_string(t.dst.row) + "/" + std::to_string(t.dst.plane);
   return s;
+}
+
+// The writes a task makes: one per result beat (a row's, a strip's or a chunk's results,
+// kLanes at most).
+uint64_t WantWrites(const PlanarTask& t) {
+  const harness::PlanarShape o = harness::PlanarOutShape(t);
+  if (t.kind == harness::PlanarKind::kReduce) return uint64_t(o.c) * uint64_t(o.h);
+  return uint64_t(o.c) * uint64_t(o.h) * uint64_t((o.w + kLanes - 1) / kLanes);
 }
 
 harness::CoreRunOptions Traffic(Rng& rng) {
@@ -127,9 +177,9 @@ harness::PlanarRunResult RunExact(PlanarDriver<Model>& drv, const Scene& s, cons
   std::vector<uint8_t> want = s.mem;
   harness::PlanarReference(s.t, &want);
   drv.mem() = s.mem;
-  const harness::PlanarRunResult r = drv.Run(s.t, opt);
+  const harness::PlanarRunResult r = drv.Run(s.t, opt, 400000);
   int bad = 0;
-  for (size_t i = 0; i < want.size() && bad < 3; ++i) {
+  for (size_t i = 0; i < want.size() && bad < (std::getenv("ANE_DEBUG_BYTES") ? 400 : 3); ++i) {
     if (drv.mem()[i] != want[i]) {
       ADD_FAILURE() << what << ": " << s.what << ": byte 0x" << std::hex << i << " is 0x" << int(drv.mem()[i])
                     << ", the contract's 0x" << int(want[i]);
@@ -168,6 +218,47 @@ TEST(RtlPlanarEngine, N4_1_N4_3_RandomElementwiseTasksBitExact) {
               (unsigned long long)beats, (unsigned long long)cycles);
 }
 
+// Random tasks of one kind after the elementwise path (any operator, converters, int8, broadcasts).
+void RandomKind(harness::PlanarKind kind, uint64_t seed0, int n0) {
+  const uint64_t seed = test::TestSeed(seed0);
+  SCOPED_TRACE(test::SeedNote(seed));
+  Rng rng(seed);
+  Sim<Model> sim("ane_planar", harness::CurrentTestStem());
+  PlanarDriver<Model> drv(sim);
+  drv.Reset();
+  const int n = n0 * int(test::SoakFactor());
+  uint64_t beats = 0, cycles = 0;
+  int seen[2][3] = {};
+  for (int it = 0; it < n && !testing::Test::HasFailure(); ++it) {
+    const Scene s = RandomTask(rng, 40, kind);
+    ASSERT_EQ(harness::CheckPlanarTask(s.t), "") << s.what;
+    const harness::PlanarRunResult r = RunExact(drv, s, Traffic(rng), "task " + std::to_string(it));
+    beats += r.beats;
+    cycles += r.cycles;
+    ++seen[s.t.axis][int(s.t.tree)];
+    EXPECT_EQ(r.beats, WantWrites(s.t)) << s.what << ": beats written";
+    EXPECT_EQ(r.writes, WantWrites(s.t)) << s.what << ": writes taken";
+  }
+  for (int a = 0; a < 2; ++a) {
+    for (int k = 0; k < 3; ++k) EXPECT_GT(seen[a][k], 3) << "axis " << a << " operator " << k;
+  }
+  std::printf("seed %llu: %d tasks, %llu beats in %llu cycles\n", (unsigned long long)seed, n,
+              (unsigned long long)beats, (unsigned long long)cycles);
+}
+
+// N-4.4 through the tree: rows and planes (a plane's rows run on across patches: beats that
+// straddle two patches, a list's last beat overflowing into a second patch), sum, max, min.
+TEST(RtlPlanarEngine, N4_4_RandomTreeReductionsBitExact) { RandomKind(harness::PlanarKind::kReduce, 0x91A2, 200); }
+
+// N-4.4 through the line buffer: over columns (strips of LineW = 64 columns, up to 139 rows:
+// blocks of 64 lines) and across channels (up to 139 channels), sum, max, min.
+TEST(RtlPlanarEngine, N4_4_RandomLineReductionsBitExact) { RandomKind(harness::PlanarKind::kLineReduce, 0x91A3, 150); }
+
+// N-4.5: poolings of any window up to 8x8, stride up to 8, padding on every side, max, min and
+// the edge-correct mean; up to 19 channels (groups of 8 lanes, the last one short), rows of up to
+// 99 (chunks of 8 positions, the last one short), outputs up to 64 wide.
+TEST(RtlPlanarEngine, N4_5_RandomPoolingsBitExact) { RandomKind(harness::PlanarKind::kPool, 0x91A4, 150); }
+
 // N-7.1: the X seeds (--x-initial unique) change no result.
 TEST(RtlPlanarEngine, N7_1_XSeedsDoNotChangeAnyResult) {
   const uint64_t seed = test::TestSeed(0x91A1);
@@ -177,8 +268,9 @@ TEST(RtlPlanarEngine, N7_1_XSeedsDoNotChangeAnyResult) {
     Sim<Model> sim("ane_planar", harness::CurrentTestStem() + ".x" + std::to_string(xs), xs);
     PlanarDriver<Model> drv(sim);
     drv.Reset();
-    for (int it = 0; it < 30 && !testing::Test::HasFailure(); ++it) {
-      RunExact(drv, RandomTask(rng), Traffic(rng), "x seed " + std::to_string(xs) + ", task " + std::to_string(it));
+    for (int it = 0; it < 40 && !testing::Test::HasFailure(); ++it) {
+      RunExact(drv, RandomTask(rng, 40, harness::PlanarKind(it % 4)), Traffic(rng),
+               "x seed " + std::to_string(xs) + ", task " + std::to_string(it));
     }
   }
 }
