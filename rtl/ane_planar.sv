@@ -23,6 +23,7 @@
 //   3 pooling       POST --> ane_planar_pool (transpose, ane_pe_pool, transpose) --> FC_O -->
 //                   the writer: NumLanes channels at a time, the output at most PoolW wide.
 //   FC_O: ane_pe_fc (scale, bias, unary, the width-slice gain, the int8 store).
+//   FCCTL.A_BYPASS / O_BYPASS take FC_A / FC_O out of the path (values pass unchanged).
 //
 // The walker (ane_planar_walk): four nested loops, one beat a cycle while every source's request
 // queue, the descriptor queue and (line buffer) the job queue have room. Each source and the
@@ -273,7 +274,7 @@ module ane_planar #(
   // ---------------------------------------------------------------- the elementwise path
   // the join: a beat of every source read; s0 into FC_A, s1 and s2 into the side queue
   logic bjoin, fa_in_ready, side_in_ready;
-  assign bjoin = (&(b_valid | ~src_on)) && fa_in_ready && side_in_ready;
+  assign bjoin = (&(b_valid | ~src_on)) && (fa_in_ready || cfg_q.fcctl.a_bypass) && side_in_ready;
   assign b_ready = src_on & {3{bjoin}};
 
   logic          fa_valid, fa_ready, side_valid, side_ready, ew_in_ready;
@@ -282,25 +283,32 @@ module ane_planar #(
   ane_pe_fc #(.NumLanes(NumLanes), .NumChannels(1)) u_fca (
     .clk_i, .rst_ni,
     .cfg_we_i(start), .cfg_addr_i(1'b0), .cfg_scale_i(cfg_q.fca.scale), .cfg_bias_i(cfg_q.fca.bias),
-    .in_valid_i(bjoin), .in_ready_o(fa_in_ready), .in_data_i(b_data[LB-1:0]), .in_int8_i(1'b0),
+    .in_valid_i(bjoin && !a_byp), .in_ready_o(fa_in_ready), .in_data_i(b_data[LB-1:0]), .in_int8_i(1'b0),
     .in_perch_i(1'b0), .in_ch_i(1'b0), .in_unary_i(ane_pkg::pe_fc_unary_e'(cfg_q.fcctl.a_unary)),
     .in_gain_i(1'b0), .in_out_int8_i(1'b0),
     .out_valid_o(fa_valid), .out_ready_i(fa_ready), .out_y_o(fa_y)
   );
-  // FC_A holds at most its 9 stages and the output register: 16 places keep the bjoin at full rate
-  ane_fifo #(.Width(2 * LB), .Depth(16)) u_side (
-    .clk_i, .rst_ni, .in_valid_i(bjoin), .in_ready_o(side_in_ready), .in_data_i(b_data[3*LB-1:LB]),
-    .out_valid_o(side_valid), .out_ready_i(side_ready), .out_data_o({side_c, side_b}), .count_o(side_count)
+  // FC_A holds at most its 9 stages and the output register: 16 places keep the bjoin at full rate.
+  // The side queue carries source 0 as well: with FCCTL.A_BYPASS it goes to EW from there.
+  logic          a_byp, o_byp, fa_go;
+  logic [LB-1:0] side_a, ew_a;
+  assign a_byp = cfg_q.fcctl.a_bypass;
+  assign o_byp = cfg_q.fcctl.o_bypass;
+  ane_fifo #(.Width(3 * LB), .Depth(16)) u_side (
+    .clk_i, .rst_ni, .in_valid_i(bjoin), .in_ready_o(side_in_ready), .in_data_i(b_data),
+    .out_valid_o(side_valid), .out_ready_i(side_ready), .out_data_o({side_c, side_b, side_a}), .count_o(side_count)
   );
+  assign fa_go      = a_byp || fa_valid;
   assign fa_ready   = side_valid && ew_in_ready;
-  assign side_ready = fa_valid && ew_in_ready;
+  assign side_ready = fa_go && ew_in_ready;
+  assign ew_a       = a_byp ? side_a : fa_y;
 
   logic          ew_valid, ew_ready, po_in_ready, po_valid, po_ready, fo_in_ready, fo_valid, fo_ready;
-  logic          fo_in_valid;
-  logic [LB-1:0] ew_y, po_y, fo_y, fo_in_y;
+  logic          fo_in_valid, fc_in_ready, fc_valid;
+  logic [LB-1:0] ew_y, po_y, fo_y, fo_in_y, fc_y;
   ane_pe_ew #(.NumLanes(NumLanes)) u_ew (
-    .clk_i, .rst_ni, .in_valid_i(fa_valid && side_valid), .in_ready_o(ew_in_ready), .in_op_i(ewop),
-    .in_a_i(fa_y), .in_b_i(side_b), .in_c_i(side_c),
+    .clk_i, .rst_ni, .in_valid_i(fa_go && side_valid), .in_ready_o(ew_in_ready), .in_op_i(ewop),
+    .in_a_i(ew_a), .in_b_i(side_b), .in_c_i(side_c),
     .out_valid_o(ew_valid), .out_ready_i(ew_ready), .out_y_o(ew_y)
   );
   ane_pe_post #(.NumLanes(NumLanes)) u_post (
@@ -312,11 +320,23 @@ module ane_planar #(
   ane_pe_fc #(.NumLanes(NumLanes), .NumChannels(1)) u_fco (
     .clk_i, .rst_ni,
     .cfg_we_i(start), .cfg_addr_i(1'b0), .cfg_scale_i(cfg_q.fco.scale), .cfg_bias_i(cfg_q.fco.bias),
-    .in_valid_i(fo_in_valid), .in_ready_o(fo_in_ready), .in_data_i(fo_in_y), .in_int8_i(1'b0),
+    .in_valid_i(fo_in_valid && !o_byp), .in_ready_o(fc_in_ready), .in_data_i(fo_in_y), .in_int8_i(1'b0),
     .in_perch_i(1'b0), .in_ch_i(1'b0), .in_unary_i(ane_pkg::pe_fc_unary_e'(cfg_q.fcctl.o_unary)),
     .in_gain_i(cfg_q.fcctl.o_gain), .in_out_int8_i(cfg_q.fmt.d_int8),
-    .out_valid_o(fo_valid), .out_ready_i(fo_ready), .out_y_o(fo_y)
+    .out_valid_o(fc_valid), .out_ready_i(fo_ready && !o_byp), .out_y_o(fc_y)
   );
+  // with FCCTL.O_BYPASS the results go to the writer as they are, through a register (a queue of
+  // two: the writer's ready does not reach back to the units in front)
+  logic          ob_in_ready, ob_valid;
+  logic [LB-1:0] ob_y;
+  logic [1:0]    ob_count;
+  ane_fifo #(.Width(LB), .Depth(2)) u_obyp (
+    .clk_i, .rst_ni, .in_valid_i(fo_in_valid && o_byp), .in_ready_o(ob_in_ready), .in_data_i(fo_in_y),
+    .out_valid_o(ob_valid), .out_ready_i(fo_ready && o_byp), .out_data_o(ob_y), .count_o(ob_count)
+  );
+  assign fo_in_ready = o_byp ? ob_in_ready : fc_in_ready;
+  assign fo_valid    = o_byp ? ob_valid : fc_valid;
+  assign fo_y        = o_byp ? ob_y : fc_y;
 
   // the units after POST (declared here: the routing below connects them)
   logic          tr_in_ready, tr_valid, tr_ready, tr_in_valid;
@@ -526,7 +546,7 @@ module ane_planar #(
   assign busy_o = busy_q;
 
   logic unused;
-  assign unused = ^{r_busy, side_count, dq_count, wq_count, lq_count, lb_busy, lb_o_fp32, istrip, i0, last0,
+  assign unused = ^{r_busy, side_count, ob_count, dq_count, wq_count, lq_count, lb_busy, lb_o_fp32, istrip, i0, last0,
                     dq_int8};
 
 `ifndef SYNTHESIS
@@ -534,6 +554,7 @@ module ane_planar #(
     if (rst_ni) begin
       if (start) begin
         assert (cfg_q.shape.w != '0 && cfg_q.shape.h != '0 && cfg_q.chan.c != '0);
+        assert (!(cfg_q.fcctl.o_bypass && (cfg_q.fmt.d_int8 || cfg_q.fcctl.o_gain)));
       end
       if (written) assert (owed_q != 32'd0 || owe != 32'd0);
     end

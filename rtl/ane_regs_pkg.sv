@@ -1121,14 +1121,18 @@ package ane_regs_pkg;
   localparam int unsigned PlanarFcoBiasLsb    = 16;
   localparam int unsigned PlanarFcoBiasWidth  = 16;  // fp16 code
   // FCCTL (0x06): the converters' unary operations and the width-slice gain
-  localparam int unsigned PlanarFcctlAddr        = 32'h6;
-  localparam int unsigned PlanarFcctlBits        = 5;  // bits below the top field's MSB
-  localparam int unsigned PlanarFcctlAUnaryLsb   = 0;
-  localparam int unsigned PlanarFcctlAUnaryWidth = 2;  // enum
-  localparam int unsigned PlanarFcctlOUnaryLsb   = 2;
-  localparam int unsigned PlanarFcctlOUnaryWidth = 2;  // enum
-  localparam int unsigned PlanarFcctlOGainLsb    = 4;
-  localparam int unsigned PlanarFcctlOGainWidth  = 1;
+  localparam int unsigned PlanarFcctlAddr         = 32'h6;
+  localparam int unsigned PlanarFcctlBits         = 7;  // bits below the top field's MSB
+  localparam int unsigned PlanarFcctlAUnaryLsb    = 0;
+  localparam int unsigned PlanarFcctlAUnaryWidth  = 2;  // enum
+  localparam int unsigned PlanarFcctlOUnaryLsb    = 2;
+  localparam int unsigned PlanarFcctlOUnaryWidth  = 2;  // enum
+  localparam int unsigned PlanarFcctlOGainLsb     = 4;
+  localparam int unsigned PlanarFcctlOGainWidth   = 1;
+  localparam int unsigned PlanarFcctlABypassLsb   = 5;
+  localparam int unsigned PlanarFcctlABypassWidth = 1;
+  localparam int unsigned PlanarFcctlOBypassLsb   = 6;
+  localparam int unsigned PlanarFcctlOBypassWidth = 1;
   // POOL (0x07): a pooling's window
   localparam int unsigned PlanarPoolAddr    = 32'h7;
   localparam int unsigned PlanarPoolBits    = 22;  // bits below the top field's MSB
@@ -1386,6 +1390,8 @@ package ane_regs_pkg;
     logic [15:0]  scale;  // fp16 code
   } planar_fco_t;
   typedef struct packed {  // FCCTL (0x06): the converters' unary operations and the width-slice gain
+    logic         o_bypass;
+    logic         a_bypass;
     logic         o_gain;
     logic [1:0]   o_unary;  // enum
     logic [1:0]   a_unary;  // enum
@@ -1802,7 +1808,8 @@ package ane_regs_pkg;
       PlanarFcaBiasWidth ^ PlanarFcoAddr ^ PlanarFcoBits ^ PlanarFcoScaleLsb ^ PlanarFcoScaleWidth ^
       PlanarFcoBiasLsb ^ PlanarFcoBiasWidth ^ PlanarFcctlAddr ^ PlanarFcctlBits ^
       PlanarFcctlAUnaryLsb ^ PlanarFcctlAUnaryWidth ^ PlanarFcctlOUnaryLsb ^
-      PlanarFcctlOUnaryWidth ^ PlanarFcctlOGainLsb ^ PlanarFcctlOGainWidth ^ PlanarPoolAddr ^
+      PlanarFcctlOUnaryWidth ^ PlanarFcctlOGainLsb ^ PlanarFcctlOGainWidth ^ PlanarFcctlABypassLsb ^
+      PlanarFcctlABypassWidth ^ PlanarFcctlOBypassLsb ^ PlanarFcctlOBypassWidth ^ PlanarPoolAddr ^
       PlanarPoolBits ^ PlanarPoolKhLsb ^ PlanarPoolKhWidth ^ PlanarPoolKwLsb ^ PlanarPoolKwWidth ^
       PlanarPoolSyLsb ^ PlanarPoolSyWidth ^ PlanarPoolSxLsb ^ PlanarPoolSxWidth ^ PlanarPoolPtLsb ^
       PlanarPoolPtWidth ^ PlanarPoolPlLsb ^ PlanarPoolPlWidth ^ PlanarPooloutAddr ^

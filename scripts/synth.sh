@@ -105,7 +105,7 @@ fingerprint() {
   local i="$1" f
   {
     printf 'mode %s\n' "$mode"
-    printf 'top %s srcs %s params %s\n' "${TOP_MODULES[$i]}" "${TOP_SRCS[$i]}" "${TOP_PARAMS[$i]}"
+    printf 'top %s srcs %s params %s noshare %s\n' "${TOP_MODULES[$i]}" "${TOP_SRCS[$i]}" "${TOP_PARAMS[$i]}" "${TOP_NOSHARE[$i]}"
     for f in ${TOP_SRCS[$i]}; do sha256sum "$f"; done
     while IFS= read -r -d '' f; do is_check_script "$f" || sha256sum "$f"; done \
       < <(find "$S" -type f ! -path '*/selftest/*' -print0 | sort -z)
@@ -215,7 +215,7 @@ synth_steps() {
   # 2. yosys: generic synth, checks, netlists, OSU mapping
   set +e
   ANE_TOP="$top" ANE_SRCS="${TOP_SRCS[$i]}" ANE_CHPARAMS="$chparams" ANE_LIB="$LIB" ANE_OUTDIR="$dir" \
-    yosys -q -l "$dir/yosys.log" -c "$S/osu018.tcl" > /dev/null 2>&1
+    ANE_NOSHARE="${TOP_NOSHARE[$i]}" yosys -q -l "$dir/yosys.log" -c "$S/osu018.tcl" > /dev/null 2>&1
   rc=$?
   set -e
   grep -E '(^|: )Warning:' "$dir/yosys.log" | grep -v '^ABC:' | sort -u > "$dir/yosys_warnings.txt" || true

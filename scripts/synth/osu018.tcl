@@ -5,6 +5,7 @@
 #   ANE_CHPARAMS  `-chparam NAME VALUE` words for the parameter overrides (may be empty)
 #   ANE_LIB       Liberty file (osu018_stdcells.lib)
 #   ANE_OUTDIR    where the netlists and reports go
+#   ANE_NOSHARE   1: `synth -noshare` (the top's line in constraints/tops.txt says noshare)
 # Outputs in ANE_OUTDIR:
 #   gl.v / gl.blif        generic-gate netlist after `synth` (module <top>_gl) for the gate-level check
 #                         (the BLIF, of Yosys's internal cells, for scripts/synth/glsim.h)
@@ -37,7 +38,9 @@ yosys proc
 yosys check
 yosys select -assert-none {*}$latches
 
-yosys synth -top $top -flatten
+set share {}
+if {[info exists ::env(ANE_NOSHARE)] && $::env(ANE_NOSHARE) eq "1"} { set share -noshare }
+yosys synth -top $top -flatten {*}$share
 yosys check
 yosys select -assert-none {*}$latches
 yosys tee -q -o $out/stat_generic.txt stat

@@ -10,12 +10,16 @@
 #                   (too slow for make test); make synth and make lint still cover it
 #   TOP_LINTONLY[i] 1 when the line carries the word lint-only: make lint covers the top and
 #                   synth.sh skips it (too big to synthesize and check in make synth)
+#   TOP_NOSHARE[i]  1 when the line carries the word noshare: Yosys synthesizes the top with
+#                   `synth -noshare` (no SAT-based resource sharing; Yosys 0.23's share pass ran
+#                   for more than 17 minutes on the planar reduction tree's 63 fp32 adders, which
+#                   have nothing to share)
 # and stops with a message naming the line on anything it cannot parse.
 
 ane_read_tops() {
   local file="$1" rtl="$2" line lineno=0 word top label params
-  TOP_MODULES=() TOP_LABELS=() TOP_SRCS=() TOP_PARAMS=() TOP_FULLONLY=() TOP_LINTONLY=()
-  local fullonly lintonly
+  TOP_MODULES=() TOP_LABELS=() TOP_SRCS=() TOP_PARAMS=() TOP_FULLONLY=() TOP_LINTONLY=() TOP_NOSHARE=()
+  local fullonly lintonly noshare
   [ -f "$file" ] || { echo "tops: no list at $file" >&2; return 1; }
   rtl="$(cd "$rtl" && pwd)"
   while IFS= read -r line || [ -n "$line" ]; do
@@ -23,7 +27,7 @@ ane_read_tops() {
     line="${line%%#*}"
     read -r -a words <<< "$line" || true
     [ ${#words[@]} -gt 0 ] || continue
-    top="${words[0]}" label="${words[0]}" params="" fullonly=0 lintonly=0
+    top="${words[0]}" label="${words[0]}" params="" fullonly=0 lintonly=0 noshare=0
     if ! [[ "$top" =~ ^[A-Za-z_][A-Za-z0-9_]*$ ]]; then
       echo "tops: $file:$lineno: '$top' is not a module name" >&2; return 1
     fi
@@ -35,11 +39,12 @@ ane_read_tops() {
           ;;
         full-only) fullonly=1 ;;
         lint-only) lintonly=1 ;;
+        noshare) noshare=1 ;;
         *.sv|*.v)
           echo "tops: $file:$lineno: '$word': name modules only (their sources come from $rtl/modules.txt)" >&2
           return 1
           ;;
-        *) echo "tops: $file:$lineno: cannot read '$word' (NAME=VALUE, full-only or lint-only)" >&2; return 1 ;;
+        *) echo "tops: $file:$lineno: cannot read '$word' (NAME=VALUE, full-only, lint-only or noshare)" >&2; return 1 ;;
       esac
     done
     local l
@@ -47,7 +52,7 @@ ane_read_tops() {
       [ "$l" != "$label" ] || { echo "tops: $file:$lineno: $label is listed twice" >&2; return 1; }
     done
     TOP_MODULES+=("$top") TOP_LABELS+=("$label") TOP_PARAMS+=("$params")
-    TOP_FULLONLY+=("$fullonly") TOP_LINTONLY+=("$lintonly")
+    TOP_FULLONLY+=("$fullonly") TOP_LINTONLY+=("$lintonly") TOP_NOSHARE+=("$noshare")
   done < "$file"
   [ ${#TOP_MODULES[@]} -gt 0 ] || { echo "tops: $file lists no tops" >&2; return 1; }
   # every top's sources in one call (one line per top, in order)

@@ -314,7 +314,9 @@ TEST_F(CliTest, ElementwiseMinimalFormOnBothEngines) {
   }
   const Result r = Ane({"run", "ew.yaml", "--engine", "both"});
   EXPECT_NE(r.out.find("rtl vs oracle: bit-identical (5 outputs)"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("planar elementwise unit, 16 lanes: 1 vectors"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("planar engine (ane_planar), 16 lanes: 1 task, 2 source beats read, 1 result beats written"),
+            std::string::npos)
+      << r.out;
 }
 
 // Unary and ternary functions: abs(-0) = +0, neg(+0) = -0 (IEEE), relu, square overflows at

@@ -114,6 +114,9 @@ uint32_t PostReference(const oracle::PostConfig& p, const oracle::ChannelParams&
 std::vector<const char*> InputX(const Operation& op);
 // The `rtl_check` of the families whose RTL takes every operation they read.
 std::string RtlTakesAll(const Operation& op);
+// The `rtl_check` of the planar families whose input x runs as one [C, H, W] tensor of the planar
+// engine (reduce, pool, softmax): each of its axes at most 16383.
+std::string RtlCheckPlanarShape(const Operation& op);
 
 // `padding:` into g: [rows, columns] or [top, bottom, left, right], each 0..hi, or (when
 // scalar_ok) one integer for all four sides.
@@ -163,6 +166,8 @@ Tensor Fp16Tensor(const std::vector<int64_t>& shape, const std::vector<uint16_t>
 
 // `ane run`'s line for a post-processor run, and the speed line of the MAC array and the core.
 void PrintPostRtl(const harness::RtlPostStats& s);
+// `ane run`'s line for a run on the planar engine (ane_planar).
+void PrintEngineRtl(const harness::PlanarEngineStats& s);
 void PrintRtlSpeed(uint64_t cycles, uint64_t macs, double seconds);
 #endif
 

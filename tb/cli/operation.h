@@ -19,6 +19,7 @@
 #include "tb/cli/tensors.h"
 #include "tb/harness/core_run.h"
 #include "tb/harness/mac_array_matmul.h"
+#include "tb/harness/planar_engine_run.h"
 #include "tb/harness/planar_run.h"
 #include "tb/harness/postproc_run.h"
 #include "tb/oracle/activation.h"
@@ -90,7 +91,7 @@ void InferOutputs(Operation* op, const std::map<std::string, Field>& where);
 struct RtlRun {
   std::optional<harness::RtlMatmulStats> matmul;  // matmul
   std::optional<harness::RtlPostStats> post;      // activation, matmul's post-processing
-  std::optional<harness::RtlPlanarStats> planar;  // elementwise, reduce, pool, softmax
+  std::optional<harness::PlanarEngineStats> engine;  // elementwise, reduce, pool, softmax: ane_planar
   std::optional<harness::RtlConvStats> conv;      // conv2d (summed over the batch)
 };
 

@@ -273,13 +273,14 @@ Outcome RunCase(const Case& c, const RegressOptions& options) {
         o.cycles = int64_t(first.rtl->matmul->cycles);
         o.utilization = first.rtl->matmul->utilization;
       }
-      if (first.rtl->planar) o.cycles = int64_t(first.rtl->planar->cycles);
+      if (first.rtl->engine) o.cycles = int64_t(first.rtl->engine->cycles);
       if (first.rtl->post) {
         o.notes.push_back(fmt::format("rtl post-processor {} cycles", first.rtl->post->cycles));
         if (o.cycles < 0) o.cycles = int64_t(first.rtl->post->cycles);
       }
-      if (first.rtl->planar) {
-        o.notes.push_back(fmt::format("rtl planar {} cycles", first.rtl->planar->cycles));
+      if (first.rtl->engine) {
+        o.notes.push_back(fmt::format("rtl planar engine {} task{}, {} cycles", first.rtl->engine->tasks,
+                                      first.rtl->engine->tasks == 1 ? "" : "s", first.rtl->engine->cycles));
       }
       if (first.rtl->matmul) {
         o.notes.push_back(fmt::format("rtl {} cycles, utilization {:.1f}%",

@@ -75,6 +75,9 @@ std::string CheckPlanarTask(const PlanarTask& t) {
   if (!rp::Fits(rp::kChanC, t.c) || !rp::Fits(rp::kShapeH, t.h) || !rp::Fits(rp::kShapeW, t.w)) {
     return fmt::format("[{}, {}, {}] is past the engine's 16383 per dimension", t.c, t.h, t.w);
   }
+  if (t.fco_bypass && (t.dst.int8 || t.fco.gain)) {
+    return "the int8 store and the width-slice gain are the result converter's: not with O_BYPASS";
+  }
   if (t.kind == PlanarKind::kPool) {
     const PlanarPool& p = t.pool;
     if (p.kh < 1 || p.kh > 8 || p.kw < 1 || p.kw > 8) return fmt::format("pooling window {}x{} is outside 1x1 .. 8x8", p.kh, p.kw);
@@ -126,7 +129,9 @@ std::vector<std::pair<uint32_t, uint32_t>> PlanarWrites(const PlanarTask& t) {
   w.push_back({rp::kFcoAddr, Pack(rp::kFcoAddr, {{rp::kFcoScale, t.fco.scale}, {rp::kFcoBias, t.fco.bias}})});
   w.push_back({rp::kFcctlAddr, Pack(rp::kFcctlAddr, {{rp::kFcctlAUnary, int(t.fca.unary)},
                                                      {rp::kFcctlOUnary, int(t.fco.unary)},
-                                                     {rp::kFcctlOGain, t.fco.gain}})});
+                                                     {rp::kFcctlOGain, t.fco.gain},
+                                                     {rp::kFcctlABypass, t.fca_bypass},
+                                                     {rp::kFcctlOBypass, t.fco_bypass}})});
   if (t.kind == PlanarKind::kPool) {
     w.push_back({rp::kPoolAddr, Pack(rp::kPoolAddr, {{rp::kPoolKh, t.pool.kh}, {rp::kPoolKw, t.pool.kw},
                                                      {rp::kPoolSy, t.pool.sy}, {rp::kPoolSx, t.pool.sx},
@@ -168,7 +173,7 @@ void PlanarReference(const PlanarTask& t, std::vector<uint8_t>* mem) {
                               (o.bw ? 0 : uint64_t(x) * uint64_t(Eb(o)));
           in[s] = LoadElem(*mem, at, o.int8);
         }
-        uint16_t r = EwOracle(t.ew, oracle::FormatConvert(fa, in[0]), in[1], in[2]);
+        uint16_t r = EwOracle(t.ew, t.fca_bypass ? in[0] : oracle::FormatConvert(fa, in[0]), in[1], in[2]);
         switch (t.post) {
           case PePostOp::kPass: break;
           case PePostOp::kSqrt: r = oracle::Fp16Sqrt(r); break;
@@ -201,7 +206,7 @@ void PlanarReference(const PlanarTask& t, std::vector<uint8_t>* mem) {
   for (int c = 0; c < y.c; ++c) {
     for (int r = 0; r < y.h; ++r) {
       for (int x = 0; x < y.w; ++x) {
-        const uint16_t o = oracle::FormatConvert(fo, y.at(c, r, x));
+        const uint16_t o = t.fco_bypass ? y.at(c, r, x) : oracle::FormatConvert(fo, y.at(c, r, x));
         const uint64_t a = uint64_t(t.dst.base) + uint64_t(c) * t.dst.plane + uint64_t(r) * t.dst.row +
                            uint64_t(x) * uint64_t(Eb(t.dst));
         (*mem).at(size_t(a)) = uint8_t(o);

@@ -59,8 +59,10 @@ struct PlanarTask {
   PlanarOperand src[3];
   PlanarOperand dst;
   // source 0's converter (scale, bias, unary) and the result's (scale, bias, unary, gain; its
-  // int8 store is dst.int8); their other fields are not the engine's
+  // int8 store is dst.int8); their other fields are not the engine's. A bypassed converter
+  // passes its values unchanged (FCCTL.A_BYPASS, O_BYPASS; not with an int8 result or the gain).
   oracle::FcConfig fca, fco;
+  bool fca_bypass = false, fco_bypass = false;
 };
 
 // The sources operator `op` reads: 1 (a), 2 (a, b) or 3 (a, b, c).

@@ -1729,6 +1729,8 @@ inline constexpr uint32_t kFcctlAddr = 0x06;
 inline constexpr CoreField kFcctlAUnary = {"FCCTL.A_UNARY", 0x06, 0, 2};
 inline constexpr CoreField kFcctlOUnary = {"FCCTL.O_UNARY", 0x06, 2, 2};
 inline constexpr CoreField kFcctlOGain = {"FCCTL.O_GAIN", 0x06, 4, 1};
+inline constexpr CoreField kFcctlABypass = {"FCCTL.A_BYPASS", 0x06, 5, 1};
+inline constexpr CoreField kFcctlOBypass = {"FCCTL.O_BYPASS", 0x06, 6, 1};
 // POOL (0x07): a pooling's window
 inline constexpr uint32_t kPoolAddr = 0x07;
 inline constexpr CoreField kPoolKh = {"POOL.KH", 0x07, 0, 4};

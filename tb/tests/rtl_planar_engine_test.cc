@@ -110,6 +110,8 @@ Scene RandomTask(Rng& rng, int max_w = 40, harness::PlanarKind kind = harness::P
   t.fco.unary = oracle::FcUnary(rng.Below(4));
   t.fco.gain = rng.Below(6) == 0;
   t.dst.int8 = rng.Below(5) == 0;
+  t.fca_bypass = rng.Below(5) == 0;
+  t.fco_bypass = !t.fco.gain && !t.dst.int8 && rng.Below(4) == 0;
   uint32_t at = 64 * (1 + rng.Below(8));
   auto place = [&](harness::PlanarOperand* o, bool is_src) {
     const int c = is_src ? t.c : out.c, h = is_src ? t.h : out.h, w = is_src ? t.w : out.w;
@@ -287,6 +289,7 @@ TEST(RtlPlanarEngine, N4_1_CyclesOneBeatPerCycle) {
     Scene s = RandomTask(rng);
     PlanarTask& t = s.t;
     t.ew = op;
+    t.fca_bypass = t.fco_bypass = false;
     t.c = 4;
     t.h = 16;
     t.w = 8 * kLanes;

@@ -86,6 +86,16 @@ std::vector<const char*> InputX(const Operation&) { return {"x"}; }
 
 std::string RtlTakesAll(const Operation&) { return ""; }
 
+std::string RtlCheckPlanarShape(const Operation& op) {
+  const Tensor& x = op.inputs.at("x").tensor;
+  for (int64_t d : x.shape) {
+    if (d > 16383) {
+      return fmt::format("input x is {}: the planar engine takes at most 16383 along each axis", ShapeString(x.shape));
+    }
+  }
+  return "";
+}
+
 void ReadPadding(const Field& f, int64_t hi, bool scalar_ok, oracle::ConvGeometry* g) {
   if (scalar_ok && f.IsScalar()) {
     g->pad_top = g->pad_bottom = g->pad_left = g->pad_right = int(f.Integer(0, hi));
@@ -148,6 +158,11 @@ Tensor Fp16Tensor(const std::vector<int64_t>& shape, const std::vector<uint16_t>
 void PrintRtlSpeed(uint64_t cycles, uint64_t macs, double seconds) {
   fmt::print("rtl speed   {:.0f} simulated cycles/s, {:.2f} M MACs/s ({:.2f} s)\n", double(cycles) / seconds,
              double(macs) / seconds / 1e6, seconds);
+}
+
+void PrintEngineRtl(const harness::PlanarEngineStats& s) {
+  fmt::print("rtl         planar engine (ane_planar), {} lanes: {} task{}, {} source beats read, {} result beats written, {} cycles\n",
+             harness::kEngineLanes, s.tasks, s.tasks == 1 ? "" : "s", s.reads, s.beats, s.cycles);
 }
 
 void PrintPostRtl(const harness::RtlPostStats& s) {

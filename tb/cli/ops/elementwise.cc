@@ -1,9 +1,11 @@
 // op: elementwise -- y = f(x), f(a, b) or f(a, b, c) element by element (N-4.1 .. N-4.3) through
-// the oracle's fp16 functions, or the planar engine's elementwise unit (ane_pe_ew).
+// the oracle's fp16 functions, or the planar engine (ane_planar: one elementwise task). b and c
+// may broadcast to a's shape (numpy's rule on the last three axes: a missing or size-1 axis).
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "tb/cli/op_family.h"
 #include "tb/oracle/elementwise.h"
@@ -58,15 +60,45 @@ std::vector<const char*> Inputs(const Operation& op) {
   }
 }
 
+// Whether `s` broadcasts to `to` (right-aligned, every axis equal or 1, at most 3 axes when it
+// differs).
+bool Broadcasts(const std::vector<int64_t>& s, const std::vector<int64_t>& to) {
+  if (s == to) return true;
+  if (s.size() > to.size() || to.size() > 3) return false;
+  for (size_t i = 0; i < s.size(); ++i) {
+    const int64_t d = s[s.size() - 1 - i], e = to[to.size() - 1 - i];
+    if (d != e && d != 1) return false;
+  }
+  return true;
+}
+
+// The element of an operand of shape `s` that serves element `i` of a result of shape `to`.
+size_t BroadcastIndex(const std::vector<int64_t>& s, const std::vector<int64_t>& to, size_t i) {
+  if (s == to) return i;
+  size_t at = 0, stride = 1;
+  for (size_t k = 0; k < to.size(); ++k) {
+    const size_t axis = to.size() - 1 - k;
+    const size_t coord = i % size_t(to[axis]);
+    i /= size_t(to[axis]);
+    if (k < s.size()) {
+      const int64_t d = s[s.size() - 1 - k];
+      if (d != 1) at += coord * stride;
+      stride *= size_t(d);
+    }
+  }
+  return at;
+}
+
 void Infer(Operation* op, const std::map<std::string, Field>& where) {
   const std::string first = where.count("x") ? "x" : "a";
   const Tensor& x0 = op->inputs.at(first).tensor;
   for (const auto& [name, f] : where) {
     const Tensor& t = op->inputs.at(name).tensor;
     RequireFp16(*op, t, f);
-    if (t.shape != x0.shape) {
-      f.Fail(fmt::format("shape mismatch: {} is {} but {} is {} (elementwise inputs have one shape)", name,
-                         ShapeString(t.shape), first, ShapeString(x0.shape)));
+    if (!Broadcasts(t.shape, x0.shape) || (name != "b" && name != "c" && t.shape != x0.shape)) {
+      f.Fail(fmt::format("shape mismatch: {} is {} but {} is {} (b and c take a's shape or broadcast to it along "
+                         "its last three axes)",
+                         name, ShapeString(t.shape), first, ShapeString(x0.shape)));
     }
   }
   if (ElementCount(x0.shape) == 0) where.at(first).Fail(fmt::format("empty tensor (shape {})", ShapeString(x0.shape)));
@@ -76,7 +108,7 @@ void Infer(Operation* op, const std::map<std::string, Field>& where) {
 std::string FieldHelp() {
   std::string names;
   for (const EwFunction& f : EwFunctions()) names += fmt::format("{}{} ({})", names.empty() ? "" : ", ", f.name, f.arity == 1 ? "x" : f.arity == 2 ? "a, b" : "a, b, c");
-  return "inputs (fp16, one shape) by function: " + names;
+  return "inputs (fp16; b and c a's shape or broadcast to it) by function: " + names;
 }
 
 std::string Describe(const Operation& op) {
@@ -100,7 +132,9 @@ TensorMap Reference(const Operation& op) {
   Tensor y{DType::kFp16, ta.shape, {}};
   for (size_t i = 0; i < ta.bits.size(); ++i) {
     auto val = [&](const char* n) {
-      return op.inputs.count(n) ? ReferenceValue(op.inputs.at(n).tensor.bits[i], DType::kFp16) : 0.0;
+      if (!op.inputs.count(n)) return 0.0;
+      const Tensor& t = op.inputs.at(n).tensor;
+      return ReferenceValue(t.bits[BroadcastIndex(t.shape, ta.shape, i)], DType::kFp16);
     };
     const double a = ReferenceValue(ta.bits[i], DType::kFp16), b = val("b"), c = val("c");
     double v = 0;
@@ -124,45 +158,97 @@ TensorMap Reference(const Operation& op) {
   return Y(std::move(y));
 }
 
+// The planar engine takes each axis up to 16383 (one task's [C, H, W]).
+std::string RtlCheck(const Operation& op) {
+  const Tensor& a = op.inputs.at(op.inputs.count("x") ? "x" : "a").tensor;
+  bool broadcast = false;
+  for (const char* n : {"b", "c"}) broadcast = broadcast || (op.inputs.count(n) && op.inputs.at(n).tensor.shape != a.shape);
+  if (!broadcast) {
+    return ElementCount(a.shape) <= int64_t(16383) * 1024 ? ""
+                                                          : "the planar engine takes at most 16,776,192 elements (16383 rows of 1024)";
+  }
+  for (int64_t d : a.shape) {
+    if (d > 16383) return fmt::format("shape {}: a broadcast runs as one [C, H, W] task, each axis at most 16383", ShapeString(a.shape));
+  }
+  return "";
+}
+
 #ifndef ANE_CLI_NO_ENGINES
-std::vector<uint16_t> Codes(const Operation& op, const char* name) {
-  if (!op.inputs.count(name)) return {};
-  const Tensor& t = op.inputs.at(name).tensor;
-  return std::vector<uint16_t>(t.bits.begin(), t.bits.end());
+// An input as the engine's [C, H, W] operand: its shape right-aligned to a's last three axes.
+oracle::Tensor3 Operand(const Tensor& t) {
+  oracle::Tensor3 v;
+  const size_t r = t.shape.size();
+  v.w = r >= 1 ? int(t.shape[r - 1]) : 1;
+  v.h = r >= 2 ? int(t.shape[r - 2]) : 1;
+  v.c = r >= 3 ? int(t.shape[r - 3]) : 1;
+  v.codes.assign(t.bits.begin(), t.bits.end());
+  return v;
 }
 
 Evaluation Evaluate(const Operation& op, Engine engine, const harness::DataFault&) {
   const bool unary = op.inputs.count("x") > 0;
-  const std::vector<uint16_t> a = Codes(op, unary ? "x" : "a"), b = Codes(op, "b"), c = Codes(op, "c");
+  const Tensor& ta = op.inputs.at(unary ? "x" : "a").tensor;
   const std::vector<int64_t>& shape = op.outputs.at("y").shape;
+  auto code = [&](const char* n, size_t i) -> uint16_t {
+    if (!op.inputs.count(n)) return 0;
+    const Tensor& t = op.inputs.at(n).tensor;
+    return uint16_t(t.bits[BroadcastIndex(t.shape, ta.shape, i)]);
+  };
   Tensor want{DType::kFp16, shape, {}};
   if (engine != Engine::kRtl) {
-    for (size_t i = 0; i < a.size(); ++i) {
-      want.bits.push_back(harness::EwOracle(op.ew, a[i], b.empty() ? 0 : b[i], c.empty() ? 0 : c[i]));
+    for (size_t i = 0; i < ta.bits.size(); ++i) {
+      want.bits.push_back(harness::EwOracle(op.ew, uint16_t(ta.bits[i]), code("b", i), code("c", i)));
     }
   }
   if (engine == Engine::kOracle) return OracleOnly(std::move(want));
   RtlRun rtl;
-  rtl.planar.emplace();
-  const std::vector<uint16_t> got = harness::RtlElementwise(op.ew, a, b, c, &*rtl.planar);
+  rtl.engine.emplace();
+  bool broadcast = false;
+  for (const char* n : {"b", "c"}) broadcast = broadcast || (op.inputs.count(n) && op.inputs.at(n).tensor.shape != ta.shape);
+  std::vector<uint16_t> got;
+  if (broadcast) {
+    // one task on a's [C, H, W], b and c broadcast by their strides
+    const oracle::Tensor3 a3 = Operand(ta);
+    std::optional<oracle::Tensor3> b3, c3;
+    if (op.inputs.count("b")) b3 = Operand(op.inputs.at("b").tensor);
+    if (op.inputs.count("c")) c3 = Operand(op.inputs.at("c").tensor);
+    got = harness::EngineElementwise(op.ew, harness::PePostOp::kPass, nullptr, nullptr, a3, b3 ? &*b3 : nullptr,
+                                     c3 ? &*c3 : nullptr, &*rtl.engine)
+              .codes;
+  } else {
+    // the elements in order: rows of up to 1024, the rest as a second task
+    const size_t n = ta.bits.size(), w = std::min<size_t>(n, 1024), full = n / w * w;
+    auto part = [&](size_t from, int h, int width) {
+      auto slice = [&](const char* name) {
+        oracle::Tensor3 t{1, h, width, {}};
+        for (size_t i = from; i < from + size_t(h) * size_t(width); ++i) t.codes.push_back(code(name, i));
+        return t;
+      };
+      oracle::Tensor3 a3{1, h, width, {}};
+      for (size_t i = from; i < from + size_t(h) * size_t(width); ++i) a3.codes.push_back(uint16_t(ta.bits[i]));
+      const oracle::Tensor3 b3 = slice("b"), c3 = slice("c");
+      const oracle::Tensor3 y = harness::EngineElementwise(op.ew, harness::PePostOp::kPass, nullptr, nullptr, a3, &b3,
+                                                           &c3, &*rtl.engine);
+      got.insert(got.end(), y.codes.begin(), y.codes.end());
+    };
+    part(0, int(n / w), int(w));
+    if (full < n) part(full, 1, int(n - full));
+  }
   return RtlEvaluation(engine, rtl, Fp16Tensor(shape, got), want, [&](size_t i) -> decltype(EngineMismatch::stage) {
-    return {"planar elementwise unit (N-4.1)", fmt::format("inputs {}", ValueText(a[i], DType::kFp16))};
+    return {"planar engine, elementwise (N-4.1)", fmt::format("inputs {}", ValueText(ta.bits[i], DType::kFp16))};
   });
 }
 
-void PrintRtl(const Operation&, const RtlRun& rtl) {
-  fmt::print("rtl         planar elementwise unit, {} lanes: {} vectors, {} cycles\n", harness::kPlanarLanes,
-             rtl.planar->vectors, rtl.planar->cycles);
-}
+void PrintRtl(const Operation&, const RtlRun& rtl) { PrintEngineRtl(*rtl.engine); }
 #endif
 
 }  // namespace
 
 const OpFamily kElementwiseFamily = {
     "elementwise",
-    "y = f(x), f(a, b) or f(a, b, c) element by element (N-4.1 .. N-4.3); RTL: the planar elementwise unit",
+    "y = f(x), f(a, b) or f(a, b, c) element by element, b and c broadcast (N-4.1 .. N-4.3); RTL: the planar engine",
     FieldHelp,
-    ReadFields, Inputs, {}, Infer, {}, nullptr, Describe, false, RtlTakesAll,
+    ReadFields, Inputs, {}, Infer, {}, nullptr, Describe, false, RtlCheck,
     ANE_CLI_ENGINE(Evaluate), ANE_CLI_ENGINE(PrintRtl), ReferenceNote, Reference};
 
 }  // namespace ops

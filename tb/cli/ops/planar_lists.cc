@@ -114,47 +114,4 @@ std::vector<uint32_t> ReduceReference(const std::vector<std::vector<uint16_t>>& 
   return out;
 }
 
-#ifndef ANE_CLI_NO_ENGINES
-bool Across(oracle::ReduceAxis axis) {
-  return axis == oracle::ReduceAxis::kColumns || axis == oracle::ReduceAxis::kChannels;
-}
-
-std::vector<harness::TreePatch> ListPatches(const std::vector<std::vector<uint16_t>>& lists, oracle::ReduceOp op) {
-  std::vector<harness::TreePatch> patches;
-  for (const auto& list : lists) {
-    for (size_t p = 0; p < list.size(); p += 64) {
-      harness::TreePatch t;
-      t.op = harness::TreeOp(op);
-      t.first = p == 0;
-      t.last = p + 64 >= list.size();
-      for (size_t i = 0; i < 64 && p + i < list.size(); ++i) {
-        t.v[i] = list[p + i];
-        t.mask |= uint64_t(1) << i;
-      }
-      patches.push_back(t);
-    }
-  }
-  return patches;
-}
-
-std::vector<uint16_t> RtlReduceLists(oracle::ReduceOp op, oracle::ReduceAxis axis, const oracle::Tensor3& values,
-                                     const std::vector<std::vector<uint16_t>>& lists, harness::RtlPlanarStats* stats) {
-  std::vector<uint16_t> out;
-  if (Across(axis)) {
-    harness::LineStats ls;
-    out = harness::RtlReduceAcross(op, axis, values, {}, &ls);
-    stats->vectors = ls.beats;
-    stats->cycles = ls.cycles;
-  } else {
-    for (const auto& r : harness::RtlReduceTree(ListPatches(lists, op), stats)) out.push_back(r.fp16);
-  }
-  return out;
-}
-
-void PrintTreeRtl(const Operation&, const RtlRun& rtl) {
-  fmt::print("rtl         planar reduction tree, 64 inputs: {} patches, {} cycles\n", rtl.planar->vectors,
-             rtl.planar->cycles);
-}
-#endif
-
 }  // namespace ane::cli::ops

@@ -1,6 +1,6 @@
 // What the planar families (reduce, pool, softmax: tb/cli/ops/) share: the lists a reduction
 // axis makes of a tensor, the pooling windows as tree patches, the fp64 reduction of the
-// reference, and (engines) one reduction per list on the RTL.
+// reference.
 #ifndef TB_CLI_OPS_PLANAR_LISTS_H_
 #define TB_CLI_OPS_PLANAR_LISTS_H_
 
@@ -30,21 +30,6 @@ std::vector<harness::TreePatch> PoolPatches(const Operation& op, const oracle::T
 // divided by counts[k] when given; rounded once to fp16.
 std::vector<uint32_t> ReduceReference(const std::vector<std::vector<uint16_t>>& lists, oracle::ReduceOp op,
                                       const std::vector<int>* counts);
-
-#ifndef ANE_CLI_NO_ENGINES
-// Reductions whose lists run across lines (columns of a plane, or channels): these go through
-// the line buffer; rows and planes are contiguous lists for the tree alone.
-bool Across(oracle::ReduceAxis axis);
-// Tree patches that reduce each list with `op`: 64 elements per patch.
-std::vector<harness::TreePatch> ListPatches(const std::vector<std::vector<uint16_t>>& lists, oracle::ReduceOp op);
-// One reduction per list of the axis, on the RTL: through the line buffer (columns, channels)
-// or the tree (rows, planes). values: the tensor to reduce (x, or the exponentials in x's
-// layout); lists: the same values in list order.
-std::vector<uint16_t> RtlReduceLists(oracle::ReduceOp op, oracle::ReduceAxis axis, const oracle::Tensor3& values,
-                                     const std::vector<std::vector<uint16_t>>& lists, harness::RtlPlanarStats* stats);
-// `ane run`'s line for a run of the reduction tree (reduce, pool).
-void PrintTreeRtl(const Operation& op, const RtlRun& rtl);
-#endif
 
 }  // namespace ane::cli::ops
 

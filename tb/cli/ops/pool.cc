@@ -82,26 +82,24 @@ Evaluation Evaluate(const Operation& op, Engine engine, const harness::DataFault
     want.bits.assign(r.codes.begin(), r.codes.end());
   }
   if (engine == Engine::kOracle) return OracleOnly(std::move(want));
-  oracle::ConvGeometry g = op.window;
-  g.channels = v.c;
-  g.height = v.h;
-  g.width = v.w;
-  harness::PoolStats ps;
-  const std::vector<uint16_t> got = harness::RtlPool(harness::ToPoolGeometry(op.pool, g), v.codes, {}, &ps);
+  // the engine's pooling tasks: output strips of up to 64 columns
   RtlRun rtl;
-  rtl.planar = harness::RtlPlanarStats{ps.beats, ps.cycles};
-  return RtlEvaluation(engine, rtl, Fp16Tensor(shape, got), want, [&](size_t) -> decltype(EngineMismatch::stage) {
-    return {"pooling: first filter, line buffer, second filter (N-4.5)", "the window's result differs"};
+  rtl.engine.emplace();
+  const oracle::Tensor3 got = harness::EnginePool(op.pool, op.window, v, &*rtl.engine);
+  return RtlEvaluation(engine, rtl, Fp16Tensor(shape, got.codes), want, [&](size_t) -> decltype(EngineMismatch::stage) {
+    return {"planar engine: transposes, pooling filters and line buffer (N-4.5)", "the window's result differs"};
   });
 }
+
+void PrintRtl(const Operation&, const RtlRun& rtl) { PrintEngineRtl(*rtl.engine); }
 #endif
 
 }  // namespace
 
 const OpFamily kPoolFamily = {
     "pool",
-    "max, min or mean pooling over kernel windows (N-4.5); RTL: the planar pooling path (filter, line buffer, filter)",
-    FieldHelp, ReadFields, InputX, {}, Infer, {}, nullptr, Describe, false, RtlTakesAll,
-    ANE_CLI_ENGINE(Evaluate), ANE_CLI_ENGINE(PrintTreeRtl), nullptr, Reference};
+    "max, min or mean pooling over kernel windows (N-4.5); RTL: the planar engine (transposes, filter, line buffer, filter)",
+    FieldHelp, ReadFields, InputX, {}, Infer, {}, nullptr, Describe, false, RtlCheckPlanarShape,
+    ANE_CLI_ENGINE(Evaluate), ANE_CLI_ENGINE(PrintRtl), nullptr, Reference};
 
 }  // namespace ane::cli::ops

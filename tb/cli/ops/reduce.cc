@@ -1,6 +1,6 @@
 // op: reduce -- the sum, max or min of each row, column, plane, or across the channels (N-4.4):
-// oracle::ReduceTensor, or the planar engine's reduction tree (rows, planes) and line buffer in
-// front of it (columns, channels).
+// oracle::ReduceTensor, or the planar engine (ane_planar: one task through its reduction tree for
+// rows and planes, through the line buffer in front of it for columns and channels).
 #include <fmt/format.h>
 
 #include "tb/cli/ops/planar_lists.h"
@@ -63,24 +63,27 @@ Evaluation Evaluate(const Operation& op, Engine engine, const harness::DataFault
     want.bits.assign(r.codes.begin(), r.codes.end());
   }
   if (engine == Engine::kOracle) return OracleOnly(std::move(want));
-  // Over rows or planes each list streams through the tree as patches of 64; over columns or
-  // across channels the line buffer comes first (ane_pe_vreduce).
+  // One engine task: over rows or planes each list streams through the tree as patches of 64;
+  // over columns or across channels the line buffer comes first.
   RtlRun rtl;
-  rtl.planar.emplace();
-  const std::vector<uint16_t> got = RtlReduceLists(op.reduce, op.axis, v, ReduceLists(op.axis, v), &*rtl.planar);
-  const char* stage = Across(op.axis) ? "line buffer and reduction tree (N-4.4)" : "planar reduction tree (N-4.4)";
-  return RtlEvaluation(engine, rtl, Fp16Tensor(shape, got), want, [&](size_t) -> decltype(EngineMismatch::stage) {
+  rtl.engine.emplace();
+  const oracle::Tensor3 got = harness::EngineReduce(op.reduce, op.axis, v, &*rtl.engine);
+  const bool across = op.axis == oracle::ReduceAxis::kColumns || op.axis == oracle::ReduceAxis::kChannels;
+  const char* stage = across ? "planar engine: line buffer and reduction tree (N-4.4)" : "planar engine: reduction tree (N-4.4)";
+  return RtlEvaluation(engine, rtl, Fp16Tensor(shape, got.codes), want, [&](size_t) -> decltype(EngineMismatch::stage) {
     return {stage, "the output's tree result differs"};
   });
 }
+
+void PrintRtl(const Operation&, const RtlRun& rtl) { PrintEngineRtl(*rtl.engine); }
 #endif
 
 }  // namespace
 
 const OpFamily kReduceFamily = {
     "reduce",
-    "the sum, max or min of each row, column or plane, or across the channels (N-4.4); RTL: the planar reduction tree and line buffer",
-    FieldHelp, ReadFields, InputX, {}, Infer, {}, nullptr, Describe, false, RtlTakesAll,
-    ANE_CLI_ENGINE(Evaluate), ANE_CLI_ENGINE(PrintTreeRtl), nullptr, Reference};
+    "the sum, max or min of each row, column or plane, or across the channels (N-4.4); RTL: the planar engine (its reduction tree, line buffer)",
+    FieldHelp, ReadFields, InputX, {}, Infer, {}, nullptr, Describe, false, RtlCheckPlanarShape,
+    ANE_CLI_ENGINE(Evaluate), ANE_CLI_ENGINE(PrintRtl), nullptr, Reference};
 
 }  // namespace ane::cli::ops

@@ -56,12 +56,13 @@ TensorMap Reference(const Operation& op) {
 }
 
 #ifndef ANE_CLI_NO_ENGINES
-// The five passes over each list of the axis:
-//   1 max     reduction tree (max) of each list (behind the line buffer for columns, channels)
-//   2 d       elementwise unit: x - max of its list
-//   3 e       post-processor: the exp table (N-5) at d
-//   4 s       reduction tree (sum) of each list of e (likewise)
-//   5 y       exact reciprocal of s, then elementwise unit: e * recip(s)
+// The passes over each list of the axis (each a task of the planar engine but exp):
+//   1 max     a reduction (max) along the axis: the tree, or the line buffer for columns, channels
+//   2 d       elementwise: x - the max of its list (the maxima broadcast along the axis)
+//   3 e       the neural engine's post-processor: the exp table (N-5) at d
+//   4 s       a reduction (sum) of e along the axis
+//   5 r       elementwise pass, the post-processor's reciprocal of s (N-4.1)
+//   6 y       elementwise: e * r (r broadcast along the axis)
 Evaluation Evaluate(const Operation& op, Engine engine, const harness::DataFault&) {
   const Tensor& x = op.inputs.at("x").tensor;
   const oracle::Tensor3 v = As3(x);
@@ -75,57 +76,29 @@ Evaluation Evaluate(const Operation& op, Engine engine, const harness::DataFault
     }
   }
   if (engine == Engine::kOracle) return OracleOnly(std::move(want));
-  harness::RtlPlanarStats total, stats;
-  auto add = [&] {
-    total.vectors += stats.vectors;
-    total.cycles += stats.cycles;
-  };
-  std::vector<uint16_t> flat, mb;  // the list elements in list order, each list's max per element
-  const std::vector<uint16_t> maxes = RtlReduceLists(oracle::ReduceOp::kMax, op.axis, v, lists, &stats);
-  add();
-  for (size_t k = 0; k < lists.size(); ++k) {
-    flat.insert(flat.end(), lists[k].begin(), lists[k].end());
-    mb.insert(mb.end(), lists[k].size(), maxes[k]);
-  }
-  const std::vector<uint16_t> d = harness::RtlElementwise(harness::PeEwOp::kSub, flat, mb, {}, &stats);
-  add();
-  harness::RtlPostStats post;
-  const std::vector<uint16_t> ex = harness::RtlActivation(oracle::DefaultActTable(oracle::ActFn::kExp), d, &post);
-  total.cycles += post.cycles;
-  std::vector<std::vector<uint16_t>> elists;
-  size_t at = 0;
-  for (const auto& list : lists) {
-    elists.emplace_back(ex.begin() + long(at), ex.begin() + long(at + list.size()));
-    at += list.size();
-  }
-  // The exponentials in x's layout, for the line buffer.
-  oracle::Tensor3 et = v;
-  at = 0;
-  for (const auto& list : idx) {
-    for (size_t i : list) et.codes[i] = ex[at++];
-  }
-  const std::vector<uint16_t> sums = RtlReduceLists(oracle::ReduceOp::kSum, op.axis, et, elists, &stats);
-  add();
-  const std::vector<uint16_t> recips = harness::RtlRecip(sums);
-  std::vector<uint16_t> rb;
-  for (size_t k = 0; k < lists.size(); ++k) rb.insert(rb.end(), lists[k].size(), recips[k]);
-  const std::vector<uint16_t> y = harness::RtlElementwise(harness::PeEwOp::kMul, ex, rb, {}, &stats);
-  add();
-  Tensor got{DType::kFp16, x.shape, std::vector<uint32_t>(x.bits.size())};
-  at = 0;
-  for (const auto& list : idx) {
-    for (size_t i : list) got.bits[i] = y[at++];
-  }
+  // engine tasks: max (a reduction), x - max (elementwise, the maxima broadcast along the axis),
+  // exp (the neural engine's post-processor: the planar engine has no table), sum (a reduction),
+  // recip (elementwise pass with the post-processor's reciprocal), e * recip (elementwise)
   RtlRun rtl;
-  rtl.planar = total;
+  rtl.engine.emplace();
+  rtl.post.emplace();
+  harness::PlanarEngineStats& es = *rtl.engine;
+  const oracle::Tensor3 m = harness::EngineReduce(oracle::ReduceOp::kMax, op.axis, v, &es);
+  const oracle::Tensor3 d = harness::EngineElementwise(harness::PeEwOp::kSub, harness::PePostOp::kPass, nullptr, nullptr, v, &m, nullptr, &es);
+  oracle::Tensor3 e = d;
+  e.codes = harness::RtlActivation(oracle::DefaultActTable(oracle::ActFn::kExp), d.codes, &*rtl.post);
+  const oracle::Tensor3 s = harness::EngineReduce(oracle::ReduceOp::kSum, op.axis, e, &es);
+  const oracle::Tensor3 r = harness::EngineElementwise(harness::PeEwOp::kPass, harness::PePostOp::kRecip, nullptr, nullptr, s, nullptr, nullptr, &es);
+  const oracle::Tensor3 y = harness::EngineElementwise(harness::PeEwOp::kMul, harness::PePostOp::kPass, nullptr, nullptr, e, &r, nullptr, &es);
+  Tensor got{DType::kFp16, x.shape, std::vector<uint32_t>(y.codes.begin(), y.codes.end())};
   return RtlEvaluation(engine, rtl, std::move(got), want, [&](size_t i) -> decltype(EngineMismatch::stage) {
     return {"softmax passes (N-4.7)", fmt::format("input {}", ValueText(x.bits[i], DType::kFp16))};
   });
 }
 
 void PrintRtl(const Operation&, const RtlRun& rtl) {
-  fmt::print("rtl         planar passes max, sub, exp, sum, recip x mul: {} patches and vectors, {} cycles\n",
-             rtl.planar->vectors, rtl.planar->cycles);
+  PrintEngineRtl(*rtl.engine);
+  PrintPostRtl(*rtl.post);
 }
 #endif
 
@@ -134,7 +107,7 @@ void PrintRtl(const Operation&, const RtlRun& rtl) {
 const OpFamily kSoftmaxFamily = {
     "softmax",
     "exp(x - max) / sum over each list of an axis (N-4.7); RTL: the planar engine's five passes",
-    FieldHelp, ReadFields, InputX, {}, Infer, {}, nullptr, Describe, false, RtlTakesAll,
+    FieldHelp, ReadFields, InputX, {}, Infer, {}, nullptr, Describe, false, RtlCheckPlanarShape,
     ANE_CLI_ENGINE(Evaluate), ANE_CLI_ENGINE(PrintRtl), nullptr, Reference};
 
 }  // namespace ane::cli::ops

@@ -1,0 +1,172 @@
+#include "tb/harness/planar_engine_run.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "Vane_planar16.h"
+#include "tb/harness/sim.h"
+
+namespace ane::harness {
+namespace {
+
+// A memory image with the tensors of one operation, each at a 64-byte boundary.
+struct Memory {
+  std::vector<uint8_t> bytes;
+  uint32_t Alloc(uint64_t n) {
+    const uint64_t at = (bytes.size() + 63) / 64 * 64;
+    if (at + n + 64 > uint64_t(UINT32_MAX)) throw std::invalid_argument("the operation's tensors do not fit the engine's 4 GiB");
+    bytes.resize(size_t(at + n + 64), 0);
+    return uint32_t(at);
+  }
+  // t stored densely; as an operand of a [c, h, w] result (broadcast where t has 1)
+  PlanarOperand Put(const oracle::Tensor3& t, int c, int h, int w) {
+    if ((t.c != c && t.c != 1) || (t.h != h && t.h != 1) || (t.w != w && t.w != 1)) {
+      throw std::invalid_argument("an operand of shape [" + std::to_string(t.c) + ", " + std::to_string(t.h) + ", " +
+                                  std::to_string(t.w) + "] does not broadcast to [" + std::to_string(c) + ", " +
+                                  std::to_string(h) + ", " + std::to_string(w) + "]");
+    }
+    PlanarOperand o;
+    o.base = Alloc(2 * t.codes.size());
+    for (size_t i = 0; i < t.codes.size(); ++i) {
+      bytes[o.base + 2 * i] = uint8_t(t.codes[i]);
+      bytes[o.base + 2 * i + 1] = uint8_t(t.codes[i] >> 8);
+    }
+    o.bw = t.w == 1 && w > 1;
+    o.row = t.h == 1 && h > 1 ? 0 : uint32_t(2 * t.w);
+    o.plane = t.c == 1 && c > 1 ? 0 : uint32_t(2 * t.w * t.h);
+    return o;
+  }
+  PlanarOperand Out(int c, int h, int w) {
+    PlanarOperand o;
+    o.base = Alloc(2 * uint64_t(c) * uint64_t(h) * uint64_t(w));
+    o.row = uint32_t(2 * w);
+    o.plane = uint32_t(2 * w * h);
+    return o;
+  }
+  oracle::Tensor3 Get(const PlanarOperand& o, int c, int h, int w) const {
+    oracle::Tensor3 t{c, h, w, {}};
+    t.codes.reserve(size_t(c) * size_t(h) * size_t(w));
+    for (int k = 0; k < c; ++k) {
+      for (int y = 0; y < h; ++y) {
+        for (int x = 0; x < w; ++x) {
+          const size_t a = size_t(o.base) + size_t(k) * o.plane + size_t(y) * o.row + 2 * size_t(x);
+          t.codes.push_back(uint16_t(bytes[a] | bytes[a + 1] << 8));
+        }
+      }
+    }
+    return t;
+  }
+};
+
+}  // namespace
+
+void RunPlanarEngine(const std::vector<PlanarTask>& tasks, std::vector<uint8_t>* mem, PlanarEngineStats* stats) {
+  for (const PlanarTask& t : tasks) {
+    const std::string bad = CheckPlanarTask(t);
+    if (!bad.empty()) throw std::invalid_argument("the planar engine cannot run this task: " + bad);
+  }
+  Sim<Vane_planar16> sim("ane_planar", "planar16_ops");
+  PlanarDriver<Vane_planar16> drv(sim);
+  drv.Reset();
+  drv.mem() = std::move(*mem);
+  for (const PlanarTask& t : tasks) {
+    const PlanarRunResult r = drv.Run(t, {});
+    if (stats) {
+      ++stats->tasks;
+      stats->cycles += r.cycles;
+      stats->beats += r.beats;
+      stats->reads += r.reads;
+    }
+  }
+  *mem = std::move(drv.mem());
+}
+
+oracle::Tensor3 EngineElementwise(PeEwOp op, PePostOp post, const oracle::FcConfig* fca, const oracle::FcConfig* fco,
+                                  const oracle::Tensor3& a, const oracle::Tensor3* b, const oracle::Tensor3* c,
+                                  PlanarEngineStats* stats) {
+  Memory m;
+  PlanarTask t;
+  t.kind = PlanarKind::kElementwise;
+  t.ew = op;
+  t.post = post;
+  t.fca_bypass = fca == nullptr;
+  t.fco_bypass = fco == nullptr;
+  if (fca) t.fca = *fca;
+  if (fco) t.fco = *fco;
+  t.c = a.c;
+  t.h = a.h;
+  t.w = a.w;
+  t.src[0] = m.Put(a, a.c, a.h, a.w);
+  const int arity = EwArity(op);
+  if (arity >= 2) {
+    if (!b) throw std::invalid_argument("EngineElementwise: the operator reads b");
+    t.src[1] = m.Put(*b, a.c, a.h, a.w);
+  }
+  if (arity >= 3) {
+    if (!c) throw std::invalid_argument("EngineElementwise: the operator reads c");
+    t.src[2] = m.Put(*c, a.c, a.h, a.w);
+  }
+  t.dst = m.Out(a.c, a.h, a.w);
+  RunPlanarEngine({t}, &m.bytes, stats);
+  return m.Get(t.dst, a.c, a.h, a.w);
+}
+
+oracle::Tensor3 EngineReduce(oracle::ReduceOp op, oracle::ReduceAxis axis, const oracle::Tensor3& x,
+                             PlanarEngineStats* stats) {
+  Memory m;
+  PlanarTask t;
+  t.ew = PeEwOp::kPass;
+  t.fca_bypass = t.fco_bypass = true;
+  t.tree = op;
+  t.kind = axis == oracle::ReduceAxis::kRows || axis == oracle::ReduceAxis::kPlanes ? PlanarKind::kReduce
+                                                                                    : PlanarKind::kLineReduce;
+  t.axis = axis == oracle::ReduceAxis::kPlanes || axis == oracle::ReduceAxis::kChannels;
+  t.c = x.c;
+  t.h = x.h;
+  t.w = x.w;
+  t.src[0] = m.Put(x, x.c, x.h, x.w);
+  const PlanarShape o = PlanarOutShape(t);
+  t.dst = m.Out(o.c, o.h, o.w);
+  RunPlanarEngine({t}, &m.bytes, stats);
+  return m.Get(t.dst, o.c, o.h, o.w);
+}
+
+oracle::Tensor3 EnginePool(oracle::PoolOp op, const oracle::ConvGeometry& g0, const oracle::Tensor3& x,
+                           PlanarEngineStats* stats) {
+  oracle::ConvGeometry g = g0;
+  g.channels = x.c;
+  g.height = x.h;
+  g.width = x.w;
+  const std::string bad = oracle::CheckPoolGeometry(g);
+  if (!bad.empty()) throw std::invalid_argument(bad);
+  const int oh = g.OutHeight(), ow = g.OutWidth();
+  Memory m;
+  const PlanarOperand src = m.Put(x, x.c, x.h, x.w);
+  const PlanarOperand dst = m.Out(x.c, oh, ow);
+  std::vector<PlanarTask> tasks;
+  for (int ox0 = 0; ox0 < ow; ox0 += kPlanarPoolW) {
+    // the strip's outputs ox0 .. ox0 + n - 1 and the input columns their windows cover
+    const int n = std::min(kPlanarPoolW, ow - ox0);
+    const int s0 = ox0 * g.stride_x - g.pad_left, e1 = (ox0 + n - 1) * g.stride_x - g.pad_left + g.kernel_w;
+    const int x0 = std::max(0, s0), x1 = std::min(x.w, e1);
+    PlanarTask t;
+    t.kind = PlanarKind::kPool;
+    t.ew = PeEwOp::kPass;
+    t.fca_bypass = t.fco_bypass = true;
+    t.tree = oracle::PoolReduceOp(op);
+    t.c = x.c;
+    t.h = x.h;
+    t.w = x1 - x0;
+    t.pool = PlanarPool{g.kernel_h, g.kernel_w, g.stride_y, g.stride_x, g.pad_top, x0 - s0, oh, n};
+    t.src[0] = src;
+    t.src[0].base += uint32_t(2 * x0);
+    t.dst = dst;
+    t.dst.base += uint32_t(2 * ox0);
+    tasks.push_back(t);
+  }
+  RunPlanarEngine(tasks, &m.bytes, stats);
+  return m.Get(dst, x.c, oh, ow);
+}
+
+}  // namespace ane::harness

@@ -1,0 +1,53 @@
+// The planar engine (rtl/ane_planar.sv, 16 lanes) for `ane run --engine rtl|both`: operations on
+// tensors laid out in a memory image and run as engine tasks (PlanarTask) on one Verilated
+// ane_planar, with the memory answering after one cycle (full rate). Nothing here computes a
+// result: the engine reads its sources and writes its results through its ports; these functions
+// place the tensors, choose the tasks and read the results back.
+//
+// An operand of a task is a [C][H][W] tensor of fp16 codes; an operand whose C, H or W is 1 where
+// the result's is larger is broadcast along that axis (plane stride 0, row stride 0, the BW bit).
+#ifndef TB_HARNESS_PLANAR_ENGINE_RUN_H_
+#define TB_HARNESS_PLANAR_ENGINE_RUN_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "tb/harness/planar_engine.h"
+#include "tb/oracle/conv_walk.h"
+#include "tb/oracle/elementwise.h"
+#include "tb/oracle/planar.h"
+
+namespace ane::harness {
+
+inline constexpr int kEngineLanes = 16;
+
+struct PlanarEngineStats {
+  int64_t tasks = 0;
+  uint64_t cycles = 0;  // the engine's own count (START to the last write), summed over tasks
+  uint64_t beats = 0;   // result beats written
+  uint64_t reads = 0;   // source beats read
+};
+
+// Runs `tasks` in order on a 16-lane ane_planar (reset first) over `mem`. A task the engine
+// cannot run (CheckPlanarTask) throws std::invalid_argument naming why, before anything runs.
+void RunPlanarEngine(const std::vector<PlanarTask>& tasks, std::vector<uint8_t>* mem, PlanarEngineStats* stats);
+
+// y = fco(post(op(fca(a), b, c))) element by element (N-4.1 .. N-4.3); a has the result's shape, b
+// and c (when the operator reads them) may broadcast. Any dimension up to 16383. A null converter
+// is bypassed (FCCTL.A_BYPASS, O_BYPASS: even an identity converter's N-1 boundary turns -0 into
+// +0). Reductions and poolings run with both converters bypassed.
+oracle::Tensor3 EngineElementwise(PeEwOp op, PePostOp post, const oracle::FcConfig* fca, const oracle::FcConfig* fco,
+                                  const oracle::Tensor3& a, const oracle::Tensor3* b, const oracle::Tensor3* c,
+                                  PlanarEngineStats* stats);
+// The reduction of x along `axis` (N-4.4): rows and planes through the tree, columns and channels
+// through the line buffer; the result as oracle::ReduceTensor shapes it.
+oracle::Tensor3 EngineReduce(oracle::ReduceOp op, oracle::ReduceAxis axis, const oracle::Tensor3& x,
+                             PlanarEngineStats* stats);
+// The pooling of x (N-4.5) with g's window, stride and padding: output strips of at most
+// kPlanarPoolW columns, each one task with the strip's own left and right padding.
+oracle::Tensor3 EnginePool(oracle::PoolOp op, const oracle::ConvGeometry& g, const oracle::Tensor3& x,
+                           PlanarEngineStats* stats);
+
+}  // namespace ane::harness
+
+#endif  // TB_HARNESS_PLANAR_ENGINE_RUN_H_
