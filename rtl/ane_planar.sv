@@ -30,7 +30,8 @@
 // result keep a pointer per level and add the level's stride; nothing multiplies. The loops:
 //   kinds 0, 1     (c, y, x-beat)
 //   kind 2         (strip, c, y, x-beat) over columns; (strip, y, c, x-beat) across channels
-//   kind 3         (channel group, y, x-chunk, channel of the group)
+//   kind 3         (channel group, y, x-chunk, channel of the group); with POOL.FLAT (dense
+//                  planes) (channel group, -, chunk of the plane's POOLN.N positions, channel)
 //
 // Cycles: after START, one beat per cycle when the memory keeps up; an elementwise task of B
 // beats ends about B + the latency of a read + 35 (the units: FC_A 9, EW 6, POST 11, FC_O 9)
@@ -104,6 +105,7 @@ module ane_planar #(
         6'(ane_regs_pkg::PlanarFcctlAddr): cfg_q.fcctl <= cfg_wdata_i[ane_regs_pkg::PlanarFcctlBits-1:0];
         6'(ane_regs_pkg::PlanarPoolAddr): cfg_q.pool <= cfg_wdata_i[ane_regs_pkg::PlanarPoolBits-1:0];
         6'(ane_regs_pkg::PlanarPooloutAddr): cfg_q.poolout <= cfg_wdata_i[ane_regs_pkg::PlanarPooloutBits-1:0];
+        6'(ane_regs_pkg::PlanarPoolnAddr): cfg_q.pooln <= cfg_wdata_i[ane_regs_pkg::PlanarPoolnBits-1:0];
         6'(ane_regs_pkg::PlanarS0baseAddr): cfg_q.s0base <= cfg_wdata_i[ane_regs_pkg::PlanarS0baseBits-1:0];
         6'(ane_regs_pkg::PlanarS0rowAddr): cfg_q.s0row <= cfg_wdata_i[ane_regs_pkg::PlanarS0rowBits-1:0];
         6'(ane_regs_pkg::PlanarS0planeAddr): cfg_q.s0plane <= cfg_wdata_i[ane_regs_pkg::PlanarS0planeBits-1:0];
@@ -122,12 +124,13 @@ module ane_planar #(
   end
 
   // the task kind and the operator's arity
-  logic k_ew, k_tree, k_line, k_pool, axis;
+  logic k_ew, k_tree, k_line, k_pool, axis, flat;
   assign k_ew   = cfg_q.mode.kind == 2'd0;
   assign k_tree = cfg_q.mode.kind == 2'd1;
   assign k_line = cfg_q.mode.kind == 2'd2;
   assign k_pool = cfg_q.mode.kind == 2'd3;
   assign axis   = cfg_q.mode.axis;
+  assign flat   = k_pool && cfg_q.pool.flat;
   ane_pkg::pe_ew_op_e   ewop;
   ane_pkg::pe_tree_op_e treeop;
   logic use1, use2;
@@ -145,8 +148,10 @@ module ane_planar #(
   assign ch = cfg_q.chan.c;
   // beats (chunks) per row; line-buffer strips and the last one's width; channel groups and the
   // last one's channels
-  logic [13:0] nx, nsl, wl, ng, cl, ws;
-  assign nx  = 14'((15'(wd) + 15'(NumLanes - 1)) >> LL);
+  logic [13:0] nx, nsl, wl, ng, cl, ws, runw;
+  // a row's positions: W, or a FLAT pooling's whole plane (one run of POOLN.N)
+  assign runw = flat ? cfg_q.pooln.n : wd;
+  assign nx  = 14'((15'(runw) + 15'(NumLanes - 1)) >> LL);
   assign nsl = 14'((15'(wd) + 15'(LineW - 1)) >> LWL);
   assign wl  = 14'(((wd - 14'd1) & 14'(LineW - 1)) + 14'd1);
   assign ng  = 14'((15'(ch) + 15'(NumLanes - 1)) >> LL);
@@ -175,7 +180,7 @@ module ane_planar #(
       wn2l = 14'((15'(wl) + 15'(NumLanes - 1)) >> LL);
     end else if (k_pool) begin
       wns  = ng;
-      wn0  = ht;
+      wn0  = flat ? 14'd1 : ht;
       wn1  = nx;
       wn2  = 14'(NumLanes);
       wn2l = cl;
@@ -219,7 +224,7 @@ module ane_planar #(
   logic [NW-1:0] beat_n;
   assign ws     = lasts ? wl : 14'(LineW);
   assign ix     = k_pool ? i1 : i2;
-  assign rest   = k_line ? 15'(ws) - (15'(i2) << LL) : 15'(wd) - (15'(ix) << LL);
+  assign rest   = k_line ? 15'(ws) - (15'(i2) << LL) : 15'(runw) - (15'(ix) << LL);
   assign jbeats = (15'(ws) + 15'(NumLanes - 1)) >> LL;   // a line-buffer job's result beats
   assign beat_n = rest >= 15'(NumLanes) ? NW'(NumLanes) : NW'(rest);
   // lists (the tree), jobs (the line buffer)
@@ -555,6 +560,7 @@ module ane_planar #(
       if (start) begin
         assert (cfg_q.shape.w != '0 && cfg_q.shape.h != '0 && cfg_q.chan.c != '0);
         assert (!(cfg_q.fcctl.o_bypass && (cfg_q.fmt.d_int8 || cfg_q.fcctl.o_gain)));
+        if (cfg_q.mode.kind == 2'd3 && cfg_q.pool.flat) assert (32'(cfg_q.pooln.n) == 32'(cfg_q.shape.w) * 32'(cfg_q.shape.h));
       end
       if (written) assert (owed_q != 32'd0 || owe != 32'd0);
     end

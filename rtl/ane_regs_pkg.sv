@@ -1134,20 +1134,22 @@ package ane_regs_pkg;
   localparam int unsigned PlanarFcctlOBypassLsb   = 6;
   localparam int unsigned PlanarFcctlOBypassWidth = 1;
   // POOL (0x07): a pooling's window
-  localparam int unsigned PlanarPoolAddr    = 32'h7;
-  localparam int unsigned PlanarPoolBits    = 22;  // bits below the top field's MSB
-  localparam int unsigned PlanarPoolKhLsb   = 0;
-  localparam int unsigned PlanarPoolKhWidth = 4;  // elements
-  localparam int unsigned PlanarPoolKwLsb   = 4;
-  localparam int unsigned PlanarPoolKwWidth = 4;  // elements
-  localparam int unsigned PlanarPoolSyLsb   = 8;
-  localparam int unsigned PlanarPoolSyWidth = 4;  // elements
-  localparam int unsigned PlanarPoolSxLsb   = 12;
-  localparam int unsigned PlanarPoolSxWidth = 4;  // elements
-  localparam int unsigned PlanarPoolPtLsb   = 16;
-  localparam int unsigned PlanarPoolPtWidth = 3;  // elements
-  localparam int unsigned PlanarPoolPlLsb   = 19;
-  localparam int unsigned PlanarPoolPlWidth = 3;  // elements
+  localparam int unsigned PlanarPoolAddr      = 32'h7;
+  localparam int unsigned PlanarPoolBits      = 23;  // bits below the top field's MSB
+  localparam int unsigned PlanarPoolKhLsb     = 0;
+  localparam int unsigned PlanarPoolKhWidth   = 4;  // elements
+  localparam int unsigned PlanarPoolKwLsb     = 4;
+  localparam int unsigned PlanarPoolKwWidth   = 4;  // elements
+  localparam int unsigned PlanarPoolSyLsb     = 8;
+  localparam int unsigned PlanarPoolSyWidth   = 4;  // elements
+  localparam int unsigned PlanarPoolSxLsb     = 12;
+  localparam int unsigned PlanarPoolSxWidth   = 4;  // elements
+  localparam int unsigned PlanarPoolPtLsb     = 16;
+  localparam int unsigned PlanarPoolPtWidth   = 3;  // elements
+  localparam int unsigned PlanarPoolPlLsb     = 19;
+  localparam int unsigned PlanarPoolPlWidth   = 3;  // elements
+  localparam int unsigned PlanarPoolFlatLsb   = 22;
+  localparam int unsigned PlanarPoolFlatWidth = 1;
   // POOLOUT (0x08): a pooling's output size (the bottom and right padding follow from it)
   localparam int unsigned PlanarPooloutAddr    = 32'h8;
   localparam int unsigned PlanarPooloutBits    = 28;  // bits below the top field's MSB
@@ -1155,6 +1157,11 @@ package ane_regs_pkg;
   localparam int unsigned PlanarPooloutOwWidth = 14;  // elements
   localparam int unsigned PlanarPooloutOhLsb   = 14;
   localparam int unsigned PlanarPooloutOhWidth = 14;  // elements
+  // POOLN (0x09): a FLAT pooling's positions per plane
+  localparam int unsigned PlanarPoolnAddr   = 32'h9;
+  localparam int unsigned PlanarPoolnBits   = 14;  // bits below the top field's MSB
+  localparam int unsigned PlanarPoolnNLsb   = 0;
+  localparam int unsigned PlanarPoolnNWidth = 14;  // positions
   // S0BASE (0x10): source 0
   localparam int unsigned PlanarS0baseAddr      = 32'h10;
   localparam int unsigned PlanarS0baseBits      = 32;  // bits below the top field's MSB
@@ -1397,6 +1404,7 @@ package ane_regs_pkg;
     logic [1:0]   a_unary;  // enum
   } planar_fcctl_t;
   typedef struct packed {  // POOL (0x07): a pooling's window
+    logic         flat;
     logic [2:0]   pl;  // elements
     logic [2:0]   pt;  // elements
     logic [3:0]   sx;  // elements
@@ -1408,6 +1416,9 @@ package ane_regs_pkg;
     logic [13:0]  oh;  // elements
     logic [13:0]  ow;  // elements
   } planar_poolout_t;
+  typedef struct packed {  // POOLN (0x09): a FLAT pooling's positions per plane
+    logic [13:0]  n;  // positions
+  } planar_pooln_t;
   typedef struct packed {  // S0BASE (0x10): source 0
     logic [31:0]  base;  // bytes
   } planar_s0base_t;
@@ -1485,6 +1496,7 @@ package ane_regs_pkg;
     planar_fcctl_t fcctl;
     planar_pool_t pool;
     planar_poolout_t poolout;
+    planar_pooln_t pooln;
     planar_s0base_t s0base;
     planar_s0row_t s0row;
     planar_s0plane_t s0plane;
@@ -1812,21 +1824,22 @@ package ane_regs_pkg;
       PlanarFcctlABypassWidth ^ PlanarFcctlOBypassLsb ^ PlanarFcctlOBypassWidth ^ PlanarPoolAddr ^
       PlanarPoolBits ^ PlanarPoolKhLsb ^ PlanarPoolKhWidth ^ PlanarPoolKwLsb ^ PlanarPoolKwWidth ^
       PlanarPoolSyLsb ^ PlanarPoolSyWidth ^ PlanarPoolSxLsb ^ PlanarPoolSxWidth ^ PlanarPoolPtLsb ^
-      PlanarPoolPtWidth ^ PlanarPoolPlLsb ^ PlanarPoolPlWidth ^ PlanarPooloutAddr ^
-      PlanarPooloutBits ^ PlanarPooloutOwLsb ^ PlanarPooloutOwWidth ^ PlanarPooloutOhLsb ^
-      PlanarPooloutOhWidth ^ PlanarS0baseAddr ^ PlanarS0baseBits ^ PlanarS0baseBaseLsb ^
-      PlanarS0baseBaseWidth ^ PlanarS0rowAddr ^ PlanarS0rowBits ^ PlanarS0rowStrideLsb ^
-      PlanarS0rowStrideWidth ^ PlanarS0planeAddr ^ PlanarS0planeBits ^ PlanarS0planeStrideLsb ^
-      PlanarS0planeStrideWidth ^ PlanarS1baseAddr ^ PlanarS1baseBits ^ PlanarS1baseBaseLsb ^
-      PlanarS1baseBaseWidth ^ PlanarS1rowAddr ^ PlanarS1rowBits ^ PlanarS1rowStrideLsb ^
-      PlanarS1rowStrideWidth ^ PlanarS1planeAddr ^ PlanarS1planeBits ^ PlanarS1planeStrideLsb ^
-      PlanarS1planeStrideWidth ^ PlanarS2baseAddr ^ PlanarS2baseBits ^ PlanarS2baseBaseLsb ^
-      PlanarS2baseBaseWidth ^ PlanarS2rowAddr ^ PlanarS2rowBits ^ PlanarS2rowStrideLsb ^
-      PlanarS2rowStrideWidth ^ PlanarS2planeAddr ^ PlanarS2planeBits ^ PlanarS2planeStrideLsb ^
-      PlanarS2planeStrideWidth ^ PlanarDbaseAddr ^ PlanarDbaseBits ^ PlanarDbaseBaseLsb ^
-      PlanarDbaseBaseWidth ^ PlanarDrowAddr ^ PlanarDrowBits ^ PlanarDrowStrideLsb ^
-      PlanarDrowStrideWidth ^ PlanarDplaneAddr ^ PlanarDplaneBits ^ PlanarDplaneStrideLsb ^
-      PlanarDplaneStrideWidth ^ PlanarStartAddr;
+      PlanarPoolPtWidth ^ PlanarPoolPlLsb ^ PlanarPoolPlWidth ^ PlanarPoolFlatLsb ^
+      PlanarPoolFlatWidth ^ PlanarPooloutAddr ^ PlanarPooloutBits ^ PlanarPooloutOwLsb ^
+      PlanarPooloutOwWidth ^ PlanarPooloutOhLsb ^ PlanarPooloutOhWidth ^ PlanarPoolnAddr ^
+      PlanarPoolnBits ^ PlanarPoolnNLsb ^ PlanarPoolnNWidth ^ PlanarS0baseAddr ^ PlanarS0baseBits ^
+      PlanarS0baseBaseLsb ^ PlanarS0baseBaseWidth ^ PlanarS0rowAddr ^ PlanarS0rowBits ^
+      PlanarS0rowStrideLsb ^ PlanarS0rowStrideWidth ^ PlanarS0planeAddr ^ PlanarS0planeBits ^
+      PlanarS0planeStrideLsb ^ PlanarS0planeStrideWidth ^ PlanarS1baseAddr ^ PlanarS1baseBits ^
+      PlanarS1baseBaseLsb ^ PlanarS1baseBaseWidth ^ PlanarS1rowAddr ^ PlanarS1rowBits ^
+      PlanarS1rowStrideLsb ^ PlanarS1rowStrideWidth ^ PlanarS1planeAddr ^ PlanarS1planeBits ^
+      PlanarS1planeStrideLsb ^ PlanarS1planeStrideWidth ^ PlanarS2baseAddr ^ PlanarS2baseBits ^
+      PlanarS2baseBaseLsb ^ PlanarS2baseBaseWidth ^ PlanarS2rowAddr ^ PlanarS2rowBits ^
+      PlanarS2rowStrideLsb ^ PlanarS2rowStrideWidth ^ PlanarS2planeAddr ^ PlanarS2planeBits ^
+      PlanarS2planeStrideLsb ^ PlanarS2planeStrideWidth ^ PlanarDbaseAddr ^ PlanarDbaseBits ^
+      PlanarDbaseBaseLsb ^ PlanarDbaseBaseWidth ^ PlanarDrowAddr ^ PlanarDrowBits ^
+      PlanarDrowStrideLsb ^ PlanarDrowStrideWidth ^ PlanarDplaneAddr ^ PlanarDplaneBits ^
+      PlanarDplaneStrideLsb ^ PlanarDplaneStrideWidth ^ PlanarStartAddr;
 
 endpackage
 

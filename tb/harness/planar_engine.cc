@@ -87,6 +87,13 @@ std::string CheckPlanarTask(const PlanarTask& t) {
     if (p.ow > kPlanarPoolW) {
       return fmt::format("a pooling output row of {} is wider than the engine's {} (PoolW)", p.ow, kPlanarPoolW);
     }
+    if (p.flat) {
+      if (int64_t(t.h) * t.w > 16383) return fmt::format("a FLAT pooling's plane of {}x{} is past 16383 positions", t.h, t.w);
+      for (int s = 0; s < EwArity(t.ew); ++s) {
+        const PlanarOperand& o = t.src[s];
+        if (o.bw || o.row != uint32_t(t.w * Eb(o))) return fmt::format("a FLAT pooling's source {} is not dense (row stride {} bytes)", s, o.row);
+      }
+    }
     const oracle::ConvGeometry g = PlanarPoolGeometry(t);
     const std::string bad = oracle::CheckPoolGeometry(g);
     if (!bad.empty()) return bad;
@@ -135,11 +142,14 @@ std::vector<std::pair<uint32_t, uint32_t>> PlanarWrites(const PlanarTask& t) {
   if (t.kind == PlanarKind::kPool) {
     w.push_back({rp::kPoolAddr, Pack(rp::kPoolAddr, {{rp::kPoolKh, t.pool.kh}, {rp::kPoolKw, t.pool.kw},
                                                      {rp::kPoolSy, t.pool.sy}, {rp::kPoolSx, t.pool.sx},
-                                                     {rp::kPoolPt, t.pool.pt}, {rp::kPoolPl, t.pool.pl}}, why)});
+                                                     {rp::kPoolPt, t.pool.pt}, {rp::kPoolPl, t.pool.pl},
+                                                     {rp::kPoolFlat, t.pool.flat}}, why)});
     w.push_back({rp::kPooloutAddr, Pack(rp::kPooloutAddr, {{rp::kPooloutOw, t.pool.ow}, {rp::kPooloutOh, t.pool.oh}}, why)});
+    w.push_back({rp::kPoolnAddr, Pack(rp::kPoolnAddr, {{rp::kPoolnN, t.pool.flat ? t.h * t.w : 0}}, why)});
   } else {
     w.push_back({rp::kPoolAddr, 0});
     w.push_back({rp::kPooloutAddr, 0});
+    w.push_back({rp::kPoolnAddr, 0});
   }
   const uint32_t a[12][2] = {{rp::kS0baseAddr, t.src[0].base}, {rp::kS0rowAddr, t.src[0].row},
                              {rp::kS0planeAddr, t.src[0].plane}, {rp::kS1baseAddr, t.src[1].base},

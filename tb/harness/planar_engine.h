@@ -40,6 +40,8 @@ struct PlanarOperand {
 struct PlanarPool {
   int kh = 1, kw = 1, sy = 1, sx = 1, pt = 0, pl = 0;
   int oh = 1, ow = 1;
+  // POOL.FLAT: the sources' planes are dense, read as one run of h w positions (at most 16383)
+  bool flat = false;
 };
 
 // The engine's limits that are parameters of ane_planar (the models built here use these).

@@ -158,7 +158,9 @@ oracle::Tensor3 EnginePool(oracle::PoolOp op, const oracle::ConvGeometry& g0, co
     t.c = x.c;
     t.h = x.h;
     t.w = x1 - x0;
-    t.pool = PlanarPool{g.kernel_h, g.kernel_w, g.stride_y, g.stride_x, g.pad_top, x0 - s0, oh, n};
+    t.pool = PlanarPool{g.kernel_h, g.kernel_w, g.stride_y, g.stride_x, g.pad_top, x0 - s0, oh, n, false};
+    // a strip of whole rows of a dense plane is read flat: chunks of positions cross rows
+    t.pool.flat = x0 == 0 && x1 == x.w && int64_t(x.h) * x.w <= 16383;
     t.src[0] = src;
     t.src[0].base += uint32_t(2 * x0);
     t.dst = dst;

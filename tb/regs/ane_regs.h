@@ -1739,10 +1739,14 @@ inline constexpr CoreField kPoolSy = {"POOL.SY", 0x07, 8, 4};
 inline constexpr CoreField kPoolSx = {"POOL.SX", 0x07, 12, 4};
 inline constexpr CoreField kPoolPt = {"POOL.PT", 0x07, 16, 3};
 inline constexpr CoreField kPoolPl = {"POOL.PL", 0x07, 19, 3};
+inline constexpr CoreField kPoolFlat = {"POOL.FLAT", 0x07, 22, 1};
 // POOLOUT (0x08): a pooling's output size (the bottom and right padding follow from it)
 inline constexpr uint32_t kPooloutAddr = 0x08;
 inline constexpr CoreField kPooloutOw = {"POOLOUT.OW", 0x08, 0, 14};
 inline constexpr CoreField kPooloutOh = {"POOLOUT.OH", 0x08, 14, 14};
+// POOLN (0x09): a FLAT pooling's positions per plane
+inline constexpr uint32_t kPoolnAddr = 0x09;
+inline constexpr CoreField kPoolnN = {"POOLN.N", 0x09, 0, 14};
 // S0BASE (0x10): source 0
 inline constexpr uint32_t kS0baseAddr = 0x10;
 inline constexpr CoreField kS0baseBase = {"S0BASE.BASE", 0x10, 0, 32};

@@ -113,21 +113,25 @@ Scene RandomTask(Rng& rng, int max_w = 40, harness::PlanarKind kind = harness::P
   t.fca_bypass = rng.Below(5) == 0;
   t.fco_bypass = !t.fco.gain && !t.dst.int8 && rng.Below(4) == 0;
   uint32_t at = 64 * (1 + rng.Below(8));
+  // a pooling of dense sources, read flat (POOL.FLAT: chunks of positions cross rows)
+  t.pool.flat = kind == harness::PlanarKind::kPool && t.h * t.w <= 16383 && rng.Below(3) == 0;
   auto place = [&](harness::PlanarOperand* o, bool is_src) {
     const int c = is_src ? t.c : out.c, h = is_src ? t.h : out.h, w = is_src ? t.w : out.w;
+    const bool dense = is_src && t.pool.flat;
     o->int8 = is_src ? rng.Below(5) == 0 : o->int8;
     const uint32_t eb = o->int8 ? 1 : 2;
-    o->bw = is_src && rng.Below(6) == 0;
+    o->bw = is_src && !dense && rng.Below(6) == 0;
     const uint32_t rowb = (o->bw ? 1 : uint32_t(w)) * eb;
-    o->row = Align(rowb, rng.Below(2) ? 1 : 64) + (rng.Below(3) == 0 ? 2 * rng.Below(8) : 0);
+    o->row = dense ? rowb : Align(rowb, rng.Below(2) ? 1 : 64) + (rng.Below(3) == 0 ? 2 * rng.Below(8) : 0);
     o->plane = o->row * uint32_t(h) + 2 * rng.Below(4);
-    if (is_src && rng.Below(6) == 0) o->row = 0;    // broadcast along H
+    if (is_src && !dense && rng.Below(6) == 0) o->row = 0;    // broadcast along H
     if (is_src && rng.Below(6) == 0) o->plane = 0;  // broadcast along C
     o->base = at + (rng.Below(4) == 0 ? rng.Below(64) : 0);
     at = Align(o->base + o->plane * uint32_t(c) + o->row * uint32_t(h) + rowb + 64, 64);
   };
   for (int k = 0; k < 3; ++k) place(&t.src[k], true);
   place(&t.dst, false);
+
   s.mem.resize(at + 256 + 16 * kLanes);
   for (auto& b : s.mem) b = uint8_t(rng.Next());
   // the operands: fp16 values with specials, or int8
@@ -145,9 +149,9 @@ Scene RandomTask(Rng& rng, int max_w = 40, harness::PlanarKind kind = harness::P
     }
   }
   char b[300];
-  std::snprintf(b, sizeof b, "kind %d axis %d tree %d pool %dx%d/%d,%d/%d,%d -> %dx%d, op %d post %d [%d, %d, %d], int8 %d%d%d/%d, bw %d%d%d, rows %u %u %u, planes %u %u %u",
+  std::snprintf(b, sizeof b, "kind %d axis %d tree %d pool %dx%d/%d,%d/%d,%d -> %dx%d%s, op %d post %d [%d, %d, %d], int8 %d%d%d/%d, bw %d%d%d, rows %u %u %u, planes %u %u %u",
                 int(t.kind), int(t.axis), int(t.tree), t.pool.kh, t.pool.kw, t.pool.sy, t.pool.sx, t.pool.pt,
-                t.pool.pl, t.pool.oh, t.pool.ow, int(t.ew), int(t.post), t.c, t.h, t.w, t.src[0].int8, t.src[1].int8, t.src[2].int8, t.dst.int8,
+                t.pool.pl, t.pool.oh, t.pool.ow, t.pool.flat ? " flat" : "", int(t.ew), int(t.post), t.c, t.h, t.w, t.src[0].int8, t.src[1].int8, t.src[2].int8, t.dst.int8,
                 t.src[0].bw, t.src[1].bw, t.src[2].bw, t.src[0].row, t.src[1].row, t.src[2].row, t.src[0].plane,
                 t.src[1].plane, t.src[2].plane);
   s.what = b;
@@ -230,9 +234,10 @@ void RandomKind(harness::PlanarKind kind, uint64_t seed0, int n0) {
   drv.Reset();
   const int n = n0 * int(test::SoakFactor());
   uint64_t beats = 0, cycles = 0;
-  int seen[2][3] = {};
+  int seen[2][3] = {}, flat = 0;
   for (int it = 0; it < n && !testing::Test::HasFailure(); ++it) {
     const Scene s = RandomTask(rng, 40, kind);
+    flat += s.t.pool.flat;
     ASSERT_EQ(harness::CheckPlanarTask(s.t), "") << s.what;
     const harness::PlanarRunResult r = RunExact(drv, s, Traffic(rng), "task " + std::to_string(it));
     beats += r.beats;
@@ -243,6 +248,9 @@ void RandomKind(harness::PlanarKind kind, uint64_t seed0, int n0) {
   }
   for (int a = 0; a < 2; ++a) {
     for (int k = 0; k < 3; ++k) EXPECT_GT(seen[a][k], 3) << "axis " << a << " operator " << k;
+  }
+  if (kind == harness::PlanarKind::kPool) {
+    EXPECT_GT(flat, 5) << "flat poolings (POOL.FLAT)";
   }
   std::printf("seed %llu: %d tasks, %llu beats in %llu cycles\n", (unsigned long long)seed, n,
               (unsigned long long)beats, (unsigned long long)cycles);
@@ -258,7 +266,8 @@ TEST(RtlPlanarEngine, N4_4_RandomLineReductionsBitExact) { RandomKind(harness::P
 
 // N-4.5: poolings of any window up to 8x8, stride up to 8, padding on every side, max, min and
 // the edge-correct mean; up to 19 channels (groups of 8 lanes, the last one short), rows of up to
-// 99 (chunks of 8 positions, the last one short), outputs up to 64 wide.
+// 99 (chunks of 8 positions, the last one short), outputs up to 64 wide; dense planes read flat
+// (POOL.FLAT: chunks that cross rows) when the sources happen to be dense.
 TEST(RtlPlanarEngine, N4_5_RandomPoolingsBitExact) { RandomKind(harness::PlanarKind::kPool, 0x91A4, 150); }
 
 // N-7.1: the X seeds (--x-initial unique) change no result.
