@@ -25,6 +25,8 @@
 //   BM_PlanarAcross/A     a sum over columns (A = 0: 8 x 256 x 64) or across channels (A = 1:
 //                         256 x 16 x 16) through the line buffer and the tree (ane_pe_vreduce,
 //                         4 lanes, lines of 16): input beats, cycles, beats per cycle
+//   BM_PlanarEngine16/i   the planar engine (ane_planar, 16 lanes) on real shapes
+//                         (tb/bench/planar_engine_cases.h): cycles, elements, utilization
 //   BM_CoreConv/i         layer i of kBenchLayers on the 256-lane neural-engine core, checked
 //                         against oracle::Conv2d: MACs/s (simulated), cycles, MAC cycles, the
 //                         lost cycles by cause, utilization
@@ -35,6 +37,7 @@
 #include <vector>
 
 #include "Vane_kernel_extract.h"
+#include "Vane_planar16.h"
 #include "Vane_mac_lane_m1.h"
 #include "Vane_shifter16.h"
 #include "Vane_shifter256.h"
@@ -48,6 +51,7 @@
 #include "tb/oracle/planar.h"
 #include "tb/harness/mac_stream_start.h"
 #include "tb/harness/postproc_run.h"
+#include "tb/bench/planar_engine_cases.h"
 #include "tb/harness/sim.h"
 #include "tb/oracle/conv.h"
 #include "tb/oracle/conv_walk.h"
@@ -451,6 +455,9 @@ void BM_PlanarAcross(benchmark::State& state) {
                  ", " + std::to_string(st.jobs) + " jobs, " + std::to_string(st.patches) + " tree patches (input beats)");
 }
 BENCHMARK(BM_PlanarAcross)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
+void BM_PlanarEngine16(benchmark::State& state) { bench::PlanarEngineCase<Vane_planar16>(state, 16, "16 lanes"); }
+BENCHMARK(BM_PlanarEngine16)->DenseRange(0, 4)->Unit(benchmark::kMillisecond);
 
 // Layers on the 256-lane neural-engine core (harness::RtlConv2d, Vane_core256_m1) and on the
 // oracle (oracle::Conv2d): the core's cycle counters and utilization, and both speeds.

@@ -321,5 +321,60 @@ TEST(RtlPlanarEngine, N4_1_CyclesOneBeatPerCycle) {
   }
 }
 
+// The other kinds' rates, memory answering after one cycle: each reads one beat of 8 elements per
+// cycle. A row reduction of 64-element rows (one tree patch per 8 beats), a plane reduction (16
+// patches per plane, the running register's 3-cycle recurrence well inside the 128 beats), a sum
+// over columns (the line buffer writes 64 lines of 8 beats while it reads the other half's 64
+// columns) and a 2x2 pooling read flat (one position of 8 channels per beat) all take their beats
+// plus the pipeline's latency (the units' latencies in docs/planar.md, "The engine").
+TEST(RtlPlanarEngine, N4_4_N4_5_CyclesOneBeatPerCycleInEveryKind) {
+  Sim<Model> sim("ane_planar", harness::CurrentTestStem());
+  PlanarDriver<Model> drv(sim);
+  drv.Reset();
+  struct Case {
+    const char* what;
+    harness::PlanarKind kind;
+    bool axis;
+    int c, h, w;
+    int slack;  // cycles past the beats
+  };
+  const Case cases[] = {
+      {"row sums [4, 16, 64]", harness::PlanarKind::kReduce, false, 4, 16, 64, 80},
+      {"plane sums [4, 16, 64]", harness::PlanarKind::kReduce, true, 4, 16, 64, 80},
+      {"column sums [4, 64, 64]", harness::PlanarKind::kLineReduce, false, 4, 64, 64, 160},
+      {"2x2 max pool [8, 32, 32]", harness::PlanarKind::kPool, false, 8, 32, 32, 120},
+  };
+  Rng rng(7);
+  for (const Case& k : cases) {
+    Scene s;
+    PlanarTask& t = s.t;
+    t.kind = k.kind;
+    t.axis = k.axis;
+    t.ew = PeEwOp::kPass;
+    t.tree = k.kind == harness::PlanarKind::kPool ? oracle::ReduceOp::kMax : oracle::ReduceOp::kSum;
+    t.c = k.c, t.h = k.h, t.w = k.w;
+    if (k.kind == harness::PlanarKind::kPool) t.pool = harness::PlanarPool{2, 2, 2, 2, 0, 0, k.h / 2, k.w / 2, true};
+    const harness::PlanarShape o = harness::PlanarOutShape(t);
+    t.src[0] = harness::PlanarOperand{0x1000, uint32_t(2 * k.w), uint32_t(2 * k.w * k.h), false, false};
+    const uint32_t d = Align(0x1000 + uint32_t(2 * k.c * k.h * k.w) + 64, 64);
+    t.dst = harness::PlanarOperand{d, uint32_t(2 * o.w), uint32_t(2 * o.w * o.h), false, false};
+    s.mem.resize(d + uint32_t(2 * o.c * o.h * o.w) + 256);
+    for (size_t i = 0; i < s.mem.size(); i += 2) {
+      const uint16_t v = Value(rng);
+      s.mem[i] = uint8_t(v);
+      s.mem[i + 1] = uint8_t(v >> 8);
+    }
+    s.what = k.what;
+    ASSERT_EQ(harness::CheckPlanarTask(t), "") << k.what;
+    const harness::PlanarRunResult r = RunExact(drv, s, {}, k.what);
+    const uint64_t beats = uint64_t(k.c) * uint64_t(k.h) * uint64_t(k.w) / kLanes;  // source beats
+    std::printf("%s: %llu source beats in %llu cycles\n", k.what, (unsigned long long)beats,
+                (unsigned long long)r.cycles);
+    EXPECT_EQ(r.reads, beats) << k.what;
+    EXPECT_LE(r.cycles, beats + uint64_t(k.slack)) << k.what << ": one beat per cycle";
+    EXPECT_GE(r.cycles, beats) << k.what;
+  }
+}
+
 }  // namespace
 }  // namespace ane
