@@ -58,6 +58,7 @@ CASES = {
     "ane_pe_reduce": [("test", "rtl_planar_test", "RtlPeReduce.N4_4_DirectedSumsAtTheTopOfTheRange")],
     "ane_pe_pool": [("test", "rtl_planar_pool_test", "RtlPePool.N4_5_CyclesOnePositionPerCycle")],
     "ane_pe_vreduce": [("test", "rtl_planar_vreduce_test", "RtlPeVreduce.N4_4_WorkedCases")],
+    "ane_planar": [("test", "rtl_planar_engine_test", "RtlPlanarEngine.N4_4_N4_5_CyclesOneBeatPerCycleInEveryKind")],
     "ane_core": [("test", "rtl_core_test", "RtlCore.N2_N3_Fp16Conv3x3Padding1"),
                  ("ane", TINY_CONV)],  # the 256-lane core
 }
