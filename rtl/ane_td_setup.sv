@@ -6,13 +6,15 @@
 // reports task done to the fetch when the core is done.
 //
 // Per TD:
-//   1. capture: the words the mapping reads (docs/td.md, "Mapping") are kept as they pass; the
-//      Planar stream's words are ORed (they must be zero). One write per cycle.
+//   1. capture: the words the mapping reads (docs/td.md, "From fields to an operation") are
+//      kept as they pass (the Planar stream's and source 1's too; on a neural-engine TD they are
+//      ORed: they must be zero). One write per cycle.
 //   2. check (one cycle): a field the model does not run holding a value no real program
 //      carries for the TD's kind (error 5, ErrFixed: ane_td_rules, generated from the register
 //      description and the real programs; err_addr_o/err_header_o name the first such word),
-//      the fields the core cannot run (error 1, ErrField: formats, operation, a planar task,
-//      the chain fields, kernel DMA channels not 0..E-1, ...), the shapes (error 2, ErrShape:
+//      the fields the engines cannot run (error 1, ErrField: formats, operation, the chain
+//      fields, a planar task of one source or int8 data, a second source on the neural engine,
+//      kernel DMA channels not 0..E-1, ...), the shapes (error 2, ErrShape:
 //      zero sizes, the output size that does not follow from input, kernel, stride and padding,
 //      a per-element pass that is not 1x1), and what is past the core's registers (error 3,
 //      ErrCore: kernels above 7x7, sizes above 4095, ...).

@@ -39,21 +39,23 @@ The fields: docs/td.md (generated from rtl/regs/ane_regs.yaml).
 const char kRunHwxHelp[] = R"TEXT(usage: ane run PROGRAM.hwx --input NAME=x.npy ... [--out-dir DIR] [--engine E] [--wave FILE.fst]
 
 Runs a program compiled for the ANE (an .hwx file): reads its tensors, weights and task
-descriptors, maps each TD onto the operation the model runs (a convolution, or the
-per-element pass as a depthwise 1x1 convolution; scale, bias, ReLU or the program's own
-lookup table), follows the chain through the program's buffers and writes each output tensor
-to DIR/NAME.npy. docs/td.md lists every assumption of that mapping.
+descriptors, maps each TD onto the task the model runs (a convolution, or the per-element
+pass as a depthwise 1x1 convolution, with scale, per-channel bias, ReLU or the program's own
+lookup table; or a planar elementwise operation of two sources), follows the chain through
+the program's buffers (its inputs, intermediate buffers, its outputs) and writes each output
+tensor to DIR/NAME.npy. A program the model cannot run exactly is refused with one line
+naming the TD and the field (exit 2). docs/td.md lists every assumption of that mapping.
 
   --input NAME=FILE  one per input tensor of the program (`ane td decode` names them):
                      .npy of its element type whose shape is the tensor's [N, C, H, W] with
                      any dimensions of size 1 left out or kept ([16], [1, 16], [1, 1, 1, 16])
   --out-dir DIR      write the outputs there (an existing directory); without it, nothing
                      is written
-  --engine E         oracle (default), rtl (the TD front end and the 256-lane core, from the
-                     TD bytes), both
+  --engine E         oracle (default), rtl (the TD front end, the 256-lane core and the
+                     16-lane planar engine, from the TD bytes), both
   --wave FILE.fst    the waveforms (engines rtl and both): FILE.fst the TD front end (open
                      with gtkwave FILE.fst sim/ane_td_ctrl.gtkw), FILE.2.fst the core
-                     (sim/ane_core.gtkw)
+                     (sim/ane_core.gtkw), FILE.3.fst the planar engine (sim/ane_planar.gtkw)
 )TEXT";
 
 namespace {

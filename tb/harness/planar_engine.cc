@@ -147,9 +147,8 @@ std::vector<std::pair<uint32_t, uint32_t>> PlanarWrites(const PlanarTask& t) {
     w.push_back({rp::kPooloutAddr, Pack(rp::kPooloutAddr, {{rp::kPooloutOw, t.pool.ow}, {rp::kPooloutOh, t.pool.oh}}, why)});
     w.push_back({rp::kPoolnAddr, Pack(rp::kPoolnAddr, {{rp::kPoolnN, t.pool.flat ? t.h * t.w : 0}}, why)});
   } else {
-    w.push_back({rp::kPoolAddr, 0});
+    w.push_back({rp::kPoolAddr, 0});  // (POOLN matters only to a FLAT pooling: not written)
     w.push_back({rp::kPooloutAddr, 0});
-    w.push_back({rp::kPoolnAddr, 0});
   }
   const uint32_t a[12][2] = {{rp::kS0baseAddr, t.src[0].base}, {rp::kS0rowAddr, t.src[0].row},
                              {rp::kS0planeAddr, t.src[0].plane}, {rp::kS1baseAddr, t.src[1].base},

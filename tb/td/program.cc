@@ -113,13 +113,14 @@ std::string FixedFieldError(const Td& t) {
     bool ok = false;
     for (uint32_t k = 0; k < rule.count[kind]; ++k) ok = ok || rule.allowed[kind][k] == v;
     if (ok) continue;
-    const uint32_t lsb = uint32_t(__builtin_ctz(rule.mask));
+    // a named field's values shifted down to the field, unnamed bits as they sit in the word
+    const uint32_t lsb = rule.field >= 0 ? uint32_t(__builtin_ctz(rule.mask)) : 0;
     std::vector<std::string> allowed;
     for (uint32_t k = 0; k < rule.count[kind]; ++k) allowed.push_back(Value(rule.allowed[kind][k] >> lsb));
     const std::string what = rule.field >= 0
                                  ? fmt::format("{} = {}", Name(rule.field), Value(v >> lsb))
                                  : fmt::format("TD+0x{:03x} bits 0x{:08x} (outside every named field) = 0x{:x}",
-                                               rule.td_offset, rule.mask, v);
+                                               rule.td_offset, rule.mask, v);  // unshifted, as `allowed`
     return fmt::format("{}: not modelled, and the real programs' {}s carry {} only (docs/td.md, field status)", what,
                        r::kKindNames[kind], fmt::join(allowed, " or "));
   }

@@ -54,7 +54,8 @@ std::string StatusText(const Td& t, int field, int word) {
                                                                                               : r::kKindConv;
   for (const r::FixedRule& rule : r::kFixedRules) {
     if (field >= 0 ? rule.field != field : (rule.field >= 0 || rule.td_offset != uint32_t(word) * 4)) continue;
-    const uint32_t lsb = uint32_t(__builtin_ctz(rule.mask)), v = t.words[rule.td_offset / 4] & rule.mask;
+    // a named field's values as decode shows the field (shifted down), unnamed bits as the word's
+    const uint32_t lsb = field >= 0 ? uint32_t(__builtin_ctz(rule.mask)) : 0, v = t.words[rule.td_offset / 4] & rule.mask;
     std::vector<std::string> vals;
     bool ok = false;
     for (uint32_t k = 0; k < rule.count[kind]; ++k) {
