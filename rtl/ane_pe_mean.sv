@@ -9,13 +9,17 @@
 // computed: q = floor(num / 2^14 / n) (18 restoring steps; at least 12 significant bits, so the
 // fp16 significand and the guard bit are among them) with remainder r. Below bit 14 the exact
 // quotient has (r 2^14 + num[13:0]) / n < 2^14, nonzero exactly when r or num[13:0] is: the
-// sticky bit. ane_fp16_pack rounds (q + sticky) * 2^(e - 127 - 23 - 8 + 14) to fp16 like any
-// wide value: leading one, exponent, 11 bits, guard, sticky.
+// sticky bit. (q + sticky) * 2^(e - 127 - 23 - 8 + 14) is rounded to fp16 as ane_fp16_pack
+// rounds any wide value (leading one, exponent, 11 bits, guard, sticky), with the leading one
+// placed at bit 17 and the exponent's part of the rounding (the bits to drop below the normal
+// range, the biased exponent, overflow) computed a stage early: the exponent is known after
+// stage 2, and the rounding stage alone was the pooling unit's longest path (192 MHz in a
+// two-lane pooling path; 202 MHz alone).
 //
-// Six stages: quotient bits 17..12, 11..9, 8..6, 5..3, 2..0 (restoring steps), then the
-// normalization of q, the sticky bit, the rounding (ane_fp16_pack) and the specials. Pipe = 1
-// puts a register (enable en_i) after each of the first five (latency 5); Pipe = 0 makes the
-// block combinational.
+// Six stages: quotient bits 17..12, 11..9, 8..6, 5..3, 2..0 (restoring steps; the fifth also
+// the rounding's exponent facts), then the normalization of q, the sticky bit, the rounding
+// and the specials. Pipe = 1 puts a register (enable en_i) after each of the first five
+// (latency 5); Pipe = 0 makes the block combinational.
 `default_nettype none
 
 module ane_pe_mean #(
@@ -66,13 +70,31 @@ module ane_pe_mean #(
   // The normalization of q (see the rounding stage) from its bits 17..11, known after stage 1:
   // the shift k and the exponent of the shifted q's last bit, computed in stage 2 and carried.
   logic [2:0]  k2, x3_k, x4_k, p_k;
-  logic signed [9:0] lsb2, x3_lsb, x4_lsb, p_lsb;
+  logic signed [9:0] lsb2, x3_lsb, x4_lsb;
+  // the rounding's exponent facts (round_facts), from stage 4's exponent: {overflow, biased
+  // exponent, bits dropped below the kept 11}
+  logic [12:0] f4, p_f;
   always_comb begin
     k2 = 3'd6;
     for (int i = 11; i <= 17; i++) if (x2_q[i]) k2 = 3'(17 - i);
     // value = (q + sticky) * 2^(exp - 127 - 23 - 8 + 14)
     lsb2 = $signed({2'd0, x2_sum[30:23]}) - 10'sd144 - $signed({7'd0, k2});
   end
+
+  // The rounding's facts that depend on the exponent alone (known since stage 2, so computed a
+  // stage ahead of the rounding): the leading one of the shifted q sits at bit 17, so its
+  // exponent is e = lsb + 17; a normal result keeps 11 bits (7 of the 18 drop), one below the
+  // normal range (e < -14) keeps fewer and has biased exponent 0; e > 15 overflows.
+  function automatic logic [12:0] round_facts(logic signed [9:0] lsb);
+    logic signed [10:0] e, extra;
+    logic [5:0] sh, eb;
+    e = $signed({lsb[9], lsb}) + 11'sd17;
+    extra = (e < -11'sd14) ? -11'sd14 - e : 11'sd0;
+    sh = (extra > 11'sd25) ? 6'd32 : 6'(11'sd7 + extra);
+    eb = (e < -11'sd14) ? 6'd0 : 6'(e + 11'sd15);
+    round_facts = {e > 11'sd15, eb, sh};
+  endfunction
+  assign f4 = round_facts(x4_lsb);
 
   assign y0 = div_bits(sum_i[22:0], n_i, 6'd0, 18'd0, 17, 12);
   assign y1 = div_bits(x1_sum[22:0], x1_n, x1_r, x1_q, 11, 9);
@@ -97,7 +119,7 @@ module ane_pe_mean #(
         x4_k   <= x3_k;
         x4_lsb <= x3_lsb;
         p_k    <= x4_k;
-        p_lsb  <= x4_lsb;
+        p_f    <= f4;
         x4_sum <= x3_sum;
         x4_n   <= x3_n;
         {x4_r, x4_q} <= y3;
@@ -120,7 +142,7 @@ module ane_pe_mean #(
     assign x4_k   = x3_k;
     assign x4_lsb = x3_lsb;
     assign p_k    = x4_k;
-    assign p_lsb  = x4_lsb;
+    assign p_f    = f4;
     assign x4_sum = x3_sum;
     assign x4_n   = x3_n;
     assign {x4_r, x4_q} = y3;
@@ -141,8 +163,31 @@ module ane_pe_mean #(
   logic [15:0] packed_y;
   assign qn = 17'(p_q << p_k);
 
-  ane_fp16_pack u_pack (.neg_i(p_sum[31]), .mag_i({14'd0, 1'b1, qn}), .lsb_exp_i(p_lsb),
-                        .sticky_i(p_r != 6'd0 || p_sum[5:0] != 6'd0), .y_o(packed_y));
+  // RNE16 of (mag + sticky) 2^lsb, mag = 1 qn (leading one at bit 17): as ane_fp16_pack with the
+  // exponent's part (p_f) done a stage earlier.
+  logic [31:0] mag, lost;
+  logic [5:0]  sh, ebias;
+  logic [11:0] kept, sig;
+  logic        ovf, guard, sticky, inc;
+  always_comb begin
+    {ovf, ebias, sh} = p_f;
+    mag    = {14'd0, 1'b1, qn};
+    kept   = 12'(mag >> sh);
+    guard  = mag[5'(sh - 6'd1)];
+    lost   = mag & ~(32'hFFFF_FFFF << (sh - 6'd1));
+    sticky = lost != 32'd0 || p_r != 6'd0 || p_sum[5:0] != 6'd0;
+    inc    = guard && (sticky || kept[0]);
+    sig    = kept + {11'd0, inc};
+    if (sig[11]) begin  // the rounding carried into the next binade
+      sig   = {1'b0, sig[11:1]};
+      ebias = ebias + 6'd1;
+    end else if (ebias == 6'd0 && sig[10]) begin  // a denormal rounded up to the smallest normal
+      ebias = 6'd1;
+    end
+    if (ebias >= 6'd31 || ovf)     packed_y = {p_sum[31], 5'h1F, 10'd0};
+    else if (sig[10:0] == 11'd0)   packed_y = 16'h0000;
+    else                           packed_y = {p_sum[31], ebias[4:0], sig[9:0]};
+  end
 
   always_comb begin
     if (p_sum[30:23] == 8'hFF) y_o = {p_sum[31] && p_sum[22:0] == 23'd0, 5'h1F, 10'd0};  // +-inf (NaN: +inf)
