@@ -159,6 +159,18 @@ def section(reports):
                "`BM_PlanarAcross/A`: a sum over columns (A = 0) or across channels (A = 1) through "
                "the line buffer and the tree (`ane_pe_vreduce`); both count input beats per cycle.")
     out.append("")
+    out.append("`BM_PlanarEngine16/i`: the planar engine as one engine (`ane_planar`, 16 lanes, the "
+               "model `ane run` uses), tasks from its registers, memory one cycle away and always "
+               "ready, every byte written checked against the contract (`harness::PlanarReference`): "
+               "0 the ResNet residual add of two [256, 14, 14] tensors (dense: one run of 50,176 "
+               "elements), 1 the 2x2 max pooling of [64, 112, 112] (stride 2), 2 the global average "
+               "pooling of [512, 7, 7] (a 7x7 mean, planes read flat), 3 softmax over 1000 values "
+               "(the engine's five tasks: max, x - max, sum, recip, e x recip; the exp between them "
+               "is the neural engine's table, not counted), 4 row sums of [64, 64, 64] (4096 tree "
+               "patches). Operations: the elements the tasks stream; utilization = operations / (16 "
+               "x cycles), elements per lane per cycle. Cycles are the engine's own count (START to "
+               "the last write) summed over the tasks (tb/bench/planar_engine_cases.h).")
+    out.append("")
     if core:
         out += core_table(core, oracle_conv)
     out.append(END)
