@@ -131,11 +131,13 @@ module ane_planar #(
   assign k_pool = cfg_q.mode.kind == 2'd3;
   assign axis   = cfg_q.mode.axis;
   assign flat   = k_pool && cfg_q.pool.flat;
-  ane_pkg::pe_ew_op_e   ewop;
-  ane_pkg::pe_tree_op_e treeop;
+  // (the codes as plain vectors: Yosys 0.23 does not take a cast to an enum type; the ports of
+  // enum type take them as they are)
+  logic [3:0] ewop;
+  logic [1:0] treeop;
   logic use1, use2;
-  assign ewop   = ane_pkg::pe_ew_op_e'(cfg_q.mode.ewop);
-  assign treeop = ane_pkg::pe_tree_op_e'(cfg_q.mode.treeop);
+  assign ewop   = cfg_q.mode.ewop;
+  assign treeop = cfg_q.mode.treeop;
   assign use2 = ewop == ane_pkg::PeEwAddMul || ewop == ane_pkg::PeEwMulAfterAdd;
   assign use1 = use2 || ewop == ane_pkg::PeEwAdd || ewop == ane_pkg::PeEwSub || ewop == ane_pkg::PeEwMul ||
                 ewop == ane_pkg::PeEwMax || ewop == ane_pkg::PeEwMin || ewop == ane_pkg::PeEwCmp;
@@ -289,7 +291,7 @@ module ane_planar #(
     .clk_i, .rst_ni,
     .cfg_we_i(start), .cfg_addr_i(1'b0), .cfg_scale_i(cfg_q.fca.scale), .cfg_bias_i(cfg_q.fca.bias),
     .in_valid_i(bjoin && !a_byp), .in_ready_o(fa_in_ready), .in_data_i(b_data[LB-1:0]), .in_int8_i(1'b0),
-    .in_perch_i(1'b0), .in_ch_i(1'b0), .in_unary_i(ane_pkg::pe_fc_unary_e'(cfg_q.fcctl.a_unary)),
+    .in_perch_i(1'b0), .in_ch_i(1'b0), .in_unary_i(cfg_q.fcctl.a_unary),
     .in_gain_i(1'b0), .in_out_int8_i(1'b0),
     .out_valid_o(fa_valid), .out_ready_i(fa_ready), .out_y_o(fa_y)
   );
@@ -318,7 +320,7 @@ module ane_planar #(
   );
   ane_pe_post #(.NumLanes(NumLanes)) u_post (
     .clk_i, .rst_ni, .in_valid_i(ew_valid), .in_ready_o(po_in_ready),
-    .in_op_i(ane_pkg::pe_post_op_e'(cfg_q.mode.postop)), .in_data_i(ew_y),
+    .in_op_i(cfg_q.mode.postop), .in_data_i(ew_y),
     .out_valid_o(po_valid), .out_ready_i(po_ready), .out_data_o(po_y)
   );
   assign ew_ready = po_in_ready;
@@ -326,7 +328,7 @@ module ane_planar #(
     .clk_i, .rst_ni,
     .cfg_we_i(start), .cfg_addr_i(1'b0), .cfg_scale_i(cfg_q.fco.scale), .cfg_bias_i(cfg_q.fco.bias),
     .in_valid_i(fo_in_valid && !o_byp), .in_ready_o(fc_in_ready), .in_data_i(fo_in_y), .in_int8_i(1'b0),
-    .in_perch_i(1'b0), .in_ch_i(1'b0), .in_unary_i(ane_pkg::pe_fc_unary_e'(cfg_q.fcctl.o_unary)),
+    .in_perch_i(1'b0), .in_ch_i(1'b0), .in_unary_i(cfg_q.fcctl.o_unary),
     .in_gain_i(cfg_q.fcctl.o_gain), .in_out_int8_i(cfg_q.fmt.d_int8),
     .out_valid_o(fc_valid), .out_ready_i(fo_ready && !o_byp), .out_y_o(fc_y)
   );
@@ -360,10 +362,19 @@ module ane_planar #(
   logic [QW-1:0] dq_n;
   logic [31:0]   dq_addr;
   logic [$clog2(DstDepth):0] dq_count;
+  // (the entry's fields as signals of their own: Yosys 0.23 sizes a conditional of casts inside
+  // a concatenation wrongly, and drops the fields above it)
+  logic          dq_in_first, dq_in_last;
+  logic [QW-1:0] dq_in_n;
+  always_comb begin
+    dq_in_first = k_line ? 1'b0 : lfirst;
+    dq_in_last  = k_pool ? last2 : llast;
+    dq_in_n     = QW'(beat_n);
+    if (k_line) dq_in_n = QW'(ws);
+  end
   ane_fifo #(.Width(DW), .Depth(DstDepth)) u_dq (
     .clk_i, .rst_ni, .in_valid_i(dq_push), .in_ready_o(dq_ready),
-    .in_data_i({k_line ? 1'b0 : lfirst, k_pool ? last2 : llast, int8[3],
-                k_line ? QW'(ws) : QW'(beat_n), p[32*3 +: 32]}),
+    .in_data_i({dq_in_first, dq_in_last, int8[3], dq_in_n, p[32*3 +: 32]}),
     .out_valid_o(dq_valid), .out_ready_i(dq_ready_o), .out_data_o({dq_first, dq_last, dq_int8, dq_n, dq_addr}),
     .count_o(dq_count)
   );
@@ -399,15 +410,19 @@ module ane_planar #(
   logic [15:0]   lb_o_fp16;
   logic          lb_busy;
   logic [2:0]    lq_count;
+  logic [13:0]   lq_in_n;
+  logic [QW-1:0] lq_in_len;
+  assign lq_in_n   = axis ? ch : ht;
+  assign lq_in_len = QW'(ws);
   ane_fifo #(.Width(14 + QW + 2), .Depth(4)) u_lq (
     .clk_i, .rst_ni, .in_valid_i(k_line && step && jfirst), .in_ready_o(lq_ready),
-    .in_data_i({axis ? ch : ht, QW'(ws), cfg_q.mode.treeop}),
+    .in_data_i({lq_in_n, lq_in_len, cfg_q.mode.treeop}),
     .out_valid_o(lq_valid), .out_ready_i(lq_pop), .out_data_o({lq_n, lq_len, lq_op}), .count_o(lq_count)
   );
   assign lq_pop = lq_valid && lb_cfg_ready;
   ane_pe_linebuf #(.NumLanes(NumLanes), .MaxW(LineW), .CntW(14)) u_lb (
     .clk_i, .rst_ni,
-    .cfg_valid_i(lq_valid), .cfg_ready_o(lb_cfg_ready), .cfg_op_i(ane_pkg::pe_tree_op_e'(lq_op)),
+    .cfg_valid_i(lq_valid), .cfg_ready_o(lb_cfg_ready), .cfg_op_i(lq_op),
     .cfg_n_i(lq_n), .cfg_len_i(lq_len),
     .in_valid_i(k_line && po_valid), .in_ready_o(lb_in_ready), .in_data_i(po_y),
     .p_valid_o(lb_p_valid), .p_ready_i(tr_in_ready && k_line), .p_op_o(lb_p_op), .p_mask_o(lb_p_mask),
@@ -433,7 +448,7 @@ module ane_planar #(
   ane_pe_reduce u_tree (
     .clk_i, .rst_ni,
     .in_valid_i(tr_in_valid), .in_ready_o(tr_in_ready),
-    .in_op_i(k_tree ? treeop : ane_pkg::pe_tree_op_e'(lb_p_op)),
+    .in_op_i(k_tree ? treeop : lb_p_op),
     .in_first_i(k_tree ? pa_first : 1'b1), .in_last_i(k_tree ? pa_last : 1'b1),
     .in_mask_i(k_tree ? pa_mask : lb_p_mask), .in_data_i(k_tree ? pa_data : lb_p_data),
     .out_valid_o(tr_valid), .out_ready_i(tr_ready), .out_fp32_o(tr_fp32), .out_fp16_o(tr_fp16)

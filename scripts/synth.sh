@@ -16,7 +16,8 @@
 #   5. iCE40: synth_ice40 + nextpnr-ice40 (not in --smoke)             (scripts/synth/ice40.tcl)
 #   6. summary.json                                                    (scripts/synth/collect.py)
 # The flow fails (exit 1, "synth FAIL <label>: <reason>") on: a latch, a yosys warning about an
-# implicitly declared identifier, a net with no driver, conflicting drivers or a logic loop,
+# implicitly declared identifier, a net with no driver, conflicting drivers, a logic loop or a
+# resized cell port (an expression Yosys sized differently from the port it drives),
 # a gate-level mismatch, or any tool error.
 # --smoke: 2000 check cycles instead of 20000, no iCE40 step, never touches docs/. Without
 #          --smoke, docs/results.md's synth section is rewritten. Every run but --only ends with
@@ -229,9 +230,9 @@ synth_steps() {
     grep -m5 -A3 'ERROR' "$dir/yosys.log" | sed 's/^/    /'
     return 1
   fi
-  if grep -qE 'implicitly declared|has no driver|multiple conflicting drivers|logic loop' "$dir/yosys_warnings.txt"; then
+  if grep -qE 'implicitly declared|has no driver|multiple conflicting drivers|logic loop|Resizing cell port' "$dir/yosys_warnings.txt"; then
     fail "$label" "yosys warnings that the flow does not allow ($dir/yosys.log)"
-    grep -E 'implicitly declared|has no driver|multiple conflicting drivers|logic loop' \
+    grep -E 'implicitly declared|has no driver|multiple conflicting drivers|logic loop|Resizing cell port' \
       "$dir/yosys_warnings.txt" | head -20 | sed 's/^/    /'
     return 1
   fi
