@@ -57,6 +57,9 @@ struct Operation {
   std::string op;    // the family's name (op_family.h): "conv2d", "matmul", ...
   oracle::ActFn function = oracle::ActFn::kSigmoid;  // activation
   harness::PeEwOp ew = harness::PeEwOp::kAdd;         // elementwise
+  // elementwise `scale` / `bias` (fp16 codes): y = RNE16(RNE16(f x scale) + bias), the planar
+  // engine's result converter; unset: y = f
+  std::optional<uint16_t> ew_scale, ew_bias;
   oracle::ReduceOp reduce = oracle::ReduceOp::kSum;   // reduce
   oracle::ReduceAxis axis = oracle::ReduceAxis::kRows;
   oracle::PoolOp pool = oracle::PoolOp::kMax;         // pool

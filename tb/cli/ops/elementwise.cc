@@ -50,6 +50,24 @@ void ReadFields(Fields& fields, Operation* op) {
     }
   }
   if (!known) fn.Fail(fmt::format("unknown function '{}' (supported: {})", fn.Scalar(), names));
+  if (const std::optional<Field> f = fields.Optional("scale")) {
+    op->ew_scale = uint16_t(ParseValue(*f, DType::kFp16));
+    if ((*op->ew_scale & 0x7C00) == 0x7C00) f->Fail("scale must be a finite fp16 value");
+  }
+  if (const std::optional<Field> f = fields.Optional("bias")) {
+    op->ew_bias = uint16_t(ParseValue(*f, DType::kFp16));
+    if ((*op->ew_bias & 0x7C00) == 0x7C00) f->Fail("bias must be a finite fp16 value");
+  }
+}
+
+// The result converter of `scale` / `bias` (FC_O: y = RNE16(RNE16(f x scale) + bias), N-4.1), or
+// none.
+std::optional<oracle::FcConfig> ResultConverter(const Operation& op) {
+  if (!op.ew_scale && !op.ew_bias) return std::nullopt;
+  oracle::FcConfig c;
+  c.scale = op.ew_scale.value_or(0x3C00);
+  c.bias = op.ew_bias.value_or(0x0000);
+  return c;
 }
 
 std::vector<const char*> Inputs(const Operation& op) {
@@ -108,20 +126,31 @@ void Infer(Operation* op, const std::map<std::string, Field>& where) {
 std::string FieldHelp() {
   std::string names;
   for (const EwFunction& f : EwFunctions()) names += fmt::format("{}{} ({})", names.empty() ? "" : ", ", f.name, f.arity == 1 ? "x" : f.arity == 2 ? "a, b" : "a, b, c");
-  return "inputs (fp16; b and c a's shape or broadcast to it) by function: " + names;
+  return "inputs (fp16; b and c a's shape or broadcast to it) by function: " + names +
+         "; optional scale and bias (fp16 values): y = RNE16(RNE16(f x scale) + bias)";
 }
 
 std::string Describe(const Operation& op) {
+  std::string conv;
+  if (op.ew_scale) conv += " scale " + FormatValue(*op.ew_scale, DType::kFp16);
+  if (op.ew_bias) conv += " bias " + FormatValue(*op.ew_bias, DType::kFp16);
   for (const EwFunction& f : EwFunctions()) {
-    if (f.op == op.ew) return fmt::format(" {}", f.name);
+    if (f.op == op.ew) return fmt::format(" {}{}", f.name, conv);
   }
-  return "";
+  return conv;
 }
 
 std::string ReferenceNote(const Operation& op) {
-  if (op.ew != PeEwOp::kMultiplyAdd && op.ew != PeEwOp::kAddMultiply) return "";
-  return "note: the fp64 reference rounds a + b*c or (a + b)*c once; the engine rounds after each of\n"
-         "the two operations (N-4.3), so a difference of an ulp or so is expected.\n";
+  std::string note;
+  if (op.ew == PeEwOp::kMultiplyAdd || op.ew == PeEwOp::kAddMultiply) {
+    note += "note: the fp64 reference rounds a + b*c or (a + b)*c once; the engine rounds after each of\n"
+            "the two operations (N-4.3), so a difference of an ulp or so is expected.\n";
+  }
+  if (op.ew_scale || op.ew_bias) {
+    note += "note: the fp64 reference applies scale and bias before its one rounding; the engine rounds\n"
+            "the function, the product and the sum (N-4.1).\n";
+  }
+  return note;
 }
 
 // fp64: every function in one step, rounded once to fp16 (the ternaries therefore round once
@@ -153,6 +182,8 @@ TensorMap Reference(const Operation& op) {
       case PeEwOp::kAddMultiply: v = (a + b) * c; break;
       case PeEwOp::kPass: v = a; break;
     }
+    if (op.ew_scale) v *= ReferenceValue(*op.ew_scale, DType::kFp16);
+    if (op.ew_bias) v += ReferenceValue(*op.ew_bias, DType::kFp16);
     y.bits.push_back(ReferenceFp16(v));
   }
   return Y(std::move(y));
@@ -195,9 +226,11 @@ Evaluation Evaluate(const Operation& op, Engine engine, const harness::DataFault
     return uint16_t(t.bits[BroadcastIndex(t.shape, ta.shape, i)]);
   };
   Tensor want{DType::kFp16, shape, {}};
+  const std::optional<oracle::FcConfig> fco = ResultConverter(op);
   if (engine != Engine::kRtl) {
     for (size_t i = 0; i < ta.bits.size(); ++i) {
-      want.bits.push_back(harness::EwOracle(op.ew, uint16_t(ta.bits[i]), code("b", i), code("c", i)));
+      const uint16_t f = harness::EwOracle(op.ew, uint16_t(ta.bits[i]), code("b", i), code("c", i));
+      want.bits.push_back(fco ? oracle::FormatConvert(*fco, f) : f);
     }
   }
   if (engine == Engine::kOracle) return OracleOnly(std::move(want));
@@ -212,8 +245,8 @@ Evaluation Evaluate(const Operation& op, Engine engine, const harness::DataFault
     std::optional<oracle::Tensor3> b3, c3;
     if (op.inputs.count("b")) b3 = Operand(op.inputs.at("b").tensor);
     if (op.inputs.count("c")) c3 = Operand(op.inputs.at("c").tensor);
-    got = harness::EngineElementwise(op.ew, harness::PePostOp::kPass, nullptr, nullptr, a3, b3 ? &*b3 : nullptr,
-                                     c3 ? &*c3 : nullptr, &*rtl.engine)
+    got = harness::EngineElementwise(op.ew, harness::PePostOp::kPass, nullptr, fco ? &*fco : nullptr, a3,
+                                     b3 ? &*b3 : nullptr, c3 ? &*c3 : nullptr, &*rtl.engine)
               .codes;
   } else {
     // the elements in order: rows of up to 1024, the rest as a second task
@@ -227,8 +260,8 @@ Evaluation Evaluate(const Operation& op, Engine engine, const harness::DataFault
       oracle::Tensor3 a3{1, h, width, {}};
       for (size_t i = from; i < from + size_t(h) * size_t(width); ++i) a3.codes.push_back(uint16_t(ta.bits[i]));
       const oracle::Tensor3 b3 = slice("b"), c3 = slice("c");
-      const oracle::Tensor3 y = harness::EngineElementwise(op.ew, harness::PePostOp::kPass, nullptr, nullptr, a3, &b3,
-                                                           &c3, &*rtl.engine);
+      const oracle::Tensor3 y = harness::EngineElementwise(op.ew, harness::PePostOp::kPass, nullptr,
+                                                           fco ? &*fco : nullptr, a3, &b3, &c3, &*rtl.engine);
       got.insert(got.end(), y.codes.begin(), y.codes.end());
     };
     part(0, int(n / w), int(w));
@@ -246,7 +279,7 @@ void PrintRtl(const Operation&, const RtlRun& rtl) { PrintEngineRtl(*rtl.engine)
 
 const OpFamily kElementwiseFamily = {
     "elementwise",
-    "y = f(x), f(a, b) or f(a, b, c) element by element, b and c broadcast (N-4.1 .. N-4.3); RTL: the planar engine",
+    "y = f(x), f(a, b) or f(a, b, c) element by element, b and c broadcast, an optional scale and bias (N-4.1 .. N-4.3); RTL: the planar engine",
     FieldHelp,
     ReadFields, Inputs, {}, Infer, {}, nullptr, Describe, false, RtlCheck,
     ANE_CLI_ENGINE(Evaluate), ANE_CLI_ENGINE(PrintRtl), ReferenceNote, Reference};
