@@ -5,10 +5,12 @@
 // p1 = p0 + i1 S1, p = p1 + i2 S2. Nothing multiplies; ane_planar chooses the counts and the
 // strides of each task kind.
 //
-// start_i loads the walk (counts >= 1, held until the walk ends); run_o is high while a
-// position is offered: is_o .. i2_o, the last flags and the pointers p_o describe it, and
-// step_i takes it (the next one is offered in the following cycle). The innermost level counts
-// n2_i, or n2_last_i in the last strip. The walk ends with the step of the last position.
+// start_i loads the walk: the counts (>= 1) and the strides are taken then and kept (as the
+// last index of each level), so the inputs may change during the walk and no path runs from
+// them to the loop's registers; run_o is high while a position is offered: is_o .. i2_o, the
+// last flags and the pointers p_o describe it, and step_i takes it (the next one is offered in
+// the following cycle). The innermost level counts n2_i, or n2_last_i in the last strip. The
+// walk ends with the step of the last position.
 `default_nettype none
 
 module ane_planar_walk #(
@@ -41,15 +43,16 @@ module ane_planar_walk #(
 );
 
   logic        run_q;
-  logic [13:0] is_q, i0_q, i1_q, i2_q, n2;
-  logic [NP*32-1:0] ps_q, p0_q, p1_q, p_q;
+  logic [13:0] is_q, i0_q, i1_q, i2_q, l2;
+  logic [13:0] ls_q, l0_q, l1_q, l2_q, l2l_q;   // the last index of each level
+  logic [NP*32-1:0] ps_q, p0_q, p1_q, p_q, ss_q, s0_q, s1_q, s2_q;
   logic        go;
 
-  assign lasts_o = is_q == ns_i - 14'd1;
-  assign n2      = lasts_o ? n2_last_i : n2_i;
-  assign last2_o = i2_q == n2 - 14'd1;
-  assign last1_o = i1_q == n1_i - 14'd1;
-  assign last0_o = i0_q == n0_i - 14'd1;
+  assign lasts_o = is_q == ls_q;
+  assign l2      = lasts_o ? l2l_q : l2_q;
+  assign last2_o = i2_q == l2;
+  assign last1_o = i1_q == l1_q;
+  assign last0_o = i0_q == l0_q;
   assign go      = run_q && step_i;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -59,6 +62,20 @@ module ane_planar_walk #(
       run_q <= 1'b1;
     end else if (go && last2_o && last1_o && last0_o && lasts_o) begin
       run_q <= 1'b0;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (start_i) begin
+      ls_q  <= ns_i - 14'd1;
+      l0_q  <= n0_i - 14'd1;
+      l1_q  <= n1_i - 14'd1;
+      l2_q  <= n2_i - 14'd1;
+      l2l_q <= n2_last_i - 14'd1;
+      ss_q  <= ss_i;
+      s0_q  <= s0_i;
+      s1_q  <= s1_i;
+      s2_q  <= s2_i;
     end
   end
 
@@ -75,22 +92,22 @@ module ane_planar_walk #(
     end else if (go) begin
       if (!last2_o) begin
         i2_q <= i2_q + 14'd1;
-        for (int k = 0; k < NP; k++) p_q[32*k +: 32] <= p_q[32*k +: 32] + s2_i[32*k +: 32];
+        for (int k = 0; k < NP; k++) p_q[32*k +: 32] <= p_q[32*k +: 32] + s2_q[32*k +: 32];
       end else if (!last1_o) begin
         i2_q <= '0;
         i1_q <= i1_q + 14'd1;
         for (int k = 0; k < NP; k++) begin
-          p1_q[32*k +: 32] <= p1_q[32*k +: 32] + s1_i[32*k +: 32];
-          p_q[32*k +: 32]  <= p1_q[32*k +: 32] + s1_i[32*k +: 32];
+          p1_q[32*k +: 32] <= p1_q[32*k +: 32] + s1_q[32*k +: 32];
+          p_q[32*k +: 32]  <= p1_q[32*k +: 32] + s1_q[32*k +: 32];
         end
       end else if (!last0_o) begin
         i2_q <= '0;
         i1_q <= '0;
         i0_q <= i0_q + 14'd1;
         for (int k = 0; k < NP; k++) begin
-          p0_q[32*k +: 32] <= p0_q[32*k +: 32] + s0_i[32*k +: 32];
-          p1_q[32*k +: 32] <= p0_q[32*k +: 32] + s0_i[32*k +: 32];
-          p_q[32*k +: 32]  <= p0_q[32*k +: 32] + s0_i[32*k +: 32];
+          p0_q[32*k +: 32] <= p0_q[32*k +: 32] + s0_q[32*k +: 32];
+          p1_q[32*k +: 32] <= p0_q[32*k +: 32] + s0_q[32*k +: 32];
+          p_q[32*k +: 32]  <= p0_q[32*k +: 32] + s0_q[32*k +: 32];
         end
       end else begin
         i2_q <= '0;
@@ -98,10 +115,10 @@ module ane_planar_walk #(
         i0_q <= '0;
         is_q <= is_q + 14'd1;
         for (int k = 0; k < NP; k++) begin
-          ps_q[32*k +: 32] <= ps_q[32*k +: 32] + ss_i[32*k +: 32];
-          p0_q[32*k +: 32] <= ps_q[32*k +: 32] + ss_i[32*k +: 32];
-          p1_q[32*k +: 32] <= ps_q[32*k +: 32] + ss_i[32*k +: 32];
-          p_q[32*k +: 32]  <= ps_q[32*k +: 32] + ss_i[32*k +: 32];
+          ps_q[32*k +: 32] <= ps_q[32*k +: 32] + ss_q[32*k +: 32];
+          p0_q[32*k +: 32] <= ps_q[32*k +: 32] + ss_q[32*k +: 32];
+          p1_q[32*k +: 32] <= ps_q[32*k +: 32] + ss_q[32*k +: 32];
+          p_q[32*k +: 32]  <= ps_q[32*k +: 32] + ss_q[32*k +: 32];
         end
       end
     end
