@@ -529,8 +529,12 @@ module ane_planar #(
   // ---------------------------------------------------------------- busy, done, counters
   // writes owed: each beat (kind 0), list (1) or job's result beats (2) counts when the walker
   // issues it, each pooling write when its descriptor is made (3)
-  logic [31:0] owed_q, owe;
-  logic        busy_q, fin;
+  // owe and written reach the count a cycle late, through registers of their own (a write is
+  // never in the cycle of the step that owes it, so the delayed count never goes below zero); the
+  // count's adder then starts at flops instead of at the end of the walker's and the writer's
+  // handshakes (ane_planar's critical path before: the line buffer's read pointer to owed_q)
+  logic [31:0] owed_q, owe, owe_q;
+  logic        busy_q, fin, written_q;
   always_comb begin
     unique case (cfg_q.mode.kind)
       2'd0: owe = 32'(step);
@@ -541,25 +545,30 @@ module ane_planar #(
   end
   // done: every write made, and nothing of the task left in a queue or a unit (a pooling's
   // dropped beats leave after its last write)
-  assign fin = busy_q && !run && !pl_orun && !pl_busy && owed_q == 32'd0 && !dq_valid && !wq_valid && !start;
+  assign fin = busy_q && !run && !pl_orun && !pl_busy && owed_q == 32'd0 && owe_q == 32'd0 && !written_q
+               && !dq_valid && !wq_valid && !start;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       busy_q <= 1'b0;
       done_o <= 1'b0;
       owed_q <= '0;
+      owe_q <= '0;
+      written_q <= 1'b0;
       st_cycles_o <= '0;
       st_beats_o <= '0;
     end else begin
       done_o <= fin;
       if (start) busy_q <= 1'b1;
       else if (fin) busy_q <= 1'b0;
-      owed_q <= owed_q + owe - 32'(written);
+      owe_q <= owe;
+      written_q <= written;
+      owed_q <= owed_q + owe_q - 32'(written_q);
       if (start) begin
         st_cycles_o <= '0;
         st_beats_o <= '0;
       end else if (busy_q && !fin) begin
         st_cycles_o <= st_cycles_o + 32'd1;
-        st_beats_o <= st_beats_o + 32'(written);
+        st_beats_o <= st_beats_o + 32'(written_q);
       end
     end
   end
@@ -577,7 +586,7 @@ module ane_planar #(
         assert (!(cfg_q.fcctl.o_bypass && (cfg_q.fmt.d_int8 || cfg_q.fcctl.o_gain)));
         if (cfg_q.mode.kind == 2'd3 && cfg_q.pool.flat) assert (32'(cfg_q.pooln.n) == 32'(cfg_q.shape.w) * 32'(cfg_q.shape.h));
       end
-      if (written) assert (owed_q != 32'd0 || owe != 32'd0);
+      if (written_q) assert (owed_q != 32'd0 || owe_q != 32'd0);
     end
   end
   initial begin
