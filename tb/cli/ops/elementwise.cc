@@ -78,6 +78,9 @@ std::vector<const char*> Inputs(const Operation& op) {
   }
 }
 
+// The first operand (x or a).
+const Tensor& FirstInput(const Operation& op) { return op.inputs.at(op.inputs.count("x") ? "x" : "a").tensor; }
+
 // Whether `s` broadcasts to `to` (right-aligned, every axis equal or 1, at most 3 axes when it
 // differs).
 bool Broadcasts(const std::vector<int64_t>& s, const std::vector<int64_t>& to) {
@@ -156,8 +159,7 @@ std::string ReferenceNote(const Operation& op) {
 // fp64: every function in one step, rounded once to fp16 (the ternaries therefore round once
 // where the engine rounds twice); indeterminate forms give +0 (N-4.2).
 TensorMap Reference(const Operation& op) {
-  const bool unary = op.inputs.count("x") > 0;
-  const Tensor& ta = op.inputs.at(unary ? "x" : "a").tensor;
+  const Tensor& ta = FirstInput(op);
   Tensor y{DType::kFp16, ta.shape, {}};
   for (size_t i = 0; i < ta.bits.size(); ++i) {
     auto val = [&](const char* n) {
@@ -189,12 +191,19 @@ TensorMap Reference(const Operation& op) {
   return Y(std::move(y));
 }
 
+// Whether b or c has another shape than the first operand (and so broadcasts to it).
+bool HasBroadcast(const Operation& op) {
+  const Tensor& a = FirstInput(op);
+  for (const char* n : {"b", "c"}) {
+    if (op.inputs.count(n) && op.inputs.at(n).tensor.shape != a.shape) return true;
+  }
+  return false;
+}
+
 // The planar engine takes each axis up to 16383 (one task's [C, H, W]).
 std::string RtlCheck(const Operation& op) {
-  const Tensor& a = op.inputs.at(op.inputs.count("x") ? "x" : "a").tensor;
-  bool broadcast = false;
-  for (const char* n : {"b", "c"}) broadcast = broadcast || (op.inputs.count(n) && op.inputs.at(n).tensor.shape != a.shape);
-  if (!broadcast) {
+  const Tensor& a = FirstInput(op);
+  if (!HasBroadcast(op)) {
     return ElementCount(a.shape) <= int64_t(16383) * 1024 ? ""
                                                           : "the planar engine takes at most 16,776,192 elements (16383 rows of 1024)";
   }
@@ -217,34 +226,32 @@ oracle::Tensor3 Operand(const Tensor& t) {
 }
 
 Evaluation Evaluate(const Operation& op, Engine engine, const harness::DataFault&) {
-  const bool unary = op.inputs.count("x") > 0;
-  const Tensor& ta = op.inputs.at(unary ? "x" : "a").tensor;
+  const Tensor& ta = FirstInput(op);
+  const Tensor* tb = op.inputs.count("b") ? &op.inputs.at("b").tensor : nullptr;
+  const Tensor* tc = op.inputs.count("c") ? &op.inputs.at("c").tensor : nullptr;
   const std::vector<int64_t>& shape = op.outputs.at("y").shape;
-  auto code = [&](const char* n, size_t i) -> uint16_t {
-    if (!op.inputs.count(n)) return 0;
-    const Tensor& t = op.inputs.at(n).tensor;
-    return uint16_t(t.bits[BroadcastIndex(t.shape, ta.shape, i)]);
+  // element i of the result's operand t (0 for an operand the function does not have)
+  auto code = [&](const Tensor* t, size_t i) -> uint16_t {
+    return t ? uint16_t(t->bits[BroadcastIndex(t->shape, ta.shape, i)]) : uint16_t(0);
   };
   Tensor want{DType::kFp16, shape, {}};
   const std::optional<oracle::FcConfig> fco = ResultConverter(op);
   if (engine != Engine::kRtl) {
     for (size_t i = 0; i < ta.bits.size(); ++i) {
-      const uint16_t f = harness::EwOracle(op.ew, uint16_t(ta.bits[i]), code("b", i), code("c", i));
+      const uint16_t f = harness::EwOracle(op.ew, uint16_t(ta.bits[i]), code(tb, i), code(tc, i));
       want.bits.push_back(fco ? oracle::FormatConvert(*fco, f) : f);
     }
   }
   if (engine == Engine::kOracle) return OracleOnly(std::move(want));
   RtlRun rtl;
   rtl.engine.emplace();
-  bool broadcast = false;
-  for (const char* n : {"b", "c"}) broadcast = broadcast || (op.inputs.count(n) && op.inputs.at(n).tensor.shape != ta.shape);
   std::vector<uint16_t> got;
-  if (broadcast) {
+  if (HasBroadcast(op)) {
     // one task on a's [C, H, W], b and c broadcast by their strides
     const oracle::Tensor3 a3 = Operand(ta);
     std::optional<oracle::Tensor3> b3, c3;
-    if (op.inputs.count("b")) b3 = Operand(op.inputs.at("b").tensor);
-    if (op.inputs.count("c")) c3 = Operand(op.inputs.at("c").tensor);
+    if (tb) b3 = Operand(*tb);
+    if (tc) c3 = Operand(*tc);
     got = harness::EngineElementwise(op.ew, harness::PePostOp::kPass, nullptr, fco ? &*fco : nullptr, a3,
                                      b3 ? &*b3 : nullptr, c3 ? &*c3 : nullptr, &*rtl.engine)
               .codes;
@@ -252,14 +259,12 @@ Evaluation Evaluate(const Operation& op, Engine engine, const harness::DataFault
     // the elements in order: rows of up to 1024, the rest as a second task
     const size_t n = ta.bits.size(), w = std::min<size_t>(n, 1024), full = n / w * w;
     auto part = [&](size_t from, int h, int width) {
-      auto slice = [&](const char* name) {
-        oracle::Tensor3 t{1, h, width, {}};
-        for (size_t i = from; i < from + size_t(h) * size_t(width); ++i) t.codes.push_back(code(name, i));
-        return t;
+      auto slice = [&](const Tensor* t) {
+        oracle::Tensor3 v{1, h, width, {}};
+        for (size_t i = from; i < from + size_t(h) * size_t(width); ++i) v.codes.push_back(code(t, i));
+        return v;
       };
-      oracle::Tensor3 a3{1, h, width, {}};
-      for (size_t i = from; i < from + size_t(h) * size_t(width); ++i) a3.codes.push_back(uint16_t(ta.bits[i]));
-      const oracle::Tensor3 b3 = slice("b"), c3 = slice("c");
+      const oracle::Tensor3 a3 = slice(&ta), b3 = slice(tb), c3 = slice(tc);
       const oracle::Tensor3 y = harness::EngineElementwise(op.ew, harness::PePostOp::kPass, nullptr,
                                                            fco ? &*fco : nullptr, a3, &b3, &c3, &*rtl.engine);
       got.insert(got.end(), y.codes.begin(), y.codes.end());
