@@ -119,8 +119,7 @@ oracle::Tensor3 EngineReduce(oracle::ReduceOp op, oracle::ReduceAxis axis, const
   t.ew = PeEwOp::kPass;
   t.fca_bypass = t.fco_bypass = true;
   t.tree = op;
-  t.kind = axis == oracle::ReduceAxis::kRows || axis == oracle::ReduceAxis::kPlanes ? PlanarKind::kReduce
-                                                                                    : PlanarKind::kLineReduce;
+  t.kind = ReducesThroughLineBuffer(axis) ? PlanarKind::kLineReduce : PlanarKind::kReduce;
   t.axis = axis == oracle::ReduceAxis::kPlanes || axis == oracle::ReduceAxis::kChannels;
   t.c = x.c;
   t.h = x.h;

@@ -39,6 +39,11 @@ void RunPlanarEngine(const std::vector<PlanarTask>& tasks, std::vector<uint8_t>*
 oracle::Tensor3 EngineElementwise(PeEwOp op, PePostOp post, const oracle::FcConfig* fca, const oracle::FcConfig* fco,
                                   const oracle::Tensor3& a, const oracle::Tensor3* b, const oracle::Tensor3* c,
                                   PlanarEngineStats* stats);
+// Whether a reduction along `axis` goes through the line buffer (columns, channels) or straight
+// into the tree (rows, planes).
+inline bool ReducesThroughLineBuffer(oracle::ReduceAxis axis) {
+  return axis == oracle::ReduceAxis::kColumns || axis == oracle::ReduceAxis::kChannels;
+}
 // The reduction of x along `axis` (N-4.4): rows and planes through the tree, columns and channels
 // through the line buffer; the result as oracle::ReduceTensor shapes it.
 oracle::Tensor3 EngineReduce(oracle::ReduceOp op, oracle::ReduceAxis axis, const oracle::Tensor3& x,

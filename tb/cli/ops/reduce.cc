@@ -68,8 +68,7 @@ Evaluation Evaluate(const Operation& op, Engine engine, const harness::DataFault
   RtlRun rtl;
   rtl.engine.emplace();
   const oracle::Tensor3 got = harness::EngineReduce(op.reduce, op.axis, v, &*rtl.engine);
-  const bool across = op.axis == oracle::ReduceAxis::kColumns || op.axis == oracle::ReduceAxis::kChannels;
-  const char* stage = across ? "planar engine: line buffer and reduction tree (N-4.4)" : "planar engine: reduction tree (N-4.4)";
+  const char* stage = harness::ReducesThroughLineBuffer(op.axis) ? "planar engine: line buffer and reduction tree (N-4.4)" : "planar engine: reduction tree (N-4.4)";
   return RtlEvaluation(engine, rtl, Fp16Tensor(shape, got.codes), want, [&](size_t) -> decltype(EngineMismatch::stage) {
     return {stage, "the output's tree result differs"};
   });
