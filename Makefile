@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Front door of the ANE bit-exact model. `make help` lists every target.
 # Every target that builds first installs missing Debian packages (scripts/install-deps.sh).
 
@@ -10,7 +11,7 @@ FUZZ_BUILD ?= build-fuzz
 FUZZ_RUNS ?= 1000000
 FUZZ_SECONDS ?= 3600
 
-.PHONY: help deps configure build run nightly test lint synth synth-smoke wave results tables soak fuzz clean
+.PHONY: help deps configure build run nightly test lint synth synth-smoke wave results tables diagram soak fuzz clean
 
 help: ## list every target
 	@echo "ANE bit-exact model -- make targets"
@@ -41,8 +42,9 @@ nightly: build ## the nightly suite: real-sized layers on the 256-lane core (abo
 test: build ## the whole test suite (oracle, RTL, CLI, lint and synth smoke) through ctest
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS) $(CTEST_ARGS)
 
-lint: deps ## verilator --lint-only -Wall on every RTL top
+lint: deps ## verilator --lint-only -Wall on every RTL top, and the C++ style (.clang-format)
 	@scripts/lint.sh
+	@scripts/format.sh
 
 synth: deps ## Yosys + OpenSTA (OSU 0.18um) + nextpnr (iCE40) on every top, gate-level check, docs/results.md
 	@scripts/synth.sh
@@ -59,6 +61,9 @@ results: build ## regenerate docs/results.md (benchmarks and synthesis figures)
 tables: configure ## regenerate the activation tables (tb/oracle/act_tables.inc) with the table generator
 	@cmake --build $(BUILD) -j $(JOBS) --target ane_tablegen
 	@$(BUILD)/ane_tablegen tb/oracle/act_tables.inc
+
+diagram: deps ## redraw the block diagram docs/architecture.svg from docs/architecture.dot (graphviz)
+	@dot -Tsvg docs/architecture.dot -o docs/architecture.svg
 
 soak: build ## the randomized unit tests with 20x the iterations (ANE_SOAK=1); CI does not run it
 	@cd $(BUILD) && ANE_SOAK=1 ctest --output-on-failure -j $(JOBS) -L unit

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # OpenSTA constraints for every top on OSU 0.18um (scripts/synth/sta.tcl reads this file;
 # constraints/<top>.osu018.sdc, when it exists, is read instead for that top).
 # One clock period for the target. A clocked top is clocked by its clk_i port; a combinational

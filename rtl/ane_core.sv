@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ane_core: one neural-engine core (ARCHITECTURE: neural-engine core; docs/core.md). A register
 // configuration describes a layer (a convolution, or a matrix multiply as a 1x1 convolution);
 // a write to START runs it:

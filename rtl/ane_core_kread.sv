@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ane_core_kread: the kernel side of the core's rasterizer (docs/core.md). For each pass p it
 // reads the pass's directory entry (the 64-bit word at k_base + 8 p: [31:0] byte address of the
 // pass's compressed kernel group, 8-byte aligned; [47:32] its length in 64-bit beats), then

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ane_core_load: the data side of the core's rasterizer (docs/core.md). It walks the work units
 // of a layer in the core's order
 //
@@ -83,7 +84,7 @@ module ane_core_load #(
   logic [31:0] ty_addr_q;              // ty0 * rs (mod 2^32; used when ty0 >= 0)
   logic signed [13:0] npt, npl;        // -padding
   // yend_q = ty0_q + ph, xend_q = tx0_q + pw: registers stepped with ty0_q and tx0_q, so the
-  // clipping below starts from flops (timing, issue 21)
+  // clipping below starts from flops (timing)
   logic signed [13:0] yend_q, xend_q;
   assign npt = 14'd0 - {9'd0, cfg_i.win.pt};
   assign npl = 14'd0 - {9'd0, cfg_i.win.pl};

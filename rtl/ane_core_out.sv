@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ane_core_out: the result side of the core (docs/core.md). The MAC array's result vectors (one
 // per slot and tile, in the order the passes and tiles run) go through the post-processor, one
 // output channel per vector, with that channel's scale and bias from the kernel extract's
@@ -199,7 +200,7 @@ module ane_core_out #(
     .cfg_we_i   (pp_cfg_we_i), .cfg_addr_i(pp_cfg_addr_i), .cfg_wdata_i(pp_cfg_wdata_i),
     .busy_o     (pp_busy_o),
     .in_valid_i (f_valid), .in_ready_o(f_ready), .in_acc_i(fc_acc),
-    .in_scale_i (cfg_i.layer.params ? q_data.scale : 16'h3C00),
+    .in_scale_i (cfg_i.layer.params ? q_data.scale : ane_pkg::Fp16One),
     .in_bias_i  (cfg_i.layer.params ? q_data.bias : 32'h0),
     .out_valid_o(c_valid), .out_ready_i(c_ready), .out_data_o(c_data)
   );
@@ -253,7 +254,7 @@ module ane_core_out #(
 
   // The layer's counts less one, taken at start (the configuration holds for the layer), and
   // pg_last as a register: the compares that decide where the next vector goes read registers
-  // only, with no subtraction on the way (timing, issue 21).
+  // only, with no subtraction on the way (timing).
   logic [9:0]  ppg_m1_q, ntx_m1_q, nty_m1_q, np_m1_q;
   logic [5:0]  nvf_m1_q, nvl_m1_q;    // vectors of a pass less one: full pass, group's last pass
   logic        pg_last_q;

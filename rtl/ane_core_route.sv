@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ane_core_route: the kernel extract's operations become the shifter's requests (docs/core.md).
 // A tile's work units hold channel slices [sl nc, (sl + 1) nc) of the conv group in order; an
 // operation of channel c reads its slice's work unit at channel c - sl nc. The last operation

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ane_fifo: a first-in first-out queue of Depth entries of Width bits, valid/ready on both sides
 // (a write and a read may happen in the same cycle, also when full: the read frees the entry).
 // Storage is one flat vector of flops with the head always in entry 0: a read moves every entry

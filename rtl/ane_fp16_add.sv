@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ane_fp16_add: the elementwise fp16 add and subtract (NUMERICS N-1, N-4.1, N-4.2).
 // sub_i = 0: y = a + b; sub_i = 1: y = a - b.
 // Pipe = 0 (the default): combinational, clk_i and en_i unused. Pipe = 1: three stages with a

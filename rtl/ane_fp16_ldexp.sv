@@ -1,7 +1,8 @@
+// SPDX-License-Identifier: Apache-2.0
 // ane_fp16_ldexp: y = RNE_fp16(h * 2^n). Combinational.
 // The exact scaling by a power of two followed by one round to nearest even with gradual
 // underflow and overflow to inf (the post-step of the exp2 and pow tables, NUMERICS N-5.1,
-// docs/activation.md). A zero or an infinity passes; a zero result is +0. h is never a NaN here
+// docs/postproc.md). A zero or an infinity passes; a zero result is +0. h is never a NaN here
 // (every operand has passed the N-1 boundary); n is saturated by the caller to -64 .. 64.
 // Pipe = 0 (the default): combinational, clk_i and en_i unused. Pipe = 1: two stages with a
 // register (enable en_i, no reset: datapath only) between them, so y_o follows h_i and n_i by

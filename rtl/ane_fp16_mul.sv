@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ane_fp16_mul: the elementwise fp16 multiply (NUMERICS N-1, N-4.1, N-4.2).
 // Pipe = 0 (the default): combinational, clk_i and en_i unused. Pipe = 1: three stages with a
 // register (enable en_i, no reset: datapath only) after the first two, so y_o follows the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ane_fp16_pack: rounds an exact value to fp16 (NUMERICS N-0.3, N-4.1). Combinational.
 // The value is (-1)^neg_i * (mag_i + s) * 2^lsb_exp_i, where mag_i is a nonzero integer and s,
 // when sticky_i is set, a fraction strictly between 0 and 1 (a nonzero remainder below mag_i's

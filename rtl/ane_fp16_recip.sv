@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ane_fp16_recip: the planar post-processor's reciprocal (NUMERICS N-1, N-4.1; docs/planar.md).
 // y = RNE_fp16(1 / x) after N-1: 1/(+0) = +inf (-0 enters as +0), 1/(+-inf) = +-0 (IEEE
 // signs), denormal results kept, overflow to inf.

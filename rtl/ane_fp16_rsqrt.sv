@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ane_fp16_rsqrt: the planar post-processor's reciprocal square root (NUMERICS N-1, N-4.1,
 // N-4.2; docs/planar.md). y = RNE_fp16(1 / sqrt(x)) after N-1: rsqrt(+0) = +inf (-0 enters as
 // +0), rsqrt(+inf) = +0, a negative value (or -inf) gives +0. The result is always normal.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ane_fp16_sqrt: the planar post-processor's square root (NUMERICS N-1, N-4.1, N-4.2; docs/planar.md).
 // y = RNE_fp16(sqrt(x)) after N-1: sqrt(+0) = +0, sqrt(+inf) = +inf, and the square root of a
 // negative value (or -inf) is +0 (N-4.2). The result is always normal.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ane_fp16_unpack: decode one fp16 operand as it enters the MAC datapath.
 //   N-1.1  any NaN becomes +inf
 //   N-1.2  -0 becomes +0

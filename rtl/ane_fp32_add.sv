@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ane_fp32_add: one node of the planar reduction tree (NUMERICS N-4.4): y = RNE_fp32(a + b).
 //   - gradual underflow (fp32 denormals kept), overflow to inf;
 //   - inf + finite = inf, inf + (-inf) = +0 (N-4.2); a NaN operand (the engine never makes one)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ane_kernel_extract: the kernel extract of the neural-engine core (ARCHITECTURE: kernel
 // extract; NUMERICS N-6, N-2.4; docs/kernel_extract.md).
 //

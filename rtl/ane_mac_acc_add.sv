@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ane_mac_acc_add: the accumulator step of one MAC slot, m1, in narrow form (NUMERICS N-2.5,
 // N-2.6, N-2.9).
 //   accumulate:   acc_o = RNE_fp32(acc_i + t_i); then, when ceiling_i is set and the result is

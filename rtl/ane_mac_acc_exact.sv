@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ane_mac_acc_exact: the accumulator step of one MAC slot for an exact quad sum, m5 (NUMERICS
 // N-2.4 m5 [assumption]: quads are exact; N-2.5, N-2.6). Used by the m5 lane only: m1 uses the
 // narrow ane_mac_acc_add.

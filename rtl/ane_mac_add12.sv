@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ane_mac_add12: the two-input adder of the quad stage, m1 (NUMERICS N-2.4), in narrow form.
 //   add12(x, y) = RNE(x + y) on the grid 2^(e - 11), e = max(exponent(x), exponent(y)) over the
 //   nonzero operands; add12 of two zeros is +0; inf + finite = inf; inf + (-inf) = +0; zero

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ane_mac_array: NumLanes MAC lanes in lockstep (ARCHITECTURE: MAC array; NUMERICS N-2).
 //
 // One operation stream drives every lane: the command, mode, slot, first/last flags are shared,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ane_mac_ctrl: the control unit of the MAC pipeline (NUMERICS N-2.4 to N-2.9, N-7.1). One
 // control unit drives one lane datapath (ane_mac_lane) or all the lanes of an array
 // (ane_mac_array): every lane sees the same operation stream, so the slot bookkeeping, the

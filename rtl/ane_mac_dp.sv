@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ane_mac_dp: the datapath of one MAC lane (NUMERICS N-2): products, the 8 slots' pending quads
 // and accumulators, the result and read ports. It has no control of its own: ane_mac_ctrl tells
 // it, stage by stage, what to do (ane_pkg::mac_ctl_t), so one control unit drives all the lanes

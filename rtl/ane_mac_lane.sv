@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ane_mac_lane: one multiply-accumulate lane with 8 accumulator slots (NUMERICS N-2): the MAC
 // control unit (ane_mac_ctrl) driving one lane datapath (ane_mac_dp). The array (ane_mac_array)
 // drives all its lanes from one control unit; this module is the unit the tests, the benchmarks

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ane_mac_mul: operand decode and exact products of one MAC lane (NUMERICS N-1, N-2.1 to N-2.3,
 // N-2.8, N-2.9). Three stages; Pipe = 1 puts a register after the first (enable ld_i: it is the
 // lane's register 0, written as an operation is accepted) and after the second (enable en_i);

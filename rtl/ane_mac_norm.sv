@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ane_mac_norm: normalization for the MAC datapath: x_o = v_i shifted left by its leading zeros,
 // n_o = that count (log2(Width) levels of zero detect and shift; Width a power of two).
 // A zero v_i gives n_o = Width - 1 and x_o = 0: callers test zero apart. Combinational.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ane_mac_out: the output port of a MAC slot (NUMERICS N-2.6, N-2.3, N-2.7). Combinational.
 //   r = RNE_fp16(acc) with the plain fp16 range (overflow to inf when |acc| >= 65520);
 //   m1: |r| < 2^-14 (an fp16 denormal) leaves as +0; every zero result is +0;

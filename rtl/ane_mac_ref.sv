@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ane_mac_ref: a plain fp16 multiply plus fp32 add, y = RNE_fp32(c + a x b), pipelined like the
 // MAC lane and built in the same synthesis flow: the reference point for the lane's area and
 // Fmax (docs/results.md). No slots, quads, integer modes or compare; m1 operand rules (N-1, a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ane_pe_ew: the planar engine's elementwise unit, one element per lane per cycle (NUMERICS
 // N-1, N-4.1, N-4.2, N-4.3; docs/planar.md). Every operation is one fp16 operation with RNE
 // after the N-1 boundary (the ternaries two, each rounding).
@@ -87,7 +88,7 @@ module ane_pe_ew #(
       unique case (in_op_i)
         ane_pkg::PeEwMax:  simple = (ord != 2'b11) ? ab : bb;
         ane_pkg::PeEwMin:  simple = (ord != 2'b01) ? ab : bb;
-        ane_pkg::PeEwCmp:  simple = (ord == 2'b01) ? 16'h3C00 : (ord == 2'b11) ? 16'hBC00 : 16'h0000;
+        ane_pkg::PeEwCmp:  simple = (ord == 2'b01) ? ane_pkg::fp16_unit(1'b0) : (ord == 2'b11) ? ane_pkg::fp16_unit(1'b1) : ane_pkg::Fp16PosZero;
         ane_pkg::PeEwAbs:  simple = {1'b0, ab[14:0]};
         ane_pkg::PeEwNeg:  simple = {!ab[15], ab[14:0]};
         ane_pkg::PeEwRelu: simple = (ord != 2'b11) ? ab : 16'h0000;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ane_pe_fc: the planar engine's format converter, one element per lane per cycle (NUMERICS
 // N-1, N-4.1, N-4.2, N-4.6; docs/planar.md). The engine has two: the first converts what enters
 // the engine, the second what leaves it; both are this module.
@@ -54,7 +55,7 @@ module ane_pe_fc #(
   logic [NumChannels*32-1:0] tab_q;  // entry c: {scale, bias} at [32 c +: 32]
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      for (int c = 0; c < NumChannels; c++) tab_q[32*c +: 32] <= {16'h3C00, 16'h0000};
+      for (int c = 0; c < NumChannels; c++) tab_q[32*c +: 32] <= {ane_pkg::Fp16One, ane_pkg::Fp16PosZero};
     end else if (cfg_we_i) begin
       tab_q[32*cfg_addr_i +: 32] <= {cfg_scale_i, cfg_bias_i};
     end

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ane_pe_linebuf: the planar engine's line buffer for reductions across lines (NUMERICS N-4.4;
 // docs/planar.md): over the columns of a plane (the lines are its rows) or across channels
 // (the lines are the channels' planes, cut into stretches of positions). It feeds the

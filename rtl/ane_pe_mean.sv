@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ane_pe_mean: the edge-correct mean of a pooling window (NUMERICS N-4.5; docs/planar.md):
 // y = RNE16(sum / n), the fp32 tree sum divided exactly by the number n (1..64) of real
 // elements, one rounding to fp16 (gradual underflow, overflow to inf, zero results +0).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ane_pe_node: one two-input node of the planar reduction tree (NUMERICS N-4.4).
 // op (ane_pkg::pe_tree_op_e) sum: y = RNE_fp32(a + b) (ane_fp32_add); max; min. Operands are fp32 values
 // that are not NaN and whose zeros are +0 (the tree's inputs pass N-1 first), so max and min

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ane_pe_pool: the planar engine's pooling path (NUMERICS N-4.5, N-4.4; docs/planar.md): the
 // first filter (horizontal), the line buffer, and the second filter (vertical).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ane_pe_post: the planar post-processor (NUMERICS N-4.1, N-4.2; docs/planar.md): per lane, one
 // of the exact, correctly rounded units (ane_fp16_sqrt, ane_fp16_recip, ane_fp16_rsqrt) or the
 // value unchanged, NumLanes lanes, valid/ready, one vector per cycle.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ane_pe_reduce: the planar engine's reduction tree with its running register (NUMERICS N-4.4;
 // docs/planar.md). One patch of 64 fp16 values per cycle, fully pipelined.
 //

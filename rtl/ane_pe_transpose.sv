@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ane_pe_transpose: transposes N x N patches of 16-bit elements (the format converter's patch
 // transpose; docs/planar.md). Rows enter one per cycle (element j of row i at [16 j +: 16]),
 // columns leave one per cycle (element i of column j at [16 i +: 16]): output beat j of a patch

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ane_pe_vreduce: reductions across lines (over the columns of a plane, or across channels) on
 // the planar engine (NUMERICS N-4.4; docs/planar.md): the line buffer (ane_pe_linebuf) turns
 // blocks of 64 lines into one tree patch per column and keeps each column's running value;

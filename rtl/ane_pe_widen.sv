@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ane_pe_widen: a planar reduction input (NUMERICS N-4.4 with N-1). Combinational.
 // y = the fp16 value x after N-1 (NaN -> +inf, -0 -> +0) as an exact fp32 value when valid_i,
 // otherwise the identity of the operator op_i: +0 (sum), -inf (max), +inf (min).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ane_pkg: the format facts every ANE block shares (NUMERICS N-0, N-1), and the codes and
 // bundles that cross between blocks. The fp16 field layout and classes, the generation switch,
 // the MAC operand modes and commands, the planar and post-processor operation codes, and the
@@ -25,6 +26,8 @@ package ane_pkg;
   localparam logic [15:0] Fp16PosInf   = 16'h7C00;
   localparam logic [15:0] Fp16PosZero  = 16'h0000;
   localparam logic [15:0] Fp16NegZero  = 16'h8000;
+  localparam logic [15:0] Fp16One      = 16'h3C00;  // 1.0
+  localparam logic [15:0] Fp16NegOne   = 16'hBC00;  // -1.0
 
   // The biased exponent field and the fraction field.
   function automatic logic [Fp16ExpBits-1:0] fp16_exp(logic [Fp16Width-1:0] h);
@@ -223,6 +226,11 @@ package ane_pkg;
   // N-1 on an fp16 code: a NaN becomes +inf, -0 becomes +0, anything else passes.
   function automatic logic [15:0] fp16_boundary(logic [15:0] h);
     fp16_boundary = fp16_is_nan(h) ? Fp16PosInf : (h == Fp16NegZero) ? Fp16PosZero : h;
+  endfunction
+
+  // +1.0 or -1.0.
+  function automatic logic [15:0] fp16_unit(logic negative);
+    fp16_unit = negative ? Fp16NegOne : Fp16One;
   endfunction
 
   // A finite nonzero fp16 value as m * 2^e with m an 11-bit integer whose bit 10 is set

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ane_planar: the planar engine (NUMERICS N-4, N-1; docs/planar.md "The engine"). It runs one
 // task from its configuration registers (ane_regs_pkg::planar_cfg_t, rtl/regs/ane_regs.yaml):
 // it walks the task's [C][H][W] tensor, reads up to three sources and writes the result through

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ane_planar_pack: the planar engine's result packer for reductions through the line buffer
 // (docs/planar.md, "The engine"). A job's results (one fp16 value per column, in column order)
 // are packed into result beats of NumLanes lanes: lane k of beat b is result b NumLanes + k.

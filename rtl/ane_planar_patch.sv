@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ane_planar_patch: the planar engine's patch assembler for reductions through the tree
 // (NUMERICS N-4.4; docs/planar.md, "The engine"). The beats of a list (a row, or a whole
 // plane in raster order) arrive in order, each with its count of elements (the first n lanes);

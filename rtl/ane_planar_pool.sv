@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ane_planar_pool: the planar engine's pooling path (NUMERICS N-4.5, N-4.4; docs/planar.md,
 // "The engine"): the format converter's transposes around the pooling unit (ane_pe_pool), so
 // that a pooling reads and writes [C][H][W] tensors row by row like every other task.

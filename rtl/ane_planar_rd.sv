@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ane_planar_rd: one source's reader of the planar engine (docs/planar.md, "The engine"). It
 // takes the sequencer's requests (a byte address, the element format, the broadcast bit), reads
 // NumLanes x 2 bytes at that address from memory (any byte address), and hands out each answer

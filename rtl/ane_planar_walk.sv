@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ane_planar_walk: the planar engine's address walker (docs/planar.md, "The engine"). Four
 // nested loops, outermost first: s (a strip or a channel group), 0, 1 and 2 (the innermost),
 // and NP pointers that follow them. Each pointer keeps its value at the start of every level

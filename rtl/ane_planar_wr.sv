@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ane_planar_wr: the planar engine's writer (docs/planar.md, "The engine"). A result beat
 // (NumLanes 16-bit lanes: fp16 codes, or int8 values sign-extended) and its descriptor (the byte
 // address of its first element, how many of its lanes are elements, the element format) become

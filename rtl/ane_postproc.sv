@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ane_postproc: the post-processor of a lane group (NUMERICS N-3, N-5; docs/postproc.md).
 // One lane vector (NumLanes accumulator values of one output channel, with the channel's scale
 // and bias) per cycle in, one vector of fp16 codes (or sign-extended int8) per cycle out,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ane_pp_lane: one lane of the post-processor (NUMERICS N-3, N-5; docs/postproc.md).
 // 31 pipeline stages, all advancing together on en_i (the post-processor's pipeline enable).
 // Each fp16 operation (ane_fp16_mul, ane_fp16_add, and the rounding ane_pp_round) runs with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ane_pp_round: the first post-processor step of one lane (NUMERICS N-2.6, N-3.3, N-3.4).
 // From a slot's accumulator value:
 //   fp accumulator, sr_i = 0:  r = RNE16(acc), m1 flush (ane_mac_out, the N-2.6 output port)

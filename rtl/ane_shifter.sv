@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ane_shifter: the input buffer and shifter of the neural-engine core (ARCHITECTURE: input
 // buffer + shifter; NUMERICS N-2 order; docs/shifter.md).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ane_sig_mul: the one significand multiplier of a MAC lane (NUMERICS N-2.2, N-2.8), split in
 // its two halves so that the lane can put a pipeline register between the partial products and
 // their sum. Combinational, exact.

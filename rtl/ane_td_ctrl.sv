@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ane_td_ctrl: the TD front end of the neural-engine core (docs/td_fetch.md): ane_td_fetch walks
 // the chain and hands out each TD's register writes, ane_td_setup plans the layer and
 // configures the core (its configuration port and busy/done go to an ane_core next to this

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ane_td_fetch: walks a chain of task descriptors (TDs, docs/td.md) in memory and hands out each
 // TD's register writes (docs/td_fetch.md). A TD is 10 header words and seven streams at fixed
 // offsets (the H13 layout, assumptions A1, A2); each stream is a header word ([31:24] count,
@@ -431,8 +432,8 @@ module ane_td_fetch #(
     if (a_v_q && !a_chk_q) begin
       if (a_eon_q[0]) hdr_eon_q <= a_lo[ane_regs_pkg::TdHeader0EONLsb];
       if (a_eon_q[1]) hdr_eon_q <= a_hi[ane_regs_pkg::TdHeader0EONLsb];
-      if (a_next_q[0]) hdr_next_q <= a_lo[ane_regs_pkg::TdHeader7NextPointerLsb +: 32];
-      if (a_next_q[1]) hdr_next_q <= a_hi[ane_regs_pkg::TdHeader7NextPointerLsb +: 32];
+      if (a_next_q[0]) hdr_next_q <= a_lo[ane_regs_pkg::TdHeader7NextPointerLsb +: ane_regs_pkg::TdHeader7NextPointerWidth];
+      if (a_next_q[1]) hdr_next_q <= a_hi[ane_regs_pkg::TdHeader7NextPointerLsb +: ane_regs_pkg::TdHeader7NextPointerWidth];
     end
   end
 

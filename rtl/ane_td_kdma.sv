@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ane_td_kdma: the kernel DMA of a compiled program (docs/td.md, assumption A8). It reads the
 // raw kernels of a layer from K kernel DMA channels and writes, to a staging region, the pass
 // directory and one compressed kernel group per pass (NUMERICS N-6, the dense fp16 / raw8
@@ -356,7 +357,7 @@ module ane_td_kdma #(
     vchunk = '0;
     for (int k = 0; k < 8; k++) begin
       if (3'(k) <= e_nk_q) begin
-        if (fp16_q) vchunk[16 * k +: 16] = unit_q ? 16'h3c00 : cur_q[64 * k +: 16];
+        if (fp16_q) vchunk[16 * k +: 16] = unit_q ? ane_pkg::Fp16One : cur_q[64 * k +: 16];
         else        vchunk[8 * k +: 8]   = unit_q ? 8'h01 : cur_q[64 * k +: 8];
       end
     end

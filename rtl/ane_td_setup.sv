@@ -1,6 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 // ane_td_setup: the layer set-up between the TD fetch (ane_td_fetch) and the neural-engine core
 // (ane_core): it takes one TD's register writes, checks that the TD is a layer the core runs,
-// plans the layer as the driver's C++ planner does (tb/harness/core_plan.cc PlanCoreLayer;
+// plans the layer as the driver's C++ planner does (tb/plan/core_plan.cc PlanCoreLayer;
 // docs/td_fetch.md, "Layer set-up"), starts the kernel DMA (ane_td_kdma) and the table
 // conversion (ane_td_table), writes the core's configuration registers, starts the core, and
 // reports task done to the fetch when the core is done.
@@ -141,13 +142,13 @@ module ane_td_setup #(
         if (wr_addr_i == ane_regs_pkg::TdHeader1Off[23:0]) h1_q <= wr_data_i;
         if (wr_addr_i == ane_regs_pkg::TdHeader8Off[23:0]) begin
           h8_q   <= wr_data_i;
-          sbar_q <= bar_i[32*wr_data_i[ane_regs_pkg::TdHeader8RBase0Lsb +: 5] +: 32];
-          s1bar_q <= bar_i[32*wr_data_i[ane_regs_pkg::TdHeader8RBase1Lsb +: 5] +: 32];
-          dbar_q <= bar_i[32*wr_data_i[ane_regs_pkg::TdHeader8WBaseLsb +: 5] +: 32];
+          sbar_q <= bar_i[32*wr_data_i[ane_regs_pkg::TdHeader8RBase0Lsb +: ane_regs_pkg::TdHeader8RBase0Width] +: 32];
+          s1bar_q <= bar_i[32*wr_data_i[ane_regs_pkg::TdHeader8RBase1Lsb +: ane_regs_pkg::TdHeader8RBase1Width] +: 32];
+          dbar_q <= bar_i[32*wr_data_i[ane_regs_pkg::TdHeader8WBaseLsb +: ane_regs_pkg::TdHeader8WBaseWidth] +: 32];
         end
         if (wr_addr_i == ane_regs_pkg::TdHeader9KBase0Off[23:0]) begin
           h9_q   <= wr_data_i;
-          kbar_q <= bar_i[32*wr_data_i[ane_regs_pkg::TdHeader9KBase0Lsb +: 5] +: 32];
+          kbar_q <= bar_i[32*wr_data_i[ane_regs_pkg::TdHeader9KBase0Lsb +: ane_regs_pkg::TdHeader9KBase0Width] +: 32];
         end
       end else begin
         if (hit(wr_addr_i, ane_regs_pkg::TdCommonInDimAddr)) indim_q <= wr_data_i;
@@ -250,30 +251,30 @@ module ane_td_setup #(
   logic [4:0]  tbase;
   logic [8:0]  nextsize;
   logic [2:0]  ene, active_ne;
-  assign win     = indim_q[ane_regs_pkg::TdCommonInDimWinLsb +: 15];
-  assign hin     = indim_q[ane_regs_pkg::TdCommonInDimHinLsb +: 15];
-  assign wout    = outdim_q[ane_regs_pkg::TdCommonOutDimWoutLsb +: 15];
-  assign hout    = outdim_q[ane_regs_pkg::TdCommonOutDimHoutLsb +: 15];
-  assign cin     = cin_q[ane_regs_pkg::TdCommonCinCinLsb +: 17];
-  assign cout    = cout_q[ane_regs_pkg::TdCommonCoutCoutLsb +: 17];
-  assign kw      = conv_q[ane_regs_pkg::TdCommonConvCfgKwLsb +: 5];
-  assign kh      = conv_q[ane_regs_pkg::TdCommonConvCfgKhLsb +: 5];
-  assign sx      = conv_q[ane_regs_pkg::TdCommonConvCfgSxLsb +: 2];
-  assign sy      = conv_q[ane_regs_pkg::TdCommonConvCfgSyLsb +: 2];
-  assign px      = conv_q[ane_regs_pkg::TdCommonConvCfgPxLsb +: 5];
-  assign py      = conv_q[ane_regs_pkg::TdCommonConvCfgPyLsb +: 5];
-  assign ngroups = grp_q[ane_regs_pkg::TdCommonGroupConvCfgNumGroupsLsb +: 13];
-  assign infmt   = chcfg_q[ane_regs_pkg::TdCommonChCfgInFmtLsb +: 2];
-  assign outfmt  = chcfg_q[ane_regs_pkg::TdCommonChCfgOutFmtLsb +: 2];
-  assign sfmt    = sfmt_q[ane_regs_pkg::TdTileDMASrcFmtMemFmtLsb +: 2];
-  assign dfmt    = dfmt_q[ane_regs_pkg::TdTileDMADstFmtMemFmtLsb +: 2];
-  assign kfmt    = kcfg_q[ane_regs_pkg::TdNEKernelCfgKernelFmtLsb +: 2];
-  assign opmode  = mac_q[ane_regs_pkg::TdNEMACCfgOpModeLsb +: 3];
+  assign win     = indim_q[ane_regs_pkg::TdCommonInDimWinLsb +: ane_regs_pkg::TdCommonInDimWinWidth];
+  assign hin     = indim_q[ane_regs_pkg::TdCommonInDimHinLsb +: ane_regs_pkg::TdCommonInDimHinWidth];
+  assign wout    = outdim_q[ane_regs_pkg::TdCommonOutDimWoutLsb +: ane_regs_pkg::TdCommonOutDimWoutWidth];
+  assign hout    = outdim_q[ane_regs_pkg::TdCommonOutDimHoutLsb +: ane_regs_pkg::TdCommonOutDimHoutWidth];
+  assign cin     = cin_q[ane_regs_pkg::TdCommonCinCinLsb +: ane_regs_pkg::TdCommonCinCinWidth];
+  assign cout    = cout_q[ane_regs_pkg::TdCommonCoutCoutLsb +: ane_regs_pkg::TdCommonCoutCoutWidth];
+  assign kw      = conv_q[ane_regs_pkg::TdCommonConvCfgKwLsb +: ane_regs_pkg::TdCommonConvCfgKwWidth];
+  assign kh      = conv_q[ane_regs_pkg::TdCommonConvCfgKhLsb +: ane_regs_pkg::TdCommonConvCfgKhWidth];
+  assign sx      = conv_q[ane_regs_pkg::TdCommonConvCfgSxLsb +: ane_regs_pkg::TdCommonConvCfgSxWidth];
+  assign sy      = conv_q[ane_regs_pkg::TdCommonConvCfgSyLsb +: ane_regs_pkg::TdCommonConvCfgSyWidth];
+  assign px      = conv_q[ane_regs_pkg::TdCommonConvCfgPxLsb +: ane_regs_pkg::TdCommonConvCfgPxWidth];
+  assign py      = conv_q[ane_regs_pkg::TdCommonConvCfgPyLsb +: ane_regs_pkg::TdCommonConvCfgPyWidth];
+  assign ngroups = grp_q[ane_regs_pkg::TdCommonGroupConvCfgNumGroupsLsb +: ane_regs_pkg::TdCommonGroupConvCfgNumGroupsWidth];
+  assign infmt   = chcfg_q[ane_regs_pkg::TdCommonChCfgInFmtLsb +: ane_regs_pkg::TdCommonChCfgInFmtWidth];
+  assign outfmt  = chcfg_q[ane_regs_pkg::TdCommonChCfgOutFmtLsb +: ane_regs_pkg::TdCommonChCfgOutFmtWidth];
+  assign sfmt    = sfmt_q[ane_regs_pkg::TdTileDMASrcFmtMemFmtLsb +: ane_regs_pkg::TdTileDMASrcFmtMemFmtWidth];
+  assign dfmt    = dfmt_q[ane_regs_pkg::TdTileDMADstFmtMemFmtLsb +: ane_regs_pkg::TdTileDMADstFmtMemFmtWidth];
+  assign kfmt    = kcfg_q[ane_regs_pkg::TdNEKernelCfgKernelFmtLsb +: ane_regs_pkg::TdNEKernelCfgKernelFmtWidth];
+  assign opmode  = mac_q[ane_regs_pkg::TdNEMACCfgOpModeLsb +: ane_regs_pkg::TdNEMACCfgOpModeWidth];
   assign kmode   = mac_q[ane_regs_pkg::TdNEMACCfgKernelModeLsb];
   assign biasmode = mac_q[ane_regs_pkg::TdNEMACCfgBiasModeLsb];
-  assign nlmode  = mac_q[ane_regs_pkg::TdNEMACCfgNonlinearModeLsb +: 2];
-  assign pscale  = pscale_q[ane_regs_pkg::TdNEPostScalePostScaleLsb +: 16];
-  assign rshift  = pscale_q[ane_regs_pkg::TdNEPostScalePostRightShiftLsb +: 5];
+  assign nlmode  = mac_q[ane_regs_pkg::TdNEMACCfgNonlinearModeLsb +: ane_regs_pkg::TdNEMACCfgNonlinearModeWidth];
+  assign pscale  = pscale_q[ane_regs_pkg::TdNEPostScalePostScaleLsb +: ane_regs_pkg::TdNEPostScalePostScaleWidth];
+  assign rshift  = pscale_q[ane_regs_pkg::TdNEPostScalePostRightShiftLsb +: ane_regs_pkg::TdNEPostScalePostRightShiftWidth];
   assign eon      = h0_q[ane_regs_pkg::TdHeader0EONLsb];
   assign nextsize = h1_q[ane_regs_pkg::TdHeader1NextSizeLsb +: ane_regs_pkg::TdHeader1NextSizeWidth];
   assign tbe      = h8_q[ane_regs_pkg::TdHeader8TBELsb];
@@ -285,11 +286,16 @@ module ane_td_setup #(
   // per kind (its table entry read with the header), so the word's address compare only picks
   // the register that takes its sum and is not in front of the add
   logic [31:0] src_sum, dst_sum, k_sum, s1_sum;
-  assign src_sum = sbar_q + {wr_data_i[ane_regs_pkg::TdTileDMASrcBaseAddrAddrLsb +: 26], 6'd0};
-  assign dst_sum = dbar_q + {wr_data_i[ane_regs_pkg::TdTileDMADstBaseAddrAddrLsb +: 26], 6'd0};
-  assign s1_sum  = s1bar_q + {wr_data_i[ane_regs_pkg::TdTileDMASrcSrc1BaseAddrAddrLsb +: 26], 6'd0};
+  assign src_sum = sbar_q + {wr_data_i[ane_regs_pkg::TdTileDMASrcBaseAddrAddrLsb +: ane_regs_pkg::TdTileDMASrcBaseAddrAddrWidth], 6'd0};
+  assign dst_sum = dbar_q + {wr_data_i[ane_regs_pkg::TdTileDMADstBaseAddrAddrLsb +: ane_regs_pkg::TdTileDMADstBaseAddrAddrWidth], 6'd0};
+  assign s1_sum  = s1bar_q + {wr_data_i[ane_regs_pkg::TdTileDMASrcSrc1BaseAddrAddrLsb +: ane_regs_pkg::TdTileDMASrcSrc1BaseAddrAddrWidth], 6'd0};
   assign k_sum   = kbar_q +
-                   {wr_data_i[ane_regs_pkg::TdKernelDMASrcCoeffBaseAddrAddrLsb +: 26], 6'd0};
+                   {wr_data_i[ane_regs_pkg::TdKernelDMASrcCoeffBaseAddrAddrLsb +: ane_regs_pkg::TdKernelDMASrcCoeffBaseAddrAddrWidth], 6'd0};
+
+  // A format code a tensor of a task has: int8 or fp16 (None and code 3 are no tensor's format).
+  function automatic logic known_fmt(logic [ane_regs_pkg::TdCommonChCfgInFmtWidth-1:0] f);
+    known_fmt = f == ane_regs_pkg::TdFmtInt8 || f == ane_regs_pkg::TdFmtFp16;
+  endfunction
 
   logic planar;     // a planar task (Header[8].ENE 0)
   logic pass;       // per-element pass (OpMode 4, KernelMode 1)
@@ -297,19 +303,19 @@ module ane_td_setup #(
   logic table_en;   // NonlinearMode 2
   logic scale_en, out8;
   logic [4:0] nen;  // kernel DMA channels enabled
-  assign planar   = ene == 3'd0;
-  assign pass     = opmode == 3'd4 && kmode;
-  assign int8     = infmt == 2'd1;
-  assign table_en = nlmode == 2'd2;
-  assign scale_en = pscale != 16'h3C00;
-  assign out8     = int8 && outfmt == 2'd1;
+  assign planar   = ene == '0;  // no neural engine
+  assign pass     = opmode == ane_regs_pkg::TdOpModePass && kmode;
+  assign int8     = infmt == ane_regs_pkg::TdFmtInt8;
+  assign table_en = nlmode == ane_regs_pkg::TdNonlinearTable;
+  assign scale_en = pscale != ane_pkg::Fp16One;
+  assign out8     = int8 && outfmt == ane_regs_pkg::TdFmtInt8;
   assign nen      = 5'($countones(ken_q));
 
   // Error 5: a field the model does not run holds a value the real programs do not carry for
   // the TD's kind (tb/td/program.cc FixedFieldError refuses the same).
-  logic [1:0] kind;  // ane_regs rules: 0 convolution, 1 per-element pass, 2 planar
+  logic [1:0] kind;  // the fixed rules' kind of TD (ane_regs_pkg::TdKind*)
   logic       bad_fixed;
-  assign kind      = planar ? 2'd2 : pass ? 2'd1 : 2'd0;
+  assign kind      = planar ? 2'(ane_regs_pkg::TdKindPlanar) : pass ? 2'(ane_regs_pkg::TdKindPass) : 2'(ane_regs_pkg::TdKindConv);
   assign bad_fixed = fix_bad_q[kind];
 
   // a planar task's fields (A18)
@@ -318,11 +324,11 @@ module ane_td_setup #(
   logic [15:0] pe_scale, pe_bias, pe_s0scale;
   assign pe_op      = pcfg_q[ane_regs_pkg::TdPlanarCfgOpLsb +: ane_regs_pkg::TdPlanarCfgOpWidth];
   assign pe_binary  = pcfg_q[ane_regs_pkg::TdPlanarCfgBinaryLsb];
-  assign pe_scale   = ppost_q[ane_regs_pkg::TdPlanarPostScaleLsb +: 16];
-  assign pe_bias    = ppost_q[ane_regs_pkg::TdPlanarPostBiasLsb +: 16];
-  assign pe_s0scale = ps0s_q[ane_regs_pkg::TdPlanarSrc0ScaleScaleLsb +: 16];
-  assign s1fmt      = chcfg_q[ane_regs_pkg::TdCommonChCfgSrc1FmtLsb +: 2];
-  assign s1mem      = s1fmt_q[ane_regs_pkg::TdTileDMASrcSrc1FmtMemFmtLsb +: 2];
+  assign pe_scale   = ppost_q[ane_regs_pkg::TdPlanarPostScaleLsb +: ane_regs_pkg::TdPlanarPostScaleWidth];
+  assign pe_bias    = ppost_q[ane_regs_pkg::TdPlanarPostBiasLsb +: ane_regs_pkg::TdPlanarPostBiasWidth];
+  assign pe_s0scale = ps0s_q[ane_regs_pkg::TdPlanarSrc0ScaleScaleLsb +: ane_regs_pkg::TdPlanarSrc0ScaleScaleWidth];
+  assign s1fmt      = chcfg_q[ane_regs_pkg::TdCommonChCfgSrc1FmtLsb +: ane_regs_pkg::TdCommonChCfgSrc1FmtWidth];
+  assign s1mem      = s1fmt_q[ane_regs_pkg::TdTileDMASrcSrc1FmtMemFmtLsb +: ane_regs_pkg::TdTileDMASrcSrc1FmtMemFmtWidth];
 
   // Error 1: the fields the engines do not run (tb/td/program.cc Interpret refuses the same).
   logic bad_field, bad_ne, bad_pe;
@@ -334,7 +340,7 @@ module ane_td_setup #(
     if (tbe == eon || tbase != 5'd0 || nextsize != (eon ? 9'd0 : 9'(ane_regs_pkg::TdBytes / 4 - 1))) bad_field = 1'b1;
     if (!h8_q[ane_regs_pkg::TdHeader8RBE0Lsb] || !h8_q[ane_regs_pkg::TdHeader8WBELsb]) bad_field = 1'b1;
     if (!sdma_q[ane_regs_pkg::TdTileDMASrcDMAConfigEnLsb] || !ddma_q[ane_regs_pkg::TdTileDMADstDMAConfigEnLsb]) bad_field = 1'b1;
-    if (infmt == 2'd0 || infmt == 2'd3 || outfmt == 2'd0 || outfmt == 2'd3) bad_field = 1'b1;
+    if (!known_fmt(infmt) || !known_fmt(outfmt)) bad_field = 1'b1;
     if (sfmt != infmt || dfmt != outfmt) bad_field = 1'b1;
     if (ngroups > 13'd1 && (sgs_nz_q || dgs_nz_q)) bad_field = 1'b1;  // no group stride to apply
     if (planar ? bad_pe : bad_ne) bad_field = 1'b1;
@@ -342,12 +348,14 @@ module ane_td_setup #(
   // a planar task: two fp16 sources, the operator and scales, no neural-engine field
   always_comb begin
     bad_pe = !pe_binary || !h8_q[ane_regs_pkg::TdHeader8RBE1Lsb];
-    if (infmt != 2'd2 || s1fmt != 2'd2 || outfmt != 2'd2 || s1mem != 2'd2) bad_pe = 1'b1;
+    if (infmt != ane_regs_pkg::TdFmtFp16 || s1fmt != ane_regs_pkg::TdFmtFp16 || outfmt != ane_regs_pkg::TdFmtFp16 ||
+        s1mem != ane_regs_pkg::TdFmtFp16) bad_pe = 1'b1;
     if (ane_pkg::fp16_is_infnan(pe_scale) || ane_pkg::fp16_is_infnan(pe_bias) ||
         ane_pkg::fp16_is_infnan(pe_s0scale)) bad_pe = 1'b1;
-    if (active_ne != 3'd0 || opmode != 3'd0 || kmode || biasmode || nlmode != 2'd0 || kfmt != 2'd0 ||
+    if (active_ne != '0 || opmode != ane_regs_pkg::TdOpModeConv || kmode || biasmode ||
+        nlmode != ane_regs_pkg::TdNonlinearNone || kfmt != ane_regs_pkg::TdFmtNone ||
         pscale != 16'd0 || rshift != 5'd0) bad_pe = 1'b1;
-    if (h9_q[ane_regs_pkg::TdHeader9KBE0Lsb] || h9_q[ane_regs_pkg::TdHeader9KBase0Lsb +: 5] != 5'd0) bad_pe = 1'b1;
+    if (h9_q[ane_regs_pkg::TdHeader9KBE0Lsb] || h9_q[ane_regs_pkg::TdHeader9KBase0Lsb +: ane_regs_pkg::TdHeader9KBase0Width] != 5'd0) bad_pe = 1'b1;
     if (ken_q != 16'd0 || koff_nz_q != 16'd0 || ksz0_q != 16'hffff || sgs_nz_q || dgs_nz_q) bad_pe = 1'b1;
   end
   // a neural-engine task (a convolution or a per-element pass)
@@ -355,20 +363,21 @@ module ane_td_setup #(
     bad_ne = 1'b0;
     if (active_ne + 3'd1 != ene) bad_ne = 1'b1;  // every real program: ActiveNE = ENE - 1
     // no second source and no planar operation
-    if (h8_q[ane_regs_pkg::TdHeader8RBE1Lsb] || h8_q[ane_regs_pkg::TdHeader8RBase1Lsb +: 5] != 5'd0 ||
-        s1fmt != 2'd0 || src1_nz_q || planar_nz_q) bad_ne = 1'b1;
-    if (!pass && !(opmode == 3'd0 && !kmode)) bad_ne = 1'b1;
+    if (h8_q[ane_regs_pkg::TdHeader8RBE1Lsb] || h8_q[ane_regs_pkg::TdHeader8RBase1Lsb +: ane_regs_pkg::TdHeader8RBase1Width] != 5'd0 ||
+        s1fmt != ane_regs_pkg::TdFmtNone || src1_nz_q || planar_nz_q) bad_ne = 1'b1;
+    if (!pass && !(opmode == ane_regs_pkg::TdOpModeConv && !kmode)) bad_ne = 1'b1;
     if (!pass && kfmt != infmt) bad_ne = 1'b1;            // fp16 x fp16 or int8 x int8
-    if (pass && kfmt != 2'd0) bad_ne = 1'b1;              // a pass reads no kernels
+    if (pass && kfmt != ane_regs_pkg::TdFmtNone) bad_ne = 1'b1;              // a pass reads no kernels
     if (biasmode && (pass || int8)) bad_ne = 1'b1;        // the bias is an fp16 in the blocks
     if (int8 && out8 && scale_en) bad_ne = 1'b1;
-    if (!int8 && (rshift != 5'd0 || outfmt != 2'd2)) bad_ne = 1'b1;
+    if (!int8 && (rshift != '0 || outfmt != ane_regs_pkg::TdFmtFp16)) bad_ne = 1'b1;
     if (ane_pkg::fp16_is_infnan(pscale)) bad_ne = 1'b1;
-    if (nlmode == 2'd3) bad_ne = 1'b1;
+    if (nlmode != ane_regs_pkg::TdNonlinearNone && nlmode != ane_regs_pkg::TdNonlinearRelu &&
+        nlmode != ane_regs_pkg::TdNonlinearTable) bad_ne = 1'b1;
     if ((ken_q & (ken_q + 16'd1)) != 16'd0) bad_ne = 1'b1;  // channels 0 .. E-1
     if ((koff_nz_q & kdis) != 16'd0 || (ksz1_q | ken_q) != 16'hffff) bad_ne = 1'b1;  // the others as real programs
     if (h9_q[ane_regs_pkg::TdHeader9KBE0Lsb] != (ken_q != 16'd0)) bad_ne = 1'b1;
-    if (ken_q == 16'd0 && h9_q[ane_regs_pkg::TdHeader9KBase0Lsb +: 5] != 5'd0) bad_ne = 1'b1;
+    if (ken_q == 16'd0 && h9_q[ane_regs_pkg::TdHeader9KBase0Lsb +: ane_regs_pkg::TdHeader9KBase0Width] != 5'd0) bad_ne = 1'b1;
     if (table_en && nen == 5'd0) bad_ne = 1'b1;
     if (pass && nen != {4'd0, table_en}) bad_ne = 1'b1;
     if (!pass && nen <= {4'd0, table_en}) bad_ne = 1'b1;
@@ -589,11 +598,11 @@ module ane_td_setup #(
           end
           5'd11: begin
             cw_addr = 8'(ane_regs_pkg::CoreXchsAddr);
-            cw_data = {splane_q[ane_regs_pkg::TdTileDMASrcPlaneStridePlaneStrideLsb +: 26], 6'd0};
+            cw_data = {splane_q[ane_regs_pkg::TdTileDMASrcPlaneStridePlaneStrideLsb +: ane_regs_pkg::TdTileDMASrcPlaneStridePlaneStrideWidth], 6'd0};
           end
           5'd12: begin
             cw_addr = 8'(ane_regs_pkg::CoreXrsAddr);
-            cw_data = {srow_q[ane_regs_pkg::TdTileDMASrcRowStrideStrideLsb +: 26], 6'd0};
+            cw_data = {srow_q[ane_regs_pkg::TdTileDMASrcRowStrideStrideLsb +: ane_regs_pkg::TdTileDMASrcRowStrideStrideWidth], 6'd0};
           end
           5'd13: begin
             cw_addr = 8'(ane_regs_pkg::CoreKbaseAddr);
@@ -605,11 +614,11 @@ module ane_td_setup #(
           end
           5'd15: begin
             cw_addr = 8'(ane_regs_pkg::CoreYchsAddr);
-            cw_data = {dplane_q[ane_regs_pkg::TdTileDMADstPlaneStridePlaneStrideLsb +: 26], 6'd0};
+            cw_data = {dplane_q[ane_regs_pkg::TdTileDMADstPlaneStridePlaneStrideLsb +: ane_regs_pkg::TdTileDMADstPlaneStridePlaneStrideWidth], 6'd0};
           end
           default: begin
             cw_addr = 8'(ane_regs_pkg::CoreYrsAddr);
-            cw_data = {drow_q[ane_regs_pkg::TdTileDMADstRowStrideRowStrideLsb +: 26], 6'd0};
+            cw_data = {drow_q[ane_regs_pkg::TdTileDMADstRowStrideRowStrideLsb +: ane_regs_pkg::TdTileDMADstRowStrideRowStrideWidth], 6'd0};
           end
         endcase
       end
@@ -636,9 +645,9 @@ module ane_td_setup #(
   assign pe_go = !pe_busy_i;
   always_comb begin
     unique case (pe_op)  // Planar.Cfg.Op: add, mul, max, min
-      2'd0: pe_ewop = 4'(ane_pkg::PeEwAdd);
-      2'd1: pe_ewop = 4'(ane_pkg::PeEwMul);
-      2'd2: pe_ewop = 4'(ane_pkg::PeEwMax);
+      ane_regs_pkg::TdPlanarOpAdd: pe_ewop = 4'(ane_pkg::PeEwAdd);
+      ane_regs_pkg::TdPlanarOpMul: pe_ewop = 4'(ane_pkg::PeEwMul);
+      ane_regs_pkg::TdPlanarOpMax: pe_ewop = 4'(ane_pkg::PeEwMax);
       default: pe_ewop = 4'(ane_pkg::PeEwMin);
     endcase
   end
@@ -675,11 +684,11 @@ module ane_td_setup #(
       end
       5'd10: begin
         pw_addr = 6'(ane_regs_pkg::PlanarS0rowAddr);
-        pw_data = {srow_q[ane_regs_pkg::TdTileDMASrcRowStrideStrideLsb +: 26], 6'd0};
+        pw_data = {srow_q[ane_regs_pkg::TdTileDMASrcRowStrideStrideLsb +: ane_regs_pkg::TdTileDMASrcRowStrideStrideWidth], 6'd0};
       end
       5'd11: begin
         pw_addr = 6'(ane_regs_pkg::PlanarS0planeAddr);
-        pw_data = {splane_q[ane_regs_pkg::TdTileDMASrcPlaneStridePlaneStrideLsb +: 26], 6'd0};
+        pw_data = {splane_q[ane_regs_pkg::TdTileDMASrcPlaneStridePlaneStrideLsb +: ane_regs_pkg::TdTileDMASrcPlaneStridePlaneStrideWidth], 6'd0};
       end
       5'd12: begin
         pw_addr = 6'(ane_regs_pkg::PlanarS1baseAddr);
@@ -687,11 +696,11 @@ module ane_td_setup #(
       end
       5'd13: begin
         pw_addr = 6'(ane_regs_pkg::PlanarS1rowAddr);
-        pw_data = {s1row_q[ane_regs_pkg::TdTileDMASrcSrc1RowStrideStrideLsb +: 26], 6'd0};
+        pw_data = {s1row_q[ane_regs_pkg::TdTileDMASrcSrc1RowStrideStrideLsb +: ane_regs_pkg::TdTileDMASrcSrc1RowStrideStrideWidth], 6'd0};
       end
       5'd14: begin
         pw_addr = 6'(ane_regs_pkg::PlanarS1planeAddr);
-        pw_data = {s1plane_q[ane_regs_pkg::TdTileDMASrcSrc1PlaneStrideStrideLsb +: 26], 6'd0};
+        pw_data = {s1plane_q[ane_regs_pkg::TdTileDMASrcSrc1PlaneStrideStrideLsb +: ane_regs_pkg::TdTileDMASrcSrc1PlaneStrideStrideWidth], 6'd0};
       end
       5'd15: pw_addr = 6'(ane_regs_pkg::PlanarS2baseAddr);
       5'd16: pw_addr = 6'(ane_regs_pkg::PlanarS2rowAddr);
@@ -702,11 +711,11 @@ module ane_td_setup #(
       end
       5'd19: begin
         pw_addr = 6'(ane_regs_pkg::PlanarDrowAddr);
-        pw_data = {drow_q[ane_regs_pkg::TdTileDMADstRowStrideRowStrideLsb +: 26], 6'd0};
+        pw_data = {drow_q[ane_regs_pkg::TdTileDMADstRowStrideRowStrideLsb +: ane_regs_pkg::TdTileDMADstRowStrideRowStrideWidth], 6'd0};
       end
       5'd20: begin
         pw_addr = 6'(ane_regs_pkg::PlanarDplaneAddr);
-        pw_data = {dplane_q[ane_regs_pkg::TdTileDMADstPlaneStridePlaneStrideLsb +: 26], 6'd0};
+        pw_data = {dplane_q[ane_regs_pkg::TdTileDMADstPlaneStridePlaneStrideLsb +: ane_regs_pkg::TdTileDMADstPlaneStridePlaneStrideWidth], 6'd0};
       end
       default: begin
         pw_addr = 6'(ane_regs_pkg::PlanarStartAddr);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ane_td_table: the TD front end's lookup-table conversion (docs/td.md, assumption A11;
 // NUMERICS N-5.1). Reads a program's table blob from memory and writes the post-processor's
 // table registers (rtl/ane_postproc.sv, docs/postproc.md) exactly as tb/td/program.cc
@@ -84,7 +85,7 @@ module ane_td_table (
                           PhNorm = 3'd4, PhRound = 3'd5;
   localparam logic [15:0] TableLo = 16'hC800;  // -8
   localparam logic [3:0]  StepLog2 = 4'd15;    // -1: segments of 1/2
-  localparam logic [15:0] FpOne = 16'h3C00;    // ActTable::k's default
+  localparam logic [15:0] FpOne = ane_pkg::Fp16One;    // ActTable::k's default
 
   // The header writes (TBL0 .. TBL4).
   function automatic logic [31:0] hdr_word(input logic [2:0] i, input logic [15:0] left,

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Turn Google Benchmark JSON into the bench section of docs/results.md.
 
   bench_section.py --update docs/results.md BENCH.json...

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Build time of the Verilated 256-lane models, at two or more revisions of this repository.
 
   build_time.py [--update docs/results.md] [--work out/build_time] [--model Vane_core256_m1]...

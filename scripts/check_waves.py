@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Every GTKWave save file in sim/ names only signals its top's waveform has.
 
     scripts/check_waves.py BUILD_DIR [--keep DIR]   (DIR: keep the waveforms there; emptied first)

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """The neural-engine core's area and Fmax: the 8-lane core as synthesized, scaled to 256 lanes.
 
   core_estimate.py --update docs/results.md [--synth out/synth] [--lanes 256]

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Installs the Debian 12 packages the project needs, when they are missing.
 # As root it runs apt-get; otherwise it prints the exact command to run and exits 1.
 set -euo pipefail
@@ -10,6 +11,8 @@ packages=(
   gtkwave xvfb xauth imagemagick
   libfmt-dev libyaml-cpp-dev libgtest-dev libgmock-dev libbenchmark-dev libgmp-dev
   z3
+  clang-format  # make lint and flow.format: the C++ style (.clang-format)
+  graphviz  # make diagram: docs/architecture.svg from docs/architecture.dot
   clang-14 libclang-rt-14-dev llvm-14  # make fuzz and the fuzz.* tests: libFuzzer, sanitizers, llvm-symbolizer
 )
 

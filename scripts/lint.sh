@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Verilator lint of every RTL top in constraints/tops.txt:
 #   verilator --lint-only -Wall --assert rtl/ane.vlt <sources> --top-module <top>
 # Zero warnings allowed: any output from Verilator fails the top. One line per top (ok/FAIL),

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """regtool: the ANE's register map, written once in rtl/regs/ane_regs.yaml, generated everywhere.
 
 Reads the YAML (task-descriptor fields and the neural-engine core's configuration registers;
@@ -126,9 +127,9 @@ class FSpec(tuple):
     or fixed, the default), why (an inert field's reason) and origin ("aneregs" or "project": a
     field the project named, not in aneregs.json)."""
 
-    def __new__(cls, items, status="fixed", why="", origin="aneregs"):
+    def __new__(cls, items, status="fixed", why="", origin="aneregs", values=None):
         t = super().__new__(cls, items)
-        t.status, t.why, t.origin = status, why, origin
+        t.status, t.why, t.origin, t.values = status, why, origin, values
         return t
 
 
@@ -173,8 +174,14 @@ def parse_fields(entries, where, td=False, origin=None):
         status, why, forigin = parse_status(f, fw, td)
         if origin == "project":
             forigin = "project"
+        values = f.get("values")
+        if values is not None:
+            if not td or not isinstance(values, str):
+                raise RegError(f"{fw}: 'values' names one of td.enums (TD fields only)")
+            if f.get("units", "") != "enum":
+                raise RegError(f"{fw}: a field with 'values' has units enum")
         out.append(FSpec((name, lsb, width, text(f, "units", fw, ""), text(f, "meaning", fw)), status, why,
-                         forigin))
+                         forigin, values))
     return out
 
 
@@ -204,11 +211,37 @@ class Model:
         self.config_meaning, self.config_regs = core.config_meaning, core.config_regs
 
     # ---- TD
+    @staticmethod
+    def parse_enums(enums):
+        """td.enums: name -> {width, meaning, values: [{name, value, meaning}]}: the codes of the
+        TD fields that name it in 'values'."""
+        if not isinstance(enums, dict):
+            raise RegError("td.enums must be a mapping of enum names")
+        out = {}
+        for ename, e in enums.items():
+            where = f"td.enums.{ename}"
+            if not re.fullmatch(r"[A-Z][A-Za-z0-9]*", str(ename)):
+                raise RegError(f"{where}: an enum name is a capitalized word")
+            width = need(e, "width", where, int)
+            vals, seen = [], set()
+            for k, v in enumerate(need(e, "values", where, list)):
+                vw = f"{where}.values[{k}]"
+                vname, code = text(v, "name", vw), need(v, "value", vw, int)
+                if not re.fullmatch(r"[A-Z][A-Za-z0-9]*", vname):
+                    raise RegError(f"{vw}: a value name is a capitalized word")
+                if not 0 <= code < (1 << width) or code in seen or any(n == vname for n, _, _ in vals):
+                    raise RegError(f"{vw}: value {code} does not fit {width} bits or is listed twice")
+                seen.add(code)
+                vals.append((vname, code, text(v, "meaning", vw)))
+            out[ename] = {"width": width, "meaning": text(e, "meaning", where), "values": vals, "used": False}
+        return out
+
     def parse_td(self, td):
         self.td_bytes = need(td, "bytes", "td", int)
         self.chain_stride = need(td, "chain_stride", "td", int)
         self.header_words = need(td, "header_words", "td", int)
         self.td_meaning = " ".join(text(td, "meaning", "td").split())
+        self.enums = self.parse_enums(td.get("enums", {}))
         self.registers, self.fields, self.unnamed = [], [], []
         hdr = need(td, "header", "td.header", dict)
         self.header_meaning = text(hdr, "meaning", "td.header")
@@ -288,7 +321,18 @@ class Model:
                     fd = Field(name, reg.stream, reg.word + i, lsb, width, reg.td_offset + 4 * i, units,
                                meaning, reg, i if reg.count > 1 else None)
                     fd.status, fd.why, fd.origin = spec.status, spec.why, spec.origin
+                    fd.values = spec.values
+                    if fd.values is not None:
+                        if fd.values not in self.enums:
+                            raise RegError(f"td: field {name}: values {fd.values!r} is not in td.enums")
+                        if self.enums[fd.values]["width"] != width:
+                            raise RegError(f"td: field {name} is {width} bits wide, enum {fd.values} "
+                                           f"{self.enums[fd.values]['width']}")
+                        self.enums[fd.values]["used"] = True
                     self.fields.append(fd)
+        for ename, e in self.enums.items():
+            if not e["used"]:
+                raise RegError(f"td.enums.{ename}: no field names it in 'values'")
         self.fields.sort(key=lambda f: (f.td_offset, f.lsb))
         self.registers.sort(key=lambda r: r.td_offset)
         names, words = set(), {}
@@ -532,6 +576,7 @@ def gen_rules_sv(m, rules):
     """ane_td_rules: per TD word on the fetch's write port, whether its fixed bits hold a value
     the real programs carry for each kind of TD."""
     o = [
+        "// SPDX-License-Identifier: Apache-2.0",
         "// GENERATED by scripts/regtool.py from rtl/regs/ane_regs.yaml and the programs in sim/hwx:",
         "// do not edit; change the YAML and run `python3 scripts/regtool.py`.",
         "// ane_td_rules: the fields of a TD the model does not run (status fixed in the YAML) and the",
@@ -655,6 +700,44 @@ def hexv(v, digits=0):
     return f"32'h{v:0{digits}x}"
 
 
+def gen_h_enums(m):
+    """td.enums as C++ enum classes, and FieldType<F>::type: a field's value type (its enum, else
+    uint32_t), for the typed accessor Td::As<F>() of tb/td/td.h."""
+    o = ["// ---- field codes (td.enums): a field with values reads as its enum (Td::As<F>()) ----"]
+    for ename, e in m.enums.items():
+        o += comment(f"{ename}: {e['meaning']}")
+        o.append(f"enum class {ename} : uint32_t {{")
+        for vname, code, meaning in e["values"]:
+            o.append(f"  k{vname} = {code},  // {meaning}")
+        o += ["};", f"inline const char* NameOf({ename} v) {{", "  switch (v) {"]
+        for vname, _, _ in e["values"]:
+            o.append(f"    case {ename}::k{vname}: return \"{vname}\";")
+        o += ["  }", "  return \"unknown\";", "}"]
+    o += ["", "// The value type of field F: its enum (td.enums) or uint32_t.",
+          "template <int F>", "struct FieldType {", "  using type = uint32_t;", "};"]
+    for f in m.fields:
+        if f.values is not None:
+            o += [f"template <>", f"struct FieldType<{field_id(f.name)}> {{", f"  using type = {f.values};", "};"]
+    o.append("")
+    return o
+
+
+def gen_sv_enums(m):
+    """td.enums as SystemVerilog enums: Td<Enum><Value> of type td_<enum>_e, as wide as the fields
+    that carry it (compare a field's bits with them; Yosys 0.23 takes no cast to an enum)."""
+    o = ["", "  // ---- field codes (td.enums): the values of the TD fields that name them ----"]
+    for ename, e in m.enums.items():
+        o += comment(f"{ename}: {e['meaning']}", "  ")
+        w = e["width"]
+        vec = f"logic [{w - 1}:0]" if w > 1 else "logic"
+        o.append(f"  typedef enum {vec} {{")
+        for k, (vname, code, meaning) in enumerate(e["values"]):
+            sep = "," if k + 1 < len(e["values"]) else ""
+            o.append(f"    Td{ename}{vname} = {w}'d{code}{sep}  // {meaning}")
+        o.append(f"  }} td_{re.sub(r'(?<!^)(?=[A-Z])', '_', ename).lower()}_e;")
+    return o
+
+
 def gen_sv(m):
     out = []
     consts = []  # every constant's name, for the lint sink
@@ -669,6 +752,7 @@ def gen_sv(m):
             out.append(f"{line}  // {c}" if c and len(line) + len(c) + 5 <= 100 else line)
 
     out += [
+        "// SPDX-License-Identifier: Apache-2.0",
         "// GENERATED by scripts/regtool.py from rtl/regs/ane_regs.yaml: do not edit; change the YAML",
         "// and run `python3 scripts/regtool.py`.",
         "// ane_regs_pkg: the register map of a task descriptor (TD, docs/td.md) and of the",
@@ -752,27 +836,18 @@ def gen_sv(m):
             for r in w["regs"]:
                 block(f"{w['name']}.{r['name']} (a = 0x{r['addr']:02x}): {r['meaning']}",
                       reg_rows(camel(w["name"]) + camel(r["name"]), r, "the address within the window"))
+    out.append("")
+    block("The kinds of TD the fixed rules (ane_td_rules) tell apart: planar when Header[8].ENE is 0, "
+          "a per-element pass when NE.MACCfg.OpMode is Pass with KernelMode 1, a convolution otherwise.",
+          [(f"TdKind{camel(k.upper())}", str(i), KIND_NAMES[i]) for i, k in enumerate(KINDS)])
+    out += gen_sv_enums(m)
+    consts += [f"Td{en}{vn}" for en, e in m.enums.items() for vn, _, _ in e["values"]]
     out += gen_sv_structs(m)
     for e in m.engines:
         out += gen_sv_config(e)
     dup = {n for n in consts if consts.count(n) > 1}
     if dup:
         raise RegError(f"two SystemVerilog constants would have the name {sorted(dup)[0]}")
-    out += [
-        "",
-        "  // Lint: Verilator counts a parameter as used once another parameter reads it, and never",
-        "  // reports a name containing \"unused\" (its default --unused-regexp). This sink reads every",
-        "  // constant above, so a top that uses some of them lints clean without a waiver.",
-    ]
-    terms, line = [], "  localparam int unsigned AllConstants_unused ="
-    for k, n in enumerate(consts):
-        piece = f" {n}" + (" ^" if k + 1 < len(consts) else ";")
-        if len(line) + len(piece) > 100:
-            terms.append(line)
-            line = "     "
-        line += piece
-    terms.append(line)
-    out += terms
     out += ["", "endpackage", "", "`default_nettype wire", ""]
     return "\n".join(out)
 
@@ -852,6 +927,7 @@ def cstr_lines(s, indent, width=100):
 
 def gen_h(m, rules=()):
     o = [
+        "// SPDX-License-Identifier: Apache-2.0",
         "// GENERATED by scripts/regtool.py from rtl/regs/ane_regs.yaml: do not edit; change the YAML",
         "// and run `python3 scripts/regtool.py`.",
         "// The register map of a task descriptor (ane::regs::td, docs/td.md) and of the neural-engine",
@@ -939,6 +1015,7 @@ def gen_h(m, rules=()):
     for k, i in enumerate(ids):
         o.append(f"  {i} = {k},")
     o += ["};", ""]
+    o += gen_h_enums(m)
     index = {f.name: k for k, f in enumerate(m.fields)}
     nmax = max((len(v) for r in rules for v in r.allowed), default=1)
     o += [
@@ -1197,6 +1274,9 @@ def gen_td_section(m, rules=()):
                 name = f"{sname}.{reg.name}.{fname}"
             group = fields_of[(id(reg), lsb)]
             st = status_text(group[0], lambda f, g=group: rules_of_group(g))
+            if spec.values is not None:  # the codes by name (td.enums)
+                codes = ", ".join(f"{v} {n}" for n, v, _ in m.enums[spec.values]["values"])
+                meaning = f"{meaning}. Values ({spec.values}): {codes}"
             rows.append(((reg.td_offset, lsb), f"| {sname} | {off} | {addr} | {word} | {bits_text(lsb, width)} | "
                          f"{md(name)}{star} | {md(units)} | {md(meaning)} | {md(st)} |"))
     for u in m.unnamed:

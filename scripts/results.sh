@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # make results: regenerate docs/results.md. Every figure there comes from a command run here:
 #   the oracle and RTL benchmarks (Google Benchmark)   -> section "bench"
 #   make synth (Yosys, OpenSTA, nextpnr)                -> section "synth"

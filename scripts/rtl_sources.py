@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """The source list of an RTL module, from the one description of every module (rtl/modules.txt).
 
 rtl/modules.txt names each module (or package) once, with the modules and packages it uses

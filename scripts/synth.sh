@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Synthesis flow for every RTL top in constraints/tops.txt (docs/flow.md explains it).
 #
 #   scripts/synth.sh [--smoke] [--out DIR] [--seed N] [--only LABEL] [--reuse] [--skip LABEL]...
@@ -7,13 +8,13 @@
 #   1. Verilator elaborates the RTL (ports and parameter values for the steps below)
 #   2. Yosys 0.23: read_verilog -sv, synth, generic netlist for the gate-level check,
 #      dfflibmap + abc -liberty on OSU 0.18um, stat -liberty           (scripts/synth/osu018.tcl)
-#   3. gate-level check: RTL vs generic netlist vs Liberty-mapped netlist, seeded random
-#      stimulus (after constraints/glstim/<label>.stim, recorded inputs, when there is one),
-#      every output every cycle; the netlists Verilated beside the RTL, or, above
-#      GATESIM_MIN_CELLS mapped cells, run by the project's gate-level simulator
-#      (scripts/synth/glcheck.sh, glsim.h)
-#   4. OpenSTA on the mapped netlist with constraints/osu018.sdc       (scripts/synth/sta.tcl)
-#   5. iCE40: synth_ice40 + nextpnr-ice40 (not in --smoke)             (scripts/synth/ice40.tcl)
+#   3. OpenSTA on the mapped netlist with constraints/osu018.sdc       (scripts/synth/sta.tcl)
+#   4. iCE40: synth_ice40 + nextpnr-ice40 (not in --smoke)             (scripts/synth/ice40.tcl)
+#   5. gate-level check (last: a failed check leaves the netlists for --reuse): RTL vs generic
+#      netlist vs Liberty-mapped netlist, seeded random stimulus (after
+#      constraints/glstim/<label>.stim, recorded inputs, when there is one), every output every
+#      cycle; the netlists Verilated beside the RTL, or, above GATESIM_MIN_CELLS mapped cells,
+#      run by the project's gate-level simulator (scripts/synth/glcheck.sh, glsim.h)
 #   6. summary.json                                                    (scripts/synth/collect.py)
 # The flow fails (exit 1, "synth FAIL <label>: <reason>") on: a latch, a yosys warning about an
 # implicitly declared identifier, a net with no driver, conflicting drivers, a logic loop or a

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # make wave TEST=Suite.Name: reruns one GoogleTest with FST tracing and opens GTKWave with the
 # save file sim/<top>.gtkw of the block the test drives. Without a display it prints the
 # command to open the waveform instead.

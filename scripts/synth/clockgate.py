@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Clock gating: turn groups of enable flip-flops into plain flip-flops on a gated clock.
 
     clockgate.py IN.json OUT.json TOP [--min-group N] [--latch CELL] [--and CELL] [--nor CELL]

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Gather the reports of one top (in its out dir) into summary.json and print a one-line summary.
 
   collect.py DIR --label L --top T --mode smoke|full --seed S --cycles N [--param NAME=VALUE]...

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Buffer the high-fanout nets of a Liberty-mapped netlist (Yosys JSON), as placement would.
 
     fanout.py IN.json OUT.json TOP [--limit N] [--per-buffer M] [--buffer CELL] [--skip PORT]...

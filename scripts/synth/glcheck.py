@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Helpers of the gate-level check (scripts/synth/glcheck.sh) and of lint.sh.
 
 Subcommands

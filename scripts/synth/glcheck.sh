@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Gate-level check of one top: Verilate the RTL and one or more synthesized netlists side by
 # side, drive all of them with the same seeded random stimulus and compare every output port
 # every cycle. Ports are discovered from the RTL (Verilator XML, ports.json from synth.sh) and

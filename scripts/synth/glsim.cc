@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Cycle-based two-state gate-level simulator: see glsim.h.
 #include "glsim.h"
 

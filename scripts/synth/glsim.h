@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Cycle-based two-state simulator of a flat gate-level netlist, for the gate-level check of tops
 // too large to Verilate (scripts/synth/glcheck.sh --gatesim; docs/flow.md, "Gate-level check").
 //

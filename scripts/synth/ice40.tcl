@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Yosys (Tcl mode) synthesis of one top for iCE40 (scripts/synth.sh runs `yosys -c ice40.tcl`).
 # Environment: ANE_TOP, ANE_SRCS, ANE_CHPARAMS, ANE_OUTDIR (as for osu018.tcl).
 # Writes ice40.json for nextpnr-ice40 and stat_ice40.txt. Latches fail the run here too.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Yosys (Tcl mode) synthesis of one top for the OSU 0.18um standard cells.
 # Run by scripts/synth.sh as `yosys -c osu018.tcl`; inputs come from the environment:
 #   ANE_TOP       top module name

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Turn the per-top synthesis summaries into the Markdown synth section of docs/results.md.
 
   results_section.py SUMMARY.json...                  print the section (markers included)
@@ -48,7 +49,7 @@ def section(summaries):
     for s in summaries:
         name = f"`{s['top']}`" + (" " + " ".join(f"`{p}`" for p in s["params"]) if s["params"] else "")
         # A top with a clock port and no flip-flop (a Pipe = 0 stage test) is combinational: it is
-        # judged by the pipeline stage it sits in (issue 21).
+        # judged by the pipeline stage it sits in.
         kind = (f"clocked, {s.get('flops', 0)} flops" if s["clocked"] and s.get("flops", 0)
                 else "combinational (clock port unused)" if s["clocked"] else "combinational")
         ice_lcs = fmt(s.get("ice40_lcs")) if s.get("ice40_lcs") is not None else s.get("ice40", "n/a")
@@ -65,7 +66,7 @@ def section(summaries):
     out.append("")
     slow = [s for s in summaries if s["clocked"] and s.get("flops", 0)
             and s.get("osu_fmax_mhz") is not None and s["osu_fmax_mhz"] < 200.0]
-    out.append("Clock target (issue 21): every clocked top at 200 MHz or more on OSU 0.18um; a "
+    out.append("Clock target: every clocked top at 200 MHz or more on OSU 0.18um; a "
                "combinational top is judged by the pipeline stage it sits in. Clocked tops below it: "
                + (", ".join(f"`{s['label']}` ({fmt(s['osu_fmax_mhz'], 1)} MHz)" for s in slow) or "none") + ".")
     out.append("")

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # OpenSTA run for one Liberty-mapped top (scripts/synth.sh runs `sta -no_splash -exit sta.tcl`).
 # Environment: ANE_LIB (Liberty), ANE_NETLIST (mapped.v), ANE_TOP, ANE_SDC.
 # Prints the critical setup path and `ANE_STA key value` lines that synth.sh turns into the summary.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Print the OpenSTA warnings that fail the flow; exit 1 if there are any.
 
   sta_warnings.py STA_LOG MAPPED_NETLIST

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Sourced by scripts/lint.sh and scripts/synth.sh: reads the list of RTL tops.
 #   ane_read_tops FILE RTL_DIR
 # fills the parallel arrays

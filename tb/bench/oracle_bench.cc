@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Oracle speed: MACs per second through the full N-2 path, and elementwise ops per second.
 // Run: build/oracle_bench (make results writes the figures into docs/results.md).
 #include <benchmark/benchmark.h>
@@ -25,8 +26,7 @@ void BM_OracleDotFp16(benchmark::State& state) {
   for (auto _ : state) {
     benchmark::DoNotOptimize(Reduce(MacMode::kFp16, gen, a.data(), w.data(), k).fp16);
   }
-  state.counters["MACs/s"] =
-      benchmark::Counter(double(k) * double(state.iterations()), benchmark::Counter::kIsRate);
+  state.counters["MACs/s"] = benchmark::Counter(double(k) * double(state.iterations()), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_OracleDotFp16)->Args({256, 0})->Args({256, 1})->Args({4096, 0});
 
@@ -36,8 +36,7 @@ void BM_OracleDotInt8(benchmark::State& state) {
   for (auto _ : state) {
     benchmark::DoNotOptimize(Reduce(MacMode::kInt8, Generation::kM1, a.data(), w.data(), k).int32);
   }
-  state.counters["MACs/s"] =
-      benchmark::Counter(double(k) * double(state.iterations()), benchmark::Counter::kIsRate);
+  state.counters["MACs/s"] = benchmark::Counter(double(k) * double(state.iterations()), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_OracleDotInt8)->Arg(256);
 

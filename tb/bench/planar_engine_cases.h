@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The planar engine's cycle figures on real shapes (docs/results.md), for any ane_planar model:
 // each case runs engine tasks through harness::PlanarDriver with memory that answers after one
 // cycle and is always ready, and checks every byte written against harness::PlanarReference.
@@ -30,8 +31,8 @@
 namespace ane::bench {
 
 inline const char* kPlanarEngineCaseNames[] = {
-    "ResNet residual add [256, 14, 14]", "2x2 max pool, stride 2, [64, 112, 112]",
-    "global average pool [512, 7, 7]", "softmax over 1000 (five planar tasks)", "tree: row sums of [64, 64, 64]"};
+    "ResNet residual add [256, 14, 14]", "2x2 max pool, stride 2, [64, 112, 112]", "global average pool [512, 7, 7]",
+    "softmax over 1000 (five planar tasks)", "tree: row sums of [64, 64, 64]"};
 
 template <class Model>
 void PlanarEngineCase(benchmark::State& state, int lanes, const char* model) {
@@ -87,7 +88,8 @@ void PlanarEngineCase(benchmark::State& state, int lanes, const char* model) {
     t.c = gp ? 512 : 64;
     t.h = t.w = gp ? 7 : 112;
     t.tree = gp ? oracle::ReduceOp::kSum : oracle::ReduceOp::kMax;
-    t.pool = gp ? harness::PlanarPool{7, 7, 1, 1, 0, 0, 1, 1, true} : harness::PlanarPool{2, 2, 2, 2, 0, 0, 56, 56, true};
+    t.pool =
+        gp ? harness::PlanarPool{7, 7, 1, 1, 0, 0, 1, 1, true} : harness::PlanarPool{2, 2, 2, 2, 0, 0, 56, 56, true};
     const uint64_t n = uint64_t(t.c) * uint64_t(t.h) * uint64_t(t.w);
     const uint32_t x = alloc(2 * n), y = alloc(2 * uint64_t(t.c) * uint64_t(t.pool.oh) * uint64_t(t.pool.ow));
     fill(x, n);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RTL benchmarks (Google Benchmark) for docs/results.md: the 256-lane MAC array's simulation
 // speed against the oracle's in the same run, and its cycle figures (initiation interval,
 // latency, cycles of a K-long reduction, utilization), counted by the simulation itself.
@@ -37,27 +38,27 @@
 #include <vector>
 
 #include "Vane_kernel_extract.h"
-#include "Vane_planar16.h"
 #include "Vane_mac_lane_m1.h"
+#include "Vane_planar16.h"
 #include "Vane_shifter16.h"
 #include "Vane_shifter256.h"
+#include "tb/bench/planar_engine_cases.h"
 #include "tb/harness/core_run.h"
 #include "tb/harness/kernel_extract_driver.h"
-#include "tb/harness/shifter_driver.h"
-#include "tb/harness/work_unit.h"
 #include "tb/harness/mac_array_matmul.h"
-#include "tb/harness/planar_run.h"
-#include "tb/oracle/elementwise.h"
-#include "tb/oracle/planar.h"
 #include "tb/harness/mac_stream_start.h"
+#include "tb/harness/planar_run.h"
 #include "tb/harness/postproc_run.h"
-#include "tb/bench/planar_engine_cases.h"
+#include "tb/harness/shifter_driver.h"
 #include "tb/harness/sim.h"
 #include "tb/oracle/conv.h"
 #include "tb/oracle/conv_walk.h"
+#include "tb/oracle/elementwise.h"
 #include "tb/oracle/kernel_codec.h"
 #include "tb/oracle/mac.h"
+#include "tb/oracle/planar.h"
 #include "tb/oracle/postproc.h"
+#include "tb/plan/work_unit.h"
 
 namespace ane {
 namespace {
@@ -90,8 +91,7 @@ void BM_ArrayMatmul(benchmark::State& state) {
   }
   const oracle::MatmulResult want = oracle::Matmul(a, b, Gen(state.range(1)));
   if (r.y.fp16 != want.fp16) state.SkipWithError("RTL and oracle differ");
-  state.counters["MACs/s"] =
-      benchmark::Counter(double(r.stats.macs), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["MACs/s"] = benchmark::Counter(double(r.stats.macs), benchmark::Counter::kIsIterationInvariantRate);
   state.counters["cycles"] = double(r.stats.cycles);
   state.counters["operations"] = double(r.stats.operations);
   state.counters["utilization"] = r.stats.utilization;
@@ -107,8 +107,8 @@ void BM_OracleMatmul(benchmark::State& state) {
     const oracle::MatmulResult y = oracle::Matmul(a, b, Gen(state.range(1)));
     benchmark::DoNotOptimize(y.fp16.data());
   }
-  state.counters["MACs/s"] = benchmark::Counter(double(a.rows * k * b.cols),
-                                                benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["MACs/s"] =
+      benchmark::Counter(double(a.rows * k * b.cols), benchmark::Counter::kIsIterationInvariantRate);
   state.SetLabel("oracle, the same matmul");
 }
 BENCHMARK(BM_OracleMatmul)->Args({64, 0})->Args({512, 0})->Args({512, 1})->Unit(benchmark::kMillisecond);
@@ -170,8 +170,7 @@ std::vector<harness::PostVector> PostBenchVectors() {
   for (auto& v : in) {
     for (int l = 0; l < harness::kPostprocLanes; ++l) {
       x = x * 1664525u + 1013904223u;
-      v.acc.push_back(oracle::Fp16ToFp32(uint16_t(0x3000 + ((x >> 8) & 0x1FFF)) |
-                                         uint16_t((x >> 31) << 15)));
+      v.acc.push_back(oracle::Fp16ToFp32(uint16_t(0x3000 + ((x >> 8) & 0x1FFF)) | uint16_t((x >> 31) << 15)));
     }
     v.ch.scale = 0x3C00 + uint16_t(x & 0xFF);
     v.ch.bias = oracle::Fp16ToFp32(0x2E00);
@@ -192,8 +191,8 @@ void BM_Postproc(benchmark::State& state) {
   for (size_t v = 0; v < in.size(); ++v) {
     if (got[v] != pp.Process(in[v].acc, in[v].ch)) state.SkipWithError("RTL and oracle differ");
   }
-  state.counters["ops/s"] = benchmark::Counter(double(in.size()) * harness::kPostprocLanes,
-                                               benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["ops/s"] =
+      benchmark::Counter(double(in.size()) * harness::kPostprocLanes, benchmark::Counter::kIsIterationInvariantRate);
   state.counters["operations"] = double(in.size());
   state.counters["cycles"] = double(stats.cycles);
   state.counters["utilization"] = double(in.size()) / double(stats.cycles);
@@ -209,8 +208,8 @@ void BM_OraclePostproc(benchmark::State& state) {
     oracle::PostProcessor pp(cfg);
     for (const auto& v : in) benchmark::DoNotOptimize(pp.Process(v.acc, v.ch).data());
   }
-  state.counters["ops/s"] = benchmark::Counter(double(in.size()) * harness::kPostprocLanes,
-                                               benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["ops/s"] =
+      benchmark::Counter(double(in.size()) * harness::kPostprocLanes, benchmark::Counter::kIsIterationInvariantRate);
   state.SetLabel("oracle, the same values");
 }
 BENCHMARK(BM_OraclePostproc)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
@@ -252,16 +251,16 @@ void ShifterBench(benchmark::State& state, int lanes) {
   }
   // Spot check against the oracle: the last request's vector.
   const auto& last = reqs.back();
-  const auto want = oracle::ShifterVector(x, g, wus.back().tile, lanes,
-                                          oracle::ConvStep{wus.back().c0 + last.c, last.ky, last.kx});
+  const auto want =
+      oracle::ShifterVector(x, g, wus.back().tile, lanes, oracle::ConvStep{wus.back().c0 + last.c, last.ky, last.kx});
   if (out.back().data != want) state.SkipWithError("RTL and oracle differ");
-  state.counters["ops/s"] = benchmark::Counter(double(reqs.size()) * lanes,
-                                               benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["ops/s"] =
+      benchmark::Counter(double(reqs.size()) * lanes, benchmark::Counter::kIsIterationInvariantRate);
   state.counters["operations"] = double(reqs.size());
   state.counters["cycles"] = double(st.cycles);
   state.counters["utilization"] = double(reqs.size()) / double(st.cycles);
-  state.SetLabel(std::to_string(lanes) + "-lane shifter, 3x3 same padding, " +
-                 std::to_string(wus.size()) + " work units, 8 requests per step (lane values)");
+  state.SetLabel(std::to_string(lanes) + "-lane shifter, 3x3 same padding, " + std::to_string(wus.size()) +
+                 " work units, 8 requests per step (lane values)");
 }
 void BM_Shifter(benchmark::State& state) {
   if (state.range(0) == 256) {
@@ -290,8 +289,7 @@ oracle::KernelGroup ExtractBenchGroup(int zero_pct, int r, bool quads, bool spar
   return g;
 }
 
-uint64_t ExtractCycles(const std::vector<uint32_t>& words, const oracle::DecodedGroup& d,
-                       harness::ExtractStats* st) {
+uint64_t ExtractCycles(const std::vector<uint32_t>& words, const oracle::DecodedGroup& d, harness::ExtractStats* st) {
   harness::Sim<Vane_kernel_extract> sim("ane_kernel_extract", "bench_extract");
   harness::KernelExtractDriver<Vane_kernel_extract> drv(sim);
   drv.Reset();
@@ -330,8 +328,16 @@ void BM_KernelExtract(benchmark::State& state) {
                  (quads ? " in whole quads" : " scattered") + ", sparse stream (operations)");
 }
 BENCHMARK(BM_KernelExtract)
-    ->Args({0, 1, 0})->Args({50, 1, 0})->Args({90, 1, 0})->Args({50, 1, 1})->Args({90, 1, 1})
-    ->Args({0, 8, 0})->Args({50, 8, 0})->Args({90, 8, 0})->Args({50, 8, 1})->Args({90, 8, 1})
+    ->Args({0, 1, 0})
+    ->Args({50, 1, 0})
+    ->Args({90, 1, 0})
+    ->Args({50, 1, 1})
+    ->Args({90, 1, 1})
+    ->Args({0, 8, 0})
+    ->Args({50, 8, 0})
+    ->Args({90, 8, 0})
+    ->Args({50, 8, 1})
+    ->Args({90, 8, 1})
     ->Unit(benchmark::kMillisecond);
 
 // ---- the planar engine: one patch, one vector per cycle ----
@@ -361,11 +367,13 @@ void BM_PlanarReduce(benchmark::State& state) {
     uint32_t acc = oracle::ReduceIdentity(oracle::ReduceOp::kSum);
     for (int j = 0; j < per; ++j) {
       const auto& p = patches[k * size_t(per) + size_t(j)];
-      acc = oracle::ReduceAccumulate(oracle::ReduceOp::kSum, acc, oracle::ReduceTree(oracle::ReduceOp::kSum, p.v, p.mask));
+      acc = oracle::ReduceAccumulate(oracle::ReduceOp::kSum, acc,
+                                     oracle::ReduceTree(oracle::ReduceOp::kSum, p.v, p.mask));
     }
     if (got[k].fp32 != acc) state.SkipWithError("RTL and oracle differ");
   }
-  state.counters["ops/s"] = benchmark::Counter(double(patches.size()) * 64, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["ops/s"] =
+      benchmark::Counter(double(patches.size()) * 64, benchmark::Counter::kIsIterationInvariantRate);
   state.counters["operations"] = double(patches.size());
   state.counters["cycles"] = double(st.cycles);
   state.counters["utilization"] = double(patches.size()) / double(st.cycles);
@@ -451,8 +459,9 @@ void BM_PlanarAcross(benchmark::State& state) {
   state.counters["operations"] = double(st.beats);
   state.counters["cycles"] = double(st.cycles);
   state.counters["utilization"] = double(st.beats) / double(st.cycles);
-  state.SetLabel(std::string("planar sum ") + (channels ? "across channels of 256 x 16 x 16" : "over columns of 8 x 256 x 64") +
-                 ", " + std::to_string(st.jobs) + " jobs, " + std::to_string(st.patches) + " tree patches (input beats)");
+  state.SetLabel(std::string("planar sum ") +
+                 (channels ? "across channels of 256 x 16 x 16" : "over columns of 8 x 256 x 64") + ", " +
+                 std::to_string(st.jobs) + " jobs, " + std::to_string(st.patches) + " tree patches (input beats)");
 }
 BENCHMARK(BM_PlanarAcross)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 
@@ -481,7 +490,8 @@ constexpr BenchLayer kBenchLayers[] = {
     // A 1x1 layer whose positions fill the tiles (56 x 56 = 24.5 two-kernel tiles of 128).
     {"ResNet-50 stage 1 1x1: x [64, 56, 56], 64 out", 64, 56, 56, 64, 1, 1, 0, 1, false},
     // A transformer projection as a 1x1 layer: 128 tokens (the width) of 256 features (channels).
-    {"transformer matmul: [128 tokens, 256] x [256, 256] as 1x1 on x [256, 1, 128]", 256, 1, 128, 256, 1, 1, 0, 1, false},
+    {"transformer matmul: [128 tokens, 256] x [256, 256] as 1x1 on x [256, 1, 128]", 256, 1, 128, 256, 1, 1, 0, 1,
+     false},
 };
 constexpr int kNumBenchLayers = int(sizeof(kBenchLayers) / sizeof(kBenchLayers[0]));
 
@@ -515,12 +525,14 @@ BenchConv MakeBenchConv(const BenchLayer& b) {
   };
   c.x = oracle::Tensor3{b.cin, b.h, b.w, {}};
   for (int i = 0; i < b.cin * b.h * b.w; ++i) {
-    c.x.codes.push_back(b.int8 ? uint16_t(next() & 0xFF) : uint16_t(0x3800 + (next() & 0x7FF)) | uint16_t((next() & 1) << 15));
+    c.x.codes.push_back(b.int8 ? uint16_t(next() & 0xFF)
+                               : uint16_t(0x3800 + (next() & 0x7FF)) | uint16_t((next() & 1) << 15));
   }
   c.w.assign(size_t(b.cout), {});
   for (auto& k : c.w) {
     for (int s = 0; s < g.Steps(); ++s) {
-      k.push_back(b.int8 ? uint16_t(int16_t(int8_t(next() & 0xFF))) : uint16_t(0x2C00 + (next() & 0x7FF)) | uint16_t((next() & 1) << 15));
+      k.push_back(b.int8 ? uint16_t(int16_t(int8_t(next() & 0xFF)))
+                         : uint16_t(0x2C00 + (next() & 0x7FF)) | uint16_t((next() & 1) << 15));
     }
   }
   return c;

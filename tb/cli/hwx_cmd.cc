@@ -1,7 +1,9 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "tb/cli/hwx_cmd.h"
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -9,15 +11,14 @@
 #include <optional>
 #include <set>
 #include <sstream>
-#include <cmath>
 
 #include "tb/cli/op_family.h"
 #include "tb/cli/operation.h"
 #include "tb/cli/schema.h"
-#include "tb/harness/core_plan.h"
 #include "tb/harness/sim.h"
 #include "tb/harness/td_run.h"
 #include "tb/oracle/formats.h"
+#include "tb/plan/core_plan.h"
 #include "tb/td/chain.h"
 #include "tb/td/program.h"
 
@@ -36,7 +37,8 @@ encode: reads the editable form and writes the TD bytes to OUT; with --hwx, writ
 The fields: docs/td.md (generated from rtl/regs/ane_regs.yaml).
 )TEXT";
 
-const char kRunHwxHelp[] = R"TEXT(usage: ane run PROGRAM.hwx --input NAME=x.npy ... [--out-dir DIR] [--engine E] [--wave FILE.fst]
+const char kRunHwxHelp[] =
+    R"TEXT(usage: ane run PROGRAM.hwx --input NAME=x.npy ... [--out-dir DIR] [--engine E] [--wave FILE.fst]
 
 Runs a program compiled for the ANE (an .hwx file): reads its tensors, weights and task
 descriptors, maps each TD onto the task the model runs (a convolution, or the per-element
@@ -49,8 +51,8 @@ naming the TD and the field (exit 2). docs/td.md lists every assumption of that 
   --input NAME=FILE  one per input tensor of the program (`ane td decode` names them):
                      .npy of its element type whose shape is the tensor's [N, C, H, W] with
                      any dimensions of size 1 left out or kept ([16], [1, 16], [1, 1, 1, 16])
-  --out-dir DIR      write the outputs there (an existing directory); without it, nothing
-                     is written
+  --out-dir DIR      write the outputs there (made when it does not exist); without it,
+                     nothing is written
   --engine E         oracle (default), rtl (the TD front end, the 256-lane core and the
                      16-lane planar engine, from the TD bytes), both
   --wave FILE.fst    the waveforms (engines rtl and both): FILE.fst the TD front end (open
@@ -83,7 +85,8 @@ std::vector<uint8_t> ReadBytes(const std::string& path) {
 void WriteBytes(const fs::path& path, const std::vector<uint8_t>& bytes) {
   const fs::path dir = path.has_parent_path() ? path.parent_path() : fs::path(".");
   std::error_code ec;
-  if (!fs::is_directory(dir, ec)) throw CliError(fmt::format("{}: directory {} does not exist", path.string(), dir.string()));
+  if (!fs::is_directory(dir, ec))
+    throw CliError(fmt::format("{}: directory {} does not exist", path.string(), dir.string()));
   if (fs::is_directory(path, ec)) throw CliError(fmt::format("{}: is a directory", path.string()));
   const fs::path tmp = path.string() + ".tmp";
   {
@@ -123,7 +126,8 @@ Parsed Parse(const std::string& command, const std::vector<std::string>& argv, c
       p.flags.emplace(name, "");
       continue;
     }
-    if (!valued.count(name)) throw CliError(fmt::format("unknown flag '{}' for ane {} (see ane {} --help)", a, command, command));
+    if (!valued.count(name))
+      throw CliError(fmt::format("unknown flag '{}' for ane {} (see ane {} --help)", a, command, command));
     if (p.flags.count(name) && !repeat.count(name)) throw CliError(fmt::format("--{} given twice", name));
     std::string value;
     if (eq != std::string::npos) {
@@ -203,8 +207,8 @@ int TdEncode(const Parsed& p, std::ostream& out) {
     }
     const td::Section& s = h.sections[size_t(h.text)];
     if (s.size != chain.size()) {
-      throw CliError(fmt::format("{}: the TDs are 0x{:x} bytes, the program's TD section 0x{:x} (sizes must match)", path,
-                                 chain.size(), s.size));
+      throw CliError(fmt::format("{}: the TDs are 0x{:x} bytes, the program's TD section 0x{:x} (sizes must match)",
+                                 path, chain.size(), s.size));
     }
     try {
       td::WalkChain(chain, h.td_count);
@@ -289,16 +293,17 @@ std::string RtlTdRefusal(const td::TdLayer& l) {
   if (l.planar) {
     const int most = (1 << 14) - 1;  // ane_planar's SHAPE and CHAN fields
     if (l.src.c > most || l.src.h > most || l.src.w > most) {
-      return fmt::format("a planar task of [{}, {}, {}]: the planar engine takes up to {} per dimension (--engine "
-                         "oracle runs it)",
-                         l.src.c, l.src.h, l.src.w, most);
+      return fmt::format(
+          "a planar task of [{}, {}, {}]: the planar engine takes up to {} per dimension (--engine "
+          "oracle runs it)",
+          l.src.c, l.src.h, l.src.w, most);
     }
     return "";
   }
   const oracle::ConvGeometry& g = l.layer.geom;
   if (g.kernel_h > oracle::kMaxShifterKernel || g.kernel_w > oracle::kMaxShifterKernel) {
-    return fmt::format("a {}x{} kernel: the RTL's TD set-up runs kernels up to {}x{} (--engine oracle runs it)", g.kernel_h,
-                       g.kernel_w, oracle::kMaxShifterKernel, oracle::kMaxShifterKernel);
+    return fmt::format("a {}x{} kernel: the RTL's TD set-up runs kernels up to {}x{} (--engine oracle runs it)",
+                       g.kernel_h, g.kernel_w, oracle::kMaxShifterKernel, oracle::kMaxShifterKernel);
   }
   harness::CoreLayerPlan p;
   p.layer = l.layer;
@@ -329,8 +334,9 @@ std::string SetupErrorText(const harness::TdSystemResult& r) {
       for (const r::Field& f : r::kFields) {
         if (f.td_offset == off && f.status == r::Status::kFixed) names.push_back(f.name);
       }
-      return fmt::format("a field the model does not run holds a value no real program carries, in the word at TD+0x{:03x}{}",
-                         off, names.empty() ? "" : fmt::format(" ({})", fmt::join(names, ", ")));
+      return fmt::format(
+          "a field the model does not run holds a value no real program carries, in the word at TD+0x{:03x}{}", off,
+          names.empty() ? "" : fmt::format(" ({})", fmt::join(names, ", ")));
     }
     default: return "an unknown error";
   }
@@ -444,57 +450,56 @@ Tensor NeReference(const td::TdRun& run) {
   return Reference(op).at("y");
 }
 
-}  // namespace
-
-int RunHwxCommand(const std::vector<std::string>& argv, std::ostream& final_out) {
-  const Parsed p = Parse("run", argv, {"input", "out-dir", "engine", "wave"}, {}, {"input"});
-  if (p.help) {
-    final_out << kRunHwxHelp;
-    return 0;
-  }
-  if (p.positional.size() != 1) throw CliError("ane run takes one program (.hwx) file (see ane run --help)");
-  // Printed only when everything worked: a bad input leaves stdout empty.
-  std::ostringstream out;
-  const std::string path = p.positional[0];
+struct HwxRunOptions {
   Engine engine = Engine::kOracle;
+  std::optional<fs::path> out_dir;
+  std::optional<fs::path> wave;
+};
+
+HwxRunOptions ReadRunOptions(const Parsed& p) {
+  HwxRunOptions o;
   if (const auto e = Flag(p, "engine")) {
     const std::optional<Engine> pe = ParseEngine(*e);
     if (!pe) throw CliError(fmt::format("--engine {}: unknown engine (expected oracle, rtl or both)", *e));
-    engine = *pe;
+    o.engine = *pe;
   }
-  std::optional<fs::path> out_dir;
   if (const auto d = Flag(p, "out-dir")) {
-    std::error_code ec;
-    if (!fs::is_directory(*d, ec)) throw CliError(fmt::format("--out-dir {}: not an existing directory", *d));
-    out_dir = *d;
+    if (const std::string why = OutDirProblem(*d); !why.empty())
+      throw CliError(fmt::format("--out-dir {}: {}", *d, why));
+    o.out_dir = *d;
   }
-
-  std::optional<fs::path> wave;
   if (const auto wf = Flag(p, "wave")) {
-    if (engine == Engine::kOracle) throw CliError("--wave: the oracle has no waveform (use --engine rtl or both)");
-    wave = fs::path(*wf);
-    if (wave->extension() != ".fst") throw CliError(fmt::format("--wave {}: expected a .fst file name", *wf));
-    const fs::path dir = wave->has_parent_path() ? wave->parent_path() : fs::path(".");
+    if (o.engine == Engine::kOracle) throw CliError("--wave: the oracle has no waveform (use --engine rtl or both)");
+    o.wave = fs::path(*wf);
+    if (o.wave->extension() != ".fst") throw CliError(fmt::format("--wave {}: expected a .fst file name", *wf));
+    const fs::path dir = o.wave->has_parent_path() ? o.wave->parent_path() : fs::path(".");
     std::error_code ec;
-    if (!fs::is_directory(dir, ec)) throw CliError(fmt::format("--wave {}: directory {} does not exist", *wf, dir.string()));
+    if (!fs::is_directory(dir, ec))
+      throw CliError(fmt::format("--wave {}: directory {} does not exist", *wf, dir.string()));
   }
+  return o;
+}
 
+td::Program LoadProgram(const std::string& path) {
   std::vector<uint8_t> bytes = ReadBytes(path);
-  td::Program prog;
   try {
     if (!td::IsHwx(bytes)) {
-      throw td::TdError(fmt::format("not an .hwx program (magic 0x{:08x}); a raw TD blob has no tensors or weights",
-                                    bytes.size() >= 4 ? uint32_t(bytes[0] | bytes[1] << 8 | bytes[2] << 16 | uint32_t(bytes[3]) << 24) : 0u));
+      throw td::TdError(fmt::format(
+          "not an .hwx program (magic 0x{:08x}); a raw TD blob has no tensors or weights",
+          bytes.size() >= 4 ? uint32_t(bytes[0] | bytes[1] << 8 | bytes[2] << 16 | uint32_t(bytes[3]) << 24) : 0u));
     }
-    prog = td::PrepareProgram(std::move(bytes));
+    return td::PrepareProgram(std::move(bytes));
   } catch (const td::TdError& e) {
     throw CliError(fmt::format("{}: {}", path, e.what()));
   }
-  const td::Hwx& h = prog.hwx;
-  const std::vector<td::TdLayer>& layers = prog.layers;
+}
 
-  // Inputs: each input tensor exactly once.
-  std::map<std::string, std::pair<Tensor, std::string>> given;  // input name -> tensor, file
+using GivenInputs = std::map<std::string, std::pair<Tensor, std::string>>;  // input name -> tensor, file
+
+// The --input tensors, each input of the program exactly once, placed in their buffers.
+GivenInputs PlaceInputs(const Parsed& p, const std::string& path, td::Program* prog) {
+  const td::Hwx& h = prog->hwx;
+  GivenInputs given;
   std::set<std::string> inputs;
   for (const td::HwxTensor& t : h.tensors) {
     if (t.role == td::TensorRole::kInput) inputs.insert(t.name);
@@ -520,7 +525,8 @@ int RunHwxCommand(const std::vector<std::string>& argv, std::ostream& final_out)
     given[name] = {x, file};
   }
   for (const std::string& name : inputs) {
-    if (!given.count(name)) throw CliError(fmt::format("{}: input tensor '{}' needs --input {}=FILE.npy", path, name, name));
+    if (!given.count(name))
+      throw CliError(fmt::format("{}: input tensor '{}' needs --input {}=FILE.npy", path, name, name));
   }
   for (const td::HwxTensor& t : h.tensors) {
     if (t.role != td::TensorRole::kInput) continue;
@@ -532,10 +538,11 @@ int RunHwxCommand(const std::vector<std::string>& argv, std::ostream& final_out)
                                  DTypeName(want), NpyDescr(want)));
     }
     if (Squeeze(x.shape) != Squeeze(shape)) {
-      throw CliError(fmt::format("{}: shape {} but input '{}' is [N, C, H, W] = {} (dimensions of size 1 may be left out)",
-                                 file, ShapeString(x.shape), t.name, ShapeString(shape)));
+      throw CliError(
+          fmt::format("{}: shape {} but input '{}' is [N, C, H, W] = {} (dimensions of size 1 may be left out)", file,
+                      ShapeString(x.shape), t.name, ShapeString(shape)));
     }
-    std::vector<uint8_t>& b = prog.buffers.at(t.bar);
+    std::vector<uint8_t>& b = prog->buffers.at(t.bar);
     const int eb = DTypeBytes(want);
     size_t i = 0;
     for (uint32_t c = 0; c < t.dims[1]; ++c) {
@@ -544,8 +551,11 @@ int RunHwxCommand(const std::vector<std::string>& argv, std::ostream& final_out)
       }
     }
   }
+  return given;
+}
 
-  // Every TD checked against the engine before anything runs.
+// Every TD checked against the engine before anything runs.
+void CheckLayers(const std::vector<td::TdLayer>& layers, Engine engine, const std::string& path) {
   for (const td::TdLayer& l : layers) {
     if (!l.planar) {
       const std::string bad = oracle::CheckConvLayer(l.layer);
@@ -556,105 +566,114 @@ int RunHwxCommand(const std::vector<std::string>& argv, std::ostream& final_out)
       if (!why.empty()) throw CliError(fmt::format("{}: TD {}: {}", path, l.index, why));
     }
   }
+}
 
-  // The chain, TD by TD, through the buffers.
-  out << fmt::format("program     {} ({} TD{}; {})\n", path, prog.tds.size(), prog.tds.size() == 1 ? "" : "s",
-                     h.ident.empty() ? "no compiler ident" : CompilerName(h.ident));
-  out << fmt::format("engine      {}\n", EngineName(engine));
-  for (const auto& [name, g] : given) {
-    out << fmt::format("input       {} {} {}  ({})\n", name, DTypeName(g.first.dtype), ShapeString(g.first.shape), g.second);
+// One TD's result on the oracle, compared with the RTL's (engine both) or replaced by it (engine
+// rtl: the chain goes on from what the RTL wrote).
+struct TdOutcome {
+  td::TdRun run;
+  Tensor y;
+  std::optional<EngineMismatch> mismatch;
+};
+
+TdOutcome RunOneTd(const td::TdLayer& l, size_t li, Engine engine, const std::optional<RtlProgram>& rtl,
+                   td::Buffers* buffers, const std::string& path) {
+  TdOutcome o;
+  try {
+    o.run = td::RunTdOracle(l, buffers);
+  } catch (const td::TdError& e) {
+    throw CliError(fmt::format("{}: {}", path, e.what()));
   }
-  const harness::DataFault fault = FaultFromEnvironment();
-  if (wave) harness::RequestWaveFile(wave->string());
-  // The RTL runs the whole chain from the TD bytes first, each TD's result kept as it is written;
-  // engine rtl reports those, engine both compares them with the oracle's.
-  std::optional<RtlProgram> rtl;
-  if (engine != Engine::kOracle) rtl = RunOnRtl(prog, fault);
-  td::Buffers& buffers = prog.buffers;  // the oracle's (engine rtl: the RTL's results put in)
-  int status = 0;
-  for (size_t li = 0; li < layers.size(); ++li) {
-    const td::TdLayer& l = layers[li];
-    td::TdRun run;
-    try {
-      run = td::RunTdOracle(l, &buffers);
-    } catch (const td::TdError& e) {
-      throw CliError(fmt::format("{}: {}", path, e.what()));
-    }
-    const DType od = AccessDType(l.dst);
-    Tensor y{od, {l.dst.c, l.dst.h, l.dst.w}, {}};
-    for (uint16_t v : run.y) y.bits.push_back(od == DType::kInt8 ? (v & 0xFFu) : v);
-    std::optional<EngineMismatch> mismatch;
-    if (rtl) {
-      const std::vector<uint16_t>& yr = rtl->outs.at(li);
-      if (yr.size() != run.y.size()) throw CliError(fmt::format("TD {}: the RTL reported no result", l.index));
-      for (size_t k = 0; k < yr.size(); ++k) {
-        const uint32_t a = od == DType::kInt8 ? (yr[k] & 0xFFu) : yr[k];
-        if (engine == Engine::kBoth && a != y.bits[k]) {
-          if (!mismatch) {
-            const int cc = int(k) / (l.dst.h * l.dst.w), rem = int(k) % (l.dst.h * l.dst.w);
-            mismatch = EngineMismatch{fmt::format("y[{}, {}, {}]", cc, rem / l.dst.w, rem % l.dst.w), ValueText(a, od),
-                                      ValueText(y.bits[k], od), 0, int64_t(y.bits.size()), {}};
-          }
-          ++mismatch->count;
-        }
+  const DType od = AccessDType(l.dst);
+  o.y = Tensor{od, {l.dst.c, l.dst.h, l.dst.w}, {}};
+  for (uint16_t v : o.run.y) o.y.bits.push_back(od == DType::kInt8 ? (v & 0xFFu) : v);
+  if (!rtl) return o;
+  const std::vector<uint16_t>& yr = rtl->outs.at(li);
+  if (yr.size() != o.run.y.size()) throw CliError(fmt::format("TD {}: the RTL reported no result", l.index));
+  for (size_t k = 0; k < yr.size(); ++k) {
+    const uint32_t a = od == DType::kInt8 ? (yr[k] & 0xFFu) : yr[k];
+    if (engine == Engine::kBoth && a != o.y.bits[k]) {
+      if (!o.mismatch) {
+        const int cc = int(k) / (l.dst.h * l.dst.w), rem = int(k) % (l.dst.h * l.dst.w);
+        o.mismatch = EngineMismatch{fmt::format("y[{}, {}, {}]", cc, rem / l.dst.w, rem % l.dst.w),
+                                    ValueText(a, od),
+                                    ValueText(o.y.bits[k], od),
+                                    0,
+                                    int64_t(o.y.bits.size()),
+                                    {}};
       }
-      if (engine == Engine::kRtl) {  // the chain goes on from what the RTL wrote
-        for (size_t k = 0; k < yr.size(); ++k) y.bits[k] = od == DType::kInt8 ? (yr[k] & 0xFFu) : yr[k];
-        td::WriteAccess(l.dst, yr, &buffers.at(l.dst.bar));
-      }
-    }
-    out << fmt::format("TD {}        {} ({})\n", l.index, l.Describe(),
-                       l.planar ? fmt::format("buffers {} and {} -> buffer {}", l.src.bar, l.src1.bar, l.dst.bar)
-                                : fmt::format("buffer {} -> buffer {}", l.src.bar, l.dst.bar));
-    if (run.layer.table) {
-      const oracle::ActTable& t = *run.layer.table;
-      const bool same = [&] {
-        const oracle::ActTable& d = oracle::DefaultActTable(oracle::ActFn::kSigmoid);
-        return d.m == t.m && d.c == t.c && d.left == t.left && d.right == t.right;
-      }();
-      out << fmt::format("            lookup table from kernel DMA channel {}: 33 knots on [-8, 8], outside {} / {}{}\n",
-                         l.table_channel, FormatValue(t.left, DType::kFp16), FormatValue(t.right, DType::kFp16),
-                         same ? " (the same segments as the default sigmoid table)" : "");
-    }
-    if (l.kernels.bar >= 0 && l.kernels.bar != h.weights_bar) {
-      out << fmt::format("            kernels from buffer {} ({}), read when the TD runs\n", l.kernels.bar,
-                         h.BarName(l.kernels.bar));
-    }
-    if (od == DType::kFp16) {
-      const Tensor ref = l.planar ? PlanarReference(run) : NeReference(run);
-      const Difference d = Compare(y, ref);
-      double abs_err = 0;
-      for (size_t k = 0; k < y.bits.size(); ++k) {
-        const double a = oracle::Fp16ToDouble(uint16_t(y.bits[k])), b = oracle::Fp16ToDouble(uint16_t(ref.bits[k]));
-        if (std::isfinite(a) && std::isfinite(b)) abs_err = std::max(abs_err, std::fabs(a - b));
-      }
-      out << fmt::format("            vs fp64: max {} ulp (largest absolute difference {:.3g}), {} of {} outputs differ\n",
-                         d.max, abs_err, d.count, y.bits.size());
-    }
-    if (rtl && li < rtl->result.per_layer.size() && l.planar) {
-      const harness::TdLayerStat& s = rtl->result.per_layer[li];
-      const double elems = double(l.dst.c) * l.dst.h * l.dst.w;
-      out << fmt::format("            rtl: from the TD bytes (ane_td_ctrl + ane_planar, 16 lanes): set-up {} cycles, "
-                         "task {} cycles, {:.2f} elements per lane per cycle\n",
-                         s.setup, s.cycles, s.cycles ? elems / (16.0 * double(s.cycles)) : 0.0);
-    } else if (rtl && li < rtl->result.per_layer.size()) {
-      const harness::TdLayerStat& s = rtl->result.per_layer[li];
-      const double macs = double(l.layer.cout) * l.dst.h * l.dst.w * l.layer.geom.Steps();
-      out << fmt::format("            rtl: from the TD bytes (ane_td_ctrl + ane_core, 256 lanes): set-up {} cycles, "
-                         "layer {} cycles, utilization {:.1f}%\n",
-                         s.setup, s.cycles, s.cycles ? 100.0 * macs / (256.0 * double(s.cycles)) : 0.0);
-    }
-    if (mismatch) {
-      const EngineMismatch& m = *mismatch;
-      out << fmt::format("            rtl vs oracle: MISMATCH at {}: rtl {}, oracle {} ({} of {} outputs differ)\n",
-                         m.element, m.rtl, m.oracle, m.count, m.total);
-      status = 1;
-    } else if (engine == Engine::kBoth) {
-      out << fmt::format("            rtl vs oracle: bit-identical ({} outputs)\n", y.bits.size());
+      ++o.mismatch->count;
     }
   }
+  if (engine == Engine::kRtl) {
+    for (size_t k = 0; k < yr.size(); ++k) o.y.bits[k] = od == DType::kInt8 ? (yr[k] & 0xFFu) : yr[k];
+    td::WriteAccess(l.dst, yr, &buffers->at(l.dst.bar));
+  }
+  return o;
+}
 
-  // Outputs.
+// The report of one TD: what it is, its table and kernels, its error against fp64, the RTL's
+// cycles and the comparison. Returns false on a mismatch.
+bool ReportTd(const td::TdLayer& l, size_t li, const td::Hwx& h, Engine engine, const std::optional<RtlProgram>& rtl,
+              const TdOutcome& o, std::ostream& out) {
+  const Tensor& y = o.y;
+  out << fmt::format("TD {}        {} ({})\n", l.index, l.Describe(),
+                     l.planar ? fmt::format("buffers {} and {} -> buffer {}", l.src.bar, l.src1.bar, l.dst.bar)
+                              : fmt::format("buffer {} -> buffer {}", l.src.bar, l.dst.bar));
+  if (o.run.layer.table) {
+    const oracle::ActTable& t = *o.run.layer.table;
+    const oracle::ActTable& d = oracle::DefaultActTable(oracle::ActFn::kSigmoid);
+    const bool same = d.m == t.m && d.c == t.c && d.left == t.left && d.right == t.right;
+    out << fmt::format("            lookup table from kernel DMA channel {}: 33 knots on [-8, 8], outside {} / {}{}\n",
+                       l.table_channel, FormatValue(t.left, DType::kFp16), FormatValue(t.right, DType::kFp16),
+                       same ? " (the same segments as the default sigmoid table)" : "");
+  }
+  if (l.kernels.bar >= 0 && l.kernels.bar != h.weights_bar) {
+    out << fmt::format("            kernels from buffer {} ({}), read when the TD runs\n", l.kernels.bar,
+                       h.BarName(l.kernels.bar));
+  }
+  if (y.dtype == DType::kFp16) {
+    const Tensor ref = l.planar ? PlanarReference(o.run) : NeReference(o.run);
+    const Difference d = Compare(y, ref);
+    double abs_err = 0;
+    for (size_t k = 0; k < y.bits.size(); ++k) {
+      const double a = oracle::Fp16ToDouble(uint16_t(y.bits[k])), b = oracle::Fp16ToDouble(uint16_t(ref.bits[k]));
+      if (std::isfinite(a) && std::isfinite(b)) abs_err = std::max(abs_err, std::fabs(a - b));
+    }
+    out << fmt::format(
+        "            vs fp64: max {} ulp (largest absolute difference {:.3g}), {} of {} outputs differ\n", d.max,
+        abs_err, d.count, y.bits.size());
+  }
+  if (rtl && li < rtl->result.per_layer.size() && l.planar) {
+    const harness::TdLayerStat& s = rtl->result.per_layer[li];
+    const double elems = double(l.dst.c) * l.dst.h * l.dst.w;
+    out << fmt::format(
+        "            rtl: from the TD bytes (ane_td_ctrl + ane_planar, 16 lanes): set-up {} cycles, "
+        "task {} cycles, {:.2f} elements per lane per cycle\n",
+        s.setup, s.cycles, s.cycles ? elems / (16.0 * double(s.cycles)) : 0.0);
+  } else if (rtl && li < rtl->result.per_layer.size()) {
+    const harness::TdLayerStat& s = rtl->result.per_layer[li];
+    const double macs = double(l.layer.cout) * l.dst.h * l.dst.w * l.layer.geom.Steps();
+    out << fmt::format(
+        "            rtl: from the TD bytes (ane_td_ctrl + ane_core, 256 lanes): set-up {} cycles, "
+        "layer {} cycles, utilization {:.1f}%\n",
+        s.setup, s.cycles, s.cycles ? 100.0 * macs / (256.0 * double(s.cycles)) : 0.0);
+  }
+  if (o.mismatch) {
+    const EngineMismatch& m = *o.mismatch;
+    out << fmt::format("            rtl vs oracle: MISMATCH at {}: rtl {}, oracle {} ({} of {} outputs differ)\n",
+                       m.element, m.rtl, m.oracle, m.count, m.total);
+    return false;
+  }
+  if (engine == Engine::kBoth) {
+    out << fmt::format("            rtl vs oracle: bit-identical ({} outputs)\n", y.bits.size());
+  }
+  return true;
+}
+
+// The program's output tensors from their buffers, printed; written under --out-dir.
+void WriteOutputs(const td::Hwx& h, const td::Buffers& buffers, const std::optional<fs::path>& out_dir,
+                  std::ostream& out) {
   std::vector<std::pair<fs::path, Tensor>> writes;
   for (const td::HwxTensor& t : h.tensors) {
     if (t.role != td::TensorRole::kOutput) continue;
@@ -670,18 +689,57 @@ int RunHwxCommand(const std::vector<std::string>& argv, std::ostream& final_out)
     for (size_t i = 0; i < y.bits.size() && i < 8; ++i) values += (i ? ", " : "") + FormatValue(y.bits[i], dt);
     out << fmt::format("output      {} {} {}: [{}{}]\n", t.name, DTypeName(dt), ShapeString(y.shape), values,
                        y.bits.size() > 8 ? ", ..." : "");
-    if (out_dir) {
-      const fs::path dest = *out_dir / FileName(t.name);
-      writes.emplace_back(dest, y);
-    }
+    if (out_dir) writes.emplace_back(*out_dir / FileName(t.name), y);
   }
   try {
-    WriteNpyFiles(writes);
+    WriteNpyFilesIn(out_dir, writes);
   } catch (const NpyError& e) {
     throw CliError(e.what());
   }
   for (const auto& [dest, t] : writes) out << fmt::format("wrote       {}\n", dest.string());
-  if (wave) {
+}
+
+}  // namespace
+
+int RunHwxCommand(const std::vector<std::string>& argv, std::ostream& final_out) {
+  const Parsed p = Parse("run", argv, {"input", "out-dir", "engine", "wave"}, {}, {"input"});
+  if (p.help) {
+    final_out << kRunHwxHelp;
+    return 0;
+  }
+  if (p.positional.size() != 1) throw CliError("ane run takes one program (.hwx) file (see ane run --help)");
+  // Printed only when everything worked: a bad input leaves stdout empty.
+  std::ostringstream out;
+  const std::string path = p.positional[0];
+  const HwxRunOptions opt = ReadRunOptions(p);
+  td::Program prog = LoadProgram(path);
+  const td::Hwx& h = prog.hwx;
+  const GivenInputs given = PlaceInputs(p, path, &prog);
+  CheckLayers(prog.layers, opt.engine, path);
+
+  // The chain, TD by TD, through the buffers.
+  out << fmt::format("program     {} ({} TD{}; {})\n", path, prog.tds.size(), prog.tds.size() == 1 ? "" : "s",
+                     h.ident.empty() ? "no compiler ident" : CompilerName(h.ident));
+  out << fmt::format("engine      {}\n", EngineName(opt.engine));
+  for (const auto& [name, g] : given) {
+    out << fmt::format("input       {} {} {}  ({})\n", name, DTypeName(g.first.dtype), ShapeString(g.first.shape),
+                       g.second);
+  }
+  const harness::DataFault fault = FaultFromEnvironment();
+  if (opt.wave) harness::RequestWaveFile(opt.wave->string());
+  // The RTL runs the whole chain from the TD bytes first, each TD's result kept as it is written;
+  // engine rtl reports those, engine both compares them with the oracle's.
+  std::optional<RtlProgram> rtl;
+  if (opt.engine != Engine::kOracle) rtl = RunOnRtl(prog, fault);
+  td::Buffers& buffers = prog.buffers;  // the oracle's (engine rtl: the RTL's results put in)
+  int status = 0;
+  for (size_t li = 0; li < prog.layers.size(); ++li) {
+    const td::TdLayer& l = prog.layers[li];
+    const TdOutcome o = RunOneTd(l, li, opt.engine, rtl, &buffers, path);
+    if (!ReportTd(l, li, h, opt.engine, rtl, o, out)) status = 1;
+  }
+  WriteOutputs(h, buffers, opt.out_dir, out);
+  if (opt.wave) {
     const harness::WaveRequest& req = harness::CurrentWaveRequest();
     for (size_t i = 0; i < req.written.size(); ++i) {
       out << fmt::format("wave        {} (every TD, top {}): open with  gtkwave {} sim/{}.gtkw\n", req.written[i],

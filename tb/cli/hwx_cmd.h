@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `ane td decode|encode` and `ane run PROGRAM.hwx` (docs/td.md): the front end for the ANE's
 // own programs. Bad input throws CliError (one line, exit 2, nothing written).
 #ifndef TB_CLI_HWX_CMD_H_

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "tb/cli/junit.h"
 
 #include <fmt/format.h>
@@ -56,8 +57,8 @@ Shard ShardFromEnvironment(bool* found) {
   if (!n) throw CliError(fmt::format("GTEST_TOTAL_SHARDS={}: expected a number in 1 .. {}", total, kMaxShards));
   const std::optional<int> i = SmallInt(index, 0, *n - 1);
   if (!i) {
-    throw CliError(fmt::format("GTEST_SHARD_INDEX={}: expected a number in 0 .. {} (GTEST_TOTAL_SHARDS={})", index,
-                               *n - 1, *n));
+    throw CliError(
+        fmt::format("GTEST_SHARD_INDEX={}: expected a number in 0 .. {} (GTEST_TOTAL_SHARDS={})", index, *n - 1, *n));
   }
   return Shard{*i, *n};
 }
@@ -162,7 +163,8 @@ class XmlReader {
       if (!Peek("=")) Fail(fmt::format("attribute {} has no value", key));
       ++p_;
       SkipSpace();
-      if (p_ >= t_.size() || (t_[p_] != '"' && t_[p_] != '\'')) Fail(fmt::format("attribute {}: expected a quote", key));
+      if (p_ >= t_.size() || (t_[p_] != '"' && t_[p_] != '\''))
+        Fail(fmt::format("attribute {}: expected a quote", key));
       const char q = t_[p_++];
       const size_t e = t_.find(q, p_);
       if (e == std::string::npos) Fail(fmt::format("attribute {}: unterminated value", key));
@@ -228,9 +230,9 @@ std::string Unescape(const std::string& v) {
 }
 
 struct MergedSuite {
-  std::string name;                                         // escaped, as written
+  std::string name;                                        // escaped, as written
   std::vector<std::pair<std::string, std::string>> props;  // first file's properties, ane.shard left out
-  std::vector<std::string> cases;                           // testcase source text
+  std::vector<std::string> cases;                          // testcase source text
   double time = 0;
   int tests = 0, failures = 0, errors = 0, skipped = 0;
 };
@@ -243,118 +245,143 @@ struct ShardInfo {
   int tests = 0;      // the testcases of this shard
 };
 
-}  // namespace
-
-MergeSummary MergeJunit(const std::string& output, const std::vector<std::string>& inputs) {
-  if (inputs.empty()) throw CliError("--merge-junit needs the JUnit files to merge after the output file");
-  namespace fs = std::filesystem;
+// The merge's state: the suites in the order they first appear, where each case came from, and
+// the ane shards seen.
+struct Merger {
   std::vector<MergedSuite> suites;
   std::map<std::string, size_t> suite_index;
   std::map<std::string, std::string> case_file;  // "suite / classname / name" -> first file
   std::vector<ShardInfo> shards;
-  std::set<std::string> seen_files;
   MergeSummary sum;
-  for (const std::string& file : inputs) {
-    std::error_code ec;
-    if (!seen_files.insert(fs::weakly_canonical(file, ec).string()).second) {
-      throw CliError(fmt::format("{}: given twice", file));
-    }
-    if (!fs::is_regular_file(file, ec)) throw CliError(fmt::format("{}: no such file", file));
-    if (!output.empty() && fs::exists(output, ec) && fs::equivalent(file, output, ec)) {
-      throw CliError(fmt::format("{}: is also the output file", file));
-    }
-    std::ifstream in(file, std::ios::binary);
-    std::stringstream buf;
-    buf << in.rdbuf();
-    if (!in) throw CliError(fmt::format("{}: cannot read the file", file));
-    const std::string text = buf.str();
-    const XmlNode root = XmlReader(file, text).Document();
-    std::vector<const XmlNode*> file_suites;
-    if (root.name == "testsuite") {
-      file_suites.push_back(&root);
-    } else if (root.name == "testsuites") {
-      for (const XmlNode& c : root.children) {
-        if (c.name != "testsuite") {
-          throw CliError(fmt::format("{}: not JUnit XML: <{}> inside <testsuites>", file, c.name));
-        }
-        file_suites.push_back(&c);
+
+  void AddFile(const std::string& file, const std::string& text);
+  void AddSuite(const std::string& file, const std::string& text, const XmlNode& s);
+  void AddProperties(const std::string& file, const std::string& name, const XmlNode& s, const XmlNode& props,
+                     bool fresh, MergedSuite& m);
+  void AddCase(const std::string& file, const std::string& text, const std::string& name, const XmlNode& c,
+               MergedSuite& m);
+};
+
+// A JUnit file's text, read whole. Refuses a file given twice, a missing one and the output.
+std::string ReadJunitInput(const std::string& file, const std::string& output, std::set<std::string>* seen_files) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!seen_files->insert(fs::weakly_canonical(file, ec).string()).second) {
+    throw CliError(fmt::format("{}: given twice", file));
+  }
+  if (!fs::is_regular_file(file, ec)) throw CliError(fmt::format("{}: no such file", file));
+  if (!output.empty() && fs::exists(output, ec) && fs::equivalent(file, output, ec)) {
+    throw CliError(fmt::format("{}: is also the output file", file));
+  }
+  std::ifstream in(file, std::ios::binary);
+  std::stringstream buf;
+  buf << in.rdbuf();
+  if (!in) throw CliError(fmt::format("{}: cannot read the file", file));
+  return buf.str();
+}
+
+void Merger::AddFile(const std::string& file, const std::string& text) {
+  const XmlNode root = XmlReader(file, text).Document();
+  std::vector<const XmlNode*> file_suites;
+  if (root.name == "testsuite") {
+    file_suites.push_back(&root);
+  } else if (root.name == "testsuites") {
+    for (const XmlNode& c : root.children) {
+      if (c.name != "testsuite") {
+        throw CliError(fmt::format("{}: not JUnit XML: <{}> inside <testsuites>", file, c.name));
       }
-    } else {
-      throw CliError(fmt::format("{}: not JUnit XML: the root element is <{}>", file, root.name));
+      file_suites.push_back(&c);
     }
-    ++sum.files;
-    for (const XmlNode* s : file_suites) {
-      const std::string* name = s->Attr("name");
-      if (name == nullptr) throw CliError(fmt::format("{}: not JUnit XML: a <testsuite> without a name", file));
-      auto [it, fresh] = suite_index.emplace(*name, suites.size());
-      if (fresh) suites.push_back(MergedSuite{*name, {}, {}, 0, 0, 0, 0, 0});
-      MergedSuite& m = suites[it->second];
-      if (const std::string* t = s->Attr("time")) {
-        char* e = nullptr;
-        errno = 0;
-        const double v = std::strtod(t->c_str(), &e);
-        if (t->empty() || *e != '\0' || errno != 0 || !(v >= 0)) {
-          throw CliError(fmt::format("{}: testsuite {}: time=\"{}\" is not a number of seconds", file,
-                                     Unescape(*name), *t));
-        }
-        m.time += v;
-      }
-      for (const XmlNode& c : s->children) {
-        if (c.name == "properties") {
-          std::optional<std::string> shard_text, suite_prop, cases_prop;
-          for (const XmlNode& p : c.children) {
-            const std::string* k = p.Attr("name");
-            const std::string* v = p.Attr("value");
-            if (p.name != "property" || k == nullptr || v == nullptr) continue;
-            if (*k == "ane.shard") {
-              shard_text = Unescape(*v);
-            } else {
-              if (*k == "ane.suite") suite_prop = Unescape(*v);
-              if (*k == "ane.cases") cases_prop = Unescape(*v);
-              if (fresh && *k != "ane.cases") m.props.emplace_back(*k, *v);
-            }
-          }
-          if (shard_text) {
-            Shard sh;
-            try {
-              sh = ParseShard(*shard_text);
-            } catch (const CliError&) {
-              throw CliError(fmt::format("{}: property ane.shard=\"{}\" is not I/N", file, *shard_text));
-            }
-            int tests = 0;
-            for (const XmlNode& tc : s->children) tests += tc.name == "testcase";
-            shards.push_back({file, suite_prop.value_or(Unescape(*name)), sh, cases_prop.value_or("?"), tests});
-          }
-          continue;
-        }
-        if (c.name != "testcase") continue;
-        const std::string* cname = c.Attr("name");
-        if (cname == nullptr) {
-          throw CliError(fmt::format("{}: not JUnit XML: a <testcase> without a name in {}", file, Unescape(*name)));
-        }
-        const std::string* cls = c.Attr("classname");
-        const std::string key = *name + " / " + (cls ? *cls : "") + " / " + *cname;
-        if (auto [prev, added] = case_file.emplace(key, file); !added) {
-          throw CliError(fmt::format("{}: testcase {} of {} is also in {} (a case may appear once)", file,
-                                     Unescape(*cname), Unescape(*name), prev->second));
-        }
-        bool failed = false, errored = false, skipped = false;
-        for (const XmlNode& r : c.children) {
-          failed |= r.name == "failure";
-          errored |= r.name == "error";
-          skipped |= r.name == "skipped";
-        }
-        ++m.tests;
-        m.failures += failed;
-        m.errors += errored;
-        m.skipped += skipped && !failed && !errored;
-        m.cases.push_back(text.substr(c.begin, c.end - c.begin));
-      }
+  } else {
+    throw CliError(fmt::format("{}: not JUnit XML: the root element is <{}>", file, root.name));
+  }
+  ++sum.files;
+  for (const XmlNode* s : file_suites) AddSuite(file, text, *s);
+}
+
+void Merger::AddSuite(const std::string& file, const std::string& text, const XmlNode& s) {
+  const std::string* name = s.Attr("name");
+  if (name == nullptr) throw CliError(fmt::format("{}: not JUnit XML: a <testsuite> without a name", file));
+  auto [it, fresh] = suite_index.emplace(*name, suites.size());
+  if (fresh) suites.push_back(MergedSuite{*name, {}, {}, 0, 0, 0, 0, 0});
+  MergedSuite& m = suites[it->second];
+  if (const std::string* t = s.Attr("time")) {
+    char* e = nullptr;
+    errno = 0;
+    const double v = std::strtod(t->c_str(), &e);
+    if (t->empty() || *e != '\0' || errno != 0 || !(v >= 0)) {
+      throw CliError(
+          fmt::format("{}: testsuite {}: time=\"{}\" is not a number of seconds", file, Unescape(*name), *t));
+    }
+    m.time += v;
+  }
+  for (const XmlNode& c : s.children) {
+    if (c.name == "properties") {
+      AddProperties(file, *name, s, c, fresh, m);
+    } else if (c.name == "testcase") {
+      AddCase(file, text, *name, c, m);
     }
   }
-  // The shards of each ane suite must be one complete split: the same N, every index once.
-  // (Files without ane.shard, e.g. GoogleTest reports, are merged as they are.)
-  std::map<std::string, std::vector<const ShardInfo*>> by_suite;
+}
+
+void Merger::AddProperties(const std::string& file, const std::string& name, const XmlNode& s, const XmlNode& props,
+                           bool fresh, MergedSuite& m) {
+  std::optional<std::string> shard_text, suite_prop, cases_prop;
+  for (const XmlNode& p : props.children) {
+    const std::string* k = p.Attr("name");
+    const std::string* v = p.Attr("value");
+    if (p.name != "property" || k == nullptr || v == nullptr) continue;
+    if (*k == "ane.shard") {
+      shard_text = Unescape(*v);
+    } else {
+      if (*k == "ane.suite") suite_prop = Unescape(*v);
+      if (*k == "ane.cases") cases_prop = Unescape(*v);
+      if (fresh && *k != "ane.cases") m.props.emplace_back(*k, *v);
+    }
+  }
+  if (!shard_text) return;
+  Shard sh;
+  try {
+    sh = ParseShard(*shard_text);
+  } catch (const CliError&) {
+    throw CliError(fmt::format("{}: property ane.shard=\"{}\" is not I/N", file, *shard_text));
+  }
+  int tests = 0;
+  for (const XmlNode& tc : s.children) tests += tc.name == "testcase";
+  shards.push_back({file, suite_prop.value_or(Unescape(name)), sh, cases_prop.value_or("?"), tests});
+}
+
+void Merger::AddCase(const std::string& file, const std::string& text, const std::string& name, const XmlNode& c,
+                     MergedSuite& m) {
+  const std::string* cname = c.Attr("name");
+  if (cname == nullptr) {
+    throw CliError(fmt::format("{}: not JUnit XML: a <testcase> without a name in {}", file, Unescape(name)));
+  }
+  const std::string* cls = c.Attr("classname");
+  const std::string key = name + " / " + (cls ? *cls : "") + " / " + *cname;
+  if (auto [prev, added] = case_file.emplace(key, file); !added) {
+    throw CliError(fmt::format("{}: testcase {} of {} is also in {} (a case may appear once)", file, Unescape(*cname),
+                               Unescape(name), prev->second));
+  }
+  bool failed = false, errored = false, skipped = false;
+  for (const XmlNode& r : c.children) {
+    failed |= r.name == "failure";
+    errored |= r.name == "error";
+    skipped |= r.name == "skipped";
+  }
+  ++m.tests;
+  m.failures += failed;
+  m.errors += errored;
+  m.skipped += skipped && !failed && !errored;
+  m.cases.push_back(text.substr(c.begin, c.end - c.begin));
+}
+
+using ShardsBySuite = std::map<std::string, std::vector<const ShardInfo*>>;
+
+// The shards of each ane suite must be one complete split: the same N, every index once, the
+// same cases. (Files without ane.shard, e.g. GoogleTest reports, are merged as they are.)
+ShardsBySuite CheckShards(const std::vector<ShardInfo>& shards) {
+  ShardsBySuite by_suite;
   for (const ShardInfo& s : shards) by_suite[s.suite].push_back(&s);
   for (const auto& [suite, list] : by_suite) {
     const ShardInfo& first = *list.front();
@@ -366,8 +393,8 @@ MergeSummary MergeJunit(const std::string& output, const std::vector<std::string
                                    ShardText(s->shard), suite, first.file, ShardText(first.shard)));
       }
       if (auto [prev, added] = by_index.emplace(s->shard.index, s->file); !added) {
-        throw CliError(fmt::format("{}: shard {} of suite {} again (also {})", s->file, ShardText(s->shard), suite,
-                                   prev->second));
+        throw CliError(
+            fmt::format("{}: shard {} of suite {} again (also {})", s->file, ShardText(s->shard), suite, prev->second));
       }
     }
     int tests = 0;
@@ -385,27 +412,31 @@ MergeSummary MergeJunit(const std::string& output, const std::vector<std::string
       }
     }
     if (first.cases != "?" && std::to_string(tests) != first.cases) {
-      throw CliError(fmt::format("the shards of suite {} hold {} cases but the suite has {}", suite, tests,
-                                 first.cases));
+      throw CliError(
+          fmt::format("the shards of suite {} hold {} cases but the suite has {}", suite, tests, first.cases));
     }
   }
+  return by_suite;
+}
 
+// The merged report; adds the suites' counts to `sum`.
+std::string MergedXml(const std::vector<MergedSuite>& suites, const ShardsBySuite& by_suite, MergeSummary* sum) {
   double total_time = 0;
   for (const MergedSuite& m : suites) {
-    sum.tests += m.tests;
-    sum.failures += m.failures;
-    sum.errors += m.errors;
-    sum.skipped += m.skipped;
+    sum->tests += m.tests;
+    sum->failures += m.failures;
+    sum->errors += m.errors;
+    sum->skipped += m.skipped;
     total_time += m.time;
   }
   std::ostringstream x;
   x << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   x << fmt::format("<testsuites tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{:.3f}\">\n",
-                   sum.tests, sum.failures, sum.errors, sum.skipped, total_time);
+                   sum->tests, sum->failures, sum->errors, sum->skipped, total_time);
   for (const MergedSuite& m : suites) {
     x << fmt::format(
-        "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{:.3f}\">\n",
-        m.name, m.tests, m.failures, m.errors, m.skipped, m.time);
+        "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{:.3f}\">\n", m.name,
+        m.tests, m.failures, m.errors, m.skipped, m.time);
     x << "    <properties>\n";
     for (const auto& [k, v] : m.props) x << fmt::format("      <property name=\"{}\" value=\"{}\"/>\n", k, v);
     for (const auto& [k, v] : m.props) {
@@ -420,6 +451,12 @@ MergeSummary MergeJunit(const std::string& output, const std::vector<std::string
     x << "  </testsuite>\n";
   }
   x << "</testsuites>\n";
+  return x.str();
+}
+
+// Writes the merged report whole or not at all: a temporary file renamed into place.
+void WriteMerged(const std::string& output, const std::string& xml) {
+  namespace fs = std::filesystem;
   {
     const fs::path o(output);
     std::error_code ec;
@@ -428,11 +465,10 @@ MergeSummary MergeJunit(const std::string& output, const std::vector<std::string
       throw CliError(fmt::format("--merge-junit {}: directory {} does not exist", output, o.parent_path().string()));
     }
   }
-  // Written whole or not at all: a temporary file renamed into place.
   const std::string tmp = output + ".tmp";
   {
     std::ofstream out(tmp, std::ios::binary);
-    out << x.str();
+    out << xml;
     out.flush();
     if (!out) {
       std::remove(tmp.c_str());
@@ -445,7 +481,19 @@ MergeSummary MergeJunit(const std::string& output, const std::vector<std::string
     std::remove(tmp.c_str());
     throw CliError(fmt::format("--merge-junit {}: cannot write the file ({})", output, ec.message()));
   }
-  return sum;
+}
+
+}  // namespace
+
+MergeSummary MergeJunit(const std::string& output, const std::vector<std::string>& inputs) {
+  if (inputs.empty()) throw CliError("--merge-junit needs the JUnit files to merge after the output file");
+  Merger merger;
+  std::set<std::string> seen_files;
+  for (const std::string& file : inputs) merger.AddFile(file, ReadJunitInput(file, output, &seen_files));
+  const ShardsBySuite by_suite = CheckShards(merger.shards);
+  const std::string xml = MergedXml(merger.suites, by_suite, &merger.sum);
+  WriteMerged(output, xml);
+  return merger.sum;
 }
 
 int RunMergeJunit(const std::string& output, const std::vector<std::string>& inputs, std::ostream& out) {

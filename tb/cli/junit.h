@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // JUnit XML reports of `ane regress` split into shards, and joining them again
 // (`ane regress --merge-junit OUT a.xml b.xml ...`, docs/cli.md "Sharded regressions").
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `ane`: the command-line front door of the ANE bit-exact model (docs/cli.md).
 //
 //   ane run OP.yaml [--engine E] [--out-dir DIR] [--seed S] [--wave FILE.fst]
@@ -7,8 +8,8 @@
 //   ane run PROGRAM.hwx --input NAME=x.npy ... [--out-dir DIR] [--engine E]
 //   ane td decode FILE [--yaml] [--nonzero] | ane td encode FILE.yaml -o OUT [--hwx PROGRAM.hwx]
 //
-// Exit codes: 0 success, 1 a regress case failed or `--engine both` found a difference, 2 bad input or usage (one line on stderr:
-// "ane: error: <file>: <field>: <what>", nothing written), 3 internal error.
+// Exit codes: 0 success, 1 a regress case failed or `--engine both` found a difference, 2 bad input or usage (one line
+// on stderr: "ane: error: <file>: <field>: <what>", nothing written), 3 internal error.
 #include <fmt/format.h>
 
 #include <cstdlib>
@@ -79,7 +80,7 @@ computed before any output is written; outputs are written whole or not at all.
                     both, compare every output bit for bit, report the first differing
                     element and the stage it comes from (exit code 1); the RTL's
                     outputs are written
-  --out-dir DIR     write relative output paths under DIR (an existing directory)
+  --out-dir DIR     write relative output paths under DIR (made when it does not exist)
   --seed S          a tensor generated with seed s uses seed s + S
   --wave FILE.fst   write the RTL's waveform (engines rtl and both); an operation that
                     runs several blocks in turn writes FILE.2.fst, ... for the later ones.
@@ -126,8 +127,7 @@ struct Args {
 };
 
 // Parses "FILE [--flag VALUE | --flag=VALUE]..." for a command taking `allowed` flags.
-Args ParseArgs(const std::string& command, const std::vector<std::string>& argv,
-               const std::set<std::string>& allowed) {
+Args ParseArgs(const std::string& command, const std::vector<std::string>& argv, const std::set<std::string>& allowed) {
   Args args;
   for (size_t i = 0; i < argv.size(); ++i) {
     const std::string& a = argv[i];
@@ -137,11 +137,9 @@ Args ParseArgs(const std::string& command, const std::vector<std::string>& argv,
       // -j N and -jN are --jobs N
       const bool short_j = a.rfind("-j", 0) == 0;
       const size_t eq = short_j ? (a.size() > 2 ? 1 : std::string::npos) : a.find('=');
-      const std::string name =
-          short_j ? "jobs" : a.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
+      const std::string name = short_j ? "jobs" : a.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
       if (!allowed.count(name)) {
-        throw CliError(fmt::format("unknown flag '--{}' for ane {} (see ane {} --help)", name,
-                                   command, command));
+        throw CliError(fmt::format("unknown flag '--{}' for ane {} (see ane {} --help)", name, command, command));
       }
       if (args.flags.count(name)) throw CliError(fmt::format("--{} given twice", name));
       if (eq != std::string::npos) {
@@ -152,13 +150,11 @@ Args ParseArgs(const std::string& command, const std::vector<std::string>& argv,
         throw CliError(fmt::format("--{} needs a value", name));
       }
     } else if (a.size() > 1 && a[0] == '-') {
-      throw CliError(
-          fmt::format("unknown flag '{}' for ane {} (see ane {} --help)", a, command, command));
+      throw CliError(fmt::format("unknown flag '{}' for ane {} (see ane {} --help)", a, command, command));
     } else if (args.file.empty()) {
       args.file = a;
     } else {
-      throw CliError(
-          fmt::format("unexpected argument '{}' (ane {} takes one YAML file)", a, command));
+      throw CliError(fmt::format("unexpected argument '{}' (ane {} takes one YAML file)", a, command));
     }
   }
   if (args.file.empty() && !args.help) {
@@ -172,8 +168,7 @@ Engine EngineFlag(const Args& args) {
   if (it == args.flags.end()) return Engine::kOracle;
   const std::optional<Engine> e = ParseEngine(it->second);
   if (!e) {
-    throw CliError(
-        fmt::format("--engine {}: unknown engine (expected oracle, rtl or both)", it->second));
+    throw CliError(fmt::format("--engine {}: unknown engine (expected oracle, rtl or both)", it->second));
   }
   return *e;
 }
@@ -192,11 +187,13 @@ std::optional<uint64_t> SeedFlag(const Args& args) {
 // Where output `name` goes: the path written in the op file, under --out-dir when relative.
 fs::path OutputPath(const Field& f, const std::optional<fs::path>& out_dir) {
   const fs::path written(f.Scalar());
-  const fs::path path =
-      out_dir && written.is_relative() ? (*out_dir / written).lexically_normal() : f.Path();
+  const fs::path path = out_dir && written.is_relative() ? (*out_dir / written).lexically_normal() : f.Path();
   const fs::path dir = path.has_parent_path() ? path.parent_path() : fs::path(".");
   std::error_code ec;
-  if (!fs::is_directory(dir, ec)) {
+  // --out-dir itself is made when it does not exist yet (MakeOutDir); a folder below it is not.
+  const bool made =
+      out_dir && (dir / "").lexically_normal() == (*out_dir / "").lexically_normal() && OutDirProblem(dir).empty();
+  if (!made && !fs::is_directory(dir, ec)) {
     f.Fail(fmt::format("directory {} does not exist (create it first)", dir.string()));
   }
   if (fs::is_directory(path, ec)) f.Fail(fmt::format("{} is a directory", path.string()));
@@ -210,8 +207,7 @@ std::string MinMax(const Tensor& t) {
     if (OrderedValue(t.bits[i], t.dtype) < OrderedValue(t.bits[lo], t.dtype)) lo = i;
     if (OrderedValue(t.bits[i], t.dtype) > OrderedValue(t.bits[hi], t.dtype)) hi = i;
   }
-  return fmt::format("min {}  max {}", FormatValue(t.bits[lo], t.dtype),
-                     FormatValue(t.bits[hi], t.dtype));
+  return fmt::format("min {}  max {}", FormatValue(t.bits[lo], t.dtype), FormatValue(t.bits[hi], t.dtype));
 }
 
 // The waveforms the run wrote (--wave) and how to open each.
@@ -227,9 +223,8 @@ int Run(const Args& args) {
   const Engine engine = EngineFlag(args);
   std::optional<fs::path> out_dir;
   if (auto it = args.flags.find("out-dir"); it != args.flags.end()) {
-    std::error_code ec;
-    if (!fs::is_directory(it->second, ec)) {
-      throw CliError(fmt::format("--out-dir {}: not an existing directory", it->second));
+    if (const std::string why = OutDirProblem(it->second); !why.empty()) {
+      throw CliError(fmt::format("--out-dir {}: {}", it->second, why));
     }
     out_dir = it->second;
   }
@@ -258,7 +253,7 @@ int Run(const Args& args) {
   const TensorMap reference = Reference(op);
   for (const auto& [name, path] : paths) writes.emplace_back(path, result.outputs.at(name));
   try {
-    WriteNpyFiles(writes);
+    WriteNpyFilesIn(out_dir, writes);
   } catch (const NpyError& e) {
     throw CliError(e.what());
   }
@@ -267,8 +262,7 @@ int Run(const Args& args) {
   fmt::print("generation  {}\n", oracle::GenerationName(op.generation));
   fmt::print("engine      {}\n", EngineName(engine));
   for (const auto& [name, t] : op.inputs) {
-    fmt::print("input {:<5} {} {}  ({})\n", name, DTypeName(t.tensor.dtype),
-               ShapeString(t.tensor.shape), t.origin);
+    fmt::print("input {:<5} {} {}  ({})\n", name, DTypeName(t.tensor.dtype), ShapeString(t.tensor.shape), t.origin);
   }
   for (const auto& [name, y] : result.outputs) {
     const bool fp = y.dtype == DType::kFp16;
@@ -278,13 +272,11 @@ int Run(const Args& args) {
       pos_inf += fp && b == oracle::kFp16PosInf;
       neg_inf += fp && b == oracle::kFp16NegInf;
     }
-    fmt::print("output {:<4} {} {}  {}  {}\n", name, DTypeName(y.dtype), ShapeString(y.shape),
-               MinMax(y),
-               fp ? fmt::format("+inf {}  -inf {}", pos_inf, neg_inf)
-                  : fmt::format("saturated {}", result.saturated));
+    fmt::print("output {:<4} {} {}  {}  {}\n", name, DTypeName(y.dtype), ShapeString(y.shape), MinMax(y),
+               fp ? fmt::format("+inf {}  -inf {}", pos_inf, neg_inf) : fmt::format("saturated {}", result.saturated));
     const Difference d = Compare(y, reference.at(name));
-    fmt::print("vs fp64     {}: max {} {}, {} of {} outputs differ\n", name, d.max,
-               fp ? "ulp" : "(integer)", d.count, y.bits.size());
+    fmt::print("vs fp64     {}: max {} {}, {} of {} outputs differ\n", name, d.max, fp ? "ulp" : "(integer)", d.count,
+               y.bits.size());
     if (paths.count(name)) fmt::print("wrote       {}: {}\n", name, paths.at(name).string());
   }
   if (result.rtl) PrintRtlSummary(op, *result.rtl);
@@ -292,13 +284,12 @@ int Run(const Args& args) {
   if (wave) PrintWaves(std::cout);
   if (engine == Engine::kBoth) {
     if (!result.mismatch) {
-      fmt::print("rtl vs oracle: bit-identical ({} outputs)\n",
-                 result.outputs.begin()->second.bits.size());
+      fmt::print("rtl vs oracle: bit-identical ({} outputs)\n", result.outputs.begin()->second.bits.size());
       return 0;
     }
     const EngineMismatch& m = *result.mismatch;
-    fmt::print("rtl vs oracle: MISMATCH at {}: rtl {}, oracle {} ({} of {} outputs differ)\n",
-               m.element, m.rtl, m.oracle, m.count, m.total);
+    fmt::print("rtl vs oracle: MISMATCH at {}: rtl {}, oracle {} ({} of {} outputs differ)\n", m.element, m.rtl,
+               m.oracle, m.count, m.total);
     fmt::print("stage       {}: {}\n", m.stage.stage, m.stage.detail);
     return 1;
   }
@@ -363,8 +354,7 @@ int Main(const std::vector<std::string>& argv) {
       if (output.empty()) throw CliError("--merge-junit needs an output file name");
       return RunMergeJunit(output, files, std::cout);
     }
-    const Args args =
-        ParseArgs(command, rest, {"engine", "filter", "seed", "jobs", "junit", "wave-dir", "shard"});
+    const Args args = ParseArgs(command, rest, {"engine", "filter", "seed", "jobs", "junit", "wave-dir", "shard"});
     if (args.help) {
       std::cout << kRegressHelp;
       return 0;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "tb/cli/npy.h"
 
 #include <fmt/format.h>
@@ -140,11 +141,9 @@ DType DTypeFromDescr(const std::string& descr) {
   if (descr == "|i1" || descr == "<i1" || descr == ">i1") return DType::kInt8;
   if (descr == "<i4") return DType::kInt32;
   if (descr == ">f2" || descr == ">i4") {
-    Fail(fmt::format("big-endian dtype '{}' is not supported (save it as '<{}')", descr,
-                     descr.substr(1)));
+    Fail(fmt::format("big-endian dtype '{}' is not supported (save it as '<{}')", descr, descr.substr(1)));
   }
-  Fail(fmt::format("unsupported dtype '{}' (supported: '<f2' fp16, '|i1' int8, '<i4' int32)",
-                   descr));
+  Fail(fmt::format("unsupported dtype '{}' (supported: '<f2' fp16, '|i1' int8, '<i4' int32)", descr));
 }
 
 uint32_t LoadLittle(const unsigned char* p, int bytes) {
@@ -183,36 +182,27 @@ fs::path WriteTemp(const fs::path& target, const std::string& bytes) {
 
 const char* DTypeName(DType t) {
   switch (t) {
-    case DType::kFp16:
-      return "fp16";
-    case DType::kInt8:
-      return "int8";
-    case DType::kInt32:
-      return "int32";
+    case DType::kFp16: return "fp16";
+    case DType::kInt8: return "int8";
+    case DType::kInt32: return "int32";
   }
   return "?";
 }
 
 const char* NpyDescr(DType t) {
   switch (t) {
-    case DType::kFp16:
-      return "<f2";
-    case DType::kInt8:
-      return "|i1";
-    case DType::kInt32:
-      return "<i4";
+    case DType::kFp16: return "<f2";
+    case DType::kInt8: return "|i1";
+    case DType::kInt32: return "<i4";
   }
   return "?";
 }
 
 int DTypeBytes(DType t) {
   switch (t) {
-    case DType::kFp16:
-      return 2;
-    case DType::kInt8:
-      return 1;
-    case DType::kInt32:
-      return 4;
+    case DType::kFp16: return 2;
+    case DType::kInt8: return 1;
+    case DType::kInt32: return 4;
   }
   return 0;
 }
@@ -223,9 +213,7 @@ int64_t ElementCount(const std::vector<int64_t>& shape) {
   return n;
 }
 
-std::string ShapeString(const std::vector<int64_t>& shape) {
-  return fmt::format("[{}]", fmt::join(shape, ", "));
-}
+std::string ShapeString(const std::vector<int64_t>& shape) { return fmt::format("[{}]", fmt::join(shape, ", ")); }
 
 std::string IndexString(int64_t flat, const std::vector<int64_t>& shape) {
   std::vector<int64_t> idx(shape.size());
@@ -289,8 +277,8 @@ Tensor DecodeNpy(const std::string& bytes) {
   const size_t data = bytes.size() - preamble - header_len;
   const int width = DTypeBytes(t.dtype);
   if (uint64_t(count) * uint64_t(width) != data) {
-    Fail(fmt::format("data is {} bytes but shape {} of '{}' needs {} bytes", data,
-                     ShapeString(t.shape), NpyDescr(t.dtype), count * width));
+    Fail(fmt::format("data is {} bytes but shape {} of '{}' needs {} bytes", data, ShapeString(t.shape),
+                     NpyDescr(t.dtype), count * width));
   }
   t.bits.resize(size_t(count));
   const unsigned char* p = u + preamble + header_len;
@@ -304,8 +292,8 @@ std::string EncodeNpy(const Tensor& t) {
     shape += fmt::format("{}{}", i ? ", " : "", t.shape[i]);
   }
   shape += t.shape.size() == 1 ? ",)" : ")";
-  std::string header = fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': {}, }}",
-                                   NpyDescr(t.dtype), shape);
+  std::string header =
+      fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': {}, }}", NpyDescr(t.dtype), shape);
   const size_t unpadded = kMagicLen + 4 + header.size() + 1;
   header.append((kAlign - unpadded % kAlign) % kAlign, ' ');
   header += '\n';
@@ -354,6 +342,48 @@ void WriteNpyFiles(const std::vector<std::pair<fs::path, Tensor>>& files) {
       Fail(fmt::format("{}: cannot write: {}", files[i].first.string(), err));
     }
   }
+}
+
+std::string OutDirProblem(const fs::path& dir) {
+  if (dir.empty()) return "an empty path";
+  std::error_code ec;
+  for (fs::path p = dir.lexically_normal(); !p.empty(); p = p.parent_path()) {
+    const fs::file_status st = fs::status(p, ec);
+    if (fs::exists(st)) {
+      if (!fs::is_directory(st)) {
+        return p == dir.lexically_normal() ? "exists and is not a directory"
+                                           : fmt::format("{} is not a directory", p.string());
+      }
+      return "";
+    }
+    if (p == p.parent_path()) break;
+  }
+  return "";
+}
+
+void WriteNpyFilesIn(const std::optional<fs::path>& dir, const std::vector<std::pair<fs::path, Tensor>>& files) {
+  fs::path made;  // the outermost folder this call makes
+  std::error_code ec;
+  if (dir && !files.empty()) {
+    for (fs::path p = dir->lexically_normal(); !p.empty() && !fs::exists(p, ec); p = p.parent_path()) {
+      made = p;
+      if (p == p.parent_path()) break;
+    }
+    MakeOutDir(*dir);
+  }
+  try {
+    WriteNpyFiles(files);
+  } catch (const NpyError&) {
+    if (!made.empty()) fs::remove_all(made, ec);
+    throw;
+  }
+}
+
+void MakeOutDir(const fs::path& dir) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec || !fs::is_directory(dir))
+    Fail(fmt::format("{}: cannot create the directory: {}", dir.string(), ec.message()));
 }
 
 }  // namespace ane::cli

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tensors and the NumPy .npy container (format versions 1.0 and 2.0) for the `ane` command.
 // Only what the datapath uses: little-endian fp16 '<f2', int8 '|i1' and int32 '<i4', C order.
 // Reading validates everything (magic, version, header dictionary, dtype, shape against the
@@ -9,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -51,6 +53,17 @@ Tensor ReadNpy(const std::filesystem::path& path);
 // Writes every file or none: all go to temporary files next to their targets first and are
 // renamed only when all were written.
 void WriteNpyFiles(const std::vector<std::pair<std::filesystem::path, Tensor>>& files);
+
+// An output directory named on the command line (--out-dir): an existing directory, or one that
+// does not exist yet and can be made (every part of it that exists is a directory). Returns ""
+// when it is usable, else why not. MakeOutDir creates it and its parents; a command calls it
+// once every check has passed, just before it writes.
+std::string OutDirProblem(const std::filesystem::path& dir);
+void MakeOutDir(const std::filesystem::path& dir);
+// WriteNpyFiles under --out-dir `dir`: makes it when it is missing, and removes what it made
+// when the files cannot be written (nothing is left behind on an error).
+void WriteNpyFilesIn(const std::optional<std::filesystem::path>& dir,
+                     const std::vector<std::pair<std::filesystem::path, Tensor>>& files);
 
 }  // namespace ane::cli
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The operation families of the `ane` command (docs/cli.md "Operation files", docs/cli.md
 // "Adding an operation"): each family (conv2d, matmul, ...) lives in its own file under
 // tb/cli/ops/ with everything about it: its own fields, its inputs, the checks and shape
@@ -33,8 +34,8 @@
 namespace ane::cli {
 
 struct OpFamily {
-  const char* name;     // the `op:` value
-  const char* summary;  // one line for `ane help ops`: what it computes and on which RTL block
+  const char* name;         // the `op:` value
+  const char* summary;      // one line for `ane help ops`: what it computes and on which RTL block
   std::string (*fields)();  // its own fields, for `ane help ops`: "function: add (a, b), ..."
   // Reads the family's own fields before the inputs (function, axis, window, ...). May be null.
   void (*read_fields)(Fields& fields, Operation* op);

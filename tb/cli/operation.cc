@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The engine half of operation.h: the engines, the fp64 reference and the comparisons, by way of
 // each operation's family (op_family.h, tb/cli/ops/).
 #include "tb/cli/operation.h"
@@ -19,12 +20,9 @@ std::optional<Engine> ParseEngine(const std::string& text) {
 
 const char* EngineName(Engine e) {
   switch (e) {
-    case Engine::kOracle:
-      return "oracle";
-    case Engine::kRtl:
-      return "rtl";
-    case Engine::kBoth:
-      return "both";
+    case Engine::kOracle: return "oracle";
+    case Engine::kRtl: return "rtl";
+    case Engine::kBoth: return "both";
   }
   return "?";
 }
@@ -33,8 +31,8 @@ void CheckEngine(Engine engine, const Operation& op) {
   if (engine == Engine::kOracle) return;
   const OpFamily& family = FamilyOf(op);
   if (family.rtl_check == nullptr) {
-    throw CliError(fmt::format("--engine {}: there is no RTL engine for {} yet; use --engine oracle",
-                               EngineName(engine), op.op));
+    throw CliError(
+        fmt::format("--engine {}: there is no RTL engine for {} yet; use --engine oracle", EngineName(engine), op.op));
   }
   const std::string bad = family.rtl_check(op);
   if (!bad.empty()) throw CliError(fmt::format("{}: --engine {}: {}", op.file, EngineName(engine), bad));
@@ -48,8 +46,7 @@ harness::DataFault FaultFromEnvironment() {
   const auto number = [](const std::string& s) {
     return !s.empty() && s.size() < 12 && s.find_first_not_of("0123456789") == std::string::npos;
   };
-  if (comma == std::string::npos || !number(text.substr(0, comma)) ||
-      !number(text.substr(comma + 1))) {
+  if (comma == std::string::npos || !number(text.substr(0, comma)) || !number(text.substr(comma + 1))) {
     throw CliError(fmt::format("ANE_FAULT={}: expected ROW,K (two non-negative integers)", text));
   }
   return {std::stoll(text.substr(0, comma)), std::stoll(text.substr(comma + 1))};
@@ -83,8 +80,7 @@ TensorMap Reference(const Operation& op) { return FamilyOf(op).reference(op); }
 Difference Compare(const Tensor& got, const Tensor& want) {
   Difference d;
   for (size_t i = 0; i < got.bits.size(); ++i) {
-    const int64_t diff =
-        std::llabs(OrderedValue(got.bits[i], got.dtype) - OrderedValue(want.bits[i], want.dtype));
+    const int64_t diff = std::llabs(OrderedValue(got.bits[i], got.dtype) - OrderedValue(want.bits[i], want.dtype));
     if (diff == 0) continue;
     ++d.count;
     if (diff > d.max) {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One operation of an op file (docs/cli.md "Operation files"): reading and checking it,
 // evaluating it on an engine, and the fp64 reference its outputs are compared with. Each
 // operation (`op:` conv2d, matmul, activation, elementwise, reduce, pool, softmax) is a family
@@ -53,17 +54,17 @@ struct TensorType {
 using TensorMap = std::map<std::string, Tensor>;
 
 struct Operation {
-  std::string file;  // the YAML file the operation was read from
-  std::string op;    // the family's name (op_family.h): "conv2d", "matmul", ...
+  std::string file;                                  // the YAML file the operation was read from
+  std::string op;                                    // the family's name (op_family.h): "conv2d", "matmul", ...
   oracle::ActFn function = oracle::ActFn::kSigmoid;  // activation
-  harness::PeEwOp ew = harness::PeEwOp::kAdd;         // elementwise
+  harness::PeEwOp ew = harness::PeEwOp::kAdd;        // elementwise
   // elementwise `scale` / `bias` (fp16 codes): y = RNE16(RNE16(f x scale) + bias), the planar
   // engine's result converter; unset: y = f
   std::optional<uint16_t> ew_scale, ew_bias;
-  oracle::ReduceOp reduce = oracle::ReduceOp::kSum;   // reduce
+  oracle::ReduceOp reduce = oracle::ReduceOp::kSum;  // reduce
   oracle::ReduceAxis axis = oracle::ReduceAxis::kRows;
-  oracle::PoolOp pool = oracle::PoolOp::kMax;         // pool
-  oracle::ConvGeometry window;                        // pool: kernel, stride, padding
+  oracle::PoolOp pool = oracle::PoolOp::kMax;  // pool
+  oracle::ConvGeometry window;                 // pool: kernel, stride, padding
   // matmul post-processing (N-3, docs/cli.md): inputs `scale` / `bias` (fp16 [N], one per
   // output column), `activation` (relu or a table), `shift` (int8 x int8: requantize to int8).
   std::optional<oracle::PostConfig> post;
@@ -92,10 +93,10 @@ void InferOutputs(Operation* op, const std::map<std::string, Field>& where);
 
 // What the RTL engine did.
 struct RtlRun {
-  std::optional<harness::RtlMatmulStats> matmul;  // matmul
-  std::optional<harness::RtlPostStats> post;      // activation, matmul's post-processing
+  std::optional<harness::RtlMatmulStats> matmul;     // matmul
+  std::optional<harness::RtlPostStats> post;         // activation, matmul's post-processing
   std::optional<harness::PlanarEngineStats> engine;  // elementwise, reduce, pool, softmax: ane_planar
-  std::optional<harness::RtlConvStats> conv;      // conv2d (summed over the batch)
+  std::optional<harness::RtlConvStats> conv;         // conv2d (summed over the batch)
 };
 
 // The elementwise functions (docs/cli.md): name, operation, inputs ("x"; "a", "b"; or "a", "b",
@@ -111,7 +112,7 @@ struct EngineMismatch {
   std::string element;  // "y[3, 1]"
   std::string rtl;      // ValueText of each side
   std::string oracle;
-  int64_t count = 0;    // elements that differ
+  int64_t count = 0;  // elements that differ
   int64_t total = 0;
   harness::StageReport stage;
 };
@@ -122,8 +123,7 @@ struct Evaluation {
   std::optional<RtlRun> rtl;
   std::optional<EngineMismatch> mismatch;  // engine both only
 };
-Evaluation Evaluate(const Operation& op, Engine engine = Engine::kOracle,
-                    const harness::DataFault& fault = {});
+Evaluation Evaluate(const Operation& op, Engine engine = Engine::kOracle, const harness::DataFault& fault = {});
 // `ane run`'s lines on the RTL's run ("rtl ..."), printed to stdout.
 void PrintRtlSummary(const Operation& op, const RtlRun& rtl);
 // `ane run`'s note on how the fp64 reference differs from the engine ("" when it does not).

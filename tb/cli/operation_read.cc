@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reading and checking an operation (operation.h): the part of the `ane` command that turns an
 // op file into an Operation, without the engines (operation.cc), so that it links without the
 // Verilated models. What is particular to an op is in its family's file (op_family.h,

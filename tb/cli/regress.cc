@@ -1,8 +1,8 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "tb/cli/regress.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <set>
 #include <sstream>
@@ -69,9 +70,8 @@ std::vector<Check> ReadExpect(const Field& expect, const Operation& op) {
       } else {
         c.want.bits = ParseValueList(*equals, type.dtype);
         if (int64_t(c.want.bits.size()) != count) {
-          equals->Fail(fmt::format("{} values given but {} is {} {} ({} values)",
-                                   c.want.bits.size(), name, DTypeName(type.dtype),
-                                   ShapeString(type.shape), count));
+          equals->Fail(fmt::format("{} values given but {} is {} {} ({} values)", c.want.bits.size(), name,
+                                   DTypeName(type.dtype), ShapeString(type.shape), count));
         }
       }
       checks.push_back(std::move(c));
@@ -85,8 +85,7 @@ std::vector<Check> ReadExpect(const Field& expect, const Operation& op) {
       }
       if (c.want.dtype != type.dtype || c.want.shape != type.shape) {
         npy->Fail(fmt::format("{} holds {} {} but {} is {} {}", c.golden, DTypeName(c.want.dtype),
-                              ShapeString(c.want.shape), name, DTypeName(type.dtype),
-                              ShapeString(type.shape)));
+                              ShapeString(c.want.shape), name, DTypeName(type.dtype), ShapeString(type.shape)));
       }
       checks.push_back(std::move(c));
     }
@@ -217,14 +216,13 @@ void RunChecks(const Case& c, const Evaluation& result, Outcome* o) {
       const Difference d = Compare(got, ref);
       const char* unit = got.dtype == DType::kFp16 ? " ulp" : "";
       if (d.max <= check.max_ulp) {
-        o->notes.push_back(fmt::format("{} within {}{} of fp64 (max {}, {} of {} differ)",
-                                       check.output, check.max_ulp, unit, d.max, d.count, total));
+        o->notes.push_back(fmt::format("{} within {}{} of fp64 (max {}, {} of {} differ)", check.output, check.max_ulp,
+                                       unit, d.max, d.count, total));
       } else {
-        o->failures.push_back(
-            fmt::format("{}: {}{} from fp64, max_ulp {} (got {}, reference {}; {} of {} differ)",
-                        ElementName(check.output, d.worst, got), d.max, unit, check.max_ulp,
-                        ValueText(got.bits[size_t(d.worst)], got.dtype),
-                        ValueText(ref.bits[size_t(d.worst)], ref.dtype), d.count, total));
+        o->failures.push_back(fmt::format("{}: {}{} from fp64, max_ulp {} (got {}, reference {}; {} of {} differ)",
+                                          ElementName(check.output, d.worst, got), d.max, unit, check.max_ulp,
+                                          ValueText(got.bits[size_t(d.worst)], got.dtype),
+                                          ValueText(ref.bits[size_t(d.worst)], ref.dtype), d.count, total));
       }
       continue;
     }
@@ -235,17 +233,15 @@ void RunChecks(const Case& c, const Evaluation& result, Outcome* o) {
       if (golden) {
         o->notes.push_back(fmt::format("{} matches {}", check.output, check.golden));
       } else if (total == 1) {
-        o->notes.push_back(
-            fmt::format("{} = {}", check.output, FormatValue(got.bits[0], got.dtype)));
+        o->notes.push_back(fmt::format("{} = {}", check.output, FormatValue(got.bits[0], got.dtype)));
       } else {
         o->notes.push_back(fmt::format("{} equals the {} values given", check.output, total));
       }
     } else {
-      o->failures.push_back(
-          fmt::format("{}: expected {}{} got {}{}", ElementName(check.output, d.first, got),
-                      ValueText(check.want.bits[size_t(d.first)], got.dtype), against,
-                      ValueText(got.bits[size_t(d.first)], got.dtype),
-                      total == 1 ? "" : fmt::format(" ({} of {} differ)", d.count, total)));
+      o->failures.push_back(fmt::format("{}: expected {}{} got {}{}", ElementName(check.output, d.first, got),
+                                        ValueText(check.want.bits[size_t(d.first)], got.dtype), against,
+                                        ValueText(got.bits[size_t(d.first)], got.dtype),
+                                        total == 1 ? "" : fmt::format(" ({} of {} differ)", d.count, total)));
     }
   }
 }
@@ -256,9 +252,8 @@ Outcome RunCase(const Case& c, const RegressOptions& options) {
     const Evaluation first = Evaluate(c.op, options.engine, options.fault);
     if (first.mismatch) {
       const EngineMismatch& m = *first.mismatch;
-      o.failures.push_back(fmt::format("rtl vs oracle at {}: rtl {}, oracle {} ({} of {} differ); {}: {}",
-                                       m.element, m.rtl, m.oracle, m.count, m.total,
-                                       m.stage.stage, m.stage.detail));
+      o.failures.push_back(fmt::format("rtl vs oracle at {}: rtl {}, oracle {} ({} of {} differ); {}: {}", m.element,
+                                       m.rtl, m.oracle, m.count, m.total, m.stage.stage, m.stage.detail));
     } else if (options.engine == Engine::kBoth) {
       o.notes.push_back("rtl = oracle");
     }
@@ -283,8 +278,7 @@ Outcome RunCase(const Case& c, const RegressOptions& options) {
                                       first.rtl->engine->tasks == 1 ? "" : "s", first.rtl->engine->cycles));
       }
       if (first.rtl->matmul) {
-        o.notes.push_back(fmt::format("rtl {} cycles, utilization {:.1f}%",
-                                      first.rtl->matmul->cycles,
+        o.notes.push_back(fmt::format("rtl {} cycles, utilization {:.1f}%", first.rtl->matmul->cycles,
                                       100.0 * first.rtl->matmul->utilization));
       }
     }
@@ -293,10 +287,10 @@ Outcome RunCase(const Case& c, const RegressOptions& options) {
       for (const auto& [name, t] : first.outputs) {
         const BitDiff d = CompareBits(again.outputs.at(name), t);
         if (d.count != 0) {
-          o.failures.push_back(fmt::format(
-              "run {} differs from run 1 at {}: {} vs {}", run, ElementName(name, d.first, t),
-              ValueText(again.outputs.at(name).bits[size_t(d.first)], t.dtype),
-              ValueText(t.bits[size_t(d.first)], t.dtype)));
+          o.failures.push_back(fmt::format("run {} differs from run 1 at {}: {} vs {}", run,
+                                           ElementName(name, d.first, t),
+                                           ValueText(again.outputs.at(name).bits[size_t(d.first)], t.dtype),
+                                           ValueText(t.bits[size_t(d.first)], t.dtype)));
         }
       }
     }
@@ -402,13 +396,15 @@ void WriteJunit(const std::string& file, const std::string& suite, const std::ve
   x << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   x << fmt::format("<testsuites tests=\"{}\" failures=\"{}\" errors=\"0\" time=\"{:.3f}\">\n", cases.size(), failures,
                    total);
-  x << fmt::format("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"0\" time=\"{:.3f}\">\n",
-                   XmlEscape(suite), cases.size(), failures, total);
+  x << fmt::format(
+      "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"0\" time=\"{:.3f}\">\n",
+      XmlEscape(suite), cases.size(), failures, total);
   // What ran: `ane regress --merge-junit` checks shards against these.
   x << "    <properties>\n";
   x << fmt::format("      <property name=\"ane.suite\" value=\"{}\"/>\n", XmlEscape(suite));
   x << fmt::format("      <property name=\"ane.engine\" value=\"{}\"/>\n", EngineName(engine));
-  if (options.filter) x << fmt::format("      <property name=\"ane.filter\" value=\"{}\"/>\n", XmlEscape(*options.filter));
+  if (options.filter)
+    x << fmt::format("      <property name=\"ane.filter\" value=\"{}\"/>\n", XmlEscape(*options.filter));
   if (options.shard) {
     x << fmt::format("      <property name=\"ane.shard\" value=\"{}\"/>\n", ShardText(*options.shard));
     x << fmt::format("      <property name=\"ane.cases\" value=\"{}\"/>\n", suite_cases);
@@ -439,7 +435,10 @@ std::string ResultLine(const Case& c, const Outcome& o) {
 
 }  // namespace
 
-int RunSuite(const std::string& path, const RegressOptions& options, std::ostream& out) {
+namespace {
+
+// The suite's cases that --filter keeps (every case is read and checked, kept or not).
+std::vector<Case> ReadSuiteCases(const std::string& path, const RegressOptions& options) {
   Fields top(LoadYamlFile(path));
   if (const std::optional<Field> d = top.Optional("description")) d->Scalar();
   const Field cases_field = top.Required("cases");
@@ -460,90 +459,57 @@ int RunSuite(const std::string& path, const RegressOptions& options, std::ostrea
   if (cases.empty()) {
     throw CliError(fmt::format("--filter {}: no case name contains it", *options.filter));
   }
-  const size_t suite_cases = cases.size();
-  if (options.shard) {
-    const Shard& sh = *options.shard;
-    std::vector<Case> mine;
-    for (size_t k = 0; k < cases.size(); ++k) {
-      if (int(k % size_t(sh.total)) == sh.index) mine.push_back(std::move(cases[k]));
-    }
-    cases = std::move(mine);
-  }
+  return cases;
+}
+
+// Runs cases[i] for every i in a child process each, at most options.jobs at a time: the
+// Verilated models never share a process, and a case that crashes fails alone. `report(i)` after
+// each case ends, in the order they end.
+void RunInChildren(const std::vector<Case>& cases, const RegressOptions& options, std::vector<Outcome>* outcomes_out,
+                   std::ostream& out, const std::function<void(size_t)>& report) {
   namespace fs = std::filesystem;
-  if (options.junit) {
-    const fs::path j(*options.junit);
-    std::error_code ec;
-    if (j.has_parent_path() && !fs::is_directory(j.parent_path(), ec)) {
-      throw CliError(fmt::format("--junit {}: directory {} does not exist", *options.junit, j.parent_path().string()));
-    }
-  }
-
-  if (options.seed_offset) {
-    out << fmt::format("seed offset {}: a tensor generated with seed s uses seed s + {}\n",
-                       *options.seed_offset, *options.seed_offset);
-  }
+  std::vector<Outcome>& outcomes = *outcomes_out;
   const size_t n = cases.size();
-  if (options.shard) {
-    std::vector<size_t> where;
-    for (size_t k = size_t(options.shard->index); k < suite_cases && where.size() < 4; k += size_t(options.shard->total)) {
-      where.push_back(k + 1);
-    }
-    out << fmt::format("shard {}: {} of the {} cases{}\n", ShardText(*options.shard), n, suite_cases,
-                       n == 0 ? " (none falls in this shard)"
-                              : fmt::format(" (suite positions {}{})", fmt::join(where, ", "), n > 4 ? ", ..." : ""));
-  }
-  std::vector<Outcome> outcomes(n);
-  size_t finished = 0;
-  auto report = [&](size_t i) {
-    ++finished;
-    out << fmt::format("{}  [{}/{}, {:.2f} s]\n", ResultLine(cases[i], outcomes[i]), finished, n, outcomes[i].seconds)
-        << std::flush;
-  };
-  if (options.jobs <= 1 || n <= 1) {
-    for (size_t i = 0; i < n; ++i) {
-      outcomes[i] = TimedCase(cases[i], options);
-      report(i);
-    }
-  } else {
-    // One child process per case, at most `jobs` at a time: the Verilated models never share a
-    // process, and a case that crashes fails alone.
-    char tmpl[] = "/tmp/ane-regress-XXXXXX";
-    if (mkdtemp(tmpl) == nullptr) throw std::runtime_error("regress: cannot create a temporary directory");
-    const std::string tmp(tmpl);
-    std::map<pid_t, size_t> running;
-    size_t next = 0;
-    while (next < n || !running.empty()) {
-      while (next < n && int(running.size()) < options.jobs) {
-        out.flush();
-        const pid_t pid = fork();
-        if (pid < 0) throw std::runtime_error("regress: fork failed");
-        if (pid == 0) {
-          int code = 0;
-          try {
-            SaveOutcome(TimedCase(cases[next], options), fmt::format("{}/{}", tmp, next));
-          } catch (...) {
-            code = 3;
-          }
-          std::_Exit(code);
+  char tmpl[] = "/tmp/ane-regress-XXXXXX";
+  if (mkdtemp(tmpl) == nullptr) throw std::runtime_error("regress: cannot create a temporary directory");
+  const std::string tmp(tmpl);
+  std::map<pid_t, size_t> running;
+  size_t next = 0;
+  while (next < n || !running.empty()) {
+    while (next < n && int(running.size()) < options.jobs) {
+      out.flush();
+      const pid_t pid = fork();
+      if (pid < 0) throw std::runtime_error("regress: fork failed");
+      if (pid == 0) {
+        int code = 0;
+        try {
+          SaveOutcome(TimedCase(cases[next], options), fmt::format("{}/{}", tmp, next));
+        } catch (...) {
+          code = 3;
         }
-        running.emplace(pid, next++);
+        std::_Exit(code);
       }
-      int status = 0;
-      const pid_t done = waitpid(-1, &status, 0);
-      if (done < 0) throw std::runtime_error("regress: waitpid failed");
-      const auto it = running.find(done);
-      if (it == running.end()) continue;
-      const size_t i = it->second;
-      running.erase(it);
-      const std::string file = fmt::format("{}/{}", tmp, i);
-      outcomes[i] = LoadOutcome(file, status);
-      std::remove(file.c_str());
-      report(i);
+      running.emplace(pid, next++);
     }
-    fs::remove_all(tmp);
+    int status = 0;
+    const pid_t done = waitpid(-1, &status, 0);
+    if (done < 0) throw std::runtime_error("regress: waitpid failed");
+    const auto it = running.find(done);
+    if (it == running.end()) continue;
+    const size_t i = it->second;
+    running.erase(it);
+    const std::string file = fmt::format("{}/{}", tmp, i);
+    outcomes[i] = LoadOutcome(file, status);
+    std::remove(file.c_str());
+    report(i);
   }
+  fs::remove_all(tmp);
+}
 
-  int passed = 0;
+// The table of results; returns the number of failed cases.
+int PrintResultTable(const std::vector<Case>& cases, const std::vector<Outcome>& outcomes,
+                     const RegressOptions& options, std::ostream& out) {
+  const size_t n = cases.size();
   int failed = 0;
   size_t width = 4;
   for (const Case& c : cases) width = std::max(width, c.name.size());
@@ -552,7 +518,7 @@ int RunSuite(const std::string& path, const RegressOptions& options, std::ostrea
   double total = 0;
   for (size_t i = 0; i < n; ++i) {
     const Outcome& o = outcomes[i];
-    (o.pass ? passed : failed)++;
+    failed += o.pass ? 0 : 1;
     total += o.seconds;
     out << fmt::format("{:<{}}  {:<6}  {:>12}  {:>11}  {:>7.2f}s  {}\n", cases[i].name, width,
                        EngineName(options.engine), o.cycles < 0 ? std::string("-") : std::to_string(o.cycles),
@@ -562,16 +528,19 @@ int RunSuite(const std::string& path, const RegressOptions& options, std::ostrea
   out << fmt::format("(case time {:.1f} s in all, {} job{})\n", total, std::max(1, options.jobs),
                      options.jobs > 1 ? "s" : "");
 
-  if (options.junit) {
-    WriteJunit(*options.junit, fs::path(path).stem().string(), cases, outcomes, options, suite_cases);
-    out << fmt::format("wrote JUnit XML: {}\n", *options.junit);
-  }
-  // Rerun each failing case on the RTL with a waveform, and say how to open it and rerun it.
+  return failed;
+}
+
+// Reruns each failing case on the RTL with a waveform, and says how to open it and rerun it.
+void RerunFailures(const std::string& path, const std::vector<Case>& cases, const std::vector<Outcome>& outcomes,
+                   const RegressOptions& options, std::ostream& out) {
+  namespace fs = std::filesystem;
+  const size_t n = cases.size();
   for (size_t i = 0; i < n; ++i) {
     if (outcomes[i].pass) continue;
-    const std::string rerun = fmt::format("ane regress {} --filter {} --engine {}{}", path, cases[i].name,
-                                          EngineName(options.engine),
-                                          options.seed_offset ? fmt::format(" --seed {}", *options.seed_offset) : "");
+    const std::string rerun =
+        fmt::format("ane regress {} --filter {} --engine {}{}", path, cases[i].name, EngineName(options.engine),
+                    options.seed_offset ? fmt::format(" --seed {}", *options.seed_offset) : "");
     out << fmt::format("rerun {}:  {}\n", cases[i].name, rerun);
     if (options.engine == Engine::kOracle) continue;
     std::error_code ec;
@@ -593,6 +562,68 @@ int RunSuite(const std::string& path, const RegressOptions& options, std::ostrea
     }
     harness::RequestWaveFile("");
   }
+}
+
+}  // namespace
+
+int RunSuite(const std::string& path, const RegressOptions& options, std::ostream& out) {
+  std::vector<Case> cases = ReadSuiteCases(path, options);
+  const size_t suite_cases = cases.size();
+  if (options.shard) {
+    const Shard& sh = *options.shard;
+    std::vector<Case> mine;
+    for (size_t k = 0; k < cases.size(); ++k) {
+      if (int(k % size_t(sh.total)) == sh.index) mine.push_back(std::move(cases[k]));
+    }
+    cases = std::move(mine);
+  }
+  namespace fs = std::filesystem;
+  if (options.junit) {
+    const fs::path j(*options.junit);
+    std::error_code ec;
+    if (j.has_parent_path() && !fs::is_directory(j.parent_path(), ec)) {
+      throw CliError(fmt::format("--junit {}: directory {} does not exist", *options.junit, j.parent_path().string()));
+    }
+  }
+
+  if (options.seed_offset) {
+    out << fmt::format("seed offset {}: a tensor generated with seed s uses seed s + {}\n", *options.seed_offset,
+                       *options.seed_offset);
+  }
+  const size_t n = cases.size();
+  if (options.shard) {
+    std::vector<size_t> where;
+    for (size_t k = size_t(options.shard->index); k < suite_cases && where.size() < 4;
+         k += size_t(options.shard->total)) {
+      where.push_back(k + 1);
+    }
+    out << fmt::format("shard {}: {} of the {} cases{}\n", ShardText(*options.shard), n, suite_cases,
+                       n == 0 ? " (none falls in this shard)"
+                              : fmt::format(" (suite positions {}{})", fmt::join(where, ", "), n > 4 ? ", ..." : ""));
+  }
+  std::vector<Outcome> outcomes(n);
+  size_t finished = 0;
+  auto report = [&](size_t i) {
+    ++finished;
+    out << fmt::format("{}  [{}/{}, {:.2f} s]\n", ResultLine(cases[i], outcomes[i]), finished, n, outcomes[i].seconds)
+        << std::flush;
+  };
+  if (options.jobs <= 1 || n <= 1) {
+    for (size_t i = 0; i < n; ++i) {
+      outcomes[i] = TimedCase(cases[i], options);
+      report(i);
+    }
+  } else {
+    RunInChildren(cases, options, &outcomes, out, report);
+  }
+
+  const int failed = PrintResultTable(cases, outcomes, options, out);
+  const int passed = int(n) - failed;
+  if (options.junit) {
+    WriteJunit(*options.junit, fs::path(path).stem().string(), cases, outcomes, options, suite_cases);
+    out << fmt::format("wrote JUnit XML: {}\n", *options.junit);
+  }
+  RerunFailures(path, cases, outcomes, options, out);
   out << fmt::format("{} passed, {} failed\n", passed, failed);
   return failed == 0 ? 0 : 1;
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `ane regress SUITE.yaml` (docs/cli.md "Regression suites"): a list of cases, each an
 // operation (inline or from an op file) or a dot product, with expectations on its outputs.
 // The whole suite is read and checked before any case runs, so a bad suite runs nothing.
@@ -18,11 +19,11 @@ struct RegressOptions {
   Engine engine = Engine::kOracle;
   std::optional<std::string> filter;  // run only the cases whose name contains it
   std::optional<uint64_t> seed_offset;
-  harness::DataFault fault;  // ANE_FAULT (FaultFromEnvironment)
-  int jobs = 1;              // cases run at once (> 1: one child process per case)
-  std::optional<std::string> junit;  // write JUnit XML here
+  harness::DataFault fault;                // ANE_FAULT (FaultFromEnvironment)
+  int jobs = 1;                            // cases run at once (> 1: one child process per case)
+  std::optional<std::string> junit;        // write JUnit XML here
   std::string wave_dir = "regress-waves";  // failing RTL cases are rerun with a waveform here
-  std::optional<Shard> shard;  // run only this shard of the (filtered) cases
+  std::optional<Shard> shard;              // run only this shard of the (filtered) cases
 };
 
 // Prints one line per case as it finishes ("PASS name  (details)  [k/n, t s]" or "FAIL ..."),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "tb/cli/schema.h"
 
 #include <fmt/format.h>
@@ -93,8 +94,7 @@ u128 Power(u128 base, int n) {
 }  // namespace
 
 void FailAt(const std::string& file, const std::string& field, const std::string& what) {
-  throw CliError(field.empty() ? fmt::format("{}: {}", file, what)
-                               : fmt::format("{}: {}: {}", file, field, what));
+  throw CliError(field.empty() ? fmt::format("{}: {}", file, what) : fmt::format("{}: {}: {}", file, field, what));
 }
 
 // ---- Field ----
@@ -190,8 +190,7 @@ Field Fields::Required(const std::string& key) {
   if (f) return *f;
   // A misspelt field is the likely cause: name it rather than the missing one.
   for (const auto& e : entries_) {
-    if (std::find(known_.begin(), known_.end(), e.first) == known_.end() &&
-        EditDistance(e.first, key) <= 2) {
+    if (std::find(known_.begin(), known_.end(), e.first) == known_.end() && EditDistance(e.first, key) <= 2) {
       e.second.Fail(fmt::format("unknown field (did you mean '{}'?)", key));
     }
   }
@@ -217,13 +216,10 @@ class DocumentStart : public YAML::EventHandler {
   void OnDocumentEnd() override {}
   void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
   void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
-  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
-                const std::string&) override {}
-  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
-                       YAML::EmitterStyle::value) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
   void OnSequenceEnd() override {}
-  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
-                  YAML::EmitterStyle::value) override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
   void OnMapEnd() override {}
 
  private:

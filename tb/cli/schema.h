@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Strict reading of the `ane` command's YAML files (docs/cli.md): every field is checked, an
 // unknown or missing field is an error naming the file and the field path, and numbers are
 // read exactly from their decimal text (never through host floating point).
@@ -36,8 +37,7 @@ class CliError : public std::runtime_error {
 };
 
 // Throws CliError("<file>: <field>: <what>"); the field part is left out when empty.
-[[noreturn]] void FailAt(const std::string& file, const std::string& field,
-                         const std::string& what);
+[[noreturn]] void FailAt(const std::string& file, const std::string& field, const std::string& what);
 
 // A YAML node, the file it was read from and its field path ("inputs.a.generate.shape",
 // "cases[3].expect.y"), so that any complaint about it names both.

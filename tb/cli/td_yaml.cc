@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The editable YAML form of a TD chain (`ane td decode --yaml`, `ane td encode`): every named
 // field by name, the bits no field covers by TD offset. Split from hwx_cmd.cc so that the fuzz
 // target links it without the engines.

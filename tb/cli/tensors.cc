@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "tb/cli/tensors.h"
 
 #include <fmt/format.h>
@@ -48,16 +49,14 @@ uint32_t ParseFp16(const Field& f, const std::string& text) {
   if (const std::optional<Exact> x = DecimalToExact(*d)) {
     const uint16_t code = oracle::RoundToFp16(*x, d->negative && x->is_zero());
     if (oracle::Fp16IsInf(code)) {
-      f.Fail(fmt::format("{} overflows fp16 (largest finite value 65504; write inf for infinity)",
-                         text));
+      f.Fail(fmt::format("{} overflows fp16 (largest finite value 65504; write inf for infinity)", text));
     }
     if (oracle::DecodeFp16(code) == *x) return code;
   }
   const std::optional<Exact> near = DecimalToGrid(*d, kParamFracBits);
   if (!near) f.Fail(fmt::format("{} is outside the fp16 range", text));
   const uint16_t code = oracle::RoundToFp16(*near);
-  f.Fail(fmt::format("{} is not exactly representable in fp16 (nearest: {})", text,
-                     FormatValue(code, DType::kFp16)));
+  f.Fail(fmt::format("{} is not exactly representable in fp16 (nearest: {})", text, FormatValue(code, DType::kFp16)));
 }
 
 uint32_t ParseInteger(const Field& f, const std::string& text, DType dtype) {
@@ -88,9 +87,10 @@ void AppendValues(const Field& list, DType dtype, std::vector<uint32_t>* out, in
       continue;
     }
     if (depth == kMaxRepeatDepth) {
-      item.Fail(fmt::format("repeat groups nested more than {} deep (a YAML alias that refers to "
-                            "the list holding it?)",
-                            kMaxRepeatDepth));
+      item.Fail(
+          fmt::format("repeat groups nested more than {} deep (a YAML alias that refers to "
+                      "the list holding it?)",
+                      kMaxRepeatDepth));
     }
     Fields group(item);
     const Field repeat = group.Required("repeat");
@@ -181,8 +181,8 @@ LoadedTensor Generate(const Field& spec, const TensorOptions& options) {
     const Exact start = int8 ? Exact::FromSigned(IntParam(f, "start", 0)) : Param(f, "start", 0);
     const Exact step = int8 ? Exact::FromSigned(IntParam(f, "step", 1)) : Param(f, "step", 1);
     const Exact last = start + step * Exact::FromSigned(n - 1);
-    if (int8 && (Exact::Compare(last, Exact::FromSigned(-128)) < 0 ||
-                 Exact::Compare(last, Exact::FromSigned(127)) > 0)) {
+    if (int8 &&
+        (Exact::Compare(last, Exact::FromSigned(-128)) < 0 || Exact::Compare(last, Exact::FromSigned(127)) > 0)) {
       f.map().Fail("range leaves the int8 range [-128, 127]");
     }
     fill([&](int64_t i) { return start + step * Exact::FromSigned(i); });
@@ -193,9 +193,7 @@ LoadedTensor Generate(const Field& spec, const TensorOptions& options) {
       if (low > high) f.map().Fail("uniform needs low <= high");
       SplitMix64 rng = seeded();
       const uint64_t span = uint64_t(high - low + 1);
-      fill([&](int64_t) {
-        return Exact::FromSigned(low + int64_t(((rng.Next() >> 32) * span) >> 32));
-      });
+      fill([&](int64_t) { return Exact::FromSigned(low + int64_t(((rng.Next() >> 32) * span) >> 32)); });
     } else {
       const Exact low = Param(f, "low", -1);
       const Exact high = Param(f, "high", 1);
@@ -235,8 +233,7 @@ LoadedTensor InlineValues(Fields& f) {
   if (const std::optional<Field> shape = f.Optional("shape")) {
     out.tensor.shape = shape->Shape();
     if (ElementCount(out.tensor.shape) != int64_t(out.tensor.bits.size())) {
-      values.Fail(fmt::format("{} values do not fill shape {}", out.tensor.bits.size(),
-                              ShapeString(out.tensor.shape)));
+      values.Fail(fmt::format("{} values do not fill shape {}", out.tensor.bits.size(), ShapeString(out.tensor.shape)));
     }
   } else {
     out.tensor.shape = {int64_t(out.tensor.bits.size())};
@@ -326,12 +323,9 @@ std::string FormatValue(uint32_t bits, DType dtype) {
 
 int64_t OrderedValue(uint32_t bits, DType dtype) {
   switch (dtype) {
-    case DType::kFp16:
-      return oracle::Fp16OrderedIndex(uint16_t(bits));
-    case DType::kInt8:
-      return int8_t(uint8_t(bits));
-    case DType::kInt32:
-      return int32_t(bits);
+    case DType::kFp16: return oracle::Fp16OrderedIndex(uint16_t(bits));
+    case DType::kInt8: return int8_t(uint8_t(bits));
+    case DType::kInt32: return int32_t(bits);
   }
   return 0;
 }

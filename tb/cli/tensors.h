@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Input tensors of an operation (docs/cli.md "Tensors"): an .npy file, an inline list of
 // values, or a tensor generated from a seed and a distribution. Generation is bit-for-bit
 // deterministic on every machine: a splitmix64 stream, integer arithmetic, and one exact RNE

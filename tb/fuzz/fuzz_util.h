@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Helpers of the fuzz targets. WorkDir() is a private folder for the targets that read YAML
 // files: the op file or suite under test is written there next to a copy of sim/examples, so
 // that the paths of the seed inputs (`a.npy`, `file: ../examples/matmul_min.yaml`) resolve as

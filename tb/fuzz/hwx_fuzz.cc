@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer target: the .hwx (Mach-O) reader, the TD chain walk, the field decode and the
 // interpretation of TDs (tb/td), and the editable YAML form of a chain (tb/cli/td_yaml.cc): what
 // `ane td decode` and `ane run PROGRAM.hwx` run on a file's bytes before any engine. TdError (and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer target: the JUnit reader of `ane regress --merge-junit OUT A.xml B.xml ...`
 // (tb/cli/junit.cc). The input is up to three files separated by a line "--8<--"; they are
 // written to a private folder and merged. CliError is the documented answer to a bad file or a

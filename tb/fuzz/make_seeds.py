@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Writes the seed corpus of the fuzz targets (tb/fuzz/corpus/TARGET/) from sim/examples and
 sim/regress, plus a few hand-made inputs: one generated tensor of every distribution, NumPy
 header variants, every form of a value, YAML anchors. Run it again when the op file or suite

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Stand-ins for the engine half of operation.h (operation.cc, which links the Verilated models),
 // for the suite target only. RunSuite calls CheckEngine on every case it reads; the target uses
 // Engine::kOracle, for which CheckEngine accepts every operation, as here. The others run or
@@ -23,9 +24,7 @@ void CheckEngine(Engine engine, const Operation&) {
 }
 
 const char* EngineName(Engine) { Unreachable("EngineName"); }
-Evaluation Evaluate(const Operation&, Engine, const harness::DataFault&) {
-  Unreachable("Evaluate");
-}
+Evaluation Evaluate(const Operation&, Engine, const harness::DataFault&) { Unreachable("Evaluate"); }
 TensorMap Reference(const Operation&) { Unreachable("Reference"); }
 Difference Compare(const Tensor&, const Tensor&) { Unreachable("Compare"); }
 std::string ValueText(uint32_t, DType) { Unreachable("ValueText"); }

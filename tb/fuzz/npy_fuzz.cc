@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer target: the .npy reader (DecodeNpy, what ReadNpy runs on a file's bytes for every
 // .npy input and golden file of `ane`). NpyError is the reader's documented answer to a bad file
 // (the callers turn it into "ane: error: <file>: <field>: <path>: <what>", exit code 2); any

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer target: the operation reader, as `ane run OP.yaml` reads an op file (main.cc):
 // LoadYamlFile, ReadOperation (every op, every field, every input tensor: .npy files, inline
 // values, generated tensors with any distribution and parameters), Fields::Finish, and the

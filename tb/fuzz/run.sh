@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Runs one libFuzzer target of tb/fuzz: first every saved regression input
 # (tb/fuzz/regressions/TARGET/*, each once), then a seeded fuzzing run from the seed corpus
 # (tb/fuzz/corpus/TARGET) with the target's dictionary. Exits 0 when nothing was found and the

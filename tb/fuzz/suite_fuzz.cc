@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer target: the suite reader, as `ane regress SUITE.yaml` reads a suite: RunSuite itself
 // (tb/cli/regress.cc), which reads and checks the whole suite (every case, referenced op file,
 // .npy input and golden file) before it runs any case. The target asks for the cases whose name

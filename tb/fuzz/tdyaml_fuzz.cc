@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer target: the reader of the TD YAML form (`ane td encode FILE.yaml`, TdChainFromYaml in
 // tb/cli/td_yaml.cc) on arbitrary text. CliError is its documented answer to a bad file (one
 // line, exit code 2); any other exception, a crash, a sanitizer report or a hang is a finding.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer target: the value parser (ParseValue, ParseValueList: every value in an op file or a
 // suite, docs/cli.md "Values") and the exact decimal reader behind it and behind the generator
 // parameters (ParseDecimal, DecimalToExact, DecimalToGrid), plus the integer fields.
@@ -57,12 +58,10 @@ void Scalar(const std::string& text, DType dtype) {
   // parameters read the same texts.
   try {
     f.Integer(INT64_MIN, INT64_MAX);
-  } catch (const CliError&) {
-  }
+  } catch (const CliError&) {}
   try {
     f.Unsigned64();
-  } catch (const CliError&) {
-  }
+  } catch (const CliError&) {}
   if (const std::optional<ane::cli::Decimal> d = ane::cli::ParseDecimal(text)) {
     ane::cli::DecimalToExact(*d);
     ane::cli::DecimalToGrid(*d, 40);
@@ -77,8 +76,7 @@ void List(const std::string& text, DType dtype) {
     return;  // the harness's own parse (LoadYamlFile turns this into a CliError)
   }
   try {
-    const std::vector<uint32_t> values =
-        ane::cli::ParseValueList(Field(node, "fuzz", "values"), dtype);
+    const std::vector<uint32_t> values = ane::cli::ParseValueList(Field(node, "fuzz", "values"), dtype);
     // The scalar mode checks every value's round trip; a few per list keep long lists quick.
     for (size_t i = 0; i < values.size() && i < 8; ++i) CheckRoundTrip(values[i], dtype);
   } catch (const CliError& e) {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Drives an ane_core model (any instance): loads a CoreImage into a memory model, writes the
 // configuration, runs the layer and returns what the core wrote to the output region with its
 // counters. The memory model answers reads in order after a random latency and holds the read
@@ -16,18 +17,18 @@
 #include <string>
 #include <vector>
 
-#include "tb/harness/core_plan.h"
 #include "tb/harness/postproc_driver.h"
 #include "tb/harness/shifter_driver.h"
 #include "tb/harness/sim.h"
+#include "tb/plan/core_plan.h"
 #include "tb/regs/ane_regs.h"
 
 namespace ane::harness {
 
 struct CoreRunOptions {
-  int max_latency = 1;     // read answers come 1 .. max_latency cycles after the request
-  int stall_pct = 0;       // percent of cycles each port's ready is low
-  std::function<uint32_t(uint32_t)> below;   // random source: [0, n); empty: no randomness
+  int max_latency = 1;                      // read answers come 1 .. max_latency cycles after the request
+  int stall_pct = 0;                        // percent of cycles each port's ready is low
+  std::function<uint32_t(uint32_t)> below;  // random source: [0, n); empty: no randomness
 };
 
 struct CoreCounters {
@@ -35,11 +36,11 @@ struct CoreCounters {
 };
 
 struct CoreResult {
-  oracle::Tensor3 y;           // [Cout][OH][OW] as written (int8 outputs sign-extended)
+  oracle::Tensor3 y;  // [Cout][OH][OW] as written (int8 outputs sign-extended)
   CoreCounters counters;
-  uint64_t cycles = 0;         // from START to done
-  uint64_t write_beats = 0;    // output port beats taken
-  uint64_t bytes_written = 0;  // distinct output bytes written by done (a layer: all of y)
+  uint64_t cycles = 0;           // from START to done
+  uint64_t write_beats = 0;      // output port beats taken
+  uint64_t bytes_written = 0;    // distinct output bytes written by done (a layer: all of y)
   uint64_t bytes_rewritten = 0;  // byte writes to an output byte this run had written already
 };
 
@@ -62,15 +63,17 @@ class CoreDriver {
     Model& d = sim_.dut();
     xq_.clear();
     kq_.clear();
-    sim_.ResetWithTraffic(hold, below, [&] { Idle(); }, [&](const auto& r) {
-      d.xr_ready_i = r(2);
-      d.kr_ready_i = r(2);
-      d.yw_ready_i = r(2);
-      d.xs_valid_i = r(2);
-      d.ks_valid_i = r(2);
-      for (int w = 0; w < cp_.PortBytes() / 4; ++w) SetPortWord(d.xs_data_i, w, r(1u << 16) | r(1u << 16) << 16);
-      d.ks_data_i = Junk64(r);
-    });
+    sim_.ResetWithTraffic(
+        hold, below, [&] { Idle(); },
+        [&](const auto& r) {
+          d.xr_ready_i = r(2);
+          d.kr_ready_i = r(2);
+          d.yw_ready_i = r(2);
+          d.xs_valid_i = r(2);
+          d.ks_valid_i = r(2);
+          for (int w = 0; w < cp_.PortBytes() / 4; ++w) SetPortWord(d.xs_data_i, w, r(1u << 16) | r(1u << 16) << 16);
+          d.ks_data_i = Junk64(r);
+        });
   }
 
   void Write(uint32_t addr, uint32_t data) {
@@ -105,7 +108,9 @@ class CoreDriver {
     std::vector<uint8_t> written(im.y_bytes, 0);  // per output byte: written in this run
     CoreResult r;
     auto roll = [&](int pct) { return opt.below && int(opt.below(100)) < pct; };
-    auto lat = [&]() { return uint64_t(opt.below && opt.max_latency > 1 ? 1 + opt.below(uint32_t(opt.max_latency)) : 1); };
+    auto lat = [&]() {
+      return uint64_t(opt.below && opt.max_latency > 1 ? 1 + opt.below(uint32_t(opt.max_latency)) : 1);
+    };
     bool done = false;
     while (!done) {
       const uint64_t now = sim_.cycles();
@@ -148,7 +153,8 @@ class CoreDriver {
     }
     r.cycles = sim_.cycles() - t0;
     d.eval();
-    r.counters = {d.st_cycles_o, d.st_mac_o, d.st_stall_res_o, d.st_wait_slot_o, d.st_wait_load_o, d.st_wait_kern_o, d.st_last_mac_o};
+    r.counters = {d.st_cycles_o,    d.st_mac_o,       d.st_stall_res_o, d.st_wait_slot_o,
+                  d.st_wait_load_o, d.st_wait_kern_o, d.st_last_mac_o};
     const int oesz = p.out8 ? 1 : 2;
     r.y = oracle::Tensor3{p.layer.cout, p.oh, p.ow, {}};
     for (size_t i = 0; i < size_t(p.layer.cout * p.oh * p.ow); ++i) {
@@ -194,8 +200,8 @@ class CoreDriver {
     Model& d = sim_.dut();
     d.eval();
     if (d.xr_valid_o || d.kr_valid_o || d.yw_valid_o || d.done_o) {
-      throw std::runtime_error(std::string("ane_core: ") + (d.done_o ? "done" : "a memory request") +
-                               " while " + phase + " (cycle " + std::to_string(sim_.cycles()) + ")");
+      throw std::runtime_error(std::string("ane_core: ") + (d.done_o ? "done" : "a memory request") + " while " +
+                               phase + " (cycle " + std::to_string(sim_.cycles()) + ")");
     }
   }
   static uint64_t Junk64(const std::function<uint32_t(uint32_t)>& below) {

@@ -1,9 +1,9 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "tb/harness/core_run.h"
 
 #include <algorithm>
-#include <cmath>
-
 #include <chrono>
+#include <cmath>
 #include <stdexcept>
 #include <tuple>
 #include <utility>
@@ -64,8 +64,8 @@ double EstimatedCycles(const CoreLayerPlan& p, const CoreParams& cp) {
       const double reads = double(wn) * p.patch_h * reads_per_row + 1;
       tile += std::max(mac, reads);
     }
-    const double kbits = 32.0 + (params ? 64.0 * slots * per : 0.0) +
-                         double(slots * per) * g.Steps() * oracle::ValueBits(p.kspec);
+    const double kbits =
+        32.0 + (params ? 64.0 * slots * per : 0.0) + double(slots * per) * g.Steps() * oracle::ValueBits(p.kspec);
     cycles += double(p.nty) * p.ntx * std::max(tile, std::ceil(kbits / 64.0));
   }
   return cycles;
@@ -96,10 +96,11 @@ std::string PlanRtlConv(const oracle::ConvLayer& layer, const RtlConvOptions& op
   if (layer.geom.kernel_h > oracle::kMaxShifterKernel || layer.geom.kernel_w > oracle::kMaxShifterKernel) {
     const oracle::ConvLayer split = SplitGeometry(layer);
     const std::string why = PlanRtlConv(split, options, plan);
-    return why.empty() ? "" : "the " + std::to_string(layer.geom.kernel_h) + "x" + std::to_string(layer.geom.kernel_w) +
-                                  " kernel split into " + std::to_string(split.geom.kernel_h) + "x" +
-                                  std::to_string(split.geom.kernel_w) + " pieces over " +
-                                  std::to_string(split.geom.channels) + " virtual channels per group: " + why;
+    return why.empty() ? ""
+                       : "the " + std::to_string(layer.geom.kernel_h) + "x" + std::to_string(layer.geom.kernel_w) +
+                             " kernel split into " + std::to_string(split.geom.kernel_h) + "x" +
+                             std::to_string(split.geom.kernel_w) + " pieces over " +
+                             std::to_string(split.geom.channels) + " virtual channels per group: " + why;
   }
   if (Flattenable(layer)) {
     const std::string why = PlanRtlConv(Flattened(layer), options, plan);
@@ -128,10 +129,10 @@ std::string PlanRtlConv(const oracle::ConvLayer& layer, const RtlConvOptions& op
   const std::string b_bad = tried(ConvMapping::kBroadcast) ? PlanCoreLayer(&broadcast, kCore256Params) : "not tried";
   const std::string t_bad = tried(ConvMapping::kTwoKernel) && fp16 ? PlanCoreLayer(&two, kCore256Params) : "not tried";
   // The four-kernel mode is dense only: with sparse kernels it is tried only when asked for.
-  const std::string f_bad = tried(ConvMapping::kFourKernel) && fp16 &&
-                                    (!options.sparse || m == ConvMapping::kFourKernel)
-                                ? PlanCoreLayer(&four, kCore256Params)
-                                : "not tried";
+  const std::string f_bad =
+      tried(ConvMapping::kFourKernel) && fp16 && (!options.sparse || m == ConvMapping::kFourKernel)
+          ? PlanCoreLayer(&four, kCore256Params)
+          : "not tried";
   const std::string d_bad = tried(ConvMapping::kDepthwise) ? PlanCoreLayer(&diag, kCore256Params) : "not tried";
   // The plan with the fewest estimated cycles; on a tie not the interleave, then the one with
   // fewer MAC operations, then broadcast before two-kernel before four-kernel.
@@ -142,7 +143,8 @@ std::string PlanRtlConv(const oracle::ConvLayer& layer, const RtlConvOptions& op
   for (int order = 0; order < 4; ++order) {
     const auto [c, why] = candidates[order];
     if (!why->empty()) continue;
-    const std::tuple<double, bool, uint64_t, int> key{EstimatedCycles(*c, kCore256Params), c->diag, Operations(*c), order};
+    const std::tuple<double, bool, uint64_t, int> key{EstimatedCycles(*c, kCore256Params), c->diag, Operations(*c),
+                                                      order};
     if (!best || key < best_key) {
       best = c;
       best_key = key;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A convolution layer on the full 256-lane neural-engine core (Vane_core256_m1, rtl/ane_core.sv),
 // for `ane run` (op conv2d) and the benchmarks: plans the layer (core_plan.h), builds the memory
 // image, runs it through CoreDriver and returns what the core wrote with its counters. The
@@ -11,8 +12,8 @@
 #include <vector>
 
 #include "tb/harness/core_driver.h"
-#include "tb/harness/core_plan.h"
 #include "tb/oracle/conv.h"
+#include "tb/plan/core_plan.h"
 
 namespace ane::harness {
 
@@ -29,15 +30,15 @@ struct RtlConvOptions {
 };
 
 struct RtlConvStats {
-  CoreCounters counters;      // the core's own counters (cycles, MAC cycles, stalls)
-  uint64_t cycles = 0;        // START to done
-  uint64_t macs = 0;          // useful multiply-accumulates: Cout OH OW Cg KH KW
-  double utilization = 0;     // macs / (256 cycles)
-  double seconds = 0;         // host time of the simulation
+  CoreCounters counters;   // the core's own counters (cycles, MAC cycles, stalls)
+  uint64_t cycles = 0;     // START to done
+  uint64_t macs = 0;       // useful multiply-accumulates: Cout OH OW Cg KH KW
+  double utilization = 0;  // macs / (256 cycles)
+  double seconds = 0;      // host time of the simulation
   int tile_h = 0, tile_w = 0, tiles = 0, passes = 0;
   bool two_kernel = false;
   bool four_kernel = false;
-  bool diag = false;          // the depthwise interleave (CoreLayerPlan::diag)
+  bool diag = false;  // the depthwise interleave (CoreLayerPlan::diag)
 };
 
 // Plans `layer` for the 256-lane core: "" or a one-line reason the core cannot run it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Drives an ane_kernel_extract model: configures the reduction (C, KH, KW), streams compressed
 // kernel groups (32-bit words, two per 64-bit beat) with random input gaps, and collects the
 // operations and post-processing parameters with random back-pressure on both. ResetMidJob
@@ -27,9 +28,9 @@ struct ExtractParam {
   oracle::KernelParams p;
 };
 struct ExtractStats {
-  uint64_t cycles = 0;         // from the first offered beat to the last operation taken
-  uint64_t op_cycles = 0;      // cycles with an operation taken
-  uint64_t first_op_cycle = 0; // cycle (from the start) of the first operation
+  uint64_t cycles = 0;          // from the first offered beat to the last operation taken
+  uint64_t op_cycles = 0;       // cycles with an operation taken
+  uint64_t first_op_cycle = 0;  // cycle (from the start) of the first operation
 };
 
 template <class Model>
@@ -48,11 +49,13 @@ class KernelExtractDriver {
   // again.
   void ResetMidJob(int hold, const typename Sim<Model>::Below& below = {}) {
     Model& d = sim_.dut();
-    sim_.ResetWithTraffic(hold, below, [&] { Idle(); }, [&](const auto& r) {
-      d.kin_valid_i = r(2);
-      d.op_ready_i = r(2);
-      d.pp_ready_i = r(2);
-    });
+    sim_.ResetWithTraffic(
+        hold, below, [&] { Idle(); },
+        [&](const auto& r) {
+          d.kin_valid_i = r(2);
+          d.op_ready_i = r(2);
+          d.pp_ready_i = r(2);
+        });
   }
 
   void Configure(int channels, int kh, int kw) {
@@ -66,10 +69,9 @@ class KernelExtractDriver {
 
   // Streams `words` and runs until `ops` operations and `params` records came out and the
   // extract is idle again.
-  void Run(const std::vector<uint32_t>& words, size_t ops, size_t params,
-           const std::function<bool()>& gap, const std::function<bool()>& op_stall,
-           const std::function<bool()>& pp_stall, std::vector<ExtractOp>* out_ops,
-           std::vector<ExtractParam>* out_params, ExtractStats* stats = nullptr) {
+  void Run(const std::vector<uint32_t>& words, size_t ops, size_t params, const std::function<bool()>& gap,
+           const std::function<bool()>& op_stall, const std::function<bool()>& pp_stall,
+           std::vector<ExtractOp>* out_ops, std::vector<ExtractParam>* out_params, ExtractStats* stats = nullptr) {
     Model& d = sim_.dut();
     size_t beat = 0;
     const size_t beats = words.size() / 2;
@@ -117,12 +119,12 @@ class KernelExtractDriver {
         out_params->push_back(p);
       }
       if (take) ++beat;
-      idle_after = (out_ops->size() >= ops && out_params->size() >= params && beat >= beats && !d.busy_o)
-                       ? idle_after + 1 : 0;
+      idle_after =
+          (out_ops->size() >= ops && out_params->size() >= params && beat >= beats && !d.busy_o) ? idle_after + 1 : 0;
       sim_.Tick();
       if (sim_.cycles() - start > 50 * (words.size() + ops + 100)) {
-        throw std::runtime_error("kernel extract: no progress (ops " + std::to_string(out_ops->size()) +
-                                 " of " + std::to_string(ops) + ")");
+        throw std::runtime_error("kernel extract: no progress (ops " + std::to_string(out_ops->size()) + " of " +
+                                 std::to_string(ops) + ")");
       }
     }
     Idle();

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "tb/harness/mac_array_matmul.h"
 
 #include <chrono>
@@ -42,16 +43,14 @@ void CheckShapes(const oracle::Matrix& a, const oracle::Matrix& b) {
 }
 
 template <class Model>
-RtlMatmulResult Run(const oracle::Matrix& a, const oracle::Matrix& b,
-                    const RtlMatmulOptions& options) {
+RtlMatmulResult Run(const oracle::Matrix& a, const oracle::Matrix& b, const RtlMatmulOptions& options) {
   const MacMode mode = oracle::MatmulMode(a.type, b.type);
   const int64_t m = a.rows, k_len = a.cols, n = b.cols;
   const auto ceil_div = [](int64_t x, int64_t y) { return (x + y - 1) / y; };
   // Operations per mapping: row tiles x K x column slots.
   const int64_t broadcast_ops = ceil_div(m, kArrayLanes) * k_len * n;
   const int64_t two_kernel_ops = ceil_div(m, kArrayLanes / 2) * k_len * ceil_div(n, 2);
-  const bool two_kernel =
-      options.allow_two_kernel && mode == MacMode::kFp16 && two_kernel_ops < broadcast_ops;
+  const bool two_kernel = options.allow_two_kernel && mode == MacMode::kFp16 && two_kernel_ops < broadcast_ops;
   const int64_t rows_per_tile = two_kernel ? kArrayLanes / 2 : kArrayLanes;
   const int64_t cols_per_slot = two_kernel ? 2 : 1;
   const int64_t cols_per_pass = cols_per_slot * kArraySlots;
@@ -154,14 +153,13 @@ RtlMatmulResult Run(const oracle::Matrix& a, const oracle::Matrix& b,
   }
   result.stats.cycles = cycles;
   result.stats.utilization = double(result.stats.macs) / (double(kArrayLanes) * double(cycles));
-  result.stats.seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  result.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return result;
 }
 
 template <class Model>
-StageReport Locate(const oracle::Matrix& a, const oracle::Matrix& b, oracle::Generation gen,
-                   int64_t row, int64_t col, const DataFault& fault) {
+StageReport Locate(const oracle::Matrix& a, const oracle::Matrix& b, oracle::Generation gen, int64_t row, int64_t col,
+                   const DataFault& fault) {
   const MacMode mode = oracle::MatmulMode(a.type, b.type);
   const int64_t k_len = a.cols;
   Sim<Model> sim("ane_mac_lane", "locate");
@@ -219,20 +217,19 @@ StageReport Locate(const oracle::Matrix& a, const oracle::Matrix& b, oracle::Gen
       if (rtl_acc != lane.ReadRaw(0)) {
         const int64_t q0 = (k / 4) * 4;
         return {"quad and accumulate (N-2.4, N-2.5)",
-                "the accumulator first differs after the quad of products k = " +
-                    std::to_string(q0) + ".." + std::to_string(k) + ": rtl " + Hex(rtl_acc, 8) +
-                    ", oracle " + Hex(lane.ReadRaw(0), 8)};
+                "the accumulator first differs after the quad of products k = " + std::to_string(q0) + ".." +
+                    std::to_string(k) + ": rtl " + Hex(rtl_acc, 8) + ", oracle " + Hex(lane.ReadRaw(0), 8)};
       }
     }
   }
   const bool is_int = oracle::IsIntegerMode(mode);
   if (!is_int && out_fp16 != lane.ReadFp16(0)) {
-    return {"output port (N-2.6)", "the accumulator " + Hex(lane.ReadRaw(0), 8) +
-                                       " agrees; the port gives rtl " + Hex(out_fp16, 4) +
-                                       ", oracle " + Hex(lane.ReadFp16(0), 4)};
+    return {"output port (N-2.6)", "the accumulator " + Hex(lane.ReadRaw(0), 8) + " agrees; the port gives rtl " +
+                                       Hex(out_fp16, 4) + ", oracle " + Hex(lane.ReadFp16(0), 4)};
   }
-  return {"array", "a single RTL lane agrees with the oracle on this element; the difference "
-                   "comes from the array's data or kernel routing"};
+  return {"array",
+          "a single RTL lane agrees with the oracle on this element; the difference "
+          "comes from the array's data or kernel routing"};
 }
 
 }  // namespace
@@ -244,8 +241,8 @@ RtlMatmulResult RtlMatmul(const oracle::Matrix& a, const oracle::Matrix& b, orac
                                         : Run<Vane_mac_array256_m5>(a, b, options);
 }
 
-StageReport LocateMismatch(const oracle::Matrix& a, const oracle::Matrix& b, oracle::Generation gen,
-                           int64_t row, int64_t col, const DataFault& fault) {
+StageReport LocateMismatch(const oracle::Matrix& a, const oracle::Matrix& b, oracle::Generation gen, int64_t row,
+                           int64_t col, const DataFault& fault) {
   CheckShapes(a, b);
   return gen == oracle::Generation::kM1 ? Locate<Vane_mac_lane_m1>(a, b, gen, row, col, fault)
                                         : Locate<Vane_mac_lane_m5>(a, b, gen, row, col, fault);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Matrix multiply on the RTL: y = a [M, K] x b [K, N] through the full 256-lane MAC array
 // (Vane_mac_array256_m1 / _m5), for `ane run --engine rtl|both` and the benchmarks.
 //
@@ -39,12 +40,12 @@ struct RtlMatmulOptions {
 
 struct RtlMatmulStats {
   bool two_kernel = false;
-  uint64_t operations = 0;   // operations accepted by the array (one per cycle at full rate)
-  uint64_t stall_cycles = 0; // cycles an operation waited: passes of fewer than 4 columns
-  uint64_t cycles = 0;       // from the first operation to the last result
-  uint64_t macs = 0;         // M x N x K
-  double utilization = 0;    // macs / (256 x cycles)
-  double seconds = 0;        // host time of the simulation
+  uint64_t operations = 0;    // operations accepted by the array (one per cycle at full rate)
+  uint64_t stall_cycles = 0;  // cycles an operation waited: passes of fewer than 4 columns
+  uint64_t cycles = 0;        // from the first operation to the last result
+  uint64_t macs = 0;          // M x N x K
+  double utilization = 0;     // macs / (256 x cycles)
+  double seconds = 0;         // host time of the simulation
 };
 
 struct RtlMatmulResult {
@@ -54,8 +55,8 @@ struct RtlMatmulResult {
 };
 
 // Throws std::invalid_argument when the inner dimensions differ or a matrix is empty.
-RtlMatmulResult RtlMatmul(const oracle::Matrix& a, const oracle::Matrix& b,
-                          oracle::Generation gen, const RtlMatmulOptions& options = {});
+RtlMatmulResult RtlMatmul(const oracle::Matrix& a, const oracle::Matrix& b, oracle::Generation gen,
+                          const RtlMatmulOptions& options = {});
 
 // Where one output element's RTL result first leaves the oracle's: the element's reduction
 // is replayed through a single RTL lane (Vane_mac_lane) and the oracle's MacLane, reading the
@@ -64,9 +65,8 @@ struct StageReport {
   std::string stage;   // "quad and accumulate (N-2.4, N-2.5)", "output port (N-2.6)", "array"
   std::string detail;  // one line: where and the two values
 };
-StageReport LocateMismatch(const oracle::Matrix& a, const oracle::Matrix& b,
-                           oracle::Generation gen, int64_t row, int64_t col,
-                           const DataFault& fault = {});
+StageReport LocateMismatch(const oracle::Matrix& a, const oracle::Matrix& b, oracle::Generation gen, int64_t row,
+                           int64_t col, const DataFault& fault = {});
 
 }  // namespace ane::harness
 

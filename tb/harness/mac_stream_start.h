@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The common start of a MAC lane or array simulation (they share these port names): inputs
 // idle, the result port always ready, no read, then the reset.
 #ifndef TB_HARNESS_MAC_STREAM_START_H_

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The streaming loops of the planar units with a configuration stream or gaps (ane_pe_vreduce,
 // ane_pe_pool, ane_pe_post) on a Sim the caller owns: planar_run.cc builds, resets and runs a
 // model with them (RtlLineReduce, RtlPool, RtlPost), and a test can run several jobs on one
@@ -151,9 +152,9 @@ std::vector<TreeResult> StreamLineJobs(Sim<Model>& sim, const std::vector<LineJo
 
 // One configuration of ane_pe_pool: a channel group, a strip of output columns.
 struct PoolPass {
-  int c0 = 0;            // first channel
-  int ox0 = 0, ow = 0;   // output columns [ox0, ox0 + ow)
-  int xa = 0, w = 0;     // input columns [xa, xa + w)
+  int c0 = 0;           // first channel
+  int ox0 = 0, ow = 0;  // output columns [ox0, ox0 + ow)
+  int xa = 0, w = 0;    // input columns [xa, xa + w)
   int pad_left = 0;
 };
 

@@ -1,8 +1,9 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "tb/harness/planar_engine.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "tb/oracle/elementwise.h"
 #include "tb/regs/ane_regs.h"
@@ -80,26 +81,32 @@ std::string CheckPlanarTask(const PlanarTask& t) {
   }
   if (t.kind == PlanarKind::kPool) {
     const PlanarPool& p = t.pool;
-    if (p.kh < 1 || p.kh > 8 || p.kw < 1 || p.kw > 8) return fmt::format("pooling window {}x{} is outside 1x1 .. 8x8", p.kh, p.kw);
-    if (p.sy < 1 || p.sy > 8 || p.sx < 1 || p.sx > 8) return fmt::format("pooling stride [{}, {}] is outside 1 .. 8", p.sy, p.sx);
+    if (p.kh < 1 || p.kh > 8 || p.kw < 1 || p.kw > 8)
+      return fmt::format("pooling window {}x{} is outside 1x1 .. 8x8", p.kh, p.kw);
+    if (p.sy < 1 || p.sy > 8 || p.sx < 1 || p.sx > 8)
+      return fmt::format("pooling stride [{}, {}] is outside 1 .. 8", p.sy, p.sx);
     if (p.pt < 0 || p.pt >= p.kh || p.pl < 0 || p.pl >= p.kw) return "pooling padding must be smaller than the window";
-    if (p.ow < 1 || p.oh < 1 || !rp::Fits(rp::kPooloutOh, p.oh)) return fmt::format("pooling output {}x{} is empty or too tall", p.oh, p.ow);
+    if (p.ow < 1 || p.oh < 1 || !rp::Fits(rp::kPooloutOh, p.oh))
+      return fmt::format("pooling output {}x{} is empty or too tall", p.oh, p.ow);
     if (p.ow > kPlanarPoolW) {
       return fmt::format("a pooling output row of {} is wider than the engine's {} (PoolW)", p.ow, kPlanarPoolW);
     }
     if (p.flat) {
-      if (int64_t(t.h) * t.w > 16383) return fmt::format("a FLAT pooling's plane of {}x{} is past 16383 positions", t.h, t.w);
+      if (int64_t(t.h) * t.w > 16383)
+        return fmt::format("a FLAT pooling's plane of {}x{} is past 16383 positions", t.h, t.w);
       for (int s = 0; s < EwArity(t.ew); ++s) {
         const PlanarOperand& o = t.src[s];
-        if (o.bw || o.row != uint32_t(t.w * Eb(o))) return fmt::format("a FLAT pooling's source {} is not dense (row stride {} bytes)", s, o.row);
+        if (o.bw || o.row != uint32_t(t.w * Eb(o)))
+          return fmt::format("a FLAT pooling's source {} is not dense (row stride {} bytes)", s, o.row);
       }
     }
     const oracle::ConvGeometry g = PlanarPoolGeometry(t);
     const std::string bad = oracle::CheckPoolGeometry(g);
     if (!bad.empty()) return bad;
     if (g.OutHeight() != p.oh || g.OutWidth() != p.ow) {
-      return fmt::format("pooling output {}x{} does not follow from the input {}x{}, window and padding (it gives {}x{})", p.oh,
-                         p.ow, t.h, t.w, g.OutHeight(), g.OutWidth());
+      return fmt::format(
+          "pooling output {}x{} does not follow from the input {}x{}, window and padding (it gives {}x{})", p.oh, p.ow,
+          t.h, t.w, g.OutHeight(), g.OutWidth());
     }
   }
   if (t.kind != PlanarKind::kElementwise) {
@@ -120,9 +127,13 @@ std::vector<std::pair<uint32_t, uint32_t>> PlanarWrites(const PlanarTask& t) {
   using rp::Pack;
   const char* why = "the task is too large for the planar engine";
   std::vector<std::pair<uint32_t, uint32_t>> w;
-  w.push_back({rp::kModeAddr, Pack(rp::kModeAddr, {{rp::kModeKind, int(t.kind)}, {rp::kModeAxis, t.axis},
-                                                   {rp::kModeEwop, int(t.ew)}, {rp::kModeTreeop, int(t.tree)},
-                                                   {rp::kModePostop, int(t.post)}}, why)});
+  w.push_back({rp::kModeAddr, Pack(rp::kModeAddr,
+                                   {{rp::kModeKind, int(t.kind)},
+                                    {rp::kModeAxis, t.axis},
+                                    {rp::kModeEwop, int(t.ew)},
+                                    {rp::kModeTreeop, int(t.tree)},
+                                    {rp::kModePostop, int(t.post)}},
+                                   why)});
   w.push_back({rp::kShapeAddr, Pack(rp::kShapeAddr, {{rp::kShapeW, t.w}, {rp::kShapeH, t.h}}, why)});
   w.push_back({rp::kChanAddr, Pack(rp::kChanAddr, {{rp::kChanC, t.c}}, why)});
   w.push_back({rp::kFmtAddr, Pack(rp::kFmtAddr, {{rp::kFmtS0Int8, t.src[0].int8},
@@ -140,22 +151,27 @@ std::vector<std::pair<uint32_t, uint32_t>> PlanarWrites(const PlanarTask& t) {
                                                      {rp::kFcctlABypass, t.fca_bypass},
                                                      {rp::kFcctlOBypass, t.fco_bypass}})});
   if (t.kind == PlanarKind::kPool) {
-    w.push_back({rp::kPoolAddr, Pack(rp::kPoolAddr, {{rp::kPoolKh, t.pool.kh}, {rp::kPoolKw, t.pool.kw},
-                                                     {rp::kPoolSy, t.pool.sy}, {rp::kPoolSx, t.pool.sx},
-                                                     {rp::kPoolPt, t.pool.pt}, {rp::kPoolPl, t.pool.pl},
-                                                     {rp::kPoolFlat, t.pool.flat}}, why)});
-    w.push_back({rp::kPooloutAddr, Pack(rp::kPooloutAddr, {{rp::kPooloutOw, t.pool.ow}, {rp::kPooloutOh, t.pool.oh}}, why)});
+    w.push_back({rp::kPoolAddr, Pack(rp::kPoolAddr,
+                                     {{rp::kPoolKh, t.pool.kh},
+                                      {rp::kPoolKw, t.pool.kw},
+                                      {rp::kPoolSy, t.pool.sy},
+                                      {rp::kPoolSx, t.pool.sx},
+                                      {rp::kPoolPt, t.pool.pt},
+                                      {rp::kPoolPl, t.pool.pl},
+                                      {rp::kPoolFlat, t.pool.flat}},
+                                     why)});
+    w.push_back(
+        {rp::kPooloutAddr, Pack(rp::kPooloutAddr, {{rp::kPooloutOw, t.pool.ow}, {rp::kPooloutOh, t.pool.oh}}, why)});
     w.push_back({rp::kPoolnAddr, Pack(rp::kPoolnAddr, {{rp::kPoolnN, t.pool.flat ? t.h * t.w : 0}}, why)});
   } else {
     w.push_back({rp::kPoolAddr, 0});  // (POOLN matters only to a FLAT pooling: not written)
     w.push_back({rp::kPooloutAddr, 0});
   }
-  const uint32_t a[12][2] = {{rp::kS0baseAddr, t.src[0].base}, {rp::kS0rowAddr, t.src[0].row},
-                             {rp::kS0planeAddr, t.src[0].plane}, {rp::kS1baseAddr, t.src[1].base},
-                             {rp::kS1rowAddr, t.src[1].row},   {rp::kS1planeAddr, t.src[1].plane},
-                             {rp::kS2baseAddr, t.src[2].base}, {rp::kS2rowAddr, t.src[2].row},
-                             {rp::kS2planeAddr, t.src[2].plane}, {rp::kDbaseAddr, t.dst.base},
-                             {rp::kDrowAddr, t.dst.row},       {rp::kDplaneAddr, t.dst.plane}};
+  const uint32_t a[12][2] = {
+      {rp::kS0baseAddr, t.src[0].base}, {rp::kS0rowAddr, t.src[0].row}, {rp::kS0planeAddr, t.src[0].plane},
+      {rp::kS1baseAddr, t.src[1].base}, {rp::kS1rowAddr, t.src[1].row}, {rp::kS1planeAddr, t.src[1].plane},
+      {rp::kS2baseAddr, t.src[2].base}, {rp::kS2rowAddr, t.src[2].row}, {rp::kS2planeAddr, t.src[2].plane},
+      {rp::kDbaseAddr, t.dst.base},     {rp::kDrowAddr, t.dst.row},     {rp::kDplaneAddr, t.dst.plane}};
   for (const auto& [addr, v] : a) w.push_back({addr, v});
   w.push_back({rp::kStartAddr, 1});
   return w;

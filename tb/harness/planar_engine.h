@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The planar engine as one engine (rtl/ane_planar.sv, docs/planar.md "The engine"): a task as
 // its configuration registers describe it, the register writes that run it (packed with
 // ane::regs::planar), the contract's result of a task (the oracle's functions composed in the
@@ -45,8 +46,8 @@ struct PlanarPool {
 };
 
 // The engine's limits that are parameters of ane_planar (the models built here use these).
-inline constexpr int kPlanarPoolW = 64;   // PoolW: the widest pooling output row
-inline constexpr int kPlanarLineW = 64;   // LineW: the line buffer's strip
+inline constexpr int kPlanarPoolW = 64;  // PoolW: the widest pooling output row
+inline constexpr int kPlanarLineW = 64;  // LineW: the line buffer's strip
 
 struct PlanarTask {
   PlanarKind kind = PlanarKind::kElementwise;
@@ -171,9 +172,9 @@ class PlanarPorts {
 };
 
 struct PlanarRunResult {
-  uint64_t cycles = 0;   // the engine's count, START to the last write
-  uint64_t beats = 0;    // beats written (its count)
-  uint64_t wall = 0;     // the driver's cycles from START to done_o
+  uint64_t cycles = 0;  // the engine's count, START to the last write
+  uint64_t beats = 0;   // beats written (its count)
+  uint64_t wall = 0;    // the driver's cycles from START to done_o
   uint64_t reads = 0, writes = 0;
 };
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "tb/harness/planar_engine_run.h"
 
 #include <algorithm>
@@ -15,7 +16,8 @@ struct Memory {
   std::vector<uint8_t> bytes;
   uint32_t Alloc(uint64_t n) {
     const uint64_t at = (bytes.size() + 63) / 64 * 64;
-    if (at + n + 64 > uint64_t(UINT32_MAX)) throw std::invalid_argument("the operation's tensors do not fit the engine's 4 GiB");
+    if (at + n + 64 > uint64_t(UINT32_MAX))
+      throw std::invalid_argument("the operation's tensors do not fit the engine's 4 GiB");
     bytes.resize(size_t(at + n + 64), 0);
     return uint32_t(at);
   }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The planar engine (rtl/ane_planar.sv, 16 lanes) for `ane run --engine rtl|both`: operations on
 // tensors laid out in a memory image and run as engine tasks (PlanarTask) on one Verilated
 // ane_planar, with the memory answering after one cycle (full rate). Nothing here computes a

@@ -1,4 +1,9 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "tb/harness/planar_run.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
 
 #include "Vane_pe_ew16.h"
 #include "Vane_pe_mean.h"
@@ -9,14 +14,9 @@
 #include "tb/harness/planar_driver.h"
 #include "tb/harness/sim.h"
 
-#include <algorithm>
-#include <stdexcept>
-#include <string>
-
 namespace ane::harness {
 
-std::vector<uint16_t> RtlElementwise(PeEwOp op, const std::vector<uint16_t>& a,
-                                     const std::vector<uint16_t>& b,
+std::vector<uint16_t> RtlElementwise(PeEwOp op, const std::vector<uint16_t>& a, const std::vector<uint16_t>& b,
                                      const std::vector<uint16_t>& c, RtlPlanarStats* stats) {
   Sim<Vane_pe_ew16> sim("ane_pe_ew", "ane_elementwise");
   auto& d = sim.dut();
@@ -103,8 +103,7 @@ std::vector<uint16_t> RtlMean(const std::vector<uint32_t>& sums, const std::vect
   return y;
 }
 
-std::vector<TreeResult> RtlLineReduce(const std::vector<LineJob>& jobs, const LineRunOptions& opt,
-                                      LineStats* stats) {
+std::vector<TreeResult> RtlLineReduce(const std::vector<LineJob>& jobs, const LineRunOptions& opt, LineStats* stats) {
   Sim<Vane_pe_vreduce4> sim("ane_pe_vreduce", "ane_vreduce", opt.x_seed);
   ResetIdle(sim);
   return StreamLineJobs(sim, jobs, opt, stats);
@@ -163,8 +162,8 @@ PoolGeometry ToPoolGeometry(oracle::PoolOp op, const oracle::ConvGeometry& g) {
   return p;
 }
 
-std::vector<uint16_t> RtlPool(const PoolGeometry& g, const std::vector<uint16_t>& x,
-                              const PoolRunOptions& opt, PoolStats* stats) {
+std::vector<uint16_t> RtlPool(const PoolGeometry& g, const std::vector<uint16_t>& x, const PoolRunOptions& opt,
+                              PoolStats* stats) {
   if (size_t(g.channels) * size_t(g.height) * size_t(g.width) != x.size()) {
     throw std::invalid_argument("RtlPool: input size does not match the geometry");
   }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The planar engine's RTL for `ane --engine rtl|both` (docs/planar.md): elementwise operations
 // through a 16-lane ane_pe_ew, reductions through ane_pe_reduce, pooling means through
 // ane_pe_mean, reciprocals through ane_fp16_recip; full rate, no gaps.
@@ -99,10 +100,11 @@ struct PoolStats {
 // The configuration of an oracle pooling (op, window geometry).
 PoolGeometry ToPoolGeometry(oracle::PoolOp op, const oracle::ConvGeometry& g);
 // x: [C][H][W] fp16 codes; returns [C][OH][OW].
-std::vector<uint16_t> RtlPool(const PoolGeometry& g, const std::vector<uint16_t>& x,
-                              const PoolRunOptions& opt = {}, PoolStats* stats = nullptr);
+std::vector<uint16_t> RtlPool(const PoolGeometry& g, const std::vector<uint16_t>& x, const PoolRunOptions& opt = {},
+                              PoolStats* stats = nullptr);
 
-// The planar post-processor (ane_pe_post, 4 lanes, latency 11): y[i] = op(x[i]) (PePostOp); random input gaps and output back-pressure when asked.
+// The planar post-processor (ane_pe_post, 4 lanes, latency 11): y[i] = op(x[i]) (PePostOp); random input gaps and
+// output back-pressure when asked.
 inline constexpr int kPostLanes = 4;
 struct PostRunOptions {
   int gap_pct = 0;
@@ -116,8 +118,7 @@ std::vector<uint16_t> RtlPost(PePostOp op, const std::vector<uint16_t>& x, const
 inline std::vector<uint16_t> RtlRecip(const std::vector<uint16_t>& x) { return RtlPost(PePostOp::kRecip, x); }
 
 // y[i] = op(a[i], b[i], c[i]); b and c may be empty for operations that do not read them.
-std::vector<uint16_t> RtlElementwise(PeEwOp op, const std::vector<uint16_t>& a,
-                                     const std::vector<uint16_t>& b,
+std::vector<uint16_t> RtlElementwise(PeEwOp op, const std::vector<uint16_t>& a, const std::vector<uint16_t>& b,
                                      const std::vector<uint16_t>& c, RtlPlanarStats* stats = nullptr);
 
 }  // namespace ane::harness

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Drives an ane_postproc model (any NumLanes, any generation): loads an oracle PostConfig through
 // the configuration port (the register map of rtl/ane_postproc.sv and docs/postproc.md) and
 // streams lane vectors through it with optional random input gaps and output back-pressure.
@@ -41,26 +42,25 @@ inline std::vector<std::pair<uint32_t, uint32_t>> TableWrites(const oracle::ActT
     return std::pair<uint32_t, uint32_t>{a, rc::PackWindow(rc::kPostproc, a, v)};
   };
   std::vector<std::pair<uint32_t, uint32_t>> w;
-  w.push_back(pack(rc::kPostprocTbl0Addr,
-                   {{rc::kPostprocTbl0Mode, int64_t(t.mode)},
-                    {rc::kPostprocTbl0Sym, int64_t(t.sym)},
-                    {rc::kPostprocTbl0CosPhase, t.cos_phase},
-                    {rc::kPostprocTbl0PowSplit, t.pow_split},
-                    {rc::kPostprocTbl0PowNegate, t.pow_negate},
-                    {rc::kPostprocTbl0RightIdentity, t.right_identity},
-                    {rc::kPostprocTbl0ZeroEn, t.zero_en},
-                    {rc::kPostprocTbl0NegEn, t.neg_en},
-                    {rc::kPostprocTbl0StepLog2, t.step_log2 & 15},  // two's complement, -8 .. 7
-                    {rc::kPostprocTbl0Lo, t.lo}}));
+  w.push_back(pack(rc::kPostprocTbl0Addr, {{rc::kPostprocTbl0Mode, int64_t(t.mode)},
+                                           {rc::kPostprocTbl0Sym, int64_t(t.sym)},
+                                           {rc::kPostprocTbl0CosPhase, t.cos_phase},
+                                           {rc::kPostprocTbl0PowSplit, t.pow_split},
+                                           {rc::kPostprocTbl0PowNegate, t.pow_negate},
+                                           {rc::kPostprocTbl0RightIdentity, t.right_identity},
+                                           {rc::kPostprocTbl0ZeroEn, t.zero_en},
+                                           {rc::kPostprocTbl0NegEn, t.neg_en},
+                                           {rc::kPostprocTbl0StepLog2, t.step_log2 & 15},  // two's complement, -8 .. 7
+                                           {rc::kPostprocTbl0Lo, t.lo}}));
   w.push_back(pack(rc::kPostprocTbl1Addr, {{rc::kPostprocTbl1K, t.k}, {rc::kPostprocTbl1Left, t.left}}));
   w.push_back(pack(rc::kPostprocTbl2Addr, {{rc::kPostprocTbl2Right, t.right}, {rc::kPostprocTbl2AtPinf, t.at_pinf}}));
-  w.push_back(pack(rc::kPostprocTbl3Addr, {{rc::kPostprocTbl3AtNinf, t.at_ninf}, {rc::kPostprocTbl3AtZero, t.at_zero}}));
+  w.push_back(
+      pack(rc::kPostprocTbl3Addr, {{rc::kPostprocTbl3AtNinf, t.at_ninf}, {rc::kPostprocTbl3AtZero, t.at_zero}}));
   w.push_back(pack(rc::kPostprocTbl4Addr, {{rc::kPostprocTbl4AtNeg, t.at_neg}}));
   static_assert(uint32_t(oracle::kActSegments) == rc::kPostprocSegCount);
   for (uint32_t i = 0; i < rc::kPostprocSegCount; ++i) {
-    w.push_back({rc::kPostprocSegAddr + i,
-                 rc::PackWindow(rc::kPostproc, rc::kPostprocSegAddr,
-                                {{rc::kPostprocSegM, t.m[i]}, {rc::kPostprocSegC, t.c[i]}})});
+    w.push_back({rc::kPostprocSegAddr + i, rc::PackWindow(rc::kPostproc, rc::kPostprocSegAddr,
+                                                          {{rc::kPostprocSegM, t.m[i]}, {rc::kPostprocSegC, t.c[i]}})});
   }
   return w;
 }
@@ -70,7 +70,8 @@ inline std::vector<std::pair<uint32_t, uint32_t>> PostConfigWrites(const oracle:
   namespace rc = regs::core;
   std::vector<std::pair<uint32_t, uint32_t>> w{
       {rc::kPostprocCtrlAddr, PostCtrlWord(c)},
-      {rc::kPostprocSeedAddr, rc::PackWindow(rc::kPostproc, rc::kPostprocSeedAddr, {{rc::kPostprocSeedState, c.sr_seed}})}};
+      {rc::kPostprocSeedAddr,
+       rc::PackWindow(rc::kPostproc, rc::kPostprocSeedAddr, {{rc::kPostprocSeedState, c.sr_seed}})}};
   if (c.act == oracle::PostAct::kTable) {
     for (const auto& tw : TableWrites(c.table)) w.push_back(tw);
   }
@@ -83,8 +84,8 @@ struct PostVector {
 };
 
 struct PostRunStats {
-  uint64_t cycles = 0;          // from the first offered vector to the last result
-  uint64_t first_latency = 0;   // cycles from the first accept to the first result
+  uint64_t cycles = 0;         // from the first offered vector to the last result
+  uint64_t first_latency = 0;  // cycles from the first accept to the first result
 };
 
 template <class Model>
@@ -102,10 +103,12 @@ class PostprocDriver {
   // configuration port quiet; then idle. The configuration is to be written again.
   void ResetMidJob(int hold, const typename Sim<Model>::Below& below = {}) {
     Model& d = sim_.dut();
-    sim_.ResetWithTraffic(hold, below, [&] { Idle(); }, [&](const auto& r) {
-      d.in_valid_i = r(2);
-      d.out_ready_i = r(2);
-    });
+    sim_.ResetWithTraffic(
+        hold, below, [&] { Idle(); },
+        [&](const auto& r) {
+          d.in_valid_i = r(2);
+          d.out_ready_i = r(2);
+        });
   }
 
   void Write(uint32_t addr, uint32_t data) { WriteConfig(sim_, addr, data); }
@@ -116,10 +119,8 @@ class PostprocDriver {
 
   // Streams the vectors; `gap()` true holds the input idle for a cycle, `stall()` true holds
   // out_ready low for a cycle. Returns one output vector (lanes codes) per input vector.
-  std::vector<std::vector<uint16_t>> Run(const std::vector<PostVector>& in,
-                                         const std::function<bool()>& gap,
-                                         const std::function<bool()>& stall,
-                                         PostRunStats* stats = nullptr) {
+  std::vector<std::vector<uint16_t>> Run(const std::vector<PostVector>& in, const std::function<bool()>& gap,
+                                         const std::function<bool()>& stall, PostRunStats* stats = nullptr) {
     Model& d = sim_.dut();
     std::vector<std::vector<uint16_t>> out;
     size_t next = 0;

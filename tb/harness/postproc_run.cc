@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "tb/harness/postproc_run.h"
 
 #include <chrono>
@@ -13,8 +14,7 @@ namespace ane::harness {
 namespace {
 
 template <class Model>
-std::vector<std::vector<uint16_t>> RunModel(const oracle::PostConfig& cfg,
-                                            const std::vector<PostVector>& in,
+std::vector<std::vector<uint16_t>> RunModel(const oracle::PostConfig& cfg, const std::vector<PostVector>& in,
                                             RtlPostStats* stats) {
   const auto start = std::chrono::steady_clock::now();
   Sim<Model> sim("ane_postproc", "ane_postproc");
@@ -23,20 +23,19 @@ std::vector<std::vector<uint16_t>> RunModel(const oracle::PostConfig& cfg,
   drv.Reset();
   drv.Configure(cfg);
   PostRunStats run;
-  auto out = drv.Run(in, [] { return false; }, [] { return false; }, &run);
+  auto out = drv.Run(
+      in, [] { return false; }, [] { return false; }, &run);
   if (stats) {
     stats->vectors = int64_t(in.size());
     stats->cycles = run.cycles;
-    stats->seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    stats->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
   return out;
 }
 
 }  // namespace
 
-std::vector<std::vector<uint16_t>> RtlPostprocess(const oracle::PostConfig& cfg,
-                                                  const std::vector<PostVector>& in,
+std::vector<std::vector<uint16_t>> RtlPostprocess(const oracle::PostConfig& cfg, const std::vector<PostVector>& in,
                                                   RtlPostStats* stats) {
   if (cfg.gen == oracle::Generation::kM5) return RunModel<Vane_postproc8_m5>(cfg, in, stats);
   return RunModel<Vane_postproc8_m1>(cfg, in, stats);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The activation tables on the post-processor RTL, for `ane --engine rtl|both` (op activation):
 // every fp16 input goes through an 8-lane ane_postproc (generation m5, so that the output port
 // stage passes every fp16 value, denormals included, unchanged) configured with the table.
@@ -23,8 +24,7 @@ struct RtlPostStats {
 
 // Any post-processing configuration on the 8-lane model of cfg.gen: one output vector per input
 // vector, no gaps, no back-pressure.
-std::vector<std::vector<uint16_t>> RtlPostprocess(const oracle::PostConfig& cfg,
-                                                  const std::vector<PostVector>& in,
+std::vector<std::vector<uint16_t>> RtlPostprocess(const oracle::PostConfig& cfg, const std::vector<PostVector>& in,
                                                   RtlPostStats* stats = nullptr);
 
 std::vector<uint16_t> RtlActivation(const oracle::ActTable& table, const std::vector<uint16_t>& x,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Compile-time checks: every code the testbench writes into the RTL equals the RTL's own, read
 // from the Verilated package (rtl/ane_pkg.sv's public enums, emitted into each model that uses
 // ane_pkg; the core's has them all). A mismatch fails the build, naming the code.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The RTL's operation codes as the testbench writes them to ports and registers. Their source is
 // rtl/ane_pkg.sv: each enum here, and each oracle enum whose values cross into the RTL as they
 // are (oracle::MacMode, FcUnary, PostAct, ActMode, ActSym), has explicit values that
@@ -18,8 +19,19 @@ enum class MacCmd : uint8_t { kMac = 0, kLoad = 1, kClear = 2 };
 
 // ane_pkg::pe_ew_op_e: ane_pe_ew's operations.
 enum class PeEwOp : uint8_t {
-  kAdd = 0, kSub = 1, kMul = 2, kMax = 3, kMin = 4, kCompare = 5, kAbs = 6, kNeg = 7,
-  kRelu = 8, kSquare = 9, kMultiplyAdd = 10, kAddMultiply = 11, kPass = 12,
+  kAdd = 0,
+  kSub = 1,
+  kMul = 2,
+  kMax = 3,
+  kMin = 4,
+  kCompare = 5,
+  kAbs = 6,
+  kNeg = 7,
+  kRelu = 8,
+  kSquare = 9,
+  kMultiplyAdd = 10,
+  kAddMultiply = 11,
+  kPass = 12,
 };
 
 // The contract's result of ane_pe_ew's operation `op` on one lane (N-4.1, N-4.3): the oracle's
@@ -52,13 +64,14 @@ enum class PePostOp : uint8_t { kPass = 0, kSqrt = 1, kRecip = 2, kRsqrt = 3 };
 
 // The tree's operator for a reduction, as the code TreePatch::op and PoolGeometry::op carry.
 inline int TreeOp(oracle::ReduceOp op) {
-  return int(op == oracle::ReduceOp::kMax ? PeTreeOp::kMax : op == oracle::ReduceOp::kMin ? PeTreeOp::kMin
-                                                                                          : PeTreeOp::kSum);
+  return int(op == oracle::ReduceOp::kMax   ? PeTreeOp::kMax
+             : op == oracle::ReduceOp::kMin ? PeTreeOp::kMin
+                                            : PeTreeOp::kSum);
 }
 
 // ... and back: the reduction a tree code stands for.
 inline oracle::ReduceOp ReduceOfTreeOp(int code) {
-  return code == int(PeTreeOp::kMax) ? oracle::ReduceOp::kMax
+  return code == int(PeTreeOp::kMax)   ? oracle::ReduceOp::kMax
          : code == int(PeTreeOp::kMin) ? oracle::ReduceOp::kMin
                                        : oracle::ReduceOp::kSum;
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Drives an ane_shifter model (any NumLanes, BankBytes, BeatBytes): configures a layer, loads
 // its work units through the load port while requests run on the other bank (double
 // buffering), and collects the lane vectors, with random gaps on both input ports and random
@@ -14,7 +15,7 @@
 #include <vector>
 
 #include "tb/harness/sim.h"
-#include "tb/harness/work_unit.h"
+#include "tb/plan/work_unit.h"
 
 namespace ane::harness {
 
@@ -56,16 +57,15 @@ struct ShifterOutput {
 };
 
 struct ShifterStats {
-  uint64_t cycles = 0;        // from the first offered beat or request to the last vector
-  uint64_t out_cycles = 0;    // cycles with a vector taken
-  uint64_t req_stalls = 0;    // cycles a request was offered and not taken
+  uint64_t cycles = 0;      // from the first offered beat or request to the last vector
+  uint64_t out_cycles = 0;  // cycles with a vector taken
+  uint64_t req_stalls = 0;  // cycles a request was offered and not taken
 };
 
 template <class Model>
 class ShifterDriver {
  public:
-  ShifterDriver(Sim<Model>& sim, int lanes, int beat_bytes)
-      : sim_(sim), lanes_(lanes), beat_bytes_(beat_bytes) {}
+  ShifterDriver(Sim<Model>& sim, int lanes, int beat_bytes) : sim_(sim), lanes_(lanes), beat_bytes_(beat_bytes) {}
 
   void Reset() {
     Idle();
@@ -77,14 +77,16 @@ class ShifterDriver {
   // random; the data fields keep their last values), the configuration port quiet; then idle.
   void ResetMidJob(int hold, const typename Sim<Model>::Below& below = {}) {
     Model& d = sim_.dut();
-    sim_.ResetWithTraffic(hold, below, [&] { Idle(); }, [&](const auto& r) {
-      d.ld_valid_i = r(2);
-      d.ld_last_i = r(2);
-      d.rq_valid_i = r(2);
-      d.rq_release_i = r(2);
-      d.rq_nodata_i = r(2);
-      d.out_ready_i = r(2);
-    });
+    sim_.ResetWithTraffic(
+        hold, below, [&] { Idle(); },
+        [&](const auto& r) {
+          d.ld_valid_i = r(2);
+          d.ld_last_i = r(2);
+          d.rq_valid_i = r(2);
+          d.rq_release_i = r(2);
+          d.rq_nodata_i = r(2);
+          d.out_ready_i = r(2);
+        });
   }
 
   void Configure(const ShifterLayer& l) {
@@ -195,8 +197,7 @@ class ShifterDriver {
 // The requests of a layer's work units: every step (c, ky, kx) of each work unit in N-2 order
 // (ky counted from the work unit's first kernel row),
 // each repeated `reps` times (the kernels that share the data vector), release on the last.
-inline std::vector<ShifterRequest> DenseRequests(const ShifterLayer& l, const std::vector<WorkUnit>& wus,
-                                                 int reps) {
+inline std::vector<ShifterRequest> DenseRequests(const ShifterLayer& l, const std::vector<WorkUnit>& wus, int reps) {
   std::vector<ShifterRequest> r;
   uint32_t tag = 0;
   for (const WorkUnit& wu : wus) {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Sim<Model>: the one simulation-control class every RTL test uses.
 //
 // - owns the VerilatedContext and the model (std::unique_ptr), built with the X seed chosen by
@@ -143,6 +144,11 @@ class Sim {
     CountWaveStep(wave_evals_left_);
   }
 
+  // Simulated time in the models' unit, 1 ps (Verilator's default time scale): a clock period is
+  // the synthesis constraint's 5 ns (constraints/osu018.sdc), so a waveform reads as hardware
+  // (GTKWave shows cycle n at n x 5 ns); an Eval() of a combinational top is half a period.
+  static constexpr uint64_t kHalfPeriodPs = 2500;
+
   // Clocked top: one full clk_i period. Throws when the timeout is exceeded.
   // With a waveform: clk_i low, eval, clk_i high, eval, each a time step. Without one, one eval
   // is saved per cycle (every eval re-evaluates the logic the inputs drive, a quarter of a
@@ -175,7 +181,7 @@ class Sim {
       model_->eval();
       model_->clk_i = 0;
       low_seen_ = false;
-      context_->timeInc(2);
+      context_->timeInc(2 * kHalfPeriodPs);
     }
     if (++cycles_ > timeout_) throw std::runtime_error("Sim: cycle timeout exceeded");
   }
@@ -210,7 +216,7 @@ class Sim {
  private:
   void Dump() {
     if (trace_) trace_->dump(context_->time());
-    context_->timeInc(1);
+    context_->timeInc(kHalfPeriodPs);
   }
 
   // One traced cycle or evaluation done: the waveform ends after ANE_WAVE_CYCLES of either. The
@@ -233,7 +239,7 @@ class Sim {
   std::unique_ptr<VerilatedFstC> trace_;
   uint64_t wave_ticks_left_ = 0;  // traced cycles left before the waveform ends
   uint64_t wave_evals_left_ = 0;  // traced evaluations left before it ends
-  bool low_seen_ = false;  // the last eval saw clk_i low, and clk_i is still low
+  bool low_seen_ = false;         // the last eval saw clk_i low, and clk_i is still low
   uint64_t cycles_ = 0;
   uint64_t timeout_ = uint64_t(1) << 40;
   static constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();

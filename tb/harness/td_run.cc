@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "tb/harness/td_run.h"
 
 #include "Vane_core256_m1.h"

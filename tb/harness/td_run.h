@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A TD program on the full-size RTL (Vane_td_ctrl256 driving Vane_core256_m1 and the 16-lane
 // planar engine Vane_planar16, td_system.h), for
 // `ane run PROGRAM.hwx --engine rtl|both`: the caller places the chain, the weights and the

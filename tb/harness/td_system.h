@@ -1,11 +1,12 @@
+// SPDX-License-Identifier: Apache-2.0
 // The TD front end and the engines run together (docs/td_fetch.md, "Running a program"): an
 // ane_td_ctrl model (fetch, layer set-up, kernel DMA, table conversion) drives an ane_core
 // model's and an ane_planar model's configuration ports, all clocked together, and one memory
-// model answers every port of all three (the planar engine's through PlanarPorts): the TD, kernel and table reads and the staging writes of the front end,
-// the input, kernel and output ports of the core. The memory model answers reads in order after
-// a random latency and holds each port's ready low at random (CoreRunOptions), so tests show
-// that neither changes a result. Nothing here plans a layer or writes a register: the driver
-// gives the memory image, the buffer table and the first TD, and reads back memory.
+// model answers every port of all three (the planar engine's through PlanarPorts): the TD, kernel and table reads and
+// the staging writes of the front end, the input, kernel and output ports of the core. The memory model answers reads
+// in order after a random latency and holds each port's ready low at random (CoreRunOptions), so tests show that
+// neither changes a result. Nothing here plans a layer or writes a register: the driver gives the memory image, the
+// buffer table and the first TD, and reads back memory.
 #ifndef TB_HARNESS_TD_SYSTEM_H_
 #define TB_HARNESS_TD_SYSTEM_H_
 
@@ -26,11 +27,11 @@ namespace ane::harness {
 inline constexpr int kTdBars = 32;  // buffer-table entries (5-bit indices in a TD)
 
 struct TdSystemJob {
-  uint32_t base = 0;                 // the first TD's byte address
-  uint32_t limit = 0;                // bytes of the TD buffer from base
-  std::vector<uint32_t> bars;        // buffer-table byte addresses (up to kTdBars; missing: 0)
-  uint32_t kstage = 0;               // the kernel staging region (64-aligned)
-  uint64_t kstage_bytes = 0;         // its size: a staging write past it is an error
+  uint32_t base = 0;           // the first TD's byte address
+  uint32_t limit = 0;          // bytes of the TD buffer from base
+  std::vector<uint32_t> bars;  // buffer-table byte addresses (up to kTdBars; missing: 0)
+  uint32_t kstage = 0;         // the kernel staging region (64-aligned)
+  uint64_t kstage_bytes = 0;   // its size: a staging write past it is an error
   // Called when the engine finishes a TD's task (its index among the tasks run, from 0), with
   // the memory as it is then: a later TD may overwrite what this one wrote.
   std::function<void(int task, const std::vector<uint8_t>& mem)> on_task_done;
@@ -43,22 +44,22 @@ struct TdLayerStat {
 };
 
 struct TdSystemResult {
-  bool error = false;                // the front end stopped the chain
-  bool setup_error = false;          // ... in the set-up (else in the fetch)
+  bool error = false;        // the front end stopped the chain
+  bool setup_error = false;  // ... in the set-up (else in the fetch)
   int err_code = 0, err_td = 0;
-  uint32_t err_addr = 0;             // set-up code 5: the first refused word's address
-  bool err_header = false;           // ... a header word (err_addr its TD offset)
-  uint64_t cycles = 0;               // start to done (or to the end of an error)
-  uint64_t core_busy_cycles = 0;     // cycles the core ran a layer (START to done)
-  uint64_t planar_busy_cycles = 0;   // cycles the planar engine ran a task
-  int planar_tasks = 0;              // planar engine runs (done_o pulses)
-  uint64_t setup_cycles = 0;         // cycles the set-up took over every TD, capture excluded
-  uint64_t mac_cycles = 0;           // the core's MAC cycles, summed over the TDs
-  int layers = 0;                    // core runs (done_o pulses)
+  uint32_t err_addr = 0;            // set-up code 5: the first refused word's address
+  bool err_header = false;          // ... a header word (err_addr its TD offset)
+  uint64_t cycles = 0;              // start to done (or to the end of an error)
+  uint64_t core_busy_cycles = 0;    // cycles the core ran a layer (START to done)
+  uint64_t planar_busy_cycles = 0;  // cycles the planar engine ran a task
+  int planar_tasks = 0;             // planar engine runs (done_o pulses)
+  uint64_t setup_cycles = 0;        // cycles the set-up took over every TD, capture excluded
+  uint64_t mac_cycles = 0;          // the core's MAC cycles, summed over the TDs
+  int layers = 0;                   // core runs (done_o pulses)
   uint64_t td_beats = 0, kernel_reads = 0, staging_writes = 0, table_reads = 0;
-  std::vector<std::pair<uint32_t, uint32_t>> cfg_writes;  // the core's configuration writes, in order
+  std::vector<std::pair<uint32_t, uint32_t>> cfg_writes;     // the core's configuration writes, in order
   std::vector<std::pair<uint32_t, uint32_t>> pe_cfg_writes;  // the planar engine's
-  std::vector<TdLayerStat> per_layer;                     // one per core run
+  std::vector<TdLayerStat> per_layer;                        // one per core run
 };
 
 template <class Ctrl, class Core, class Planar>
@@ -106,7 +107,8 @@ class TdSystem {
       c.eval();
       if (c.done_o) break;
       if (c.error_o && !c.busy_o && !k.busy_o && !pe_.dut().busy_o) break;
-      if (ctrl_.cycles() - t0 > max_cycles) throw std::runtime_error("TD system: no end after " + std::to_string(max_cycles) + " cycles");
+      if (ctrl_.cycles() - t0 > max_cycles)
+        throw std::runtime_error("TD system: no end after " + std::to_string(max_cycles) + " cycles");
       Step(opt, job, writable, &r);
     }
     r.cycles = ctrl_.cycles() - t0;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "tb/oracle/activation.h"
 
 #include <cmath>
@@ -156,9 +157,7 @@ uint16_t EvalActTable(const ActTable& table, uint16_t x) {
   }
   uint16_t y = 0;
   switch (table.mode) {
-    case ActMode::kDirect:
-      y = EvalActSegments(table, x);
-      break;
+    case ActMode::kDirect: y = EvalActSegments(table, x); break;
     case ActMode::kExp2: {
       const uint16_t v = Fp16Mul(x, table.k);
       if (v == kFp16PosInf) {

@@ -1,5 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
 // Activation lookup tables (NUMERICS N-5) and their evaluation, exactly as the post-processor
-// performs it. docs/activation.md is the specification this file implements; in short:
+// performs it. docs/postproc.md is the specification this file implements; in short:
 //
 //   x  = N-1 boundary of the input (NaN -> +inf, -0 -> +0)
 //   special inputs first: +inf -> at_pinf, -inf -> at_ninf, +0 -> at_zero (if enabled),
@@ -31,13 +32,24 @@
 namespace ane::oracle {
 
 enum class ActFn {
-  kSigmoid, kTanh, kGelu, kSilu, kErf, kExp, kSoftplus, kSoftsign,
-  kSin, kCos, kLog, kRecip, kRsqrt, kSqrt
+  kSigmoid,
+  kTanh,
+  kGelu,
+  kSilu,
+  kErf,
+  kExp,
+  kSoftplus,
+  kSoftsign,
+  kSin,
+  kCos,
+  kLog,
+  kRecip,
+  kRsqrt,
+  kSqrt
 };
-inline constexpr ActFn kAllActFns[] = {
-    ActFn::kSigmoid, ActFn::kTanh, ActFn::kGelu,  ActFn::kSilu,  ActFn::kErf,
-    ActFn::kExp,     ActFn::kSoftplus, ActFn::kSoftsign, ActFn::kSin, ActFn::kCos,
-    ActFn::kLog,     ActFn::kRecip, ActFn::kRsqrt, ActFn::kSqrt};
+inline constexpr ActFn kAllActFns[] = {ActFn::kSigmoid, ActFn::kTanh,     ActFn::kGelu,     ActFn::kSilu, ActFn::kErf,
+                                       ActFn::kExp,     ActFn::kSoftplus, ActFn::kSoftsign, ActFn::kSin,  ActFn::kCos,
+                                       ActFn::kLog,     ActFn::kRecip,    ActFn::kRsqrt,    ActFn::kSqrt};
 inline constexpr int kNumActFns = 14;
 
 const char* ActFnName(ActFn fn);
@@ -54,25 +66,25 @@ enum class ActSym : uint8_t { kNone = 0, kOdd = 1, kEven = 2 };
 
 inline constexpr int kActSegments = 32;  // 33 knots (N-5.1)
 
-// One table as the configuration port loads it (docs/activation.md gives the register map).
+// One table as the configuration port loads it (docs/postproc.md gives the register map).
 struct ActTable {
   ActMode mode = ActMode::kDirect;
   ActSym sym = ActSym::kNone;
-  uint16_t lo = 0;          // fp16: the first knot
-  int step_log2 = 0;        // segment width 2^step_log2, -8 .. 7
-  uint16_t k = 0x3C00;      // fp16 constant: exp2 / trig pre-multiplier, log post-multiplier
-  bool cos_phase = false;   // trig: add one quadrant (cos)
-  bool pow_split = false;   // pow: even-exponent split (sqrt, rsqrt)
-  bool pow_negate = false;  // pow: negate the exponent (recip, rsqrt)
-  uint16_t left = 0;        // T(t) for t < lo
-  uint16_t right = 0;       // T(t) for t >= hi
+  uint16_t lo = 0;              // fp16: the first knot
+  int step_log2 = 0;            // segment width 2^step_log2, -8 .. 7
+  uint16_t k = 0x3C00;          // fp16 constant: exp2 / trig pre-multiplier, log post-multiplier
+  bool cos_phase = false;       // trig: add one quadrant (cos)
+  bool pow_split = false;       // pow: even-exponent split (sqrt, rsqrt)
+  bool pow_negate = false;      // pow: negate the exponent (recip, rsqrt)
+  uint16_t left = 0;            // T(t) for t < lo
+  uint16_t right = 0;           // T(t) for t >= hi
   bool right_identity = false;  // T(t) = t for t >= hi (gelu, silu, softplus)
-  uint16_t at_pinf = 0;     // result for +inf (and NaN, N-1.1)
-  uint16_t at_ninf = 0;     // result for -inf
+  uint16_t at_pinf = 0;         // result for +inf (and NaN, N-1.1)
+  uint16_t at_ninf = 0;         // result for -inf
   bool zero_en = false;
-  uint16_t at_zero = 0;     // result for +0 (and -0, N-1.2) when zero_en
+  uint16_t at_zero = 0;  // result for +0 (and -0, N-1.2) when zero_en
   bool neg_en = false;
-  uint16_t at_neg = 0;      // result for every negative input when neg_en
+  uint16_t at_neg = 0;                     // result for every negative input when neg_en
   std::array<uint16_t, kActSegments> m{};  // fp16 slopes
   std::array<uint16_t, kActSegments> c{};  // fp16 intercepts
 };

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A whole convolution layer (ARCHITECTURE: neural-engine core), written from the definition of a
 // grouped 2-D convolution and NUMERICS:
 //
@@ -29,11 +30,11 @@ inline constexpr int kMaxLayerKernel = 15;
 struct ConvLayer {
   ConvGeometry geom;  // geom.channels = Cg, the input channels of one conv group
   int groups = 1;
-  int cout = 1;       // a multiple of groups
+  int cout = 1;  // a multiple of groups
   MacMode mode = MacMode::kFp16;
   Generation gen = Generation::kM1;
-  PostConfig post;                      // post.gen is taken from gen
-  std::vector<ChannelParams> channel;   // per output channel, or empty (scale 1, bias 0)
+  PostConfig post;                     // post.gen is taken from gen
+  std::vector<ChannelParams> channel;  // per output channel, or empty (scale 1, bias 0)
   int Cin() const { return geom.channels * groups; }
 };
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "tb/oracle/conv_walk.h"
 
 #include <string>
@@ -20,8 +21,7 @@ int ConvGeometry::OutWidth() const {
 
 std::string CheckConvGeometry(const ConvGeometry& g, int max_kernel) {
   if (g.channels < 1 || g.height < 1 || g.width < 1) {
-    return "input shape [" + S(g.channels) + ", " + S(g.height) + ", " + S(g.width) +
-           "] must be positive";
+    return "input shape [" + S(g.channels) + ", " + S(g.height) + ", " + S(g.width) + "] must be positive";
   }
   if (g.kernel_h < 1 || g.kernel_h > max_kernel || g.kernel_w < 1 || g.kernel_w > max_kernel) {
     return "kernel " + S(g.kernel_h) + "x" + S(g.kernel_w) + " is outside 1x1 .. " + S(max_kernel) + "x" +
@@ -35,15 +35,14 @@ std::string CheckConvGeometry(const ConvGeometry& g, int max_kernel) {
   }
   const int ext_y = g.dilation_y * (g.kernel_h - 1) + 1;
   const int ext_x = g.dilation_x * (g.kernel_w - 1) + 1;
-  if (g.pad_top < 0 || g.pad_bottom < 0 || g.pad_top >= ext_y || g.pad_bottom >= ext_y ||
-      g.pad_left < 0 || g.pad_right < 0 || g.pad_left >= ext_x || g.pad_right >= ext_x) {
-    return "padding [" + S(g.pad_top) + ", " + S(g.pad_bottom) + ", " + S(g.pad_left) + ", " +
-           S(g.pad_right) + "] must be 0 .. " + S(ext_y - 1) + " rows and 0 .. " + S(ext_x - 1) +
+  if (g.pad_top < 0 || g.pad_bottom < 0 || g.pad_top >= ext_y || g.pad_bottom >= ext_y || g.pad_left < 0 ||
+      g.pad_right < 0 || g.pad_left >= ext_x || g.pad_right >= ext_x) {
+    return "padding [" + S(g.pad_top) + ", " + S(g.pad_bottom) + ", " + S(g.pad_left) + ", " + S(g.pad_right) +
+           "] must be 0 .. " + S(ext_y - 1) + " rows and 0 .. " + S(ext_x - 1) +
            " columns (less than the dilated kernel)";
   }
   if (g.OutHeight() < 1 || g.OutWidth() < 1) {
-    return "the " + S(g.height) + "x" + S(g.width) +
-           " input gives no output for this kernel, stride and padding";
+    return "the " + S(g.height) + "x" + S(g.width) + " input gives no output for this kernel, stride and padding";
   }
   return "";
 }
@@ -56,9 +55,7 @@ ConvStep StepAt(const ConvGeometry& g, int s) {
   return st;
 }
 
-int StepIndex(const ConvGeometry& g, const ConvStep& st) {
-  return (st.c * g.kernel_h + st.ky) * g.kernel_w + st.kx;
-}
+int StepIndex(const ConvGeometry& g, const ConvStep& st) { return (st.c * g.kernel_h + st.ky) * g.kernel_w + st.kx; }
 
 uint16_t ConvInputAt(const Tensor3& x, const ConvGeometry& g, int oy, int ox, const ConvStep& st) {
   const int y = oy * g.stride_y - g.pad_top + st.ky * g.dilation_y;
@@ -79,8 +76,8 @@ LaneView LaneAt(const ConvGeometry& g, const TileMap& t, int lanes, int lane) {
   return v;
 }
 
-std::vector<uint16_t> ShifterVector(const Tensor3& x, const ConvGeometry& g, const TileMap& t,
-                                    int lanes, const ConvStep& st) {
+std::vector<uint16_t> ShifterVector(const Tensor3& x, const ConvGeometry& g, const TileMap& t, int lanes,
+                                    const ConvStep& st) {
   std::vector<uint16_t> v(size_t(lanes), 0);
   for (int l = 0; l < lanes; ++l) {
     const LaneView lv = LaneAt(g, t, lanes, l);

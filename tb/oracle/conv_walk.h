@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The convolution window walk that the input shifter performs (ARCHITECTURE: input buffer +
 // shifter; NUMERICS N-2 reduction order), written from the definition of a 2-D convolution:
 //
@@ -89,8 +90,8 @@ struct LaneView {
 LaneView LaneAt(const ConvGeometry& g, const TileMap& t, int lanes, int lane);
 
 // What every lane sees at one step: active lanes get ConvInputAt, inactive lanes 0.
-std::vector<uint16_t> ShifterVector(const Tensor3& x, const ConvGeometry& g, const TileMap& t,
-                                    int lanes, const ConvStep& st);
+std::vector<uint16_t> ShifterVector(const Tensor3& x, const ConvGeometry& g, const TileMap& t, int lanes,
+                                    const ConvStep& st);
 
 }  // namespace ane::oracle
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "tb/oracle/elementwise.h"
 
 #include <cmath>
@@ -79,10 +80,8 @@ int EwOpArity(EwOp op) {
     case EwOp::kMul:
     case EwOp::kDiv:
     case EwOp::kMax:
-    case EwOp::kMin:
-      return 2;
-    default:
-      return 1;
+    case EwOp::kMin: return 2;
+    default: return 1;
   }
 }
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Elementwise fp16 operations (NUMERICS N-4.1, N-4.2): each is one IEEE fp16 operation with
 // RNE after the N-1 input boundary. Denormals are kept, overflow goes to inf at the true fp16
 // limit, and the indeterminate forms (inf - inf, 0 * inf, inf / inf, 0 / 0, sqrt of a
@@ -14,9 +15,8 @@
 namespace ane::oracle {
 
 enum class EwOp { kAdd, kSub, kMul, kDiv, kMax, kMin, kAbs, kNeg, kSquare, kRecip, kRsqrt, kSqrt };
-inline constexpr EwOp kAllEwOps[] = {EwOp::kAdd, EwOp::kSub,    EwOp::kMul,   EwOp::kDiv,
-                                     EwOp::kMax, EwOp::kMin,    EwOp::kAbs,   EwOp::kNeg,
-                                     EwOp::kSquare, EwOp::kRecip, EwOp::kRsqrt, EwOp::kSqrt};
+inline constexpr EwOp kAllEwOps[] = {EwOp::kAdd, EwOp::kSub, EwOp::kMul,    EwOp::kDiv,   EwOp::kMax,   EwOp::kMin,
+                                     EwOp::kAbs, EwOp::kNeg, EwOp::kSquare, EwOp::kRecip, EwOp::kRsqrt, EwOp::kSqrt};
 
 const char* EwOpName(EwOp op);
 bool ParseEwOp(const std::string& name, EwOp* out);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "tb/oracle/exact.h"
 
 #include <cstdio>
@@ -268,8 +269,7 @@ std::string Exact::DebugString() const {
   char buf[20];
   for (int i = kLimbs - 1; i >= 0; --i) {
     if (!started && mag_[i] == 0) continue;
-    std::snprintf(buf, sizeof(buf), started ? "%016llx" : "%llx",
-                  static_cast<unsigned long long>(mag_[i]));
+    std::snprintf(buf, sizeof(buf), started ? "%016llx" : "%llx", static_cast<unsigned long long>(mag_[i]));
     s += buf;
     started = true;
   }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Exact arithmetic for the golden oracle.
 //
 // Exact holds either +-infinity or a finite binary rational held exactly as a signed
@@ -76,8 +77,8 @@ class Exact {
   using Limbs = std::array<uint64_t, kLimbs>;
   static int CompareMagnitude(const Limbs& a, const Limbs& b);
   static bool AddMagnitude(Limbs& acc, const Limbs& b);  // returns carry out
-  static void SubMagnitude(Limbs& acc, const Limbs& b);   // requires acc >= b
-  int TopBit() const;                                     // -1 for zero
+  static void SubMagnitude(Limbs& acc, const Limbs& b);  // requires acc >= b
+  int TopBit() const;                                    // -1 for zero
   bool Bit(int i) const;
   bool AnyBitBelow(int i) const;
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "tb/oracle/formats.h"
 
 #include <cmath>
@@ -80,9 +81,7 @@ uint16_t RoundToFp16(const Exact& x, bool negative_zero) {
   return uint16_t(EncodeRounded(RoundToFormat(x, kFp16), kFp16, negative_zero));
 }
 
-uint32_t RoundToFp32(const Exact& x) {
-  return uint32_t(EncodeRounded(RoundToFormat(x, kFp32), kFp32));
-}
+uint32_t RoundToFp32(const Exact& x) { return uint32_t(EncodeRounded(RoundToFormat(x, kFp32), kFp32)); }
 
 uint16_t Fp32ToFp16(uint32_t f) {
   if (Fp32IsNan(f)) return kFp16PosInf;

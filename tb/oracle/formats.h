@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // fp16 / fp32 formats, the generation switch and the input boundary (NUMERICS N-0, N-1).
 // Encoding and decoding are exact: values go through Exact, rounding is RNE on integers.
 #ifndef TB_ORACLE_FORMATS_H_

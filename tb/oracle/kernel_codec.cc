@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "tb/oracle/kernel_codec.h"
 
 #include <algorithm>
@@ -98,9 +99,8 @@ std::vector<uint16_t> ChoosePalette(const std::vector<uint16_t>& values, int bit
   distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
   std::vector<uint16_t> pal;
   if (distinct.size() <= entries) {
-    std::stable_sort(distinct.begin(), distinct.end(), [](uint16_t a, uint16_t b) {
-      return Fp16ToDouble(a) < Fp16ToDouble(b);
-    });
+    std::stable_sort(distinct.begin(), distinct.end(),
+                     [](uint16_t a, uint16_t b) { return Fp16ToDouble(a) < Fp16ToDouble(b); });
     pal = distinct;
     pal.resize(entries, 0);
     return pal;
@@ -176,8 +176,8 @@ const char* KernelFormatName(KernelFormat f) {
 }
 
 bool ParseKernelFormat(const std::string& name, KernelFormat* out) {
-  for (KernelFormat f : {KernelFormat::kFp16, KernelFormat::kInt8Sym, KernelFormat::kPalette,
-                         KernelFormat::kRaw8, KernelFormat::kRaw4}) {
+  for (KernelFormat f : {KernelFormat::kFp16, KernelFormat::kInt8Sym, KernelFormat::kPalette, KernelFormat::kRaw8,
+                         KernelFormat::kRaw4}) {
     if (name == KernelFormatName(f)) {
       *out = f;
       return true;
@@ -220,8 +220,8 @@ int QuantizeInt8(uint16_t w, uint16_t scale) {
 uint16_t DequantInt8(uint16_t scale, int q) { return Fp16Mul(scale, Int8ToFp16(q)); }
 
 std::vector<KernelOp> BuildSchedule(const std::vector<std::vector<uint16_t>>& coefs,
-                                    const std::vector<std::vector<bool>>& stored, int per_slot,
-                                    bool sparse, int steps, int* skipped_blocks, int* idle_quads) {
+                                    const std::vector<std::vector<bool>>& stored, int per_slot, bool sparse, int steps,
+                                    int* skipped_blocks, int* idle_quads) {
   if (per_slot != 1 && per_slot != 2 && per_slot != 4) {
     Fail("kernels per slot must be 1, 2 or 4, not " + S(per_slot));
   }
@@ -271,15 +271,25 @@ std::vector<KernelOp> BuildSchedule(const std::vector<std::vector<uint16_t>>& co
   return ops;
 }
 
-std::vector<uint32_t> EncodeKernelGroup(KernelGroup* g) {
+namespace {
+
+// A kernel group's coefficient fields: the stored value and the keep bit of each weight.
+struct CoefficientFields {
+  std::vector<std::vector<uint32_t>> field;
+  std::vector<std::vector<bool>> keep;
+  CoefficientFields(int nk, int k)
+      : field(size_t(nk), std::vector<uint32_t>(size_t(k), 0)), keep(size_t(nk), std::vector<bool>(size_t(k), true)) {}
+};
+
+// The group's spec, kernels and parameters fit together (N-6.1); fails naming what does not.
+void CheckKernelGroup(const KernelGroup* g) {
   const KernelSpec& sp = g->spec;
   const int nk = int(g->weights.size());
   const int k = g->steps;
   if (int(sp.format) > 4) Fail("kernel format " + S(int(sp.format)) + " is unknown");
   if (k < 1) Fail("a kernel group needs at least one step (K = " + S(k) + ")");
   if (sp.two_kernel && !FpCoefficients(sp.format)) {
-    Fail(std::string("two-kernel mode is fp16 only; format ") + KernelFormatName(sp.format) +
-         " holds integer kernels");
+    Fail(std::string("two-kernel mode is fp16 only; format ") + KernelFormatName(sp.format) + " holds integer kernels");
   }
   if (sp.two_kernel && sp.four_kernel) Fail("a kernel group is two-kernel or four-kernel, not both");
   if (sp.four_kernel && !FpCoefficients(sp.format)) {
@@ -289,8 +299,10 @@ std::vector<uint32_t> EncodeKernelGroup(KernelGroup* g) {
   if (sp.four_kernel && sp.sparse) Fail("four-kernel mode is dense only (no sparse groups)");
   const int per = KernelsPerSlot(sp);
   if (nk < per || nk > 8 * per || nk % per) {
-    Fail("a kernel group holds 1 .. 8 kernels (2 .. 16 in pairs in two-kernel mode, 4 .. 32 in "
-         "fours in four-kernel mode), not " + S(nk));
+    Fail(
+        "a kernel group holds 1 .. 8 kernels (2 .. 16 in pairs in two-kernel mode, 4 .. 32 in "
+        "fours in four-kernel mode), not " +
+        S(nk));
   }
   for (const auto& w : g->weights) {
     if (int(w.size()) != k) Fail("every kernel needs K = " + S(k) + " weights");
@@ -305,102 +317,92 @@ std::vector<uint32_t> EncodeKernelGroup(KernelGroup* g) {
     Fail("post-processing parameters: " + S(long(g->params.size())) + " given, " +
          (sp.params ? S(nk) : std::string("0")) + " expected");
   }
+}
 
-  // Coefficient fields: the stored value and the keep bit of each weight.
-  std::vector<std::vector<uint32_t>> field(size_t(nk), std::vector<uint32_t>(size_t(k), 0));
-  std::vector<std::vector<bool>> keep(size_t(nk), std::vector<bool>(size_t(k), true));
-  switch (sp.format) {
-    case KernelFormat::kFp16:
-      for (int n = 0; n < nk; ++n) {
-        for (int s = 0; s < k; ++s) {
-          const uint16_t w = g->weights[size_t(n)][size_t(s)];
-          field[size_t(n)][size_t(s)] = w;
-          keep[size_t(n)][size_t(s)] = !sp.sparse || NonzeroCode(sp.format, w);
-        }
-      }
-      break;
-    case KernelFormat::kInt8Sym: {
-      const size_t want = sp.per_channel_scale ? size_t(nk) : 1;
-      if (g->scales.empty()) {
-        if (sp.per_channel_scale) {
-          for (const auto& w : g->weights) g->scales.push_back(MaxAbsScale(w));
-        } else {
-          std::vector<uint16_t> all;
-          for (const auto& w : g->weights) all.insert(all.end(), w.begin(), w.end());
-          g->scales.push_back(MaxAbsScale(all));
-        }
-      }
-      if (g->scales.size() != want) {
-        Fail("int8sym needs " + S(long(want)) + " scale(s), got " + S(long(g->scales.size())));
-      }
-      for (uint16_t sc : g->scales) {
-        if (Fp16IsNan(sc) || Fp16IsInf(sc) || Fp16IsZero(sc)) {
-          Fail("an int8sym scale must be a finite nonzero fp16 value");
-        }
-      }
-      for (int n = 0; n < nk; ++n) {
-        const uint16_t sc = g->scales[sp.per_channel_scale ? size_t(n) : 0];
-        for (int s = 0; s < k; ++s) {
-          const uint16_t w = InputBoundary(g->weights[size_t(n)][size_t(s)]);
-          if (Fp16IsInf(w)) Fail("int8sym: weights must be finite (kernel " + S(n) + ", step " + S(s) + ")");
-          const int q = QuantizeInt8(w, sc);
-          field[size_t(n)][size_t(s)] = uint32_t(q) & 0xFF;
-          keep[size_t(n)][size_t(s)] = !sp.sparse || q != 0;
-        }
-      }
-      break;
-    }
-    case KernelFormat::kPalette: {
-      if (g->palette.empty()) {
-        std::vector<uint16_t> values;
-        for (const auto& w : g->weights) {
-          for (uint16_t c : w) {
-            if (!sp.sparse || NonzeroCode(sp.format, c)) values.push_back(c);
-          }
-        }
-        if (values.empty()) values.push_back(0);
-        g->palette = ChoosePalette(values, sp.palette_bits);
-      }
-      if (g->palette.size() != (size_t(1) << sp.palette_bits)) {
-        Fail("the palette needs " + S(1L << sp.palette_bits) + " entries, got " +
-             S(long(g->palette.size())));
-      }
-      for (int n = 0; n < nk; ++n) {
-        for (int s = 0; s < k; ++s) {
-          const uint16_t w = g->weights[size_t(n)][size_t(s)];
-          const size_t idx = NearestEntry(g->palette, w);
-          field[size_t(n)][size_t(s)] = uint32_t(idx);
-          keep[size_t(n)][size_t(s)] = !sp.sparse || NonzeroCode(sp.format, g->palette[idx]);
-        }
-      }
-      break;
-    }
-    case KernelFormat::kRaw8:
-    case KernelFormat::kRaw4: {
-      const int bits = sp.format == KernelFormat::kRaw8 ? 8 : 4;
-      for (int n = 0; n < nk; ++n) {
-        for (int s = 0; s < k; ++s) {
-          const uint16_t w = g->weights[size_t(n)][size_t(s)];
-          const uint32_t v = w & ((1u << bits) - 1);
-          if (SignExtend(v, bits) != w) {
-            Fail(std::string(KernelFormatName(sp.format)) + ": weight code " + S(w) +
-                 " is not a sign-extended " + S(bits) + "-bit integer (kernel " + S(n) + ", step " +
-                 S(s) + ")");
-          }
-          field[size_t(n)][size_t(s)] = v;
-          keep[size_t(n)][size_t(s)] = !sp.sparse || v != 0;
-        }
-      }
-      break;
+// int8sym: each weight quantized by its scale (the scales chosen from the weights when none are
+// given: one per group, or one per kernel).
+void Int8SymFields(KernelGroup* g, CoefficientFields* out) {
+  const KernelSpec& sp = g->spec;
+  const int nk = int(g->weights.size());
+  const int k = g->steps;
+  std::vector<std::vector<uint32_t>>& field = out->field;
+  std::vector<std::vector<bool>>& keep = out->keep;
+  const size_t want = sp.per_channel_scale ? size_t(nk) : 1;
+  if (g->scales.empty()) {
+    if (sp.per_channel_scale) {
+      for (const auto& w : g->weights) g->scales.push_back(MaxAbsScale(w));
+    } else {
+      std::vector<uint16_t> all;
+      for (const auto& w : g->weights) all.insert(all.end(), w.begin(), w.end());
+      g->scales.push_back(MaxAbsScale(all));
     }
   }
+  if (g->scales.size() != want) {
+    Fail("int8sym needs " + S(long(want)) + " scale(s), got " + S(long(g->scales.size())));
+  }
+  for (uint16_t sc : g->scales) {
+    if (Fp16IsNan(sc) || Fp16IsInf(sc) || Fp16IsZero(sc)) {
+      Fail("an int8sym scale must be a finite nonzero fp16 value");
+    }
+  }
+  for (int n = 0; n < nk; ++n) {
+    const uint16_t sc = g->scales[sp.per_channel_scale ? size_t(n) : 0];
+    for (int s = 0; s < k; ++s) {
+      const uint16_t w = InputBoundary(g->weights[size_t(n)][size_t(s)]);
+      if (Fp16IsInf(w)) Fail("int8sym: weights must be finite (kernel " + S(n) + ", step " + S(s) + ")");
+      const int q = QuantizeInt8(w, sc);
+      field[size_t(n)][size_t(s)] = uint32_t(q) & 0xFF;
+      keep[size_t(n)][size_t(s)] = !sp.sparse || q != 0;
+    }
+  }
+}
 
+// palette: each weight as the index of its nearest entry (the palette chosen from the weights
+// when none is given).
+void PaletteFields(KernelGroup* g, CoefficientFields* out) {
+  const KernelSpec& sp = g->spec;
+  const int nk = int(g->weights.size());
+  const int k = g->steps;
+  std::vector<std::vector<uint32_t>>& field = out->field;
+  std::vector<std::vector<bool>>& keep = out->keep;
+  if (g->palette.empty()) {
+    std::vector<uint16_t> values;
+    for (const auto& w : g->weights) {
+      for (uint16_t c : w) {
+        if (!sp.sparse || NonzeroCode(sp.format, c)) values.push_back(c);
+      }
+    }
+    if (values.empty()) values.push_back(0);
+    g->palette = ChoosePalette(values, sp.palette_bits);
+  }
+  if (g->palette.size() != (size_t(1) << sp.palette_bits)) {
+    Fail("the palette needs " + S(1L << sp.palette_bits) + " entries, got " + S(long(g->palette.size())));
+  }
+  for (int n = 0; n < nk; ++n) {
+    for (int s = 0; s < k; ++s) {
+      const uint16_t w = g->weights[size_t(n)][size_t(s)];
+      const size_t idx = NearestEntry(g->palette, w);
+      field[size_t(n)][size_t(s)] = uint32_t(idx);
+      keep[size_t(n)][size_t(s)] = !sp.sparse || NonzeroCode(sp.format, g->palette[idx]);
+    }
+  }
+}
+
+// The group's words: header, palette or scales, parameters, then per quad of steps the sparse
+// masks and the kept coefficients (N-6.1's layout).
+std::vector<uint32_t> WriteKernelGroup(const KernelGroup* g, const CoefficientFields& c) {
+  const KernelSpec& sp = g->spec;
+  const int nk = int(g->weights.size());
+  const int k = g->steps;
+  const int per = KernelsPerSlot(sp);
+  const std::vector<std::vector<uint32_t>>& field = c.field;
+  const std::vector<std::vector<bool>>& keep = c.keep;
   BitWriter bw;
   const int r = nk / per;
   bw.Put(uint32_t(sp.format) | (sp.sparse ? 1u << 3 : 0) | (sp.two_kernel ? 1u << 4 : 0) |
              (sp.per_channel_scale ? 1u << 5 : 0) | (sp.params ? 1u << 6 : 0) |
-             (uint32_t(sp.format == KernelFormat::kPalette ? sp.palette_bits : 0) << 7) |
-             (uint32_t(r - 1) << 11) | (sp.four_kernel ? 1u << 14 : 0),
+             (uint32_t(sp.format == KernelFormat::kPalette ? sp.palette_bits : 0) << 7) | (uint32_t(r - 1) << 11) |
+             (sp.four_kernel ? 1u << 14 : 0),
          32);
   if (sp.format == KernelFormat::kPalette) {
     for (uint16_t e : g->palette) bw.Put(e, 16);
@@ -431,6 +433,51 @@ std::vector<uint32_t> EncodeKernelGroup(KernelGroup* g) {
     }
   }
   return bw.Finish();
+}
+
+}  // namespace
+
+std::vector<uint32_t> EncodeKernelGroup(KernelGroup* g) {
+  const KernelSpec& sp = g->spec;
+  const int nk = int(g->weights.size());
+  const int k = g->steps;
+  CheckKernelGroup(g);
+
+  CoefficientFields c(nk, k);
+  std::vector<std::vector<uint32_t>>& field = c.field;
+  std::vector<std::vector<bool>>& keep = c.keep;
+  switch (sp.format) {
+    case KernelFormat::kFp16:
+      for (int n = 0; n < nk; ++n) {
+        for (int s = 0; s < k; ++s) {
+          const uint16_t w = g->weights[size_t(n)][size_t(s)];
+          field[size_t(n)][size_t(s)] = w;
+          keep[size_t(n)][size_t(s)] = !sp.sparse || NonzeroCode(sp.format, w);
+        }
+      }
+      break;
+    case KernelFormat::kInt8Sym: Int8SymFields(g, &c); break;
+    case KernelFormat::kPalette: PaletteFields(g, &c); break;
+    case KernelFormat::kRaw8:
+    case KernelFormat::kRaw4: {
+      const int bits = sp.format == KernelFormat::kRaw8 ? 8 : 4;
+      for (int n = 0; n < nk; ++n) {
+        for (int s = 0; s < k; ++s) {
+          const uint16_t w = g->weights[size_t(n)][size_t(s)];
+          const uint32_t v = w & ((1u << bits) - 1);
+          if (SignExtend(v, bits) != w) {
+            Fail(std::string(KernelFormatName(sp.format)) + ": weight code " + S(w) + " is not a sign-extended " +
+                 S(bits) + "-bit integer (kernel " + S(n) + ", step " + S(s) + ")");
+          }
+          field[size_t(n)][size_t(s)] = v;
+          keep[size_t(n)][size_t(s)] = !sp.sparse || v != 0;
+        }
+      }
+      break;
+    }
+  }
+
+  return WriteKernelGroup(g, c);
 }
 
 DecodedGroup DecodeKernelGroup(const uint32_t* words, size_t n, int steps) {
@@ -523,8 +570,7 @@ DecodedGroup DecodeKernelGroup(const uint32_t* words, size_t n, int steps) {
   }
   d.words = size_t(br.pos() / 32);
   if (!sp.sparse) d.stored.clear();
-  d.ops = BuildSchedule(d.coefs, d.stored, KernelsPerSlot(sp), sp.sparse, steps, &d.skipped_blocks,
-                        &d.idle_quads);
+  d.ops = BuildSchedule(d.coefs, d.stored, KernelsPerSlot(sp), sp.sparse, steps, &d.skipped_blocks, &d.idle_quads);
   if (!sp.sparse) d.stored.assign(size_t(nk), std::vector<bool>(size_t(steps), true));
   return d;
 }

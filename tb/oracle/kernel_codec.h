@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Compressed kernels (NUMERICS N-6) and the order in which the kernel extract hands their
 // coefficients to the MAC array (the schedule). The stream format and the schedule are
 // specified in docs/kernel_extract.md; this file is the oracle's reading of that page.
@@ -95,8 +96,8 @@ struct KernelOp {
   bool first = false;   // s == 0
   bool last = false;    // s == K - 1
   bool operator==(const KernelOp& o) const {
-    return step == o.step && slot == o.slot && coef_a == o.coef_a && coef_b == o.coef_b &&
-           coef_c == o.coef_c && coef_d == o.coef_d && first == o.first && last == o.last;
+    return step == o.step && slot == o.slot && coef_a == o.coef_a && coef_b == o.coef_b && coef_c == o.coef_c &&
+           coef_d == o.coef_d && first == o.first && last == o.last;
   }
 };
 
@@ -112,8 +113,8 @@ struct DecodedGroup {
   std::vector<std::vector<uint16_t>> coefs;  // [NK][K], the coefficients the MAC receives
   std::vector<std::vector<bool>> stored;     // [NK][K], the keep mask (all true when dense)
   std::vector<KernelOp> ops;                 // the schedule
-  int skipped_blocks = 0;  // (quad, slot) blocks dropped
-  int idle_quads = 0;      // quads with every block dropped: one cycle each without an operation
+  int skipped_blocks = 0;                    // (quad, slot) blocks dropped
+  int idle_quads = 0;                        // quads with every block dropped: one cycle each without an operation
 };
 
 // Decompresses the group that starts at words[0]; `steps` is K. Throws std::invalid_argument
@@ -124,9 +125,8 @@ DecodedGroup DecodeKernelGroup(const uint32_t* words, size_t n, int steps);
 // slot (1, 2 or 4: KernelsPerSlot). `stored` may be empty (dense: nothing is dropped). Sets
 // *skipped_blocks / *idle_quads when not null.
 std::vector<KernelOp> BuildSchedule(const std::vector<std::vector<uint16_t>>& coefs,
-                                    const std::vector<std::vector<bool>>& stored, int per_slot,
-                                    bool sparse, int steps, int* skipped_blocks = nullptr,
-                                    int* idle_quads = nullptr);
+                                    const std::vector<std::vector<bool>>& stored, int per_slot, bool sparse, int steps,
+                                    int* skipped_blocks = nullptr, int* idle_quads = nullptr);
 
 // The coefficient a weight decompresses to, for tests: int8sym dequantization.
 uint16_t DequantInt8(uint16_t scale, int q);

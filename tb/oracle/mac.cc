@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "tb/oracle/mac.h"
 
 #include <limits>
@@ -24,8 +25,8 @@ bool IsCompareMode(MacMode m) { return m == MacMode::kCmpMax || m == MacMode::kC
 // ---- Stage 1 ----
 
 Exact DecodeMacFp16(uint16_t code, Generation gen) {
-  const uint16_t h = InputBoundary(code);                              // N-1
-  if (gen == Generation::kM1 && Fp16IsDenormal(h)) return Exact();     // N-2.3
+  const uint16_t h = InputBoundary(code);                           // N-1
+  if (gen == Generation::kM1 && Fp16IsDenormal(h)) return Exact();  // N-2.3
   return DecodeFp16(h);
 }
 
@@ -82,16 +83,14 @@ uint32_t AccumulateQuad(uint32_t acc_fp32, const Exact& t, bool ceiling) {
 
 uint16_t OutputPort(uint32_t acc_fp32, Generation gen) {
   const uint16_t r = RoundToFp16(DecodeAcc(acc_fp32));
-  if (Fp16IsZero(r)) return 0;                                     // N-2.7
-  if (gen == Generation::kM1 && Fp16IsDenormal(r)) return 0;       // N-2.3
+  if (Fp16IsZero(r)) return 0;                                // N-2.7
+  if (gen == Generation::kM1 && Fp16IsDenormal(r)) return 0;  // N-2.3
   return r;
 }
 
 // ---- Integer MAC ----
 
-int64_t IntQuadReduce(const std::array<int32_t, 4>& p) {
-  return int64_t(p[0]) + p[1] + p[2] + p[3];
-}
+int64_t IntQuadReduce(const std::array<int32_t, 4>& p) { return int64_t(p[0]) + p[1] + p[2] + p[3]; }
 
 int32_t IntAccumulate(int32_t acc, int64_t t, bool* saturated) {
   const int64_t s = int64_t(acc) + t;
@@ -108,8 +107,7 @@ int32_t IntAccumulate(int32_t acc, int64_t t, bool* saturated) {
 
 // ---- Compare mode ----
 
-uint32_t CompareStep(uint32_t acc_fp32, bool has_value, uint16_t data, bool is_max,
-                     Generation gen) {
+uint32_t CompareStep(uint32_t acc_fp32, bool has_value, uint16_t data, bool is_max, Generation gen) {
   const Exact d = DecodeMacFp16(data, gen);
   if (!has_value) return RoundToFp32(d);
   const Exact a = DecodeAcc(acc_fp32);
@@ -179,16 +177,12 @@ void MacLane::Step(MacMode mode, uint16_t data, uint16_t kernel, int slot, bool 
       PushFp(At(slot), MacProduct(DecodeMacFp16(data, gen_), DecodeMacFp16(kernel, gen_)), last);
       break;
     case MacMode::kInt8xFp16:
-      PushFp(At(slot), MacProduct(DecodeMacInt(Int8FromCode(data)), DecodeMacFp16(kernel, gen_)),
-             last);
+      PushFp(At(slot), MacProduct(DecodeMacInt(Int8FromCode(data)), DecodeMacFp16(kernel, gen_)), last);
       break;
     case MacMode::kFp16xInt8:
-      PushFp(At(slot), MacProduct(DecodeMacFp16(data, gen_), DecodeMacInt(Int8FromCode(kernel))),
-             last);
+      PushFp(At(slot), MacProduct(DecodeMacFp16(data, gen_), DecodeMacInt(Int8FromCode(kernel))), last);
       break;
-    case MacMode::kInt8:
-      PushInt(At(slot), Int8FromCode(data) * Int8FromCode(kernel), last);
-      break;
+    case MacMode::kInt8: PushInt(At(slot), Int8FromCode(data) * Int8FromCode(kernel), last); break;
     case MacMode::kInt4: {
       if (slot + 3 >= kSlots) throw std::out_of_range("MacLane: int4 needs slots slot..slot+3");
       const int32_t w = Int4FromCode(kernel, 0);
@@ -213,8 +207,8 @@ uint32_t MacLane::ReadRaw(int slot) const { return At(slot).acc; }
 bool MacLane::Saturated(int slot) const { return At(slot).saturated; }
 int64_t MacLane::ProductCount(int slot) const { return At(slot).products; }
 
-MacResult Reduce(MacMode mode, Generation gen, const uint16_t* data, const uint16_t* kernel,
-                 size_t k, std::optional<uint32_t> initial) {
+MacResult Reduce(MacMode mode, Generation gen, const uint16_t* data, const uint16_t* kernel, size_t k,
+                 std::optional<uint32_t> initial) {
   if (mode == MacMode::kInt4) throw std::invalid_argument("Reduce: use MacLane for int4 mode");
   MacLane lane(gen);
   if (initial) lane.Load(0, *initial);
@@ -239,8 +233,8 @@ MacMode MatmulMode(ElemType a, ElemType b) {
 
 MatmulResult Matmul(const Matrix& a, const Matrix& b, Generation gen) {
   if (a.cols != b.rows) {
-    throw std::invalid_argument("Matmul: inner dimensions differ (" + std::to_string(a.cols) +
-                                " vs " + std::to_string(b.rows) + ")");
+    throw std::invalid_argument("Matmul: inner dimensions differ (" + std::to_string(a.cols) + " vs " +
+                                std::to_string(b.rows) + ")");
   }
   const MacMode mode = MatmulMode(a.type, b.type);
   MatmulResult y;
@@ -258,8 +252,7 @@ MatmulResult Matmul(const Matrix& a, const Matrix& b, Generation gen) {
   for (int64_t c = 0; c < b.cols; ++c) {
     for (int64_t i = 0; i < k; ++i) column[size_t(i)] = b.at(i, c);
     for (int64_t r = 0; r < a.rows; ++r) {
-      MacResult res = k == 0 ? MacResult{}
-                             : Reduce(mode, gen, &a.codes[size_t(r * k)], column.data(), size_t(k));
+      MacResult res = k == 0 ? MacResult{} : Reduce(mode, gen, &a.codes[size_t(r * k)], column.data(), size_t(k));
       const size_t idx = size_t(r * y.cols + c);
       if (y.is_int) {
         y.int32[idx] = res.int32;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The multiply-accumulate path of NUMERICS N-2, one function per datapath stage so that a
 // mismatch names the stage:
 //
@@ -83,8 +84,7 @@ int32_t IntAccumulate(int32_t acc, int64_t t, bool* saturated);
 // ---- Compare mode (N-2.9) ----
 // acc = max/min(acc, data) on fp16 values after N-1 and N-2.3; the first value of a cleared
 // slot initializes it. acc and the result are fp32 bits (always fp16-representable).
-uint32_t CompareStep(uint32_t acc_fp32, bool has_value, uint16_t data, bool is_max,
-                     Generation gen);
+uint32_t CompareStep(uint32_t acc_fp32, bool has_value, uint16_t data, bool is_max, Generation gen);
 
 // One MAC lane with its accumulator slots.
 class MacLane {
@@ -141,8 +141,8 @@ struct MacResult {
   bool saturated = false;  // kInt8
   uint32_t acc = 0;        // raw slot register
 };
-MacResult Reduce(MacMode mode, Generation gen, const uint16_t* data, const uint16_t* kernel,
-                 size_t k, std::optional<uint32_t> initial = std::nullopt);
+MacResult Reduce(MacMode mode, Generation gen, const uint16_t* data, const uint16_t* kernel, size_t k,
+                 std::optional<uint32_t> initial = std::nullopt);
 
 // Matrix multiply (N-2, N-7.2): y[m][n] reduces a[m][0..K) * b[0..K)[n] in index order.
 enum class ElemType { kFp16, kInt8 };
@@ -155,12 +155,12 @@ struct Matrix {
   uint16_t at(int64_t r, int64_t c) const { return codes[size_t(r * cols + c)]; }
 };
 struct MatmulResult {
-  bool is_int = false;           // int8 x int8 gives int32, every other mix gives fp16
+  bool is_int = false;  // int8 x int8 gives int32, every other mix gives fp16
   int64_t rows = 0;
   int64_t cols = 0;
-  std::vector<uint16_t> fp16;    // when !is_int
-  std::vector<int32_t> int32;    // when is_int
-  int64_t saturated_count = 0;   // integer outputs whose accumulation saturated
+  std::vector<uint16_t> fp16;   // when !is_int
+  std::vector<int32_t> int32;   // when is_int
+  int64_t saturated_count = 0;  // integer outputs whose accumulation saturated
 };
 MacMode MatmulMode(ElemType a, ElemType b);
 // Throws std::invalid_argument when the inner dimensions differ.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "tb/oracle/planar.h"
 
 #include <algorithm>
@@ -175,9 +176,8 @@ std::string CheckPoolGeometry(const ConvGeometry& g) {
   if (g.stride_y < 1 || g.stride_y > 8 || g.stride_x < 1 || g.stride_x > 8) {
     return "pooling stride [" + S(g.stride_y) + ", " + S(g.stride_x) + "] is outside 1 .. 8";
   }
-  if (g.pad_top < 0 || g.pad_bottom < 0 || g.pad_left < 0 || g.pad_right < 0 ||
-      g.pad_top >= g.kernel_h || g.pad_bottom >= g.kernel_h || g.pad_left >= g.kernel_w ||
-      g.pad_right >= g.kernel_w) {
+  if (g.pad_top < 0 || g.pad_bottom < 0 || g.pad_left < 0 || g.pad_right < 0 || g.pad_top >= g.kernel_h ||
+      g.pad_bottom >= g.kernel_h || g.pad_left >= g.kernel_w || g.pad_right >= g.kernel_w) {
     return "pooling padding must be smaller than the window (every window holds a real element)";
   }
   if (g.channels < 1 || g.height < 1 || g.width < 1) return "pooling input shape must be positive";

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The planar engine's numerics (NUMERICS N-4, with N-1 and N-5), one function per datapath
 // stage, written from the contract (docs/planar.md gives the choices where it is silent):
 //
@@ -39,9 +40,7 @@ uint32_t ReduceNode(ReduceOp op, uint32_t a, uint32_t b);
 // otherwise the identity; level k pairs (2i, 2i + 1) of level k - 1. Returns fp32 bits.
 uint32_t ReduceTree(ReduceOp op, const std::array<uint16_t, kPatch>& values, uint64_t valid);
 // The running register across patches: acc = node(acc, tree), starting at the identity.
-inline uint32_t ReduceAccumulate(ReduceOp op, uint32_t acc, uint32_t tree) {
-  return ReduceNode(op, acc, tree);
-}
+inline uint32_t ReduceAccumulate(ReduceOp op, uint32_t acc, uint32_t tree) { return ReduceNode(op, acc, tree); }
 // The fp16 store: RNE16 with the plain fp16 range (just above 65504 -> 65504, from 65520 inf).
 uint16_t ReduceFinish(uint32_t acc);
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "tb/oracle/postproc.h"
 
 #include <stdexcept>
@@ -25,7 +26,7 @@ uint16_t StochasticRound(uint32_t acc_fp32, uint32_t rand, int width, Generation
   const uint64_t t = (q + rand) >> width;  // whole ulps after the carry
   const Exact r = Exact::FromInt(neg, t, ulp);
   if (t == 0) return 0;
-  uint16_t out = RoundToFp16(r);  // exact unless > 65504 (then inf)
+  uint16_t out = RoundToFp16(r);                                // exact unless > 65504 (then inf)
   if (gen == Generation::kM1 && Fp16IsDenormal(out)) return 0;  // N-2.3
   return out;
 }
@@ -42,9 +43,7 @@ int32_t Requantize(int32_t acc, int shift) {
   return int32_t(q);
 }
 
-uint16_t IntToFp16(int32_t acc, int shift) {
-  return RoundToFp16(Exact::FromSigned(acc, -shift));
-}
+uint16_t IntToFp16(int32_t acc, int shift) { return RoundToFp16(Exact::FromSigned(acc, -shift)); }
 
 std::string ValidatePostConfig(const PostConfig& cfg) {
   if (cfg.int_acc && (cfg.shift < 0 || cfg.shift > 31)) return "shift must be 0..31";
@@ -67,8 +66,7 @@ PostProcessor::PostProcessor(const PostConfig& cfg) : cfg_(cfg), lfsr_(cfg.sr_se
   if (!err.empty()) throw std::invalid_argument("post-processor: " + err);
 }
 
-std::vector<uint16_t> PostProcessor::Process(const std::vector<uint32_t>& acc,
-                                             const ChannelParams& ch) {
+std::vector<uint16_t> PostProcessor::Process(const std::vector<uint32_t>& acc, const ChannelParams& ch) {
   std::vector<uint16_t> out;
   out.reserve(acc.size());
   for (uint32_t a : acc) out.push_back(One(a, ch));

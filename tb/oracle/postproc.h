@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The post-processor (NUMERICS N-3): what happens to each lane's accumulator after the MAC.
 // docs/postproc.md is the specification; per lane value, in order:
 //
@@ -65,16 +66,16 @@ enum class PostStore { kFp16, kInt8 };
 
 struct PostConfig {
   Generation gen = Generation::kM1;
-  bool int_acc = false;     // the accumulators hold int32 (integer MAC modes)
-  int shift = 0;            // int_acc: 0..31
+  bool int_acc = false;  // the accumulators hold int32 (integer MAC modes)
+  int shift = 0;         // int_acc: 0..31
   PostStore store = PostStore::kFp16;
-  bool sr = false;          // stochastic rounding (fp accumulators, fp16 store)
-  int sr_width = 13;        // 1..13
-  uint32_t sr_seed = 1;     // nonzero
+  bool sr = false;       // stochastic rounding (fp accumulators, fp16 store)
+  int sr_width = 13;     // 1..13
+  uint32_t sr_seed = 1;  // nonzero
   bool scale_en = false;
   bool bias_en = false;
   PostAct act = PostAct::kNone;
-  ActTable table;           // when act == kTable
+  ActTable table;  // when act == kTable
 };
 
 // "" when the configuration is one the post-processor accepts, else what is wrong.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "tb/td/chain.h"
 
 #include <fmt/format.h>
@@ -64,29 +65,29 @@ void WriteAccess(const TensorAccess& a, const std::vector<uint16_t>& v, std::vec
   ForEachElement(a, [&](uint64_t o, uint64_t, int, int, int) { Store(buf, o, eb, v[i++]); });
 }
 
-Program PrepareProgram(std::vector<uint8_t> file) {
-  Program p;
-  p.hwx = ParseHwx(std::move(file));
-  const Hwx& h = p.hwx;
-  p.tds = WalkChain(h.TdBytes(), h.td_count);
-  p.layers = Interpret(p.tds, h.WeightBytes(), h.weights_bar);
-  const int td_bar = [&] {
-    for (int i = 0; i < kBarEntries; ++i) {
-      if (h.bar[i] != 0 && h.bar[i] == h.sections[size_t(h.text)].addr) return i;
-    }
-    return -1;
-  }();
+namespace {
 
-  // Buffers: the TDs, the weights, the tensors (their segments), the rest scratch.
+using TensorOf = std::map<int, const HwxTensor*>;  // buffer-table entry -> the tensor in it
+
+// The buffer-table entry that holds the TDs, or -1.
+int TdBar(const Hwx& h) {
   for (int i = 0; i < kBarEntries; ++i) {
-    if (h.bar[i] == 0) continue;
-    if (i == td_bar) {
-      p.buffers[i] = h.TdBytes();
-    } else if (i == h.weights_bar) {
-      p.buffers[i] = h.WeightBytes();
-    }
+    if (h.bar[i] != 0 && h.bar[i] == h.sections[size_t(h.text)].addr) return i;
   }
-  std::map<int, const HwxTensor*> tensor_of;
+  return -1;
+}
+
+// The tensors a TD reads and writes, each with the header field that names its buffer.
+std::vector<std::pair<const TensorAccess*, int>> Touches(const TdLayer& l) {
+  std::vector<std::pair<const TensorAccess*, int>> a{{&l.src, r::kHeader_8_RBase0}, {&l.dst, r::kHeader_8_WBase}};
+  if (l.planar) a.push_back({&l.src1, r::kHeader_8_RBase1});
+  return a;
+}
+
+// Each tensor's buffer, checked: a table entry of its own, N = D = 1, strides inside it.
+TensorOf PlaceTensors(const Hwx& h, Program* pp) {
+  Program& p = *pp;
+  TensorOf tensor_of;
   for (const HwxTensor& t : h.tensors) {
     if (t.bar < 0) Fail(fmt::format("tensor {}: no buffer-table entry holds its address 0x{:x}", t.name, t.vmaddr));
     if (t.vmsize > (uint64_t(1) << 30)) Fail(fmt::format("tensor {}: a {}-byte buffer", t.name, t.vmsize));
@@ -95,7 +96,8 @@ Program PrepareProgram(std::vector<uint8_t> file) {
                        t.dims[1], t.dims[2], t.dims[3], t.dims[4]));
     }
     for (int d = 1; d <= 3; ++d) {
-      if (t.dims[d] == 0 || t.dims[d] > (1u << 16)) Fail(fmt::format("tensor {}: dimension {} is {}", t.name, d, t.dims[d]));
+      if (t.dims[d] == 0 || t.dims[d] > (1u << 16))
+        Fail(fmt::format("tensor {}: dimension {} is {}", t.name, d, t.dims[d]));
     }
     for (int d = 0; d < 5; ++d) {  // bounded, so that the offsets below cannot wrap
       if (t.strides[d] > (uint64_t(1) << 32)) {
@@ -103,31 +105,35 @@ Program PrepareProgram(std::vector<uint8_t> file) {
       }
     }
     const uint64_t eb = uint64_t(TensorElemBytes(t));
-    if (t.strides[3] != eb) Fail(fmt::format("tensor {}: W stride {} is not the element size {}", t.name, t.strides[3], eb));
+    if (t.strides[3] != eb)
+      Fail(fmt::format("tensor {}: W stride {} is not the element size {}", t.name, t.strides[3], eb));
     const uint64_t end = HostOffset(t, t.dims[1] - 1, t.dims[2] - 1, t.dims[3] - 1) + eb;
     if (end > t.vmsize) {
       Fail(fmt::format("tensor {}: its strides reach byte 0x{:x}, past its buffer's 0x{:x}", t.name, end, t.vmsize));
     }
-    if (tensor_of.count(t.bar)) Fail(fmt::format("tensors {} and {} share buffer {}", tensor_of[t.bar]->name, t.name, t.bar));
+    if (tensor_of.count(t.bar))
+      Fail(fmt::format("tensors {} and {} share buffer {}", tensor_of[t.bar]->name, t.name, t.bar));
     tensor_of[t.bar] = &t;
     p.buffers[t.bar].assign(size_t(t.vmsize), 0);
   }
-  // Scratch: as large as the TDs need.
-  auto touches = [](const TdLayer& l) {
-    std::vector<std::pair<const TensorAccess*, int>> a{{&l.src, r::kHeader_8_RBase0}, {&l.dst, r::kHeader_8_WBase}};
-    if (l.planar) a.push_back({&l.src1, r::kHeader_8_RBase1});
-    return a;
-  };
+  return tensor_of;
+}
+
+// Scratch buffers, as large as the TDs need; every buffer a TD names exists.
+void PlaceScratch(const Hwx& h, Program* pp) {
+  Program& p = *pp;
   for (const TdLayer& l : p.layers) {
-    for (const auto& [a, field] : touches(l)) {
+    for (const auto& [a, field] : Touches(l)) {
       if (h.bar[a->bar] == 0) {
-        Fail(fmt::format("TD {}: {} = {}: the buffer-table entry is empty", l.index, regs::td::kFields[field].name, a->bar));
+        Fail(fmt::format("TD {}: {} = {}: the buffer-table entry is empty", l.index, regs::td::kFields[field].name,
+                         a->bar));
       }
-      if (a->End() > (uint64_t(1) << 30)) Fail(fmt::format("TD {}: it reaches byte 0x{:x} of buffer {}", l.index, a->End(), a->bar));
+      if (a->End() > (uint64_t(1) << 30))
+        Fail(fmt::format("TD {}: it reaches byte 0x{:x} of buffer {}", l.index, a->End(), a->bar));
       if (!p.buffers.count(a->bar)) {
         uint64_t need = 0;
         for (const TdLayer& m : p.layers) {
-          for (const auto& [b, f] : touches(m)) {
+          for (const auto& [b, f] : Touches(m)) {
             if (b->bar == a->bar) need = std::max(need, b->End());
           }
         }
@@ -138,73 +144,86 @@ Program PrepareProgram(std::vector<uint8_t> file) {
       Fail(fmt::format("TD {}: Header[9].KBase0 = {}: the buffer-table entry is empty", l.index, l.kernels.bar));
     }
     if (l.kernels.bar >= 0 && !p.buffers.count(l.kernels.bar)) {
-      Fail(fmt::format("TD {}: Header[9].KBase0 = {} ({}): kernels from a buffer no tensor, weights or TD holds", l.index,
-                       l.kernels.bar, h.BarName(l.kernels.bar)));
+      Fail(fmt::format("TD {}: Header[9].KBase0 = {} ({}): kernels from a buffer no tensor, weights or TD holds",
+                       l.index, l.kernels.bar, h.BarName(l.kernels.bar)));
     }
   }
+}
 
-  // The chain's use of memory, byte by byte, before anything runs.
-  std::map<int, std::vector<uint8_t>> state;  // 0 undefined, 1 defined (input, weights), 2 written by a TD
-  std::map<int, std::vector<int>> writer;     // outputs: the TD that wrote each byte
-  for (const auto& [bar, bytes] : p.buffers) state[bar].assign(bytes.size(), 0);
-  if (h.weights_bar >= 0 && state.count(h.weights_bar)) std::fill(state[h.weights_bar].begin(), state[h.weights_bar].end(), 1);
-  for (const HwxTensor& t : h.tensors) {
-    const uint64_t eb = uint64_t(TensorElemBytes(t));
-    if (t.role == TensorRole::kOutput) writer[t.bar].assign(p.buffers[t.bar].size(), -1);
-    if (t.role != TensorRole::kInput) continue;
-    for (uint32_t c = 0; c < t.dims[1]; ++c) {
-      for (uint32_t y = 0; y < t.dims[2]; ++y) {
-        for (uint32_t x = 0; x < t.dims[3]; ++x) {
-          const uint64_t o = HostOffset(t, c, y, x);
-          std::fill(state[t.bar].begin() + long(o), state[t.bar].begin() + long(o + eb), 1);
+// The chain's use of memory, byte by byte, before anything runs: every byte a TD reads holds an
+// input, a weight or an earlier TD's result; no TD writes what it reads, the TDs, the weights or
+// an input; outputs do not overlap; every output byte is written.
+class MemoryUse {
+ public:
+  MemoryUse(const Hwx& hwx, const Program& prog, int tdb, const TensorOf& tensors)
+      : h(hwx), p(prog), td_bar(tdb), tensor_of(tensors) {
+    for (const auto& [bar, bytes] : p.buffers) state[bar].assign(bytes.size(), 0);
+    if (h.weights_bar >= 0 && state.count(h.weights_bar))
+      std::fill(state[h.weights_bar].begin(), state[h.weights_bar].end(), 1);
+    for (const HwxTensor& t : h.tensors) {
+      const uint64_t eb = uint64_t(TensorElemBytes(t));
+      if (t.role == TensorRole::kOutput) writer[t.bar].assign(p.buffers.at(t.bar).size(), -1);
+      if (t.role != TensorRole::kInput) continue;
+      for (uint32_t c = 0; c < t.dims[1]; ++c) {
+        for (uint32_t y = 0; y < t.dims[2]; ++y) {
+          for (uint32_t x = 0; x < t.dims[3]; ++x) {
+            const uint64_t o = HostOffset(t, c, y, x);
+            std::fill(state[t.bar].begin() + long(o), state[t.bar].begin() + long(o + eb), 1);
+          }
         }
       }
     }
   }
-  auto name = [&](int bar) { return fmt::format("buffer {} ({})", bar, h.BarName(bar)); };
-  for (const TdLayer& l : p.layers) {
+
+  void CheckTd(const TdLayer& l) {
     const std::string where = fmt::format("TD {}", l.index);
     std::map<int, std::vector<std::pair<uint64_t, uint64_t>>> reads;
     auto check_read = [&](int bar, uint64_t b, uint64_t e, const char* field) {
       const std::vector<uint8_t>& s = state.at(bar);
-      if (e > s.size()) Fail(fmt::format("{}: {} reads up to byte 0x{:x} of {}, which has 0x{:x}", where, field, e, name(bar), s.size()));
+      if (e > s.size())
+        Fail(fmt::format("{}: {} reads up to byte 0x{:x} of {}, which has 0x{:x}", where, field, e, name(bar),
+                         s.size()));
       if (bar == td_bar) Fail(fmt::format("{}: {} = {} reads the TDs as data", where, field, bar));
       for (uint64_t k = b; k < e; ++k) {
         if (s[k] == 0) {
-          Fail(fmt::format("{}: {} reads byte 0x{:x} of {}, which no input holds and no earlier TD wrote", where, field, k,
-                           name(bar)));
+          Fail(fmt::format("{}: {} reads byte 0x{:x} of {}, which no input holds and no earlier TD wrote", where, field,
+                           k, name(bar)));
         }
       }
       reads[bar].push_back({b, e});
     };
-    for (const auto& [a, field] : touches(l)) {
+    for (const auto& [a, field] : Touches(l)) {
       if (a == &l.dst) continue;
-      ForEachElement(*a, [&](uint64_t b, uint64_t e, int, int, int) { check_read(a->bar, b, e, regs::td::kFields[field].name); });
+      ForEachElement(
+          *a, [&](uint64_t b, uint64_t e, int, int, int) { check_read(a->bar, b, e, regs::td::kFields[field].name); });
     }
     if (l.kernels.bar >= 0) {
       for (const auto& [b, e] : l.KernelReads()) check_read(l.kernels.bar, b, e, "Header[9].KBase0 (kernels)");
     }
     const int d = l.dst.bar;
-    if (d == td_bar || d == h.weights_bar) Fail(fmt::format("{}: Header[8].WBase = {} writes into {}", where, d, name(d)));
-    if (tensor_of.count(d) && tensor_of[d]->role == TensorRole::kInput) {
-      Fail(fmt::format("{}: Header[8].WBase = {} writes into the input tensor {}", where, d, tensor_of[d]->name));
+    if (d == td_bar || d == h.weights_bar)
+      Fail(fmt::format("{}: Header[8].WBase = {} writes into {}", where, d, name(d)));
+    if (tensor_of.count(d) && tensor_of.at(d)->role == TensorRole::kInput) {
+      Fail(fmt::format("{}: Header[8].WBase = {} writes into the input tensor {}", where, d, tensor_of.at(d)->name));
     }
     if (l.dst.End() > state.at(d).size()) {
-      Fail(fmt::format("{}: writes up to byte 0x{:x} of {}, which has 0x{:x}", where, l.dst.End(), name(d), state.at(d).size()));
+      Fail(fmt::format("{}: writes up to byte 0x{:x} of {}, which has 0x{:x}", where, l.dst.End(), name(d),
+                       state.at(d).size()));
     }
     ForEachElement(l.dst, [&](uint64_t b, uint64_t e, int c, int y, int x) {
       for (const auto& [rb, re] : reads[d]) {
         if (b < re && rb < e) {
-          Fail(fmt::format("{}: writes element [{}, {}, {}] at byte 0x{:x} of {}, which it also reads (a result in "
-                           "place of its operands is not modelled)",
-                           where, c, y, x, b, name(d)));
+          Fail(
+              fmt::format("{}: writes element [{}, {}, {}] at byte 0x{:x} of {}, which it also reads (a result in "
+                          "place of its operands is not modelled)",
+                          where, c, y, x, b, name(d)));
         }
       }
       if (writer.count(d)) {
         for (uint64_t k = b; k < e; ++k) {
           if (writer[d][k] >= 0) {
-            Fail(fmt::format("{}: writes byte 0x{:x} of output {}, which TD {} already wrote (outputs that overlap)", where,
-                             k, tensor_of[d]->name, writer[d][k]));
+            Fail(fmt::format("{}: writes byte 0x{:x} of output {}, which TD {} already wrote (outputs that overlap)",
+                             where, k, tensor_of.at(d)->name, writer[d][k]));
           }
           writer[d][k] = l.index;
         }
@@ -212,20 +231,60 @@ Program PrepareProgram(std::vector<uint8_t> file) {
       std::fill(state[d].begin() + long(b), state[d].begin() + long(e), 2);
     });
   }
-  for (const HwxTensor& t : h.tensors) {
-    if (t.role != TensorRole::kOutput) continue;
-    const uint64_t eb = uint64_t(TensorElemBytes(t));
-    for (uint32_t c = 0; c < t.dims[1]; ++c) {
-      for (uint32_t y = 0; y < t.dims[2]; ++y) {
-        for (uint32_t x = 0; x < t.dims[3]; ++x) {
-          const uint64_t o = HostOffset(t, c, y, x);
-          for (uint64_t k = o; k < o + eb; ++k) {
-            if (state[t.bar][k] != 2) Fail(fmt::format("output {}: element [{}, {}, {}] is written by no TD", t.name, c, y, x));
+
+  void CheckOutputsWritten() const {
+    for (const HwxTensor& t : h.tensors) {
+      if (t.role != TensorRole::kOutput) continue;
+      const uint64_t eb = uint64_t(TensorElemBytes(t));
+      for (uint32_t c = 0; c < t.dims[1]; ++c) {
+        for (uint32_t y = 0; y < t.dims[2]; ++y) {
+          for (uint32_t x = 0; x < t.dims[3]; ++x) {
+            const uint64_t o = HostOffset(t, c, y, x);
+            for (uint64_t k = o; k < o + eb; ++k) {
+              if (state.at(t.bar)[k] != 2)
+                Fail(fmt::format("output {}: element [{}, {}, {}] is written by no TD", t.name, c, y, x));
+            }
           }
         }
       }
     }
   }
+
+ private:
+  std::string name(int bar) const { return fmt::format("buffer {} ({})", bar, h.BarName(bar)); }
+
+  const Hwx& h;
+  const Program& p;
+  const int td_bar;
+  const TensorOf& tensor_of;
+  std::map<int, std::vector<uint8_t>> state;  // 0 undefined, 1 defined (input, weights), 2 written by a TD
+  std::map<int, std::vector<int>> writer;     // outputs: the TD that wrote each byte
+};
+
+}  // namespace
+
+Program PrepareProgram(std::vector<uint8_t> file) {
+  Program p;
+  p.hwx = ParseHwx(std::move(file));
+  const Hwx& h = p.hwx;
+  p.tds = WalkChain(h.TdBytes(), h.td_count);
+  p.layers = Interpret(p.tds, h.WeightBytes(), h.weights_bar);
+  const int td_bar = TdBar(h);
+
+  // Buffers: the TDs, the weights, the tensors (their segments), the rest scratch.
+  for (int i = 0; i < kBarEntries; ++i) {
+    if (h.bar[i] == 0) continue;
+    if (i == td_bar) {
+      p.buffers[i] = h.TdBytes();
+    } else if (i == h.weights_bar) {
+      p.buffers[i] = h.WeightBytes();
+    }
+  }
+  const TensorOf tensor_of = PlaceTensors(h, &p);
+  PlaceScratch(h, &p);
+  MemoryUse use(h, p, td_bar, tensor_of);
+  for (const TdLayer& l : p.layers) use.CheckTd(l);
+  use.CheckOutputsWritten();
   return p;
 }
 

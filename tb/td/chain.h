@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A whole program made ready to run (docs/td.md "Running a program"): the container read, the
 // chain walked and interpreted, one buffer for every buffer-table entry the chain uses, and the
 // chain's use of memory checked before anything runs. RunTdOracle then runs one TD on the oracle

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "tb/td/encode.h"
 
 #include <fmt/format.h>
@@ -90,7 +91,8 @@ Encoded EncodeLayers(const std::vector<LayerSpec>& layers, int weights_bar) {
                    int fplane, int fmem) {
       if (row == 0) row = PackedRow(w, f);
       if (plane == 0) plane = row * uint64_t(h);
-      if (base % 64 || row % 64 || plane % 64) throw TdError(fmt::format("TD {}: base and strides must be multiples of 64", i));
+      if (base % 64 || row % 64 || plane % 64)
+        throw TdError(fmt::format("TD {}: base and strides must be multiples of 64", i));
       Set(&t, fbase, base / 64);
       Set(&t, frow, row / 64);
       Set(&t, fplane, plane / 64);
@@ -98,8 +100,8 @@ Encoded EncodeLayers(const std::vector<LayerSpec>& layers, int weights_bar) {
     };
     Set(&t, r::kTileDMASrc_DMAConfig_En, 1);
     Set(&t, r::kTileDMADst_DMAConfig_En, 1);
-    dma(s.src_base, s.src_row, s.src_plane, s.w, s.h, s.in, r::kTileDMASrc_BaseAddr_Addr, r::kTileDMASrc_RowStride_Stride,
-        r::kTileDMASrc_PlaneStride_PlaneStride, r::kTileDMASrc_Fmt_MemFmt);
+    dma(s.src_base, s.src_row, s.src_plane, s.w, s.h, s.in, r::kTileDMASrc_BaseAddr_Addr,
+        r::kTileDMASrc_RowStride_Stride, r::kTileDMASrc_PlaneStride_PlaneStride, r::kTileDMASrc_Fmt_MemFmt);
     dma(s.dst_base, s.dst_row, s.dst_plane, s.planar ? s.w : s.ow, s.planar ? s.h : s.oh, s.out,
         r::kTileDMADst_BaseAddr_Addr, r::kTileDMADst_RowStride_RowStride, r::kTileDMADst_PlaneStride_PlaneStride,
         r::kTileDMADst_Fmt_MemFmt);
@@ -118,7 +120,7 @@ Encoded EncodeLayers(const std::vector<LayerSpec>& layers, int weights_bar) {
       continue;
     }
     // NE.
-    Set(&t, r::kNE_MACCfg_OpMode, s.pass ? 4 : 0);
+    Set(&t, r::kNE_MACCfg_OpMode, uint64_t(s.pass ? r::OpMode::kPass : r::OpMode::kConv));
     Set(&t, r::kNE_MACCfg_KernelMode, s.pass ? 1 : 0);
     Set(&t, r::kNE_MACCfg_NonlinearMode, uint64_t(s.nonlinear));
     Set(&t, r::kNE_MACCfg_BiasMode, s.bias ? 1 : 0);
@@ -131,14 +133,16 @@ Encoded EncodeLayers(const std::vector<LayerSpec>& layers, int weights_bar) {
     auto open_channel = [&](uint64_t base, uint64_t bytes) {
       if (channel >= 16) throw TdError(fmt::format("TD {}: more than 16 kernel DMA channels", i));
       Set(&t, Channel(r::kKernelDMASrc_CoeffDMAConfig_0_En, r::kKernelDMASrc_CoeffDMAConfig_1_En, channel), 1);
-      Set(&t, Channel(r::kKernelDMASrc_CoeffBaseAddr_0_Addr, r::kKernelDMASrc_CoeffBaseAddr_1_Addr, channel), base / 64);
+      Set(&t, Channel(r::kKernelDMASrc_CoeffBaseAddr_0_Addr, r::kKernelDMASrc_CoeffBaseAddr_1_Addr, channel),
+          base / 64);
       Set(&t, Channel(r::kKernelDMASrc_CoeffBfrSize_0_MemBfrSize, r::kKernelDMASrc_CoeffBfrSize_1_MemBfrSize, channel),
           bytes / 64);
       ++channel;
     };
     if (!s.pass) {
       const int k = s.kernel_channels;
-      if (k < 1 || k > 16 - (s.nonlinear == 2)) throw TdError(fmt::format("TD {}: {} kernel channels", i, k));
+      if (k < 1 || k > 16 - (s.nonlinear == r::Nonlinear::kTable))
+        throw TdError(fmt::format("TD {}: {} kernel channels", i, k));
       uint64_t run_base = 0;  // kernels from a run-time buffer: the channels back to back from 0
       for (int c = 0; c < k; ++c) {
         const std::vector<uint8_t> blocks = KernelBlocks(s, c);
@@ -154,7 +158,7 @@ Encoded EncodeLayers(const std::vector<LayerSpec>& layers, int weights_bar) {
         }
       }
     }
-    if (s.nonlinear == 2) {
+    if (s.nonlinear == r::Nonlinear::kTable) {
       if (s.kernel_bar >= 0) throw TdError(fmt::format("TD {}: a lookup table comes from the weights", i));
       const uint64_t base = e.weights.size();
       Append64(&e.weights, TableBlob(s.knots, s.below, s.above));

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The encoder (docs/td.md "Writing programs"): layers in the model's terms become TDs with the
 // fields Interpret() reads, chained, with their kernels packed into a weights section the way
 // Apple's files hold them (assumption A8), and the whole program as an .hwx file. The inverse
@@ -16,7 +17,7 @@
 namespace ane::td {
 
 struct LayerSpec {
-  bool pass = false;  // per-element pass (no kernels) instead of a convolution
+  bool pass = false;    // per-element pass (no kernels) instead of a convolution
   bool planar = false;  // a planar task: y = post(op(src0 x src0_scale, src1)) (A18), fp16, shape [cin][h][w]
   PlanarTask pe;        // its operator and scales
   int src1_bar = 6;
@@ -24,19 +25,19 @@ struct LayerSpec {
   ElemFormat in = ElemFormat::kFp16, out = ElemFormat::kFp16;
   int cin = 1, h = 1, w = 1, cout = 1, oh = 1, ow = 1;
   int kh = 1, kw = 1, sy = 1, sx = 1, py = 0, px = 0, groups = 1;
-  uint16_t scale = 0x3C00;  // NE.PostScale (fp16)
-  bool bias = false;        // NE.MACCfg.BiasMode 1: each kernel block starts with its channel's bias (A19)
-  uint16_t bias_value = 0;  // every channel's bias (fp16) when `biases` is empty
+  uint16_t scale = 0x3C00;       // NE.PostScale (fp16)
+  bool bias = false;             // NE.MACCfg.BiasMode 1: each kernel block starts with its channel's bias (A19)
+  uint16_t bias_value = 0;       // every channel's bias (fp16) when `biases` is empty
   std::vector<uint16_t> biases;  // per output channel
-  int nonlinear = 0;        // 0 none, 1 ReLU, 2 table
-  int shift = 0;            // int8 x int8: NE.PostRightShift
+  regs::td::Nonlinear nonlinear = regs::td::Nonlinear::kNone;
+  int shift = 0;                               // int8 x int8: NE.PostRightShift
   std::vector<std::vector<uint16_t>> weights;  // [cout][cin/groups kh kw] (fp16 codes, int8 in [7:0])
-  int kernel_channels = 1;  // kernel DMA channels the output channels are spread over (1..16)
-  std::vector<uint16_t> knots;  // nonlinear 2: 33 fp16 knots on [-8, 8]
+  int kernel_channels = 1;                     // kernel DMA channels the output channels are spread over (1..16)
+  std::vector<uint16_t> knots;                 // nonlinear 2: 33 fp16 knots on [-8, 8]
   uint16_t below = 0, above = 0x3C00;
   int src_bar = 5, dst_bar = 4;
-  int kernel_bar = -1;      // Header[9].KBase0: -1 the weights; else a buffer the kernels are in
-                            // at run time (their blocks must be put there by the program's user)
+  int kernel_bar = -1;                  // Header[9].KBase0: -1 the weights; else a buffer the kernels are in
+                                        // at run time (their blocks must be put there by the program's user)
   uint64_t src_base = 0, dst_base = 0;  // multiples of 64
   uint64_t src_row = 0, src_plane = 0, dst_row = 0, dst_plane = 0;  // 0: packed (rows rounded to 64)
 };
@@ -45,9 +46,9 @@ struct LayerSpec {
 uint64_t PackedRow(int w, ElemFormat f);
 
 struct Encoded {
-  std::vector<Td> tds;             // at 0, 0x300, ...
-  std::vector<uint8_t> chain;      // their bytes
-  std::vector<uint8_t> weights;    // kernels and tables, 64-byte blocks
+  std::vector<Td> tds;           // at 0, 0x300, ...
+  std::vector<uint8_t> chain;    // their bytes
+  std::vector<uint8_t> weights;  // kernels and tables, 64-byte blocks
 };
 // weights_bar: the buffer entry of the weights (1 in WriteHwx's layout). Throws TdError when a
 // layer cannot be encoded (a value too wide for its field).

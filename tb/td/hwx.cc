@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "tb/td/hwx.h"
 
 #include <fmt/format.h>
@@ -10,8 +11,7 @@
 namespace ane::td {
 namespace {
 
-constexpr uint32_t kLcSymtab = 0x2, kLcThread = 0x4, kLcLoadFvmlib = 0x6, kLcIdent = 0x8,
-                   kLcSegment64 = 0x19;
+constexpr uint32_t kLcSymtab = 0x2, kLcThread = 0x4, kLcLoadFvmlib = 0x6, kLcIdent = 0x8, kLcSegment64 = 0x19;
 // The newer compiler's (v7, matmul.hwx) tensor command: u32 name offset, u32 0, u64 address.
 constexpr uint32_t kLcTensor64 = 0x40;
 constexpr uint32_t kHeaderBytes = 32;
@@ -80,183 +80,138 @@ std::string Hwx::BarName(int i) const {
   return fmt::format("scratch at 0x{:x}", a);
 }
 
-Hwx ParseHwx(std::vector<uint8_t> bytes) {
-  Hwx h;
-  h.bytes = std::move(bytes);
+namespace {
+
+// What the load commands say about tensors and buffers, matched up after the walk.
+struct FvmName {
+  std::string name;
+  uint64_t addr;
+};
+struct TensorThread {
+  std::string name;
+  uint32_t kind, type, dims[5], bytes;
+  uint64_t strides[5];
+  uint32_t at;
+};
+struct LoadState {
+  int bar_thread = -1;
+  std::vector<FvmName> fvm;
+  std::vector<TensorThread> threads;
+};
+
+// LC_SEGMENT_64 i at `at`: the segment and its sections, each inside the file and the segment.
+void ParseSegment(Hwx& h, uint64_t at, const LoadCommand& c, uint32_t i, const std::string& where) {
   const std::vector<uint8_t>& b = h.bytes;
   const uint64_t n = b.size();
-  if (n < kHeaderBytes) Fail(fmt::format("truncated Mach-O header ({} bytes, need 32)", n));
-  if (U32(b, 0) != kHwxMagic) {
-    Fail(fmt::format("not an .hwx file (magic 0x{:08x}, expected 0x{:08x})", U32(b, 0), kHwxMagic));
+  if (c.size < kSegmentBytes) Fail(fmt::format("{}: LC_SEGMENT_64 of 0x{:x} bytes (need 0x48)", where, c.size));
+  Segment s;
+  s.name = Name16(b, at + 8);
+  s.vmaddr = U64(b, at + 24);
+  s.vmsize = U64(b, at + 32);
+  s.fileoff = U64(b, at + 40);
+  s.filesize = U64(b, at + 48);
+  s.maxprot = U32(b, at + 56);
+  s.initprot = U32(b, at + 60);
+  const uint32_t nsects = U32(b, at + 64);
+  s.flags = U32(b, at + 68);
+  s.command = i;
+  if (nsects > (c.size - kSegmentBytes) / kSectionBytes || kSegmentBytes + uint64_t(nsects) * kSectionBytes != c.size) {
+    Fail(fmt::format("{}: segment {} says {} sections, its size 0x{:x} holds {}", where, s.name, nsects, c.size,
+                     (c.size - kSegmentBytes) / kSectionBytes));
   }
-  h.cputype = U32(b, 4);
-  h.cpusubtype = U32(b, 8);
-  h.filetype = U32(b, 12);
-  const uint32_t ncmds = U32(b, 16), sizeofcmds = U32(b, 20);
-  h.flags = U32(b, 24);
-  if (h.cputype != kHwxCpuType) Fail(fmt::format("cputype 0x{:x}: an ANE program has 0x80", h.cputype));
-  if (h.cpusubtype != kHwxCpuSubtypeH13) {
-    Fail(fmt::format("cpusubtype {}: only 4 (H13, the M1's ANE) is understood", h.cpusubtype));
+  if (s.filesize > 0 && (s.fileoff > n || s.filesize > n - s.fileoff)) {
+    Fail(fmt::format("{}: segment {} file data 0x{:x}+0x{:x} runs past the end of the file (0x{:x} bytes)", where,
+                     s.name, s.fileoff, s.filesize, n));
   }
-  if (uint64_t(kHeaderBytes) + sizeofcmds > n) {
-    Fail(fmt::format("load commands ({} bytes) run past the end of the file ({} bytes)", sizeofcmds, n));
+  for (uint32_t k = 0; k < nsects; ++k) {
+    const uint64_t so = at + kSegmentBytes + uint64_t(k) * kSectionBytes;
+    Section t;
+    t.sectname = Name16(b, so);
+    t.segname = Name16(b, so + 16);
+    t.addr = U64(b, so + 32);
+    t.size = U64(b, so + 40);
+    t.offset = U32(b, so + 48);
+    t.align = U32(b, so + 52);
+    t.reloff = U32(b, so + 56);
+    t.nreloc = U32(b, so + 60);
+    t.flags = U32(b, so + 64);
+    t.header_at = uint32_t(so);
+    const std::string sw = fmt::format("section {},{}", t.segname, t.sectname);
+    if (s.filesize > 0) {
+      if (t.offset < s.fileoff || t.offset > s.fileoff + s.filesize || t.size > s.fileoff + s.filesize - t.offset) {
+        Fail(fmt::format("{} at 0x{:x}+0x{:x} lies outside its segment's file data 0x{:x}+0x{:x}", sw, t.offset, t.size,
+                         s.fileoff, s.filesize));
+      }
+      if (t.addr < s.vmaddr || t.addr - s.vmaddr != t.offset - s.fileoff) {
+        Fail(fmt::format("{}: address 0x{:x} does not match its file offset 0x{:x} in segment {}", sw, t.addr, t.offset,
+                         s.name));
+      }
+    } else if (t.offset != 0) {
+      Fail(fmt::format("{} has file offset 0x{:x} but its segment has no file data", sw, t.offset));
+    }
+    if (t.nreloc > 0) {
+      if (t.reloff > n || uint64_t(t.nreloc) * 8 > n - t.reloff) {
+        Fail(fmt::format("{}: {} relocations at 0x{:x} run past the end of the file", sw, t.nreloc, t.reloff));
+      }
+      for (uint32_t r = 0; r < t.nreloc; ++r) {
+        const uint32_t addr = U32(b, t.reloff + 8ull * r), raw = U32(b, t.reloff + 8ull * r + 4);
+        if (uint64_t(addr) + 4 > t.size || (raw >> 25 & 3) != 2) {
+          Fail(fmt::format("{}: relocation {} patches 0x{:x} (length code {}): not a 4-byte word inside the section",
+                           sw, r, addr, raw >> 25 & 3));
+        }
+        h.relocations.push_back({int(h.sections.size()), addr, raw});
+      }
+    }
+    h.sections.push_back(t);
   }
-  if (ncmds > sizeofcmds / 8) Fail(fmt::format("{} load commands cannot fit in {} bytes", ncmds, sizeofcmds));
+  h.segments.push_back(s);
+}
 
-  // Load commands.
-  uint64_t at = kHeaderBytes;
-  const uint64_t cmds_end = kHeaderBytes + uint64_t(sizeofcmds);
-  int bar_thread = -1;
-  struct FvmName { std::string name; uint64_t addr; };
-  std::vector<FvmName> fvm;
-  struct TensorThread { std::string name; uint32_t kind, type, dims[5], bytes; uint64_t strides[5]; uint32_t at; };
-  std::vector<TensorThread> threads;
-  for (uint32_t i = 0; i < ncmds; ++i) {
-    if (at + 8 > cmds_end) Fail(fmt::format("load command {} at 0x{:x} runs past the load commands", i, at));
-    LoadCommand c{U32(b, at), U32(b, at + 4), uint32_t(at)};
-    if (c.size < 8 || c.size % 4 != 0) {
-      Fail(fmt::format("load command {} at 0x{:x}: size 0x{:x} is not a multiple of 4 of at least 8", i, at, c.size));
-    }
-    if (at + c.size > cmds_end) {
-      Fail(fmt::format("load command {} at 0x{:x}: its 0x{:x} bytes run past the load commands (end 0x{:x})", i, at,
-                       c.size, cmds_end));
-    }
-    const uint64_t end = at + c.size;
-    const std::string where = fmt::format("load command {} at 0x{:x}", i, at);
-    if (c.cmd == kLcSegment64) {
-      if (c.size < kSegmentBytes) Fail(fmt::format("{}: LC_SEGMENT_64 of 0x{:x} bytes (need 0x48)", where, c.size));
-      Segment s;
-      s.name = Name16(b, at + 8);
-      s.vmaddr = U64(b, at + 24);
-      s.vmsize = U64(b, at + 32);
-      s.fileoff = U64(b, at + 40);
-      s.filesize = U64(b, at + 48);
-      s.maxprot = U32(b, at + 56);
-      s.initprot = U32(b, at + 60);
-      const uint32_t nsects = U32(b, at + 64);
-      s.flags = U32(b, at + 68);
-      s.command = i;
-      if (nsects > (c.size - kSegmentBytes) / kSectionBytes || kSegmentBytes + uint64_t(nsects) * kSectionBytes != c.size) {
-        Fail(fmt::format("{}: segment {} says {} sections, its size 0x{:x} holds {}", where, s.name, nsects, c.size,
-                         (c.size - kSegmentBytes) / kSectionBytes));
-      }
-      if (s.filesize > 0 && (s.fileoff > n || s.filesize > n - s.fileoff)) {
-        Fail(fmt::format("{}: segment {} file data 0x{:x}+0x{:x} runs past the end of the file (0x{:x} bytes)", where,
-                         s.name, s.fileoff, s.filesize, n));
-      }
-      for (uint32_t k = 0; k < nsects; ++k) {
-        const uint64_t so = at + kSegmentBytes + uint64_t(k) * kSectionBytes;
-        Section t;
-        t.sectname = Name16(b, so);
-        t.segname = Name16(b, so + 16);
-        t.addr = U64(b, so + 32);
-        t.size = U64(b, so + 40);
-        t.offset = U32(b, so + 48);
-        t.align = U32(b, so + 52);
-        t.reloff = U32(b, so + 56);
-        t.nreloc = U32(b, so + 60);
-        t.flags = U32(b, so + 64);
-        t.header_at = uint32_t(so);
-        const std::string sw = fmt::format("section {},{}", t.segname, t.sectname);
-        if (s.filesize > 0) {
-          if (t.offset < s.fileoff || t.offset > s.fileoff + s.filesize || t.size > s.fileoff + s.filesize - t.offset) {
-            Fail(fmt::format("{} at 0x{:x}+0x{:x} lies outside its segment's file data 0x{:x}+0x{:x}", sw, t.offset,
-                             t.size, s.fileoff, s.filesize));
-          }
-          if (t.addr < s.vmaddr || t.addr - s.vmaddr != t.offset - s.fileoff) {
-            Fail(fmt::format("{}: address 0x{:x} does not match its file offset 0x{:x} in segment {}", sw, t.addr,
-                             t.offset, s.name));
-          }
-        } else if (t.offset != 0) {
-          Fail(fmt::format("{} has file offset 0x{:x} but its segment has no file data", sw, t.offset));
-        }
-        if (t.nreloc > 0) {
-          if (t.reloff > n || uint64_t(t.nreloc) * 8 > n - t.reloff) {
-            Fail(fmt::format("{}: {} relocations at 0x{:x} run past the end of the file", sw, t.nreloc, t.reloff));
-          }
-          for (uint32_t r = 0; r < t.nreloc; ++r) {
-            const uint32_t addr = U32(b, t.reloff + 8ull * r), raw = U32(b, t.reloff + 8ull * r + 4);
-            if (uint64_t(addr) + 4 > t.size || (raw >> 25 & 3) != 2) {
-              Fail(fmt::format("{}: relocation {} patches 0x{:x} (length code {}): not a 4-byte word inside the section",
-                               sw, r, addr, raw >> 25 & 3));
-            }
-            h.relocations.push_back({int(h.sections.size()), addr, raw});
-          }
-        }
-        h.sections.push_back(t);
-      }
-      h.segments.push_back(s);
-    } else if (c.cmd == kLcLoadFvmlib) {
-      if (c.size < 20) Fail(fmt::format("{}: LC_LOADFVMLIB of {} bytes (need 20)", where, c.size));
-      const uint32_t name_at = U32(b, at + 8);
-      fvm.push_back({CString(b, at + name_at, end, where), U32(b, at + 16)});
-    } else if (c.cmd == kLcTensor64) {
-      if (c.size < 25) Fail(fmt::format("{}: tensor command 0x40 of {} bytes (need 25)", where, c.size));
-      const uint32_t name_at = U32(b, at + 8);
-      if (name_at < 24) Fail(fmt::format("{}: tensor command 0x40 names its tensor at +0x{:x}, inside its fields", where, name_at));
-      fvm.push_back({CString(b, at + name_at, end, where), U64(b, at + 16)});
-    } else if (c.cmd == kLcThread) {
-      if (c.size < 16) Fail(fmt::format("{}: LC_THREAD of {} bytes (need 16)", where, c.size));
-      const uint32_t flavor = U32(b, at + 8), count = U32(b, at + 12);
-      if (uint64_t(count) * 4 > c.size - 16) {
-        Fail(fmt::format("{}: LC_THREAD state of {} words runs past its command ({} bytes)", where, count, c.size));
-      }
-      const uint64_t st = at + 16;
-      if (flavor == 1) {
-        if (bar_thread >= 0) Fail(fmt::format("{}: a second buffer-address thread (flavor 1)", where));
-        if (count < kBarThreadWords) {
-          Fail(fmt::format("{}: buffer-address thread of {} words (need {})", where, count, kBarThreadWords));
-        }
-        bar_thread = int(i);
-        for (int e = 0; e < kBarEntries; ++e) h.bar[e] = U64(b, st + 8ull * e);
-        h.td_addr = U64(b, st + 4 * 512);
-        h.td_words = U32(b, st + 4 * 514) + 1;
-        h.td_count = U32(b, st + 4 * 515);
-      } else if (flavor == 3) {
-        if (count < kTensorThreadWords) {
-          Fail(fmt::format("{}: tensor thread of {} words (need {})", where, count, kTensorThreadWords));
-        }
-        TensorThread t;
-        t.at = uint32_t(at);
-        t.kind = U32(b, st + 4);
-        t.name = CString(b, at + U32(b, st + 16), end, where + ": tensor name");
-        t.type = U32(b, st + 20);
-        for (int d = 0; d < 5; ++d) {
-          t.dims[d] = U32(b, st + 24 + 4 * d);
-          t.strides[d] = U64(b, st + 64 + 8 * d);
-        }
-        t.bytes = U32(b, st + 112);
-        threads.push_back(t);
-      }
-      // other flavors: kept as raw load commands
-    } else if (c.cmd == kLcIdent) {
-      std::string text(b.begin() + int64_t(at + 8), b.begin() + int64_t(end));
-      text = text.substr(0, text.find('\0'));
-      std::string joined;
-      for (char ch : text) {
-        if (ch == '\n') {
-          joined += " | ";
-        } else if (ch != '\t') {
-          joined += ch;
-        }
-      }
-      h.ident = joined;
-    } else if (c.cmd == kLcSymtab) {
-      if (c.size < 24) Fail(fmt::format("{}: LC_SYMTAB of {} bytes (need 24)", where, c.size));
-      const uint64_t symoff = U32(b, at + 8), nsyms = U32(b, at + 12), stroff = U32(b, at + 16),
-                     strsize = U32(b, at + 20);
-      if (symoff > n || nsyms * 16 > n - symoff || stroff > n || strsize > n - stroff) {
-        Fail(fmt::format("{}: symbol table runs past the end of the file", where));
-      }
-    }
-    h.commands.push_back(c);
-    at = end;
+// LC_THREAD i at `at`: the buffer-address table (flavor 1) or a tensor's description (flavor 3).
+void ParseThread(Hwx& h, LoadState* st_out, uint64_t at, uint64_t end, const LoadCommand& c, uint32_t i,
+                 const std::string& where) {
+  const std::vector<uint8_t>& b = h.bytes;
+  int& bar_thread = st_out->bar_thread;
+  std::vector<TensorThread>& threads = st_out->threads;
+  if (c.size < 16) Fail(fmt::format("{}: LC_THREAD of {} bytes (need 16)", where, c.size));
+  const uint32_t flavor = U32(b, at + 8), count = U32(b, at + 12);
+  if (uint64_t(count) * 4 > c.size - 16) {
+    Fail(fmt::format("{}: LC_THREAD state of {} words runs past its command ({} bytes)", where, count, c.size));
   }
-  if (at != cmds_end) {
-    Fail(fmt::format("the {} load commands end at 0x{:x}, the header says 0x{:x}", ncmds, at, cmds_end));
+  const uint64_t st = at + 16;
+  if (flavor == 1) {
+    if (bar_thread >= 0) Fail(fmt::format("{}: a second buffer-address thread (flavor 1)", where));
+    if (count < kBarThreadWords) {
+      Fail(fmt::format("{}: buffer-address thread of {} words (need {})", where, count, kBarThreadWords));
+    }
+    bar_thread = int(i);
+    for (int e = 0; e < kBarEntries; ++e) h.bar[e] = U64(b, st + 8ull * e);
+    h.td_addr = U64(b, st + 4 * 512);
+    h.td_words = U32(b, st + 4 * 514) + 1;
+    h.td_count = U32(b, st + 4 * 515);
+  } else if (flavor == 3) {
+    if (count < kTensorThreadWords) {
+      Fail(fmt::format("{}: tensor thread of {} words (need {})", where, count, kTensorThreadWords));
+    }
+    TensorThread t;
+    t.at = uint32_t(at);
+    t.kind = U32(b, st + 4);
+    t.name = CString(b, at + U32(b, st + 16), end, where + ": tensor name");
+    t.type = U32(b, st + 20);
+    for (int d = 0; d < 5; ++d) {
+      t.dims[d] = U32(b, st + 24 + 4 * d);
+      t.strides[d] = U64(b, st + 64 + 8 * d);
+    }
+    t.bytes = U32(b, st + 112);
+    threads.push_back(t);
   }
+  // other flavors: kept as raw load commands
+}
 
-  // The sections the front end needs.
+// The __TEXT sections the front end needs (the TDs and the weights) and the TD description of the
+// buffer-address thread.
+void FindSections(Hwx& h, const LoadState& ls) {
+  const int bar_thread = ls.bar_thread;
   for (size_t i = 0; i < h.sections.size(); ++i) {
     const Section& s = h.sections[i];
     if (s.segname != "__TEXT") continue;
@@ -285,8 +240,13 @@ Hwx ParseHwx(std::vector<uint8_t> bytes) {
   for (int e = 0; e < kBarEntries && h.weights >= 0; ++e) {
     if (h.bar[e] == h.sections[size_t(h.weights)].addr) h.weights_bar = e;
   }
+}
 
-  // Tensors: one LC_LOADFVMLIB each, its __FVMLIB segment and its flavor-3 thread.
+// Tensors: one LC_LOADFVMLIB (or tensor command) each, its __FVMLIB segment and its flavor-3
+// thread.
+void MatchTensors(Hwx& h, const LoadState& ls) {
+  const std::vector<FvmName>& fvm = ls.fvm;
+  const std::vector<TensorThread>& threads = ls.threads;
   for (const FvmName& f : fvm) {
     HwxTensor t;
     t.name = f.name;
@@ -333,6 +293,92 @@ Hwx ParseHwx(std::vector<uint8_t> bytes) {
     for (const FvmName& f : fvm) named = named || ThreadNames(x.name, f.name);
     if (!named) Fail(fmt::format("tensor thread at 0x{:x} names {}, which no tensor command loads", x.at, x.name));
   }
+}
+
+}  // namespace
+
+Hwx ParseHwx(std::vector<uint8_t> bytes) {
+  Hwx h;
+  h.bytes = std::move(bytes);
+  const std::vector<uint8_t>& b = h.bytes;
+  const uint64_t n = b.size();
+  if (n < kHeaderBytes) Fail(fmt::format("truncated Mach-O header ({} bytes, need 32)", n));
+  if (U32(b, 0) != kHwxMagic) {
+    Fail(fmt::format("not an .hwx file (magic 0x{:08x}, expected 0x{:08x})", U32(b, 0), kHwxMagic));
+  }
+  h.cputype = U32(b, 4);
+  h.cpusubtype = U32(b, 8);
+  h.filetype = U32(b, 12);
+  const uint32_t ncmds = U32(b, 16), sizeofcmds = U32(b, 20);
+  h.flags = U32(b, 24);
+  if (h.cputype != kHwxCpuType) Fail(fmt::format("cputype 0x{:x}: an ANE program has 0x80", h.cputype));
+  if (h.cpusubtype != kHwxCpuSubtypeH13) {
+    Fail(fmt::format("cpusubtype {}: only 4 (H13, the M1's ANE) is understood", h.cpusubtype));
+  }
+  if (uint64_t(kHeaderBytes) + sizeofcmds > n) {
+    Fail(fmt::format("load commands ({} bytes) run past the end of the file ({} bytes)", sizeofcmds, n));
+  }
+  if (ncmds > sizeofcmds / 8) Fail(fmt::format("{} load commands cannot fit in {} bytes", ncmds, sizeofcmds));
+
+  // Load commands.
+  uint64_t at = kHeaderBytes;
+  const uint64_t cmds_end = kHeaderBytes + uint64_t(sizeofcmds);
+  LoadState ls;
+  for (uint32_t i = 0; i < ncmds; ++i) {
+    if (at + 8 > cmds_end) Fail(fmt::format("load command {} at 0x{:x} runs past the load commands", i, at));
+    LoadCommand c{U32(b, at), U32(b, at + 4), uint32_t(at)};
+    if (c.size < 8 || c.size % 4 != 0) {
+      Fail(fmt::format("load command {} at 0x{:x}: size 0x{:x} is not a multiple of 4 of at least 8", i, at, c.size));
+    }
+    if (at + c.size > cmds_end) {
+      Fail(fmt::format("load command {} at 0x{:x}: its 0x{:x} bytes run past the load commands (end 0x{:x})", i, at,
+                       c.size, cmds_end));
+    }
+    const uint64_t end = at + c.size;
+    const std::string where = fmt::format("load command {} at 0x{:x}", i, at);
+    if (c.cmd == kLcSegment64) {
+      ParseSegment(h, at, c, i, where);
+    } else if (c.cmd == kLcLoadFvmlib) {
+      if (c.size < 20) Fail(fmt::format("{}: LC_LOADFVMLIB of {} bytes (need 20)", where, c.size));
+      const uint32_t name_at = U32(b, at + 8);
+      ls.fvm.push_back({CString(b, at + name_at, end, where), U32(b, at + 16)});
+    } else if (c.cmd == kLcTensor64) {
+      if (c.size < 25) Fail(fmt::format("{}: tensor command 0x40 of {} bytes (need 25)", where, c.size));
+      const uint32_t name_at = U32(b, at + 8);
+      if (name_at < 24)
+        Fail(fmt::format("{}: tensor command 0x40 names its tensor at +0x{:x}, inside its fields", where, name_at));
+      ls.fvm.push_back({CString(b, at + name_at, end, where), U64(b, at + 16)});
+    } else if (c.cmd == kLcThread) {
+      ParseThread(h, &ls, at, end, c, i, where);
+    } else if (c.cmd == kLcIdent) {
+      std::string text(b.begin() + int64_t(at + 8), b.begin() + int64_t(end));
+      text = text.substr(0, text.find('\0'));
+      std::string joined;
+      for (char ch : text) {
+        if (ch == '\n') {
+          joined += " | ";
+        } else if (ch != '\t') {
+          joined += ch;
+        }
+      }
+      h.ident = joined;
+    } else if (c.cmd == kLcSymtab) {
+      if (c.size < 24) Fail(fmt::format("{}: LC_SYMTAB of {} bytes (need 24)", where, c.size));
+      const uint64_t symoff = U32(b, at + 8), nsyms = U32(b, at + 12), stroff = U32(b, at + 16),
+                     strsize = U32(b, at + 20);
+      if (symoff > n || nsyms * 16 > n - symoff || stroff > n || strsize > n - stroff) {
+        Fail(fmt::format("{}: symbol table runs past the end of the file", where));
+      }
+    }
+    h.commands.push_back(c);
+    at = end;
+  }
+  if (at != cmds_end) {
+    Fail(fmt::format("the {} load commands end at 0x{:x}, the header says 0x{:x}", ncmds, at, cmds_end));
+  }
+
+  FindSections(h, ls);
+  MatchTensors(h, ls);
   return h;
 }
 
@@ -465,7 +511,8 @@ std::vector<uint8_t> WriteHwx(HwxSpec* spec) {
   }
   size_t sizeofcmds = 0;
   for (const auto& c : cmds) sizeofcmds += c.size();
-  if (kHeaderBytes + sizeofcmds > kTextFile) throw TdError("too many tensors: the load commands do not fit in 0x4000 bytes");
+  if (kHeaderBytes + sizeofcmds > kTextFile)
+    throw TdError("too many tensors: the load commands do not fit in 0x4000 bytes");
   std::vector<uint8_t> out(kTextFile + text_size, 0);
   Put32(&out, 0, kHwxMagic);
   Put32(&out, 4, kHwxCpuType);

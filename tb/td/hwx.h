@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The .hwx container (docs/td.md "The container"): a little-endian Mach-O file made by Apple's
 // ANE compiler, read strictly. What the front end takes from it: the task-descriptor chain
 // (section __TEXT,__text), the weights (__TEXT,__const), the buffer address table (the first
@@ -37,9 +38,9 @@ struct Section {
 };
 
 struct Relocation {
-  int section = 0;        // index into Hwx::sections
-  uint32_t address = 0;   // offset in that section of the patched 4-byte word
-  uint32_t raw = 0;       // r_symbolnum:24 r_pcrel:1 r_length:2 r_extern:1 r_type:4
+  int section = 0;       // index into Hwx::sections
+  uint32_t address = 0;  // offset in that section of the patched 4-byte word
+  uint32_t raw = 0;      // r_symbolnum:24 r_pcrel:1 r_length:2 r_extern:1 r_type:4
 };
 
 struct Segment {
@@ -53,16 +54,16 @@ enum class TensorRole { kInput = 1, kOutput = 2 };
 
 // One tensor of the program, as the host sees it.
 struct HwxTensor {
-  std::string name;       // LC_LOADFVMLIB name ("image", "probs@output")
+  std::string name;  // LC_LOADFVMLIB name ("image", "probs@output")
   TensorRole role = TensorRole::kInput;
-  uint64_t vmaddr = 0;    // the segment's address, what the buffer address table holds
+  uint64_t vmaddr = 0;  // the segment's address, what the buffer address table holds
   uint64_t vmsize = 0;
-  int bar = -1;           // the table entry holding vmaddr (-1: none)
-  uint32_t type = 0;      // element type (5 float16, 2 int8: the file's stabs type numbers)
+  int bar = -1;       // the table entry holding vmaddr (-1: none)
+  uint32_t type = 0;  // element type (5 float16, 2 int8: the file's stabs type numbers)
   // [N, C, H, W, D] and their byte strides, as the flavor-3 thread gives them.
   uint32_t dims[5] = {0, 0, 0, 0, 0};
   uint64_t strides[5] = {0, 0, 0, 0, 0};
-  uint32_t bytes = 0;     // the thread's size word (inputs: the buffer; outputs: the last byte written)
+  uint32_t bytes = 0;  // the thread's size word (inputs: the buffer; outputs: the last byte written)
 };
 
 struct LoadCommand {
@@ -104,12 +105,12 @@ Hwx ParseHwx(std::vector<uint8_t> bytes);
 // name; vmaddr and bar are assigned: entry 0 the TDs, 1 the weights, 4.. the outputs then the
 // inputs, as in Apple's files).
 struct HwxSpec {
-  std::vector<uint8_t> tds;      // the chain (TDs at multiples of 0x300)
+  std::vector<uint8_t> tds;  // the chain (TDs at multiples of 0x300)
   uint32_t td_count = 1;
   std::vector<uint8_t> weights;  // may be empty
   std::vector<HwxTensor> tensors;
-  int scratch = 0;               // buffers that are neither weights nor tensors (chains)
-  std::vector<int> scratch_bars; // out: their table entries (after the tensors')
+  int scratch = 0;                // buffers that are neither weights nor tensors (chains)
+  std::vector<int> scratch_bars;  // out: their table entries (after the tensors')
   std::string ident = "ANEC v1\nane td encode";
 };
 // Returns the file; spec.tensors gets each tensor's vmaddr and bar.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "tb/td/program.h"
 
 #include <fmt/format.h>
@@ -5,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <type_traits>
 
 #include "tb/oracle/elementwise.h"
 #include "tb/oracle/formats.h"
@@ -28,6 +30,20 @@ int ChannelBase(int c) { return r::kKernelDMASrc_CoeffBaseAddr_0_Addr + kBaseSte
 int ChannelSize(int c) { return r::kKernelDMASrc_CoeffBfrSize_0_MemBfrSize + kSizeStep * c; }
 
 const char* Name(int field) { return r::kFields[field].name; }
+
+// A field id as a type, so that a lambda can pass it on as a template argument.
+template <int F>
+using Id = std::integral_constant<int, F>;
+
+// Field F (a format field) as the element format of a tensor; fails on a code that names none.
+template <int F>
+ElemFormat FormatOf(const Td& t, const std::string& where) {
+  const r::Fmt v = t.As<F>();
+  if (v != r::Fmt::kInt8 && v != r::Fmt::kFp16) {
+    Fail(fmt::format("{}: {} = {}: unknown format code (1 int8, 2 fp16 are modelled)", where, Name(F), uint32_t(v)));
+  }
+  return ElemFormat(uint32_t(v));
+}
 
 // The table domain of assumption A11: [-8, 8], step 1/2.
 constexpr uint16_t kTableLo = 0xC800;  // -8
@@ -102,7 +118,7 @@ uint16_t PlanarElement(const PlanarTask& p, uint16_t a, uint16_t b) {
 
 TaskKind KindOf(const Td& t) {
   if (t.Get(r::kHeader_8_ENE) == 0) return TaskKind::kPlanar;
-  if (t.Get(r::kNE_MACCfg_OpMode) == 4 && t.Get(r::kNE_MACCfg_KernelMode) == 1) return TaskKind::kPass;
+  if (t.As<r::kNE_MACCfg_OpMode>() == r::OpMode::kPass && t.Get(r::kNE_MACCfg_KernelMode) == 1) return TaskKind::kPass;
   return TaskKind::kConv;
 }
 
@@ -159,7 +175,8 @@ oracle::ActTable TableFromBlob(const uint8_t* blob, size_t size) {
   t.left = U16(blob + 4);
   t.right = U16(blob + 6);
   if (!Finite(t.left) || !Finite(t.right)) {
-    Fail(fmt::format("lookup table: the values outside the domain (0x{:04x}, 0x{:04x}) must be finite", t.left, t.right));
+    Fail(fmt::format("lookup table: the values outside the domain (0x{:04x}, 0x{:04x}) must be finite", t.left,
+                     t.right));
   }
   t.at_ninf = t.left;
   t.at_pinf = t.right;
@@ -269,14 +286,16 @@ void LoadKernels(TdLayer* l, const std::vector<uint8_t>& kbuf) {
       const int c = co % k;
       const uint64_t off = uint64_t(co / k) * ks.block_bytes;
       if (off + uint64_t(steps + lead) * uint64_t(eb) > ks.size[size_t(c)]) {
-        Fail(fmt::format("{}: the kernel of output channel {} ({} bytes at +0x{:x}) does not fit kernel DMA channel {}'s "
-                         "0x{:x} bytes",
-                         where, co, (steps + lead) * eb, off, c, ks.size[size_t(c)]));
+        Fail(fmt::format(
+            "{}: the kernel of output channel {} ({} bytes at +0x{:x}) does not fit kernel DMA channel {}'s "
+            "0x{:x} bytes",
+            where, co, (steps + lead) * eb, off, c, ks.size[size_t(c)]));
       }
       const uint8_t* p = kbuf.data() + ks.base[size_t(c)] + off;
       if (ks.bias_in_block) {
         const uint16_t b = U16(p);
-        if (!Finite(b)) Fail(fmt::format("{}: the bias of output channel {} is 0x{:04x}, not a finite fp16 value", where, co, b));
+        if (!Finite(b))
+          Fail(fmt::format("{}: the bias of output channel {} is 0x{:04x}, not a finite fp16 value", where, co, b));
         cl.channel[size_t(co)].bias = oracle::Fp16ToFp32(b);
       }
       for (int s = 0; s < steps; ++s) {
@@ -288,29 +307,68 @@ void LoadKernels(TdLayer* l, const std::vector<uint8_t>& kbuf) {
   l->loaded = true;
 }
 
-std::vector<TdLayer> Interpret(const std::vector<Td>& tds, const std::vector<uint8_t>& weights, int weights_bar) {
-  std::vector<TdLayer> out;
-  for (size_t i = 0; i < tds.size(); ++i) {
-    const Td& t = tds[i];
-    const std::string where = fmt::format("TD {} at 0x{:x}", i, t.at);
-    auto get = [&](int field) { return t.Get(field); };
-    auto need = [&](int field, uint32_t want, const std::string& why) {
-      const uint32_t v = get(field);
-      if (v != want) Fail(fmt::format("{}: {} = {}: {} (only {} is modelled)", where, Name(field), Value(v), why, want));
-    };
-    TdLayer L;
+namespace {
+
+// Reads one TD as a task (Interpret): its fields checked and turned into a TdLayer, one step a
+// method. Every refusal names the TD and the field.
+class TdReader {
+ public:
+  TdReader(const Td& td, size_t i) : t(td), where(fmt::format("TD {} at 0x{:x}", i, td.at)) {
     L.index = int(i);
     L.at = t.at;
     L.kind = KindOf(t);
     L.pass = L.kind == TaskKind::kPass;
     L.planar = L.kind == TaskKind::kPlanar;
+  }
 
+  TdLayer Read(const std::vector<uint8_t>& weights, int weights_bar) {
+    CheckCommon();
+    ReadTensors();
+    ReadGeometry();
+    if (L.planar) {
+      ReadPlanar();
+      return std::move(L);
+    }
+    ReadConv();
+    ReadMacAndPost();
+    ReadKernelChannels(weights, weights_bar);
+    return std::move(L);
+  }
+
+ private:
+  uint32_t get(int field) const { return t.Get(field); }
+  void need(int field, uint32_t want, const std::string& why) const {
+    const uint32_t v = get(field);
+    if (v != want) Fail(fmt::format("{}: {} = {}: {} (only {} is modelled)", where, Name(field), Value(v), why, want));
+  }
+  template <class I>
+  ElemFormat format(I) const {
+    return FormatOf<I::value>(t, where);
+  }
+  // A tensor's DMA base and strides (A4, A5): each a number of 64-byte units, a row and a plane
+  // at least as long as the tensor's.
+  void strides(TensorAccess* a, int base, int row, int plane) const {
+    a->base = uint64_t(get(base)) * 64;
+    a->row = uint64_t(get(row)) * 64;
+    a->plane = uint64_t(get(plane)) * 64;
+    const uint64_t row_bytes = uint64_t(a->w) * uint64_t(ElemBytes(a->format));
+    if (a->h > 1 && a->row < row_bytes) {
+      Fail(fmt::format("{}: {} = {} bytes is less than a row of {} bytes", where, Name(row), a->row, row_bytes));
+    }
+    if (a->c > 1 && a->plane < (a->h > 1 ? uint64_t(a->h) * a->row : row_bytes)) {
+      Fail(fmt::format("{}: {} = {} bytes is less than a channel plane of the tensor", where, Name(plane), a->plane));
+    }
+  }
+
+  // The fields the model does not run, the chain and the engines.
+  void CheckCommon() {
     // Every field the model does not run holds a value the real programs carry (docs/td.md).
     if (const std::string bad = FixedFieldError(t); !bad.empty()) Fail(fmt::format("{}: {}", where, bad));
     for (int f : L.planar ? std::vector<int>(std::begin(kUnusedByPlanar), std::end(kUnusedByPlanar))
                           : std::vector<int>(std::begin(kUnusedByNe), std::end(kUnusedByNe))) {
-      need(f, 0, L.planar ? "a planar task has no kernels and no neural-engine operation"
-                          : "a neural-engine task has no second source and no planar operation");
+      need(f, 0,
+           L.planar ? "a planar task has no kernels and no neural-engine operation"
+                    : "a neural-engine task has no second source and no planar operation");
     }
     if (L.planar) {
       for (int c = 0; c < kKernelChannels; ++c) {
@@ -330,10 +388,14 @@ std::vector<TdLayer> Interpret(const std::vector<Td>& tds, const std::vector<uin
     // The engines: ENE neural engines share an NE task (N-7.1: the split changes no value).
     const uint32_t ene = get(r::kHeader_8_ENE), active = get(r::kCommon_Cfg_ActiveNE);
     if (!L.planar && active + 1 != ene) {
-      Fail(fmt::format("{}: Common.Cfg.ActiveNE = {} but Header[8].ENE = {} (every real program has ActiveNE = ENE - 1)",
-                       where, active, ene));
+      Fail(
+          fmt::format("{}: Common.Cfg.ActiveNE = {} but Header[8].ENE = {} (every real program has ActiveNE = ENE - 1)",
+                      where, active, ene));
     }
+  }
 
+  // The buffers, formats (A13), shapes (A17) and strides of the source and the destination.
+  void ReadTensors() {
     // Buffers (header): sources, destination (A6).
     need(r::kHeader_8_RBE0, 1, "the TD has no source buffer");
     need(r::kHeader_8_WBE, 1, "the TD has no destination buffer");
@@ -343,19 +405,15 @@ std::vector<TdLayer> Interpret(const std::vector<Td>& tds, const std::vector<uin
     need(r::kTileDMADst_DMAConfig_En, 1, "the destination DMA is off (a result kept in the L2 is not modelled)");
 
     // Formats (A13).
-    auto format = [&](int field) {
-      const uint32_t v = get(field);
-      if (v != 1 && v != 2) Fail(fmt::format("{}: {} = {}: unknown format code (1 int8, 2 fp16 are modelled)", where, Name(field), v));
-      return ElemFormat(v);
-    };
-    L.src.format = format(r::kCommon_ChCfg_InFmt);
-    L.dst.format = format(r::kCommon_ChCfg_OutFmt);
-    if (format(r::kTileDMASrc_Fmt_MemFmt) != L.src.format) {
-      Fail(fmt::format("{}: TileDMASrc.Fmt.MemFmt differs from Common.ChCfg.InFmt (conversion on load is not modelled)", where));
-    }
-    if (format(r::kTileDMADst_Fmt_MemFmt) != L.dst.format) {
-      Fail(fmt::format("{}: TileDMADst.Fmt.MemFmt differs from Common.ChCfg.OutFmt (conversion on store is not modelled)",
+    L.src.format = format(Id<r::kCommon_ChCfg_InFmt>());
+    L.dst.format = format(Id<r::kCommon_ChCfg_OutFmt>());
+    if (format(Id<r::kTileDMASrc_Fmt_MemFmt>()) != L.src.format) {
+      Fail(fmt::format("{}: TileDMASrc.Fmt.MemFmt differs from Common.ChCfg.InFmt (conversion on load is not modelled)",
                        where));
+    }
+    if (format(Id<r::kTileDMADst_Fmt_MemFmt>()) != L.dst.format) {
+      Fail(fmt::format(
+          "{}: TileDMADst.Fmt.MemFmt differs from Common.ChCfg.OutFmt (conversion on store is not modelled)", where));
     }
 
     // Shapes (A17) and the DMA strides (A4, A5).
@@ -365,35 +423,31 @@ std::vector<TdLayer> Interpret(const std::vector<Td>& tds, const std::vector<uin
     L.dst.w = int(get(r::kCommon_OutDim_Wout));
     L.dst.h = int(get(r::kCommon_OutDim_Hout));
     L.dst.c = int(get(r::kCommon_Cout_Cout));
-    for (const auto& [field, v] : {std::pair<int, int>{r::kCommon_InDim_Win, L.src.w}, {r::kCommon_InDim_Hin, L.src.h},
-                                   {r::kCommon_Cin_Cin, L.src.c}, {r::kCommon_OutDim_Wout, L.dst.w},
-                                   {r::kCommon_OutDim_Hout, L.dst.h}, {r::kCommon_Cout_Cout, L.dst.c}}) {
+    for (const auto& [field, v] : {std::pair<int, int>{r::kCommon_InDim_Win, L.src.w},
+                                   {r::kCommon_InDim_Hin, L.src.h},
+                                   {r::kCommon_Cin_Cin, L.src.c},
+                                   {r::kCommon_OutDim_Wout, L.dst.w},
+                                   {r::kCommon_OutDim_Hout, L.dst.h},
+                                   {r::kCommon_Cout_Cout, L.dst.c}}) {
       if (v == 0) Fail(fmt::format("{}: {} is 0", where, Name(field)));
     }
-    auto strides = [&](TensorAccess* a, const char* dma, int base, int row, int plane) {
-      a->base = uint64_t(get(base)) * 64;
-      a->row = uint64_t(get(row)) * 64;
-      a->plane = uint64_t(get(plane)) * 64;
-      const uint64_t row_bytes = uint64_t(a->w) * uint64_t(ElemBytes(a->format));
-      if (a->h > 1 && a->row < row_bytes) {
-        Fail(fmt::format("{}: {} = {} bytes is less than a row of {} bytes", where, Name(row), a->row, row_bytes));
-      }
-      if (a->c > 1 && a->plane < (a->h > 1 ? uint64_t(a->h) * a->row : row_bytes)) {
-        Fail(fmt::format("{}: {} = {} bytes is less than a channel plane of the tensor", where, Name(plane), a->plane));
-      }
-      (void)dma;
-    };
-    strides(&L.src, "TileDMASrc", r::kTileDMASrc_BaseAddr_Addr, r::kTileDMASrc_RowStride_Stride,
+    strides(&L.src, r::kTileDMASrc_BaseAddr_Addr, r::kTileDMASrc_RowStride_Stride,
             r::kTileDMASrc_PlaneStride_PlaneStride);
-    strides(&L.dst, "TileDMADst", r::kTileDMADst_BaseAddr_Addr, r::kTileDMADst_RowStride_RowStride,
+    strides(&L.dst, r::kTileDMADst_BaseAddr_Addr, r::kTileDMADst_RowStride_RowStride,
             r::kTileDMADst_PlaneStride_PlaneStride);
+  }
 
-    // The geometry (A12): a planar task and a per-element pass take the 1x1 stride-1 encoding.
-    const int kw = int(get(r::kCommon_ConvCfg_Kw)), kh = int(get(r::kCommon_ConvCfg_Kh));
-    const int sx = int(get(r::kCommon_ConvCfg_Sx)), sy = int(get(r::kCommon_ConvCfg_Sy));
-    const int px = int(get(r::kCommon_ConvCfg_Px)), py = int(get(r::kCommon_ConvCfg_Py));
-    const int groups = int(get(r::kCommon_GroupConvCfg_NumGroups));
-    if (kw == 0 || kh == 0) Fail(fmt::format("{}: Common.ConvCfg kernel {}x{} (Kh x Kw) has a zero side", where, kh, kw));
+  // The geometry (A12): a planar task and a per-element pass take the 1x1 stride-1 encoding.
+  void ReadGeometry() {
+    kw = int(get(r::kCommon_ConvCfg_Kw));
+    kh = int(get(r::kCommon_ConvCfg_Kh));
+    sx = int(get(r::kCommon_ConvCfg_Sx));
+    sy = int(get(r::kCommon_ConvCfg_Sy));
+    px = int(get(r::kCommon_ConvCfg_Px));
+    py = int(get(r::kCommon_ConvCfg_Py));
+    groups = int(get(r::kCommon_GroupConvCfg_NumGroups));
+    if (kw == 0 || kh == 0)
+      Fail(fmt::format("{}: Common.ConvCfg kernel {}x{} (Kh x Kw) has a zero side", where, kh, kw));
     if (sx == 0 || sy == 0) Fail(fmt::format("{}: Common.ConvCfg stride {},{} (Sy, Sx) has a zero", where, sy, sx));
     if (groups == 0) Fail(fmt::format("{}: Common.GroupConvCfg.NumGroups is 0", where));
     if (L.pass || L.planar) {
@@ -411,46 +465,51 @@ std::vector<TdLayer> Interpret(const std::vector<Td>& tds, const std::vector<uin
       need(r::kTileDMASrc_GroupStride_Stride, 0, "a group stride (the model reads group g at g Cin/G planes)");
       need(r::kTileDMADst_GroupStride_GroupStride, 0, "a group stride (the model writes group g at g Cout/G planes)");
     }
+  }
 
-    // ---------------------------------------------------------------- planar (A18)
-    if (L.planar) {
-      if (get(r::kPlanar_Cfg_Binary) != 1) {
-        Fail(fmt::format("{}: Planar.Cfg.Binary = 0: a planar operation of one source is not modelled (every real "
-                         "planar program adds two)",
+  // A planar task (A18): two sources, the operator, the scales and bias.
+  void ReadPlanar() {
+    if (get(r::kPlanar_Cfg_Binary) != 1) {
+      Fail(
+          fmt::format("{}: Planar.Cfg.Binary = 0: a planar operation of one source is not modelled (every real "
+                      "planar program adds two)",
+                      where));
+    }
+    need(r::kHeader_8_RBE1, 1, "a two-source planar operation reads source 1 through RBase1");
+    L.src1 = L.src;
+    L.src1.bar = int(get(r::kHeader_8_RBase1));
+    L.src1.format = format(Id<r::kCommon_ChCfg_Src1Fmt>());
+    if (format(Id<r::kTileDMASrc_Src1Fmt_MemFmt>()) != L.src1.format) {
+      Fail(fmt::format("{}: TileDMASrc.Src1Fmt.MemFmt differs from Common.ChCfg.Src1Fmt", where));
+    }
+    strides(&L.src1, r::kTileDMASrc_Src1BaseAddr_Addr, r::kTileDMASrc_Src1RowStride_Stride,
+            r::kTileDMASrc_Src1PlaneStride_Stride);
+    for (const TensorAccess* a : {&L.src, &L.src1, &L.dst}) {
+      if (a->format != ElemFormat::kFp16) {
+        Fail(fmt::format("{}: a planar task on int8 data is not modelled (Common.ChCfg InFmt, Src1Fmt, OutFmt 2)",
                          where));
       }
-      need(r::kHeader_8_RBE1, 1, "a two-source planar operation reads source 1 through RBase1");
-      L.src1 = L.src;
-      L.src1.bar = int(get(r::kHeader_8_RBase1));
-      L.src1.format = format(r::kCommon_ChCfg_Src1Fmt);
-      if (format(r::kTileDMASrc_Src1Fmt_MemFmt) != L.src1.format) {
-        Fail(fmt::format("{}: TileDMASrc.Src1Fmt.MemFmt differs from Common.ChCfg.Src1Fmt", where));
-      }
-      strides(&L.src1, "TileDMASrc source 1", r::kTileDMASrc_Src1BaseAddr_Addr, r::kTileDMASrc_Src1RowStride_Stride,
-              r::kTileDMASrc_Src1PlaneStride_Stride);
-      for (const TensorAccess* a : {&L.src, &L.src1, &L.dst}) {
-        if (a->format != ElemFormat::kFp16) {
-          Fail(fmt::format("{}: a planar task on int8 data is not modelled (Common.ChCfg InFmt, Src1Fmt, OutFmt 2)", where));
-        }
-      }
-      L.pe.op = PlanarOp(get(r::kPlanar_Cfg_Op));
-      L.pe.src0_scale = uint16_t(get(r::kPlanar_Src0Scale_Scale));
-      L.pe.scale = uint16_t(get(r::kPlanar_Post_Scale));
-      L.pe.bias = uint16_t(get(r::kPlanar_Post_Bias));
-      for (const auto& [field, v] : {std::pair<int, uint16_t>{r::kPlanar_Src0Scale_Scale, L.pe.src0_scale},
-                                     {r::kPlanar_Post_Scale, L.pe.scale}, {r::kPlanar_Post_Bias, L.pe.bias}}) {
-        if (!Finite(v)) Fail(fmt::format("{}: {} = 0x{:04x} is not a finite fp16 value", where, Name(field), v));
-      }
-      L.loaded = true;
-      out.push_back(std::move(L));
-      continue;
     }
+    L.pe.op = t.As<r::kPlanar_Cfg_Op>();
+    L.pe.src0_scale = uint16_t(get(r::kPlanar_Src0Scale_Scale));
+    L.pe.scale = uint16_t(get(r::kPlanar_Post_Scale));
+    L.pe.bias = uint16_t(get(r::kPlanar_Post_Bias));
+    for (const auto& [field, v] : {std::pair<int, uint16_t>{r::kPlanar_Src0Scale_Scale, L.pe.src0_scale},
+                                   {r::kPlanar_Post_Scale, L.pe.scale},
+                                   {r::kPlanar_Post_Bias, L.pe.bias}}) {
+      if (!Finite(v)) Fail(fmt::format("{}: {} = 0x{:04x} is not a finite fp16 value", where, Name(field), v));
+    }
+    L.loaded = true;
+  }
 
-    // ---------------------------------------------------------------- neural engine
-    const uint32_t op_mode = get(r::kNE_MACCfg_OpMode), kernel_mode = get(r::kNE_MACCfg_KernelMode);
-    if (!L.pass && !(op_mode == 0 && kernel_mode == 0)) {
-      Fail(fmt::format("{}: NE.MACCfg OpMode {} with KernelMode {} is not modelled (0/0 convolution, 4/1 per-element pass)",
-                       where, op_mode, kernel_mode));
+  // The neural engine's operation and the convolution's geometry.
+  void ReadConv() {
+    const r::OpMode op_mode = t.As<r::kNE_MACCfg_OpMode>();
+    const uint32_t kernel_mode = get(r::kNE_MACCfg_KernelMode);
+    if (!L.pass && !(op_mode == r::OpMode::kConv && kernel_mode == 0)) {
+      Fail(fmt::format(
+          "{}: NE.MACCfg OpMode {} with KernelMode {} is not modelled (0/0 convolution, 4/1 per-element pass)", where,
+          uint32_t(op_mode), kernel_mode));
     }
     oracle::ConvLayer& l = L.layer;
     oracle::ConvGeometry& g = l.geom;
@@ -477,10 +536,13 @@ std::vector<TdLayer> Interpret(const std::vector<Td>& tds, const std::vector<uin
       Fail(fmt::format("{}: output {}x{} does not follow from input {}x{}, kernel {}x{}, stride {},{}, padding {},{}",
                        where, L.dst.h, L.dst.w, L.src.h, L.src.w, kh, kw, sy, sx, py, px));
     }
+  }
 
-    // MAC mode and the post-processor (N-3).
-    const ElemFormat kfmt = L.pass ? L.src.format : format(r::kNE_KernelCfg_KernelFmt);
-    if (L.pass && get(r::kNE_KernelCfg_KernelFmt) != 0) {
+  // MAC mode and the post-processor (N-3).
+  void ReadMacAndPost() {
+    oracle::ConvLayer& l = L.layer;
+    kfmt = L.pass ? L.src.format : format(Id<r::kNE_KernelCfg_KernelFmt>());
+    if (L.pass && t.As<r::kNE_KernelCfg_KernelFmt>() != r::Fmt::kNone) {
       Fail(fmt::format("{}: NE.KernelCfg.KernelFmt = {}: a per-element pass reads no kernels (0 in every real pass)",
                        where, get(r::kNE_KernelCfg_KernelFmt)));
     }
@@ -496,16 +558,18 @@ std::vector<TdLayer> Interpret(const std::vector<Td>& tds, const std::vector<uin
     oracle::PostConfig& post = l.post;
     post.gen = l.gen;
     const uint16_t scale = uint16_t(get(r::kNE_PostScale_PostScale));
-    const bool bias = get(r::kNE_MACCfg_BiasMode) != 0;
+    bias = get(r::kNE_MACCfg_BiasMode) != 0;
     if (bias && L.pass) {
-      Fail(fmt::format("{}: NE.MACCfg.BiasMode 1 on a per-element pass: its bias is in the kernel blocks (A19), and a "
-                       "pass has none",
-                       where));
+      Fail(
+          fmt::format("{}: NE.MACCfg.BiasMode 1 on a per-element pass: its bias is in the kernel blocks (A19), and a "
+                      "pass has none",
+                      where));
     }
     if (bias && l.mode == oracle::MacMode::kInt8) {
-      Fail(fmt::format("{}: NE.MACCfg.BiasMode 1 with int8 kernels: the layout of an int8 bias is not known (fc_bias.hwx "
-                       "has an fp16 one)",
-                       where));
+      Fail(fmt::format(
+          "{}: NE.MACCfg.BiasMode 1 with int8 kernels: the layout of an int8 bias is not known (fc_bias.hwx "
+          "has an fp16 one)",
+          where));
     }
     if (l.mode == oracle::MacMode::kInt8) {
       post.int_acc = true;
@@ -523,15 +587,26 @@ std::vector<TdLayer> Interpret(const std::vector<Td>& tds, const std::vector<uin
     if (!Finite(scale)) Fail(fmt::format("{}: NE.PostScale 0x{:04x} is not a finite fp16 value", where, scale));
     post.scale_en = scale != kFp16One;
     post.bias_en = bias;
-    const uint32_t nl = get(r::kNE_MACCfg_NonlinearMode);
-    if (nl == 3) Fail(fmt::format("{}: NE.MACCfg.NonlinearMode 3 is not known (0 none, 1 ReLU, 2 lookup table)", where));
-    post.act = nl == 1 ? oracle::PostAct::kRelu : nl == 2 ? oracle::PostAct::kTable : oracle::PostAct::kNone;
+    const r::Nonlinear nl = t.As<r::kNE_MACCfg_NonlinearMode>();
+    switch (nl) {
+      case r::Nonlinear::kNone: post.act = oracle::PostAct::kNone; break;
+      case r::Nonlinear::kRelu: post.act = oracle::PostAct::kRelu; break;
+      case r::Nonlinear::kTable: post.act = oracle::PostAct::kTable; break;
+      default:
+        Fail(fmt::format("{}: NE.MACCfg.NonlinearMode {} is not known (0 none, 1 ReLU, 2 lookup table)", where,
+                         uint32_t(nl)));
+    }
     oracle::ChannelParams ch;
     ch.scale = scale;
     ch.bias = 0;  // BiasMode 1: each channel's from its kernel block (LoadKernels)
     l.channel.assign(size_t(l.cout), ch);
+  }
 
-    // Kernel DMA channels (A7, A8, A11): 0..E-1 enabled; with a table, the last one holds it.
+  // Kernel DMA channels (A7, A8, A11): 0..E-1 enabled; with a table, the last one holds it.
+  void ReadKernelChannels(const std::vector<uint8_t>& weights, int weights_bar) {
+    oracle::ConvLayer& l = L.layer;
+    const oracle::ConvGeometry& g = l.geom;
+    const oracle::PostConfig& post = l.post;
     std::vector<int> enabled;
     for (int c = 0; c < kKernelChannels; ++c) {
       if (get(ChannelEn(c))) enabled.push_back(c);
@@ -561,7 +636,8 @@ std::vector<TdLayer> Interpret(const std::vector<Td>& tds, const std::vector<uin
     }
     int kernel_count = int(enabled.size());
     if (post.act == oracle::PostAct::kTable) {
-      if (enabled.empty()) Fail(fmt::format("{}: NonlinearMode 2 (lookup table) but no kernel DMA channel holds a table", where));
+      if (enabled.empty())
+        Fail(fmt::format("{}: NonlinearMode 2 (lookup table) but no kernel DMA channel holds a table", where));
       L.table_channel = enabled.back();
       --kernel_count;
     }
@@ -580,9 +656,10 @@ std::vector<TdLayer> Interpret(const std::vector<Td>& tds, const std::vector<uin
       for (int c = 0; c < kernel_count; ++c) {
         const uint64_t blocks = uint64_t((l.cout - c + kernel_count - 1) / kernel_count);
         if (blocks > 0 && (blocks - 1) * ks.block_bytes + used > ks.size[size_t(c)]) {
-          Fail(fmt::format("{}: kernel DMA channel {} holds 0x{:x} bytes (KernelDMASrc.CoeffBfrSize[{}]), less than its {} "
-                           "kernel block{} of 0x{:x} bytes",
-                           where, c, ks.size[size_t(c)], c, blocks, blocks == 1 ? "" : "s", ks.block_bytes));
+          Fail(fmt::format(
+              "{}: kernel DMA channel {} holds 0x{:x} bytes (KernelDMASrc.CoeffBfrSize[{}]), less than its {} "
+              "kernel block{} of 0x{:x} bytes",
+              where, c, ks.size[size_t(c)], c, blocks, blocks == 1 ? "" : "s", ks.block_bytes));
         }
       }
     }
@@ -601,8 +678,21 @@ std::vector<TdLayer> Interpret(const std::vector<Td>& tds, const std::vector<uin
     }
     const std::string bad = oracle::CheckConvLayer(l);
     if (!bad.empty()) Fail(fmt::format("{}: the layer is outside what the model runs: {}", where, bad));
-    out.push_back(std::move(L));
   }
+
+  const Td& t;
+  const std::string where;
+  TdLayer L;
+  int kw = 0, kh = 0, sx = 0, sy = 0, px = 0, py = 0, groups = 0;  // ReadGeometry
+  ElemFormat kfmt = ElemFormat::kFp16;                             // ReadMacAndPost
+  bool bias = false;                                               // NE.MACCfg.BiasMode
+};
+
+}  // namespace
+
+std::vector<TdLayer> Interpret(const std::vector<Td>& tds, const std::vector<uint8_t>& weights, int weights_bar) {
+  std::vector<TdLayer> out;
+  for (size_t i = 0; i < tds.size(); ++i) out.push_back(TdReader(tds[i], i).Read(weights, weights_bar));
   return out;
 }
 

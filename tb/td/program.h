@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What a TD asks the engine to do, in the model's terms (docs/td.md "From fields to an
 // operation"). Each TD of a chain is one task of one of three kinds:
 //   convolution       oracle::Conv2d and the neural-engine core (NE.MACCfg OpMode 0)
@@ -28,21 +29,25 @@
 
 namespace ane::td {
 
-// Element formats of Common.ChCfg / TileDMA Fmt / NE.KernelCfg (assumption A13).
-enum class ElemFormat { kInt8 = 1, kFp16 = 2 };
+// The element format of a tensor a task reads or writes: the codes of Common.ChCfg / TileDMA
+// Fmt / NE.KernelCfg (regs::td::Fmt, assumption A13) that name a format.
+enum class ElemFormat : uint32_t {
+  kInt8 = uint32_t(regs::td::Fmt::kInt8),
+  kFp16 = uint32_t(regs::td::Fmt::kFp16),
+};
 int ElemBytes(ElemFormat f);
 const char* ElemName(ElemFormat f);
 
 // The kind of a TD (regs::td::Kind): its engine and operation.
 enum class TaskKind { kConv = regs::td::kKindConv, kPass = regs::td::kKindPass, kPlanar = regs::td::kKindPlanar };
 // The kind the fixed-field rules use: planar when Header[8].ENE is 0, a per-element pass when
-// NE.MACCfg is OpMode 4 with KernelMode 1, a convolution otherwise.
+// NE.MACCfg is OpMode Pass with KernelMode 1, a convolution otherwise.
 TaskKind KindOf(const Td& t);
 
 // How a TD reads or writes one [C][H][W] tensor in a buffer.
 struct TensorAccess {
-  int bar = -1;         // buffer-table entry (header RBase0 / RBase1 / WBase)
-  uint64_t base = 0;    // byte offset in the buffer (TileDMA BaseAddr x 64)
+  int bar = -1;                            // buffer-table entry (header RBase0 / RBase1 / WBase)
+  uint64_t base = 0;                       // byte offset in the buffer (TileDMA BaseAddr x 64)
   uint64_t row = 0, plane = 0, depth = 0;  // byte strides (x 64)
   ElemFormat format = ElemFormat::kFp16;
   int c = 0, h = 0, w = 0;
@@ -52,7 +57,7 @@ struct TensorAccess {
 };
 
 // The planar engine's elementwise operators (Planar.Cfg.Op, assumption A18).
-enum class PlanarOp { kAdd = 0, kMul = 1, kMax = 2, kMin = 3 };
+using PlanarOp = regs::td::PlanarOp;
 const char* PlanarOpName(PlanarOp op);
 
 // A planar task: y = RNE16(RNE16(op(RNE16(a x src0_scale), b) x scale) + bias), each step one
@@ -73,26 +78,26 @@ struct KernelSource {
   int bar = -1;
   std::vector<uint64_t> base, size;  // per enabled kernel channel, the table's last
   bool bias_in_block = false;
-  uint64_t block_bytes = 0;          // one output channel's block (a multiple of 64)
+  uint64_t block_bytes = 0;  // one output channel's block (a multiple of 64)
 };
 
 struct TdLayer {
-  int index = 0;         // position in the chain
-  uint32_t at = 0;       // offset in the chain buffer
+  int index = 0;    // position in the chain
+  uint32_t at = 0;  // offset in the chain buffer
   TaskKind kind = TaskKind::kConv;
-  bool pass = false;     // the per-element pass (kind kPass)
-  bool planar = false;   // a planar task (kind kPlanar)
+  bool pass = false;    // the per-element pass (kind kPass)
+  bool planar = false;  // a planar task (kind kPlanar)
   TensorAccess src, dst;
-  TensorAccess src1;     // a planar task's second source (bar -1: none)
-  PlanarTask pe;         // a planar task's operation
+  TensorAccess src1;  // a planar task's second source (bar -1: none)
+  PlanarTask pe;      // a planar task's operation
   // The neural engine's layer: geometry, groups, Cout, MAC mode, post-processing.
   oracle::ConvLayer layer;
-  KernelSource kernels;                      // convolutions (and the table's channel)
-  std::vector<std::vector<uint16_t>> w;      // [Cout][Cg KH KW] (fp16 codes, int8 sign-extended)
-  std::optional<oracle::ActTable> table;     // the program's table (NonlinearMode 2)
-  int table_channel = -1;                    // the kernel DMA channel it came from
-  std::vector<int> kernel_channels;          // enabled kernel DMA channels holding kernels
-  bool loaded = false;   // w, table and the per-channel biases are read (LoadKernels)
+  KernelSource kernels;                   // convolutions (and the table's channel)
+  std::vector<std::vector<uint16_t>> w;   // [Cout][Cg KH KW] (fp16 codes, int8 sign-extended)
+  std::optional<oracle::ActTable> table;  // the program's table (NonlinearMode 2)
+  int table_channel = -1;                 // the kernel DMA channel it came from
+  std::vector<int> kernel_channels;       // enabled kernel DMA channels holding kernels
+  bool loaded = false;                    // w, table and the per-channel biases are read (LoadKernels)
   // "convolution 3x3 stride 1 pad 1,1 ..." / "per-element pass ..." / "planar add ..."
   std::string Describe() const;
   // The byte ranges of the kernel buffer the TD reads (its kernels and table): [begin, end).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "tb/td/td.h"
 
 #include <fmt/format.h>
@@ -49,13 +50,15 @@ std::string Hex(uint32_t v, int digits = 0);
 std::string StatusText(const Td& t, int field, int word) {
   if (field >= 0 && r::kFields[field].status == r::Status::kModelled) return "modelled";
   if (field >= 0 && r::kFields[field].status == r::Status::kInert) return "no effect";
-  const int kind = t.Get(r::kHeader_8_ENE) == 0                                                ? r::kKindPlanar
-                   : t.Get(r::kNE_MACCfg_OpMode) == 4 && t.Get(r::kNE_MACCfg_KernelMode) == 1 ? r::kKindPass
-                                                                                              : r::kKindConv;
+  const int kind = t.Get(r::kHeader_8_ENE) == 0 ? r::kKindPlanar
+                   : t.As<r::kNE_MACCfg_OpMode>() == r::OpMode::kPass && t.Get(r::kNE_MACCfg_KernelMode) == 1
+                       ? r::kKindPass
+                       : r::kKindConv;
   for (const r::FixedRule& rule : r::kFixedRules) {
     if (field >= 0 ? rule.field != field : (rule.field >= 0 || rule.td_offset != uint32_t(word) * 4)) continue;
     // a named field's values as decode shows the field (shifted down), unnamed bits as the word's
-    const uint32_t lsb = field >= 0 ? uint32_t(__builtin_ctz(rule.mask)) : 0, v = t.words[rule.td_offset / 4] & rule.mask;
+    const uint32_t lsb = field >= 0 ? uint32_t(__builtin_ctz(rule.mask)) : 0,
+                   v = t.words[rule.td_offset / 4] & rule.mask;
     std::vector<std::string> vals;
     bool ok = false;
     for (uint32_t k = 0; k < rule.count[kind]; ++k) {
@@ -68,7 +71,9 @@ std::string StatusText(const Td& t, int field, int word) {
   return field >= 0 ? "fixed" : "no effect";
 }
 
-std::string Hex(uint32_t v, int digits) { return digits ? fmt::format("0x{:0{}x}", v, digits) : fmt::format("0x{:x}", v); }
+std::string Hex(uint32_t v, int digits) {
+  return digits ? fmt::format("0x{:0{}x}", v, digits) : fmt::format("0x{:x}", v);
+}
 
 }  // namespace
 
@@ -180,8 +185,9 @@ std::vector<Td> WalkChain(const std::vector<uint8_t>& buf, uint32_t expected_cou
       Fail(fmt::format("{}: NextPointer 0x{:x} overlaps this TD", where, next));
     }
     if (uint64_t(next) >= buf.size()) {
-      Fail(fmt::format("{}: not the end of the network (EON 0) but NextPointer 0x{:x} is past the buffer's 0x{:x} bytes",
-                       where, next, buf.size()));
+      Fail(
+          fmt::format("{}: not the end of the network (EON 0) but NextPointer 0x{:x} is past the buffer's 0x{:x} bytes",
+                      where, next, buf.size()));
     }
     at = next;
   }
@@ -222,12 +228,15 @@ std::string DecodeText(const std::vector<Td>& tds, const Hwx* hwx, bool all_fiel
       o += fmt::format("weights     __TEXT,__const at 0x{:x} (file 0x{:x}), 0x{:x} bytes\n", w.addr, w.offset, w.size);
     }
     for (const HwxTensor& x : hwx->tensors) {
-      o += fmt::format("tensor      {} {}: type {}{}, [N C H W D] = [{} {} {} {} {}], byte strides [{} {} {} {} {}], "
-                       "buffer entry {}\n",
-                       x.role == TensorRole::kInput ? "input " : "output", x.name, x.type,
-                       x.type == 5 ? " (fp16)" : x.type == 2 ? " (int8)" : "", x.dims[0], x.dims[1], x.dims[2],
-                       x.dims[3], x.dims[4], x.strides[0], x.strides[1], x.strides[2], x.strides[3], x.strides[4],
-                       x.bar);
+      o += fmt::format(
+          "tensor      {} {}: type {}{}, [N C H W D] = [{} {} {} {} {}], byte strides [{} {} {} {} {}], "
+          "buffer entry {}\n",
+          x.role == TensorRole::kInput ? "input " : "output", x.name, x.type,
+          x.type == 5   ? " (fp16)"
+          : x.type == 2 ? " (int8)"
+                        : "",
+          x.dims[0], x.dims[1], x.dims[2], x.dims[3], x.dims[4], x.strides[0], x.strides[1], x.strides[2], x.strides[3],
+          x.strides[4], x.bar);
     }
     for (int i = 0; i < kBarEntries; ++i) {
       if (hwx->bar[i]) o += fmt::format("buffer {:<4} 0x{:x}  {}\n", i, hwx->bar[i], hwx->BarName(i));

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Task descriptors (docs/td.md): the 0x274-byte register program of one ANE task, its fields
 // (described once in rtl/regs/ane_regs.yaml, generated into tb/regs/ane_regs.h), and the chain
 // the header's NextPointer links. Reading is strict: every TD must have the seven stream
@@ -21,10 +22,16 @@ inline constexpr uint32_t kTdWords = regs::td::kTdBytes / 4;
 inline constexpr int kMaxChain = 4096;
 
 struct Td {
-  uint32_t at = 0;                       // byte offset in the chain buffer
+  uint32_t at = 0;                         // byte offset in the chain buffer
   std::array<uint32_t, kTdWords> words{};  // little-endian words as read
 
   uint32_t Get(int field) const;
+  // Field F read as its type: its enum of td.enums (a code the YAML does not list reads as an
+  // unnamed value of it) or uint32_t. A compile-time field id, checked by the compiler.
+  template <int F>
+  typename regs::td::FieldType<F>::type As() const {
+    return static_cast<typename regs::td::FieldType<F>::type>(Get(F));
+  }
   // Fails (TdError) when the value does not fit the field.
   void Set(int field, uint64_t value);
   // A TD of zeros with the seven stream headers in place.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Random neural-engine core layers: the stimulus of the core's own tests (rtl_core_test) and of
 // its mid-job reset tests (rtl_reset_test), so that both draw the same layers.
 #ifndef TB_TESTS_CORE_STIMULUS_H_
@@ -6,11 +7,11 @@
 #include <cstdint>
 #include <vector>
 
-#include "tb/harness/core_plan.h"
 #include "tb/oracle/conv.h"
 #include "tb/oracle/kernel_codec.h"
 #include "tb/oracle/mac.h"
 #include "tb/oracle/postproc.h"
+#include "tb/plan/core_plan.h"
 #include "tb/tests/test_seed.h"
 
 namespace ane::test {
@@ -72,10 +73,10 @@ inline LayerCase RandomLayer(test::Rng& rng, bool allow_int8, bool depthwise = f
   } else {
     l.mode = oracle::MacMode::kFp16;
     const uint32_t f = rng.Below(4);
-    p.kspec.format = f == 1 ? oracle::KernelFormat::kInt8Sym : (f == 2 ? oracle::KernelFormat::kPalette
-                                                                        : oracle::KernelFormat::kFp16);
+    p.kspec.format = f == 1 ? oracle::KernelFormat::kInt8Sym
+                            : (f == 2 ? oracle::KernelFormat::kPalette : oracle::KernelFormat::kFp16);
     p.kspec.palette_bits = 4;
-    const uint32_t per = rng.Below(3);   // two-kernel, four-kernel or broadcast
+    const uint32_t per = rng.Below(3);  // two-kernel, four-kernel or broadcast
     p.kspec.two_kernel = per == 0;
     p.kspec.four_kernel = per == 1;
     l.post.scale_en = rng.Below(2) == 0;
@@ -83,7 +84,7 @@ inline LayerCase RandomLayer(test::Rng& rng, bool allow_int8, bool depthwise = f
     if (rng.Below(3) == 0) l.post.act = oracle::PostAct::kRelu;
   }
   if (depthwise) p.kspec.two_kernel = p.kspec.four_kernel = false;
-  p.kspec.sparse = rng.Below(3) == 0 && !p.kspec.four_kernel;   // four-kernel groups are dense
+  p.kspec.sparse = rng.Below(3) == 0 && !p.kspec.four_kernel;  // four-kernel groups are dense
   if (l.post.scale_en || l.post.bias_en) {
     for (int co = 0; co < l.cout; ++co) {
       oracle::ChannelParams ch;

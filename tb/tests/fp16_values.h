@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Test helpers: fp16 codes from decimal values, computed by the host's own conversion
 // (GCC _Float16), so that expected values in tests never come from the oracle.
 #ifndef TB_TESTS_FP16_VALUES_H_

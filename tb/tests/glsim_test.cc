@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The gate-level check's own simulator (scripts/synth/glsim.h), on hand-written BLIF netlists:
 // every combinational cell type against its truth table from Yosys's cell library
 // (techlibs/common/simcells.v), each flip-flop and latch family's clock, enable, synchronous and
@@ -7,13 +8,13 @@
 #include "glsim.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <fstream>
 #include <functional>
 #include <stdexcept>
 #include <string>
-#include <unistd.h>
 
 namespace {
 

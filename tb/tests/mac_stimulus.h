@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Random MAC-path stimulus shared by the oracle property test and the RTL tests: fp16 operands
 // that exercise the quad stage (cancellations of an anchor, ties next to it, denormals,
 // infinities and NaN, values near the 32768 port ceiling) and fp32 accumulator values.
@@ -31,13 +32,13 @@ inline uint32_t RandomAcc(Rng& rng) {
   const uint32_t r = uint32_t(rng.Next());
   const uint32_t sign = r & 0x80000000u;
   switch (rng.Below(10)) {
-    case 0: return sign;                                             // zero
-    case 1: return sign | (r & 0x007FFFFFu);                         // denormal
-    case 2: return r;                                                // anything
-    case 3: return sign | (0x46FFF000u + rng.Below(0x2000) - 0x1000);  // around 32760
-    case 4: return sign | (0x477FE000u + rng.Below(0x4000) - 0x2000);  // around 65520
-    case 5: return sign | 0x7F800000u | (rng.Below(4) == 0 ? (r & 0x7FFFFFu) : 0);  // inf / NaN
-    case 6: return sign | ((uint32_t(60 + rng.Below(40)) << 23) | (r & 0x7FFFFFu));  // tiny
+    case 0: return sign;                                                               // zero
+    case 1: return sign | (r & 0x007FFFFFu);                                           // denormal
+    case 2: return r;                                                                  // anything
+    case 3: return sign | (0x46FFF000u + rng.Below(0x2000) - 0x1000);                  // around 32760
+    case 4: return sign | (0x477FE000u + rng.Below(0x4000) - 0x2000);                  // around 65520
+    case 5: return sign | 0x7F800000u | (rng.Below(4) == 0 ? (r & 0x7FFFFFu) : 0);     // inf / NaN
+    case 6: return sign | ((uint32_t(60 + rng.Below(40)) << 23) | (r & 0x7FFFFFu));    // tiny
     default: return sign | ((uint32_t(100 + rng.Below(50)) << 23) | (r & 0x7FFFFFu));  // MAC range
   }
 }

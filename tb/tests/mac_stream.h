@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A seeded random stream of MAC-lane operations shared by the lane and array tests:
 // interleaved reductions over the 8 slots in every mode (fp16, int8, int8 x fp16, fp16 x int8,
 // int4 packed, compare max/min), K from 1 to 4096 (mostly short, so that many reductions
@@ -83,9 +84,9 @@ class StreamGen {
   static int Width(MacMode m) { return m == MacMode::kInt4 ? 4 : 1; }
 
   void Start() {
-    static constexpr MacMode kModes[] = {MacMode::kFp16, MacMode::kFp16, MacMode::kFp16,
+    static constexpr MacMode kModes[] = {MacMode::kFp16, MacMode::kFp16,      MacMode::kFp16,
                                          MacMode::kInt8, MacMode::kInt8xFp16, MacMode::kFp16xInt8,
-                                         MacMode::kInt4, MacMode::kCmpMax, MacMode::kCmpMin};
+                                         MacMode::kInt4, MacMode::kCmpMax,    MacMode::kCmpMin};
     const MacMode mode = kModes[rng_.Below(9)];
     const int width = Width(mode);
     std::vector<int> free_bases;
@@ -111,9 +112,8 @@ class StreamGen {
       pre.cmd = start == 0 ? kCmdLoad : kCmdClear;
       pre.slot = r.slot;
       if (start == 0) {
-        uint32_t v = oracle::IsIntegerMode(mode)
-                         ? uint32_t(int32_t(rng_.Next() % 4000000001ull) - 2000000000)
-                         : test::RandomAcc(rng_);
+        uint32_t v = oracle::IsIntegerMode(mode) ? uint32_t(int32_t(rng_.Next() % 4000000001ull) - 2000000000)
+                                                 : test::RandomAcc(rng_);
         pre.data = uint16_t(v);
         pre.kernel = uint16_t(v >> 16);
       }
@@ -191,8 +191,8 @@ class TimingModel {
   int64_t Accept(const Op& op, int64_t accept) {
     int64_t leave = std::max(accept + 1, last_leave_ + 1);
     const bool mac = op.cmd == kCmdMac;
-    const bool fp = mac && (op.mode == MacMode::kFp16 || op.mode == MacMode::kInt8xFp16 ||
-                            op.mode == MacMode::kFp16xInt8);
+    const bool fp =
+        mac && (op.mode == MacMode::kFp16 || op.mode == MacMode::kInt8xFp16 || op.mode == MacMode::kFp16xInt8);
     const bool cmp = mac && oracle::IsCompareMode(op.mode);
     const bool integer = mac && oracle::IsIntegerMode(op.mode);
     const int width = op.mode == MacMode::kInt4 && mac ? 4 : 1;

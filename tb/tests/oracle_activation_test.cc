@@ -1,7 +1,8 @@
+// SPDX-License-Identifier: Apache-2.0
 // The activation tables of the oracle (NUMERICS N-5) checked on their own, before they judge any
 // RTL:
 //   - accuracy over every finite fp16 input against the exact function in fp64 (N-5.3): the
-//     chapter's measured figures for sigmoid, tanh and gelu, the figures docs/activation.md
+//     chapter's measured figures for sigmoid, tanh and gelu, the figures docs/postproc.md
 //     states for the others;
 //   - the evaluation itself (segments, clamps, symmetry, range reduction, specials) against a
 //     second, independent implementation written with host _Float16 / double arithmetic;
@@ -35,7 +36,7 @@ using test::HostHalf;
 bool IsFinite(uint16_t h) { return ((h >> 10) & 0x1F) != 0x1F; }
 double D(uint16_t h) { return static_cast<double>(HostHalf(h)); }
 
-// ---- the independent reference: host arithmetic, written from docs/activation.md ----
+// ---- the independent reference: host arithmetic, written from docs/postproc.md ----
 
 uint16_t Boundary(uint16_t h) {
   if (((h >> 10) & 0x1F) == 0x1F && (h & 0x3FF)) return 0x7C00;
@@ -104,8 +105,8 @@ uint16_t HEval(const ActTable& t, uint16_t x) {
     long ex = e - 1;
     double mm = m;
     if (t.mode == ActMode::kLog) {
-      const uint16_t w = HAdd(HostBits(static_cast<_Float16>(double(ex))),
-                              HSegments(t, HostBits(static_cast<_Float16>(mm))));
+      const uint16_t w =
+          HAdd(HostBits(static_cast<_Float16>(double(ex))), HSegments(t, HostBits(static_cast<_Float16>(mm))));
       y = HMul(w, t.k);
     } else {
       if (t.pow_split && (ex & 1)) mm *= 2, ex -= 1;
@@ -137,9 +138,8 @@ TEST(OracleActivation, N5_1_ThirtyThreeKnotsAndContinuity) {
     ActFn fn;
     double lo, hi;
   };
-  const Domain domains[] = {{ActFn::kSigmoid, -8, 8}, {ActFn::kTanh, 0, 4},  {ActFn::kErf, 0, 2},
-                            {ActFn::kGelu, -4, 4},    {ActFn::kSilu, -8, 8}, {ActFn::kExp, 0, 1},
-                            {ActFn::kSin, 0, 1}};
+  const Domain domains[] = {{ActFn::kSigmoid, -8, 8}, {ActFn::kTanh, 0, 4}, {ActFn::kErf, 0, 2}, {ActFn::kGelu, -4, 4},
+                            {ActFn::kSilu, -8, 8},    {ActFn::kExp, 0, 1},  {ActFn::kSin, 0, 1}};
   for (const Domain& d : domains) {
     const ActTable& t = oracle::DefaultActTable(d.fn);
     const double h = std::ldexp(1.0, t.step_log2);
@@ -198,8 +198,7 @@ Accuracy UlpError(ActFn fn, double limit = 1e9) {
     const double x = D(uint16_t(c));
     if (!IsFinite(uint16_t(c)) || std::fabs(x) > limit) continue;
     const double want = oracle::ActReference(fn, x);
-    if (!std::isfinite(want) || std::fabs(want) < std::ldexp(1.0, -14) || std::fabs(want) > 65504)
-      continue;
+    if (!std::isfinite(want) || std::fabs(want) < std::ldexp(1.0, -14) || std::fabs(want) > 65504) continue;
     int e = 0;
     std::frexp(want, &e);
     const double ulp = std::ldexp(1.0, e - 11);
@@ -217,14 +216,14 @@ TEST(OracleActivation, N5_3_SeedFiguresHoldOverAllFp16Inputs) {
   } cases[] = {{ActFn::kSigmoid, 0.0034}, {ActFn::kTanh, 0.0017}, {ActFn::kGelu, 0.0059}};
   for (const auto& c : cases) {
     const Accuracy a = AbsoluteError(c.fn);
-    std::printf("%-8s worst |error| %.6f at x = %.8g (ceiling %.4f)\n", oracle::ActFnName(c.fn),
-                a.worst, a.at, c.bound);
+    std::printf("%-8s worst |error| %.6f at x = %.8g (ceiling %.4f)\n", oracle::ActFnName(c.fn), a.worst, a.at,
+                c.bound);
     EXPECT_LE(a.worst, c.bound) << oracle::ActFnName(c.fn) << " at x = " << a.at;
     EXPECT_GT(a.worst, 0.0) << oracle::ActFnName(c.fn);
   }
 }
 
-// N-5.3: the figures docs/activation.md states for the other tables.
+// N-5.3: the figures docs/postproc.md states for the other tables.
 TEST(OracleActivation, N5_3_StatedFiguresForTheOtherTables) {
   const struct {
     ActFn fn;
@@ -232,17 +231,15 @@ TEST(OracleActivation, N5_3_StatedFiguresForTheOtherTables) {
     double limit;
     double bound;
   } cases[] = {
-      {ActFn::kSilu, false, 1e9, 0.0106},   {ActFn::kErf, false, 1e9, 0.0047},
-      {ActFn::kSoftplus, false, 1e9, 0.0048}, {ActFn::kSoftsign, false, 1e9, 0.059},
-      {ActFn::kSin, false, 8, 0.0045},      {ActFn::kCos, false, 8, 0.0045},
-      {ActFn::kExp, true, 1e9, 10.5},          {ActFn::kLog, false, 1e9, 0.013},
-      {ActFn::kRecip, true, 1e9, 2},        {ActFn::kRsqrt, true, 1e9, 2.5},
-      {ActFn::kSqrt, true, 1e9, 2},
+      {ActFn::kSilu, false, 1e9, 0.0106},    {ActFn::kErf, false, 1e9, 0.0047}, {ActFn::kSoftplus, false, 1e9, 0.0048},
+      {ActFn::kSoftsign, false, 1e9, 0.059}, {ActFn::kSin, false, 8, 0.0045},   {ActFn::kCos, false, 8, 0.0045},
+      {ActFn::kExp, true, 1e9, 10.5},        {ActFn::kLog, false, 1e9, 0.013},  {ActFn::kRecip, true, 1e9, 2},
+      {ActFn::kRsqrt, true, 1e9, 2.5},       {ActFn::kSqrt, true, 1e9, 2},
   };
   for (const auto& c : cases) {
     const Accuracy a = c.ulps ? UlpError(c.fn, c.limit) : AbsoluteError(c.fn, c.limit);
-    std::printf("%-8s worst %s %.6f at x = %.8g (stated %.4g)\n", oracle::ActFnName(c.fn),
-                c.ulps ? "ulps " : "|err|", a.worst, a.at, c.bound);
+    std::printf("%-8s worst %s %.6f at x = %.8g (stated %.4g)\n", oracle::ActFnName(c.fn), c.ulps ? "ulps " : "|err|",
+                a.worst, a.at, c.bound);
     EXPECT_LE(a.worst, c.bound) << oracle::ActFnName(c.fn) << " at x = " << a.at;
   }
 }

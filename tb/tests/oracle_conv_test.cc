@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // oracle::Conv2d (tb/oracle/conv.h) checked on its own before it judges the core RTL:
 //   - against an im2col written here from the definition of a grouped convolution and the
 //     oracle's Matmul (itself checked against the seed's N-2 figures in oracle_mac_test): every
@@ -122,7 +123,8 @@ TEST(OracleConv, N2_EveryOutputIsTheMatmulOfItsZeroPaddedPatch) {
     for (int co = 0; co < rc.l.cout; ++co) {
       for (int oy = 0; oy < oh; ++oy) {
         for (int ox = 0; ox < ow; ++ox, ++outputs) {
-          ASSERT_EQ(y.codes[size_t((co * oh + oy) * ow + ox)], ByMatmul(rc, co, oy, ox)) << "case " << n << " y[" << co << "][" << oy << "][" << ox << "]";
+          ASSERT_EQ(y.codes[size_t((co * oh + oy) * ow + ox)], ByMatmul(rc, co, oy, ox))
+              << "case " << n << " y[" << co << "][" << oy << "][" << ox << "]";
         }
       }
     }
@@ -168,7 +170,8 @@ TEST(OracleConv, N2_SmallIntegerLayersAreExact) {
               for (int kx = 0; kx < 3; ++kx) {
                 const int iy = oy + ky - 1, ix = ox + kx - 1;
                 if (iy < 0 || iy >= g.height || ix < 0 || ix >= g.width) continue;
-                sum += xi[size_t((c * g.height + iy) * g.width + ix)] * wi[size_t(co * g.Steps() + (c * 3 + ky) * 3 + kx)];
+                sum +=
+                    xi[size_t((c * g.height + iy) * g.width + ix)] * wi[size_t(co * g.Steps() + (c * 3 + ky) * 3 + kx)];
               }
             }
           }

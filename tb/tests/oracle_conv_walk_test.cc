@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The oracle's convolution walk (tb/oracle/conv_walk.h) checked on its own before it judges the
 // shifter RTL: the N-2 step order, output sizes against hand-worked cases, ConvInputAt against
 // an independent direct convolution over an explicitly zero-padded copy of the tensor, and the
@@ -17,8 +18,7 @@ using oracle::ConvStep;
 using oracle::Tensor3;
 using oracle::TileMap;
 
-ConvGeometry Geom(int c, int h, int w, int kh, int kw, int sy, int sx, int dy, int dx, int pt,
-                  int pb, int pl, int pr) {
+ConvGeometry Geom(int c, int h, int w, int kh, int kw, int sy, int sx, int dy, int dx, int pt, int pb, int pl, int pr) {
   ConvGeometry g;
   g.channels = c;
   g.height = h;
@@ -81,9 +81,9 @@ TEST(OracleConvWalk, N2_InputAtMatchesAZeroPaddedCopyOfTheTensor) {
   for (int iter = 0; iter < 300; ++iter) {
     ConvGeometry g;
     do {
-      g = Geom(1 + int(rng.Below(3)), 1 + int(rng.Below(12)), 1 + int(rng.Below(12)),
-               1 + int(rng.Below(7)), 1 + int(rng.Below(7)), 1 + int(rng.Below(4)),
-               1 + int(rng.Below(4)), 1 + int(rng.Below(4)), 1 + int(rng.Below(4)), 0, 0, 0, 0);
+      g = Geom(1 + int(rng.Below(3)), 1 + int(rng.Below(12)), 1 + int(rng.Below(12)), 1 + int(rng.Below(7)),
+               1 + int(rng.Below(7)), 1 + int(rng.Below(4)), 1 + int(rng.Below(4)), 1 + int(rng.Below(4)),
+               1 + int(rng.Below(4)), 0, 0, 0, 0);
       const int ey = g.dilation_y * (g.kernel_h - 1) + 1, ex = g.dilation_x * (g.kernel_w - 1) + 1;
       g.pad_top = int(rng.Below(uint32_t(ey)));
       g.pad_bottom = int(rng.Below(uint32_t(ey)));

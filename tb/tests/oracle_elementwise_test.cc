@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The oracle's elementwise fp16 operations (NUMERICS N-4.1, N-4.2) and format conversions
 // (N-0.1, N-1) against independent references: the host's IEEE binary16 arithmetic (GCC
 // _Float16, correctly rounded for + - * / sqrt because float has 24 >= 2*11 + 2 bits) with the
@@ -88,7 +89,7 @@ uint16_t Reference(EwOp op, uint16_t a_in, uint16_t b_in) {
   }
   const uint16_t bits = HostBits(r);
   if ((bits & 0x7C00) == 0x7C00 && (bits & 0x3FF)) return 0;  // N-4.2: indeterminate -> +0
-  if (op == EwOp::kAbs) return bits & 0x7FFF;                   // abs(-0): no -0 after N-1
+  if (op == EwOp::kAbs) return bits & 0x7FFF;                 // abs(-0): no -0 after N-1
   return bits;
 }
 
@@ -135,8 +136,8 @@ TEST(OracleElementwise, N1_1_NanBehavesExactlyLikePlusInf) {
 }
 
 TEST(OracleElementwise, N4_1_DenormalsAreKeptAndOverflowIsAtTheTrueLimit) {
-  EXPECT_EQ(Fp16Add(0x0001, 0), 0x0001);        // smallest denormal echoes
-  EXPECT_EQ(Fp16Mul(0x0200, H(2.0)), 0x0400);   // scales into the normal range
+  EXPECT_EQ(Fp16Add(0x0001, 0), 0x0001);         // smallest denormal echoes
+  EXPECT_EQ(Fp16Mul(0x0200, H(2.0)), 0x0400);    // scales into the normal range
   EXPECT_EQ(Fp16Square(H(256.0)), kFp16PosInf);  // square first returns inf at 256 (N-5.3)
   EXPECT_EQ(Fp16Square(H(255.875)), H(65472.0));
   EXPECT_EQ(Fp16Mul(H(65504.0), H(1.0009765625)), kFp16PosInf);  // 65567.96 >= 65520
@@ -186,8 +187,7 @@ TEST_P(BinaryOp, N4_1_TenMillionRandomPairsMatchTheReference) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Ops, BinaryOp,
-                         ::testing::Values(EwOp::kAdd, EwOp::kSub, EwOp::kMul, EwOp::kDiv,
-                                           EwOp::kMax, EwOp::kMin),
+                         ::testing::Values(EwOp::kAdd, EwOp::kSub, EwOp::kMul, EwOp::kDiv, EwOp::kMax, EwOp::kMin),
                          [](const auto& info) { return EwOpName(info.param); });
 
 // ---- Format conversions (N-0.1, N-1) ----
@@ -205,12 +205,14 @@ TEST(OracleFormats, N0_1_Fp16DecodeEncodeRoundTripsEveryCode) {
     const uint16_t h = uint16_t(c);
     if (Fp16IsNan(h)) continue;
     ASSERT_EQ(RoundToFp16(DecodeFp16(h), h == 0x8000), h) << std::hex << c;
-    ASSERT_EQ(Fp16ToFp32(h), [&] {
-      const float f = static_cast<float>(HostHalf(h));
-      uint32_t u;
-      std::memcpy(&u, &f, 4);
-      return u;
-    }()) << std::hex << c;
+    ASSERT_EQ(Fp16ToFp32(h),
+              [&] {
+                const float f = static_cast<float>(HostHalf(h));
+                uint32_t u;
+                std::memcpy(&u, &f, 4);
+                return u;
+              }())
+        << std::hex << c;
   }
 }
 
@@ -264,7 +266,7 @@ TEST(OracleFormats, N0_3_DoubleToFp16RoundsLikeTheHostOverEveryExponent) {
   EXPECT_EQ(DoubleToFp16(-1e300), 0xFC00);
   EXPECT_EQ(DoubleToFp16(65519.99), 0x7BFF);
   EXPECT_EQ(DoubleToFp16(65520.0), 0x7C00);
-  EXPECT_EQ(DoubleToFp16(std::ldexp(1.0, -25)), 0);            // a tie at half the smallest denormal
+  EXPECT_EQ(DoubleToFp16(std::ldexp(1.0, -25)), 0);  // a tie at half the smallest denormal
   EXPECT_EQ(DoubleToFp16(std::nextafter(std::ldexp(1.0, -25), 1.0)), 1);
   EXPECT_EQ(DoubleToFp16(4.9e-324), 0);
 }

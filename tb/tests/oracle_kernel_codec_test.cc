@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The oracle's compressed-kernel codec and schedule (tb/oracle/kernel_codec.h, NUMERICS N-6)
 // checked on its own before it judges the kernel-extract RTL:
 //   - N-6.1 quantization against exact rationals (GMP) and dequantization against host _Float16;
@@ -153,17 +154,16 @@ TEST(OracleKernelCodec, RejectsMalformedStreamsWithAReason) {
   g.spec.two_kernel = false;
   g.weights.pop_back();
   EXPECT_THROW(oracle::EncodeKernelGroup(&g), std::invalid_argument);  // 3 kernels
-  const std::vector<uint32_t> sparse4 = {0x00004008u, 0};                // fp16 | sparse | four
+  const std::vector<uint32_t> sparse4 = {0x00004008u, 0};              // fp16 | sparse | four
   EXPECT_THROW(oracle::DecodeKernelGroup(sparse4.data(), 2, 1), std::invalid_argument);
-  const std::vector<uint32_t> both = {0x00004010u, 0};                   // two and four
+  const std::vector<uint32_t> both = {0x00004010u, 0};  // two and four
   EXPECT_THROW(oracle::DecodeKernelGroup(both.data(), 2, 1), std::invalid_argument);
 }
 
 TEST(OracleKernelCodec, N6_HandWrittenFourKernelStreamDecodes) {
   // One slot of four fp16 kernels over K = 2 steps: header 0x00004000 (fp16, four-kernel,
   // R - 1 = 0), then for each step the four kernels' values, two per word.
-  const std::vector<uint32_t> words = {0x00004000u, 0x40003C00u, 0x44004200u,
-                                       0xC000BC00u, 0xC400C200u, 0x00000000u};
+  const std::vector<uint32_t> words = {0x00004000u, 0x40003C00u, 0x44004200u, 0xC000BC00u, 0xC400C200u, 0x00000000u};
   const DecodedGroup d = oracle::DecodeKernelGroup(words.data(), words.size(), 2);
   EXPECT_EQ(d.slots, 1);
   EXPECT_EQ(d.words, 6u);
@@ -185,8 +185,7 @@ TEST(OracleKernelCodec, N6_HandWrittenFourKernelStreamDecodes) {
 }
 
 // Random kernels for one format: fp16 values (with zeros at the given density), or ints.
-std::vector<std::vector<uint16_t>> RandomWeights(test::Rng& rng, KernelFormat f, int nk, int k,
-                                                 int zero_percent) {
+std::vector<std::vector<uint16_t>> RandomWeights(test::Rng& rng, KernelFormat f, int nk, int k, int zero_percent) {
   std::vector<std::vector<uint16_t>> w(size_t(nk), std::vector<uint16_t>(size_t(k), 0));
   for (auto& row : w) {
     for (auto& c : row) {
@@ -372,8 +371,9 @@ TEST(OracleKernelCodec, N6_3_SkippingChangesNoMacResult) {
   int compared = 0, with_skips = 0;
   for (int iter = 0; iter < 3000; ++iter) {
     const int pick = int(rng.Below(4));
-    const oracle::MacMode mode = pick == 2 ? oracle::MacMode::kInt8
-                                 : pick == 3 ? oracle::MacMode::kInt4 : oracle::MacMode::kFp16;
+    const oracle::MacMode mode = pick == 2   ? oracle::MacMode::kInt8
+                                 : pick == 3 ? oracle::MacMode::kInt4
+                                             : oracle::MacMode::kFp16;
     const oracle::Generation gen = pick == 1 ? oracle::Generation::kM5 : oracle::Generation::kM1;
     const int r = mode == oracle::MacMode::kInt4 ? 1 + int(rng.Below(2)) : 1 + int(rng.Below(8));
     const int k = 1 + int(rng.Below(40));
@@ -387,8 +387,7 @@ TEST(OracleKernelCodec, N6_3_SkippingChangesNoMacResult) {
     std::vector<std::vector<bool>> stored(size_t(r), std::vector<bool>(size_t(k), false));
     for (int j = 0; j < r; ++j) {
       for (int s = 0; s < k; ++s) {
-        const bool zero = structured ? (((s / 4) * 7 + j * 3 + iter) % 3 != 0)
-                                     : int(rng.Below(100)) < zero_percent;
+        const bool zero = structured ? (((s / 4) * 7 + j * 3 + iter) % 3 != 0) : int(rng.Below(100)) < zero_percent;
         if (zero) continue;
         uint16_t c = rng.Code();
         if (mode == oracle::MacMode::kInt8) c = uint16_t(int16_t(int8_t(uint8_t(c | 1))));
@@ -423,12 +422,10 @@ TEST(OracleKernelCodec, N6_3_DroppingSingleZeroProductsWouldChangeResults) {
     for (auto& d : data) d = uint16_t((rng.Code() & 0x3FFF) | 0x3800);
     for (auto& w : kernel) w = uint16_t((rng.Code() & 0x3FFF) | 0x3800);
     kernel[1] = 0;  // p1 = +0
-    const auto full = oracle::Reduce(oracle::MacMode::kFp16, oracle::Generation::kM1, data.data(),
-                                     kernel.data(), 5);
+    const auto full = oracle::Reduce(oracle::MacMode::kFp16, oracle::Generation::kM1, data.data(), kernel.data(), 5);
     std::vector<uint16_t> d2 = {data[0], data[2], data[3], data[4]};
     std::vector<uint16_t> k2 = {kernel[0], kernel[2], kernel[3], kernel[4]};
-    const auto dropped = oracle::Reduce(oracle::MacMode::kFp16, oracle::Generation::kM1, d2.data(),
-                                        k2.data(), 4);
+    const auto dropped = oracle::Reduce(oracle::MacMode::kFp16, oracle::Generation::kM1, d2.data(), k2.data(), 4);
     differing += full.acc != dropped.acc;
   }
   EXPECT_GT(differing, 0);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The oracle's MAC path against the measured figures of NUMERICS N-2 (the chapter's Table 3.1
 // and worked sums) and the N-1 / N-2 rules. Expected values come from the contract, never from
 // the oracle. Each test names the clause it covers.
@@ -22,7 +23,6 @@ uint16_t SumViaMatmul(const std::vector<uint16_t>& data, Generation gen = Genera
   std::vector<uint16_t> ones(data.size(), H(1.0));
   return Reduce(MacMode::kFp16, gen, data.data(), ones.data(), data.size()).fp16;
 }
-
 
 // ---- N-2 reference table ----
 
@@ -50,12 +50,9 @@ TEST_P(CancellationTriple, N2_4_Table31SurvivorsLayoutBOneMinusB) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Table31, CancellationTriple,
-                         ::testing::Values(std::make_pair(1024.0, 16.0),
-                                           std::make_pair(3000.0, 16.0),
-                                           std::make_pair(4090.0, 16.0),
-                                           std::make_pair(4096.0, 4.0),
-                                           std::make_pair(8000.0, 4.0),
-                                           std::make_pair(16000.0, 4.0),
+                         ::testing::Values(std::make_pair(1024.0, 16.0), std::make_pair(3000.0, 16.0),
+                                           std::make_pair(4090.0, 16.0), std::make_pair(4096.0, 4.0),
+                                           std::make_pair(8000.0, 4.0), std::make_pair(16000.0, 4.0),
                                            std::make_pair(30000.0, 4.0)));
 
 // The sweep behind Table 3.1: 16 survivors for every positive fp16 magnitude below 4096, and 4
@@ -109,8 +106,7 @@ TEST(OracleMacTable, N2_6_LinearOutput32752PassesAnd32768IsInf) {
 }
 
 TEST(OracleMacTable, N2_6_CeilingSeesTheAccumulatorBetweenQuadsOnly) {
-  EXPECT_EQ(SumViaMatmul({H(16384.0), H(16384.0), 0, 0, H(-16384.0), H(-16384.0), 0, 0, H(1.0)}),
-            kFp16PosInf);
+  EXPECT_EQ(SumViaMatmul({H(16384.0), H(16384.0), 0, 0, H(-16384.0), H(-16384.0), 0, 0, H(1.0)}), kFp16PosInf);
   EXPECT_EQ(SumViaMatmul({H(16384.0), H(16384.0), H(-16384.0), H(-16384.0), H(1.0)}), H(1.0));
 }
 
@@ -135,18 +131,18 @@ TEST(OracleMacTable, N2_6_KEqualsOnePasses60000) {
 
 TEST(OracleQuad, N2_4_Add12KeepsTwelveBitsOfTheLargerOperand) {
   auto v = [](double x) { return DecodeFp16(H(x)); };
-  EXPECT_EQ(Add12(v(4096.0), v(1.0)), v(4096.0));    // 4097 ties to even on grid 2
+  EXPECT_EQ(Add12(v(4096.0), v(1.0)), v(4096.0));                       // 4097 ties to even on grid 2
   EXPECT_EQ(Add12(v(4094.0), v(1.0)), Exact::FromInt(false, 4095, 0));  // grid 1: exact
-  EXPECT_EQ(Add12(v(4096.0), v(3.0)), v(4100.0));    // 4099 ties up to 4100
-  EXPECT_EQ(Add12(v(-4096.0), v(1.0)), v(-4096.0));  // -4095 on grid 2 ties to -4096
-  EXPECT_EQ(Add12(v(2048.0), v(0.5)), v(2048.0));    // 2048.5 ties to even on grid 1
-  EXPECT_EQ(Add12(v(2048.0), v(1.5)), v(2050.0));    // 2049.5 ties to even: 2050
+  EXPECT_EQ(Add12(v(4096.0), v(3.0)), v(4100.0));                       // 4099 ties up to 4100
+  EXPECT_EQ(Add12(v(-4096.0), v(1.0)), v(-4096.0));                     // -4095 on grid 2 ties to -4096
+  EXPECT_EQ(Add12(v(2048.0), v(0.5)), v(2048.0));                       // 2048.5 ties to even on grid 1
+  EXPECT_EQ(Add12(v(2048.0), v(1.5)), v(2050.0));                       // 2049.5 ties to even: 2050
   EXPECT_TRUE(Add12(Exact(), Exact()).is_zero());
   EXPECT_TRUE(Add12(Exact::Infinity(false), Exact::Infinity(true)).is_zero());
   EXPECT_TRUE(Add12(Exact::Infinity(true), v(5.0)).is_inf());
   // A lone product is rounded to 12 significant bits (23-bit product of two fp16 values).
   const Exact p = DecodeFp16(H(2047.0)) * DecodeFp16(H(2047.0));  // 4190209
-  EXPECT_EQ(Add12(p, Exact()), Exact::FromInt(false, 2046, 11));   // 4190208 = 2046 * 2^11
+  EXPECT_EQ(Add12(p, Exact()), Exact::FromInt(false, 2046, 11));  // 4190208 = 2046 * 2^11
 }
 
 TEST(OracleQuad, N2_4_M1RoundsJustAboveATieToEvenWhereM5RoundsUp) {
@@ -197,8 +193,8 @@ TEST(OracleMacRules, N2_2_InfTimesNonzeroKeepsTheProductSign) {
 }
 
 TEST(OracleMacRules, N2_5_InfPlusMinusInfIsPlusZeroInQuadAndAccumulator) {
-  EXPECT_EQ(SumViaMatmul({kFp16PosInf, kFp16NegInf}), 0);               // inside a quad
-  EXPECT_EQ(SumViaMatmul({kFp16PosInf, 0, 0, 0, kFp16NegInf}), 0);      // across quads
+  EXPECT_EQ(SumViaMatmul({kFp16PosInf, kFp16NegInf}), 0);           // inside a quad
+  EXPECT_EQ(SumViaMatmul({kFp16PosInf, 0, 0, 0, kFp16NegInf}), 0);  // across quads
   EXPECT_EQ(SumViaMatmul({kFp16PosInf, 0, 0, 0, kFp16NegInf, 0, 0, 0, H(3.0)}), H(3.0));
 }
 
@@ -221,11 +217,11 @@ TEST(OracleMacRules, N2_3_M1FlushesDenormalOperandsAndResults) {
   EXPECT_EQ(Reduce(MacMode::kFp16, Generation::kM5, &a, &w, 1).fp16, 0x0080);
   // The flush looks at the result after RNE to fp16: 2^-14 - 2^-25 rounds up to 2^-14 and
   // survives on m1 (a flush decided before rounding would return +0).
-  const uint16_t da[2] = {0x0400, 0x0800};                 // 2^-14, 2^-13
-  const uint16_t dw[2] = {H(1.0), H(-0.000244140625)};     // 1, -2^-12
+  const uint16_t da[2] = {0x0400, 0x0800};              // 2^-14, 2^-13
+  const uint16_t dw[2] = {H(1.0), H(-0.000244140625)};  // 1, -2^-12
   EXPECT_EQ(Reduce(MacMode::kFp16, Generation::kM1, da, dw, 2).fp16, 0x0400);
   // ... while 2^-14 - 2^-13 * 2^-11 = 2^-14 - 2^-24 rounds to the denormal 0x03FF: +0 on m1.
-  const uint16_t dw2[2] = {H(1.0), H(-0.00048828125)};     // 1, -2^-11
+  const uint16_t dw2[2] = {H(1.0), H(-0.00048828125)};  // 1, -2^-11
   EXPECT_EQ(Reduce(MacMode::kFp16, Generation::kM1, da, dw2, 2).fp16, 0);
   EXPECT_EQ(Reduce(MacMode::kFp16, Generation::kM5, da, dw2, 2).fp16, 0x03FF);
 }
@@ -243,8 +239,7 @@ TEST(OracleMacRules, N2_5_LoadedSlotContinuesAPartialSumAcrossPasses) {
   std::vector<uint16_t> v = Repeat({4096.0, -4096.0, 1.0}, 16);
   std::vector<uint16_t> ones(v.size(), H(1.0));
   const MacResult first = Reduce(MacMode::kFp16, Generation::kM1, v.data(), ones.data(), 24);
-  const MacResult second =
-      Reduce(MacMode::kFp16, Generation::kM1, v.data() + 24, ones.data(), 24, first.acc);
+  const MacResult second = Reduce(MacMode::kFp16, Generation::kM1, v.data() + 24, ones.data(), 24, first.acc);
   EXPECT_EQ(second.fp16, H(4.0));  // Table 3.1: 4 survivors, split or not
   // A loaded slot counts as K >= 2 for the ceiling: one more product of 1 on 32767.5 is inf.
   const uint16_t one = H(1.0);
@@ -264,10 +259,8 @@ TEST(OracleMacRules, N1_1_LoadedNanSlotActsAsPlusInf) {
 TEST(OracleMacModes, N2_1_Int8OperandIsConvertedExactlyToFp16) {
   const uint16_t data[3] = {0x80, 0x7F, 0xFF};  // -128, 127, -1
   const uint16_t w[3] = {H(0.5), H(2.0), H(1024.0)};
-  EXPECT_EQ(Reduce(MacMode::kInt8xFp16, Generation::kM1, data, w, 3).fp16,
-            H(-64.0 + 254.0 - 1024.0));
-  EXPECT_EQ(Reduce(MacMode::kFp16xInt8, Generation::kM1, w, data, 3).fp16,
-            H(-64.0 + 254.0 - 1024.0));
+  EXPECT_EQ(Reduce(MacMode::kInt8xFp16, Generation::kM1, data, w, 3).fp16, H(-64.0 + 254.0 - 1024.0));
+  EXPECT_EQ(Reduce(MacMode::kFp16xInt8, Generation::kM1, w, data, 3).fp16, H(-64.0 + 254.0 - 1024.0));
 }
 
 TEST(OracleMacModes, N2_8_Int8ProductsAreExactAndAccumulateInInt32) {

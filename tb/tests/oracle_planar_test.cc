@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The planar engine's oracle (tb/oracle/planar.h, NUMERICS N-4) checked on its own:
 //   - N-4.4 tree nodes against host IEEE float (an fp32 RNE add), whole patches against a host
 //     pairwise tree, the fp16 store at the top of the range, tensor reductions against a host
@@ -54,9 +55,7 @@ float HostNode(ReduceOp op, float a, float b) {
   }
   return op == ReduceOp::kMax ? std::max(a, b) : std::min(a, b);
 }
-float HostIdentity(ReduceOp op) {
-  return op == ReduceOp::kSum ? 0.0f : op == ReduceOp::kMax ? -INFINITY : INFINITY;
-}
+float HostIdentity(ReduceOp op) { return op == ReduceOp::kSum ? 0.0f : op == ReduceOp::kMax ? -INFINITY : INFINITY; }
 float HostTree(ReduceOp op, const std::array<uint16_t, 64>& v, uint64_t valid) {
   std::vector<float> level;
   for (int i = 0; i < 64; ++i) level.push_back(((valid >> i) & 1) ? In(v[size_t(i)]) : HostIdentity(op));
@@ -77,7 +76,7 @@ uint16_t RandomCode(test::Rng& rng) {
   if (kind == 0) return 0x7C00 | uint16_t(rng.Below(2) << 15);
   if (kind == 1) return uint16_t(0x7C01 + rng.Below(0x3FF));
   if (kind == 2) return uint16_t(rng.Below(2) << 15);
-  return uint16_t(rng.Code() & 0xFBFF) | uint16_t(rng.Below(2) ? 0 : 0x0400) ;
+  return uint16_t(rng.Code() & 0xFBFF) | uint16_t(rng.Below(2) ? 0 : 0x0400);
 }
 
 TEST(OraclePlanar, N4_4_NodeIsAnFp32RneAddOrAnExactMaxMin) {
@@ -172,9 +171,10 @@ TEST(OraclePlanar, N4_4_TensorReductionsOverEveryAxis) {
         size_t k = 0;
         const int outer = axis == oracle::ReduceAxis::kChannels ? 1 : x.c;
         for (int c = 0; c < outer; ++c) {
-          const int n1 = axis == oracle::ReduceAxis::kRows ? x.h
+          const int n1 = axis == oracle::ReduceAxis::kRows      ? x.h
                          : axis == oracle::ReduceAxis::kColumns ? x.w
-                         : axis == oracle::ReduceAxis::kPlanes ? 1 : x.h * x.w;
+                         : axis == oracle::ReduceAxis::kPlanes  ? 1
+                                                                : x.h * x.w;
           for (int o = 0; o < n1; ++o) {
             std::vector<uint16_t> l;
             if (axis == oracle::ReduceAxis::kRows) {
@@ -182,7 +182,8 @@ TEST(OraclePlanar, N4_4_TensorReductionsOverEveryAxis) {
             } else if (axis == oracle::ReduceAxis::kColumns) {
               for (int r = 0; r < x.h; ++r) l.push_back(x.at(c, r, o));
             } else if (axis == oracle::ReduceAxis::kPlanes) {
-              for (int r = 0; r < x.h; ++r) for (int q = 0; q < x.w; ++q) l.push_back(x.at(c, r, q));
+              for (int r = 0; r < x.h; ++r)
+                for (int q = 0; q < x.w; ++q) l.push_back(x.at(c, r, q));
             } else {
               for (int cc = 0; cc < x.c; ++cc) l.push_back(x.at(cc, o / x.w, o % x.w));
             }
@@ -203,7 +204,10 @@ mpq_class Exact16(uint16_t h) {
   const long f = h & 0x3FF;
   mpq_class v = e == 0 ? mpq_class(f) : mpq_class(f | 0x400);
   const int exp = e == 0 ? -24 : e - 25;
-  if (exp >= 0) v *= mpq_class(mpz_class(1) << exp); else v /= mpq_class(mpz_class(1) << -exp);
+  if (exp >= 0)
+    v *= mpq_class(mpz_class(1) << exp);
+  else
+    v /= mpq_class(mpz_class(1) << -exp);
   return (h & 0x8000) ? mpq_class(-v) : v;
 }
 uint16_t RoundToFp16Exact(const mpq_class& q) {
@@ -233,7 +237,8 @@ TEST(OraclePlanar, N4_5_MeanDividesTheSumExactlyOnce) {
   for (int i = 0; i < 200000; ++i) {
     const int n = 1 + int(rng.Below(64));
     const uint32_t sum = F32Bits(float(HostHalf(uint16_t(rng.Code() & 0x7BFF))) * float(1 + rng.Below(64)) *
-                                 (rng.Below(2) ? 1.0f : -1.0f) + float(HostHalf(uint16_t(rng.Code() & 0x3FFF))));
+                                     (rng.Below(2) ? 1.0f : -1.0f) +
+                                 float(HostHalf(uint16_t(rng.Code() & 0x3FFF))));
     const mpq_class exact = mpq_class(F32(sum)) / n;
     ASSERT_EQ(oracle::MeanFinish(sum, n), RoundToFp16Exact(exact)) << std::hex << sum << std::dec << " / " << n;
   }
@@ -263,9 +268,9 @@ TEST(OraclePlanar, N4_5_PoolingIsEdgeCorrect) {
   const Tensor3 mean = oracle::Pool(oracle::PoolOp::kMean, g, x);
   ASSERT_EQ(mean.codes.size(), 9u);
   EXPECT_EQ(mean.codes[0], H(3.25));
-  EXPECT_EQ(mean.codes[1], H(2.5));    // 6 real elements: (10 + 5) / 6
-  EXPECT_EQ(mean.codes[4], H(2.0));    // all 9: 18 / 9
-  EXPECT_EQ(mean.codes[8], H(1.0));    // the far corner: 4 ones
+  EXPECT_EQ(mean.codes[1], H(2.5));  // 6 real elements: (10 + 5) / 6
+  EXPECT_EQ(mean.codes[4], H(2.0));  // all 9: 18 / 9
+  EXPECT_EQ(mean.codes[8], H(1.0));  // the far corner: 4 ones
   // Max pooling of negative values is not lifted to 0 by the padding.
   Tensor3 neg{1, 3, 3, std::vector<uint16_t>(9, H(-2.0))};
   for (uint16_t v : oracle::Pool(oracle::PoolOp::kMax, g, neg).codes) EXPECT_EQ(v, H(-2.0));
@@ -322,8 +327,8 @@ TEST(OraclePlanar, N4_5_RandomPoolingMatchesAHostScan) {
 TEST(OraclePlanar, N4_1_CompareGivesPlusOneZeroMinusOne) {
   EXPECT_EQ(oracle::Compare(H(2.0), H(1.0)), H(1.0));
   EXPECT_EQ(oracle::Compare(H(1.0), H(2.0)), H(-1.0));
-  EXPECT_EQ(oracle::Compare(0x8000, 0x0000), 0);     // -0 == +0
-  EXPECT_EQ(oracle::Compare(0x7E00, 0x7C00), 0);     // NaN enters as +inf
+  EXPECT_EQ(oracle::Compare(0x8000, 0x0000), 0);  // -0 == +0
+  EXPECT_EQ(oracle::Compare(0x7E00, 0x7C00), 0);  // NaN enters as +inf
   EXPECT_EQ(oracle::Compare(0x7E00, H(65504.0)), H(1.0));
   EXPECT_EQ(oracle::Compare(0x0001, 0x0000), H(1.0));  // denormals kept
 }
@@ -343,8 +348,10 @@ TEST(OraclePlanar, N4_3_TernaryRoundsAfterEachOperation) {
       const uint16_t bits = HostBits(h);
       return ((bits >> 10) & 0x1F) == 0x1F && (bits & 0x3FF) ? uint16_t(0) : bits;
     };
-    ASSERT_EQ(oracle::Ternary(oracle::TernaryOp::kAddMul, a, b, c), fix(want1)) << std::hex << a << " " << b << " " << c;
-    ASSERT_EQ(oracle::Ternary(oracle::TernaryOp::kMulAfterAdd, a, b, c), fix(want2)) << std::hex << a << " " << b << " " << c;
+    ASSERT_EQ(oracle::Ternary(oracle::TernaryOp::kAddMul, a, b, c), fix(want1))
+        << std::hex << a << " " << b << " " << c;
+    ASSERT_EQ(oracle::Ternary(oracle::TernaryOp::kMulAfterAdd, a, b, c), fix(want2))
+        << std::hex << a << " " << b << " " << c;
   }
 }
 
@@ -376,15 +383,15 @@ TEST(OraclePlanar, N4_1_FormatConverterHandWorkedValues) {
   c.unary = FcUnary::kAbs;
   EXPECT_EQ(oracle::FormatConvert(c, 0xFD), H(1.25));
   c.out_int8 = true;
-  EXPECT_EQ(oracle::FormatConvert(c, 0xFD), 1);          // 1.25 -> 1
+  EXPECT_EQ(oracle::FormatConvert(c, 0xFD), 1);  // 1.25 -> 1
   c.unary = FcUnary::kNeg;
   c.bias = H(-1.0);
-  EXPECT_EQ(oracle::FormatConvert(c, 0x03), 0x0000);     // -(3 * 0.5 - 1) = -0.5 -> RNE: 0
+  EXPECT_EQ(oracle::FormatConvert(c, 0x03), 0x0000);  // -(3 * 0.5 - 1) = -0.5 -> RNE: 0
   c = FcConfig{};
   c.out_int8 = true;
-  EXPECT_EQ(oracle::FormatConvert(c, H(-2.5)), 0xFFFE);  // RNE: -2
+  EXPECT_EQ(oracle::FormatConvert(c, H(-2.5)), 0xFFFE);   // RNE: -2
   EXPECT_EQ(oracle::FormatConvert(c, H(200.0)), 0x007F);  // clamped
-  EXPECT_EQ(oracle::FormatConvert(c, 0x7E00), 0x007F);   // NaN -> +inf -> 127
+  EXPECT_EQ(oracle::FormatConvert(c, 0x7E00), 0x007F);    // NaN -> +inf -> 127
   // N-4.6 through the converter: 4094 -> 65504, 4095 (enters as 4096) -> inf; no gain: as is.
   c = FcConfig{};
   c.gain = true;
@@ -440,8 +447,8 @@ TEST(OraclePlanar, N4_1_FormatConverterMatchesTheHost) {
       want = uint16_t(int16_t(int(std::clamp(r, -128.0, 127.0))));
     }
     ASSERT_EQ(oracle::FormatConvert(c, lane), want)
-        << std::hex << "lane " << lane << " scale " << c.scale << " bias " << c.bias << " unary "
-        << int(c.unary) << " gain " << c.gain << " out_int8 " << c.out_int8;
+        << std::hex << "lane " << lane << " scale " << c.scale << " bias " << c.bias << " unary " << int(c.unary)
+        << " gain " << c.gain << " out_int8 " << c.out_int8;
   }
 }
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The post-processor of the oracle (NUMERICS N-3) checked on its own: the LFSR against its
 // documented recurrence and for a maximal period, stochastic rounding against its defining
 // properties (N-3.4), requantization and the int -> fp16 store against integer and host
@@ -168,8 +169,7 @@ TEST(OraclePostproc, N3_4_StochasticRoundingDirectedCases) {
   EXPECT_EQ(oracle::StochasticRound(F32(tiny), 0, 13, m1), 0);
   EXPECT_EQ(oracle::StochasticRound(F32(tiny), 0, 13, m5), H(std::ldexp(1.0, -20)));
   EXPECT_EQ(oracle::StochasticRound(F32(-std::ldexp(1.0f, -26)), 0, 13, m5), 0);
-  EXPECT_EQ(oracle::StochasticRound(F32(-std::ldexp(1.0f, -26)), 8191, 13, m5),
-            H(-std::ldexp(1.0, -24)));
+  EXPECT_EQ(oracle::StochasticRound(F32(-std::ldexp(1.0f, -26)), 8191, 13, m5), H(-std::ldexp(1.0, -24)));
 }
 
 // ---- N-3.3 requantization and the int -> fp16 store ----
@@ -226,9 +226,8 @@ uint16_t HostChain(uint16_t r, uint16_t s, uint32_t b32, bool relu) {
   };
   r = boundary(r), s = boundary(s);
   const double rd = D(r), sd = D(s);
-  uint16_t p = ((std::isinf(rd) && sd == 0) || (rd == 0 && std::isinf(sd)))
-                   ? uint16_t(0)
-                   : HostBits(static_cast<_Float16>(rd * sd));
+  uint16_t p = ((std::isinf(rd) && sd == 0) || (rd == 0 && std::isinf(sd))) ? uint16_t(0)
+                                                                            : HostBits(static_cast<_Float16>(rd * sd));
   float bf;
   std::memcpy(&bf, &b32, 4);
   uint16_t b16 = std::isnan(bf) ? uint16_t(0x7C00) : HostBits(static_cast<_Float16>(bf));
@@ -284,7 +283,7 @@ TEST(OraclePostproc, N3_2_ReluDirectedCases) {
   icfg.act = PostAct::kRelu;
   PostProcessor ip(icfg);
   EXPECT_EQ(ip.Process({uint32_t(-100)}, ch)[0], 0);
-  EXPECT_EQ(ip.Process({uint32_t(10)}, ch)[0], 2);    // 2.5 -> 2 (even)
+  EXPECT_EQ(ip.Process({uint32_t(10)}, ch)[0], 2);  // 2.5 -> 2 (even)
   EXPECT_EQ(ip.Process({uint32_t(1000)}, ch)[0], 127);
   icfg.act = PostAct::kNone;
   PostProcessor ip2(icfg);

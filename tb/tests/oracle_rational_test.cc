@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Property test of the quad stage, accumulator and output port (NUMERICS N-2.3 to N-2.6):
 // for seeded random fp16 vectors, the oracle's dot product equals an independent evaluation of
 // the clauses written here with exact rationals (GMP mpq_class). Nothing in this file calls an
@@ -182,8 +183,8 @@ TEST_P(QuadStageProperty, N2_4_to_N2_6_OracleDotEqualsExactRationalModel) {
     const int kernel_kind = int(rng.Below(3));
     for (size_t i = 0; i < k; ++i) {
       a[i] = RandomOperand(rng, anchor);
-      w[i] = kernel_kind == 0 ? 0x3C00 : (kernel_kind == 1 ? RandomOperand(rng, 0x3C00)
-                                                             : uint16_t(0x3C00 + rng.Below(8)));
+      w[i] =
+          kernel_kind == 0 ? 0x3C00 : (kernel_kind == 1 ? RandomOperand(rng, 0x3C00) : uint16_t(0x3C00 + rng.Below(8)));
     }
     const uint16_t want = ReferenceDot(a, w, m1);
     const uint16_t got = Reduce(MacMode::kFp16, gen, a.data(), w.data(), k).fp16;
@@ -196,8 +197,7 @@ TEST_P(QuadStageProperty, N2_4_to_N2_6_OracleDotEqualsExactRationalModel) {
   EXPECT_GT(infinite, vectors / 50);
 }
 
-INSTANTIATE_TEST_SUITE_P(Generations, QuadStageProperty,
-                         ::testing::Values(Generation::kM1, Generation::kM5),
+INSTANTIATE_TEST_SUITE_P(Generations, QuadStageProperty, ::testing::Values(Generation::kM1, Generation::kM5),
                          [](const auto& info) { return GenerationName(info.param); });
 
 }  // namespace

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Random stimulus shared by the planar tests: pooling windows (NUMERICS N-4.5) and values for
 // the reduction tree (N-4.4), and the elementwise unit's results (N-4.1, N-4.3).
 #ifndef TB_TESTS_PLANAR_STIMULUS_H_
@@ -79,10 +80,14 @@ inline std::vector<Patch> RandomPatches(Rng& rng, int reductions) {
       q.mask = rng.Below(3) ? ~uint64_t(0) : rng.Next();
       for (auto& c : q.v) {
         const uint32_t k = rng.Below(64);
-        if (k == 0) c = uint16_t(0x7C00 | (rng.Below(2) << 15));
-        else if (k == 1) c = 0x7E01;
-        else if (k == 2) c = 0x8000;
-        else c = uint16_t((rng.Code() & 0x83FF) | ((4 + rng.Below(8) + 8 * scale) << 10));
+        if (k == 0)
+          c = uint16_t(0x7C00 | (rng.Below(2) << 15));
+        else if (k == 1)
+          c = 0x7E01;
+        else if (k == 2)
+          c = 0x8000;
+        else
+          c = uint16_t((rng.Code() & 0x83FF) | ((4 + rng.Below(8) + 8 * scale) << 10));
       }
       out.push_back(q);
     }

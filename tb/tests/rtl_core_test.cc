@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The neural-engine core (rtl/ane_core.sv, docs/core.md) runs whole layers: every output it
 // writes to memory must equal oracle::Conv2d (NUMERICS N-2 reduction order per output, N-3 post-
 // processing per channel), whatever the memory latency and back-pressure (N-7.1).
@@ -10,13 +11,13 @@
 #include <tuple>
 #include <vector>
 
-#include "Vane_core8_m1.h"
 #include "Vane_core256_m1.h"
+#include "Vane_core8_m1.h"
 #include "tb/harness/core_driver.h"
-#include "tb/harness/core_plan.h"
 #include "tb/harness/core_run.h"
 #include "tb/harness/sim.h"
 #include "tb/oracle/conv.h"
+#include "tb/plan/core_plan.h"
 #include "tb/tests/core_stimulus.h"
 #include "tb/tests/test_seed.h"
 
@@ -31,7 +32,6 @@ using test::SmallFp16;
 
 constexpr CoreParams kCore8{8, 512, 8, 64};
 constexpr CoreParams kCore256{256, 512, 8, 64};
-
 
 // Runs the layer on a core model (default: the 8-lane core) and compares every output with the oracle.
 template <class Model = Vane_core8_m1>
@@ -82,22 +82,20 @@ TEST(RtlCore, N2_N3_Fp16Conv3x3Padding1) {
   RunAndCompare(lc, {}, "3x3 pad 1, 3 -> 5 channels, 7x9");
 }
 
-
 std::string Describe(const LayerCase& lc) {
   const oracle::ConvLayer& l = lc.plan.layer;
   const oracle::ConvGeometry& g = l.geom;
   return std::string(oracle::MacModeName(l.mode)) + " " + oracle::KernelFormatName(lc.plan.kspec.format) +
          (lc.plan.kspec.sparse ? " sparse" : "") + (lc.plan.kspec.two_kernel ? " two-kernel" : "") + ", x [" +
          std::to_string(l.Cin()) + ", " + std::to_string(g.height) + ", " + std::to_string(g.width) + "], " +
-         std::to_string(g.kernel_h) + "x" + std::to_string(g.kernel_w) + " stride " + std::to_string(g.stride_y) +
-         "," + std::to_string(g.stride_x) + " dilation " + std::to_string(g.dilation_y) + "," +
-         std::to_string(g.dilation_x) + " pad " + std::to_string(g.pad_top) + "," + std::to_string(g.pad_bottom) +
-         "," + std::to_string(g.pad_left) + "," + std::to_string(g.pad_right) + ", groups " +
-         std::to_string(l.groups) + ", cout " + std::to_string(l.cout) +
-         (l.post.scale_en ? " scale" : "") + (l.post.bias_en ? " bias" : "") +
+         std::to_string(g.kernel_h) + "x" + std::to_string(g.kernel_w) + " stride " + std::to_string(g.stride_y) + "," +
+         std::to_string(g.stride_x) + " dilation " + std::to_string(g.dilation_y) + "," + std::to_string(g.dilation_x) +
+         " pad " + std::to_string(g.pad_top) + "," + std::to_string(g.pad_bottom) + "," + std::to_string(g.pad_left) +
+         "," + std::to_string(g.pad_right) + ", groups " + std::to_string(l.groups) + ", cout " +
+         std::to_string(l.cout) + (l.post.scale_en ? " scale" : "") + (l.post.bias_en ? " bias" : "") +
          (l.post.act == oracle::PostAct::kRelu ? " relu" : "") +
-         (l.post.store == oracle::PostStore::kInt8 ? " int8-out" : "") +
-         ", channels/wu " + std::to_string(lc.plan.channels_per_wu);
+         (l.post.store == oracle::PostStore::kInt8 ? " int8-out" : "") + ", channels/wu " +
+         std::to_string(lc.plan.channels_per_wu);
 }
 
 // A memory 1 to 12 cycles away with up to 34 % of its ready cycles low (random layers' runs).
@@ -154,7 +152,8 @@ TEST(RtlCore, N7_1_XSeedsDoNotChangeAnyOutput) {
   test::Rng rng(seed);
   for (int i = 0; i < 3 && !HasFailure(); ++i) {
     const LayerCase lc = RandomLayer(rng, true);
-    for (uint32_t xs : {1u, 2u, 3u}) RunAndCompare(lc, {}, "x seed " + std::to_string(xs) + ": " + Describe(lc), nullptr, xs);
+    for (uint32_t xs : {1u, 2u, 3u})
+      RunAndCompare(lc, {}, "x seed " + std::to_string(xs) + ": " + Describe(lc), nullptr, xs);
   }
 }
 
@@ -191,7 +190,8 @@ TEST(RtlCore, N6_3_SparseKernelsSkipWholeWorkUnits) {
   lc.plan.kspec.sparse = false;
   RunAndCompare(lc, opt, "dense stream", &dense);
   EXPECT_LT(sparse.counters.mac, dense.counters.mac);
-  RecordProperty("mac_ops_sparse_dense", std::to_string(sparse.counters.mac) + "/" + std::to_string(dense.counters.mac));
+  RecordProperty("mac_ops_sparse_dense",
+                 std::to_string(sparse.counters.mac) + "/" + std::to_string(dense.counters.mac));
 }
 
 // A dense fp16 layer x [cin, h, w] -> cout channels, kxk with padding k / 2.
@@ -219,12 +219,12 @@ void ReportUtilization(const char* name, const harness::CoreResult& r, const Cor
   const auto& c = r.counters;
   const double util = double(macs) / (double(lanes) * double(c.cycles));
   const double lane_use = double(macs) / (double(lanes) * double(c.mac));
-  std::printf("%s: tile %dx%d, %d channel(s) per work unit, %d pass(es); %llu cycles, %llu MAC cycles (lanes with an "
-              "output %.4f), stall_res %llu, wait_slot %llu, wait_load %llu, wait_kern %llu, tail %llu; utilization %.4f\n",
-              name, p.tile_h, p.tile_w, p.channels_per_wu, p.passes, (unsigned long long)c.cycles,
-              (unsigned long long)c.mac, lane_use, (unsigned long long)c.stall_res, (unsigned long long)c.wait_slot,
-              (unsigned long long)c.wait_load,
-              (unsigned long long)c.wait_kern, (unsigned long long)(c.cycles - c.last_mac), util);
+  std::printf(
+      "%s: tile %dx%d, %d channel(s) per work unit, %d pass(es); %llu cycles, %llu MAC cycles (lanes with an "
+      "output %.4f), stall_res %llu, wait_slot %llu, wait_load %llu, wait_kern %llu, tail %llu; utilization %.4f\n",
+      name, p.tile_h, p.tile_w, p.channels_per_wu, p.passes, (unsigned long long)c.cycles, (unsigned long long)c.mac,
+      lane_use, (unsigned long long)c.stall_res, (unsigned long long)c.wait_slot, (unsigned long long)c.wait_load,
+      (unsigned long long)c.wait_kern, (unsigned long long)(c.cycles - c.last_mac), util);
   ::testing::Test::RecordProperty("cycles", std::to_string(c.cycles));
   ::testing::Test::RecordProperty("utilization", std::to_string(util));
 }
@@ -501,8 +501,9 @@ TEST(RtlCore, N2_N3_N6_RandomDepthwiseInterleaveLayers) {
     if (!harness::PlanCoreLayer(&probe, kCore8).empty()) continue;  // a window wider than the bank
     const harness::CoreRunOptions opt = RandomMemory(rng);
     CoreLayerPlan p;
-    RunAndCompare(lc, opt, "layer " + std::to_string(i) + ": " + Describe(lc) + ", interleave " +
-                               std::to_string(lc.plan.diag_g), nullptr, 1, &p);
+    RunAndCompare(lc, opt,
+                  "layer " + std::to_string(i) + ": " + Describe(lc) + ", interleave " + std::to_string(lc.plan.diag_g),
+                  nullptr, 1, &p);
     ++ran;
     seen["int8"] += p.layer.mode == oracle::MacMode::kInt8;
     seen["sparse"] += p.kspec.sparse;
@@ -535,7 +536,7 @@ TEST(RtlCore256, N2_UtilizationOnAnAlignedLayer) {
 
 // A depthwise 3x3 layer of a MobileNet, [64, 28, 28], padding 1, on the full 256-lane core
 // through PlanRtlConv: the planner picks the depthwise interleave of 4 groups per pass (6 x 28
-// tiles, one channel per 512-byte bank), which must reach half the lanes' MACs (issue 21).
+// tiles, one channel per 512-byte bank), which must reach half the lanes' MACs.
 TEST(RtlCore256, N2_DepthwiseLayerRunsInterleavedAtHalfTheLanesOrMore) {
   test::Rng rng(test::TestSeed(0xC2D3));
   const LayerCase lc = DepthwiseCase(rng, 64, 28);
@@ -545,9 +546,10 @@ TEST(RtlCore256, N2_DepthwiseLayerRunsInterleavedAtHalfTheLanesOrMore) {
   const oracle::Tensor3 want = oracle::Conv2d(lc.plan.layer, lc.x, lc.w);
   ASSERT_EQ(r.y.codes.size(), want.codes.size());
   for (size_t i = 0; i < want.codes.size(); ++i) ASSERT_EQ(r.y.codes[i], want.codes[i]) << "output " << i;
-  std::printf("depthwise [64, 28, 28] 3x3 on 256 lanes: %llu cycles, utilization %.1f %%, slot waits %llu, load waits %llu\n",
-              (unsigned long long)r.stats.cycles, 100.0 * r.stats.utilization,
-              (unsigned long long)r.stats.counters.wait_slot, (unsigned long long)r.stats.counters.wait_load);
+  std::printf(
+      "depthwise [64, 28, 28] 3x3 on 256 lanes: %llu cycles, utilization %.1f %%, slot waits %llu, load waits %llu\n",
+      (unsigned long long)r.stats.cycles, 100.0 * r.stats.utilization, (unsigned long long)r.stats.counters.wait_slot,
+      (unsigned long long)r.stats.counters.wait_load);
   EXPECT_GE(r.stats.utilization, 0.5);
 }
 
@@ -569,11 +571,9 @@ void RealLayerHalf(int half) {
   opt.max_latency = 8;
   opt.stall_pct = 5;
   opt.below = [&rng](uint32_t m) { return rng.Below(m); };
-  RunAndCompare<Vane_core256_m1>(lc, opt, "64x56x56 -> 64, 3x3, half " + std::to_string(half), &r, 1, &p,
-                                 kCore256);
+  RunAndCompare<Vane_core256_m1>(lc, opt, "64x56x56 -> 64, 3x3, half " + std::to_string(half), &r, 1, &p, kCore256);
   const uint64_t macs = uint64_t(64) * 56 * 56 * 32 * 9;
-  ReportUtilization(half == 0 ? "56x56x64 -> 64, channels 0..31" : "56x56x64 -> 64, channels 32..63", r, p, macs,
-                    256);
+  ReportUtilization(half == 0 ? "56x56x64 -> 64, channels 0..31" : "56x56x64 -> 64, channels 32..63", r, p, macs, 256);
   EXPECT_GE(double(macs) / (256.0 * double(r.counters.cycles)), 0.85);
 }
 // A 1x1 layer at stride 1 without padding runs as the same layer on [C, 1, H W] (PlanRtlConv):
@@ -589,7 +589,8 @@ TEST(RtlCore256, N2_OneByOneLayersRunOnRowWrappingTiles) {
     l.geom.stride_y = l.geom.stride_x = stride;
     l.cout = 20;
     oracle::Tensor3 x{12, 9, 31, {}};
-    for (int i = 0; i < 12 * 9 * 31; ++i) x.codes.push_back(uint16_t(0x3000 + rng.Below(0x1800)) | uint16_t(rng.Below(2) << 15));
+    for (int i = 0; i < 12 * 9 * 31; ++i)
+      x.codes.push_back(uint16_t(0x3000 + rng.Below(0x1800)) | uint16_t(rng.Below(2) << 15));
     std::vector<std::vector<uint16_t>> w(20);
     for (auto& k : w) {
       for (int c = 0; c < 12; ++c) k.push_back(uint16_t(0x2C00 + rng.Below(0x1000)) | uint16_t(rng.Below(2) << 15));
@@ -619,7 +620,7 @@ TEST(RtlCore256, N2_OneByOneLayersRunOnRowWrappingTiles) {
   }
 }
 
-// The four-kernel mode on the layer it is for (issue 21): a 1x1 projection [64, 28, 28] -> 128
+// The four-kernel mode on the layer it is for: a 1x1 projection [64, 28, 28] -> 128
 // (a ResNet / MobileNet shape) on the 256-lane core through PlanRtlConv. Its 784 positions make
 // 6.1 two-kernel tiles of 128 (87.5 % of the lanes at most); as 13 four-kernel tiles of 64
 // positions x 4 kernels the lanes are 94.2 % used, and the kernel port (one fp16 operation of 4
@@ -634,14 +635,16 @@ TEST(RtlCore256, N2_FourKernelModeFillsTheLanesOnOneByOne28x28) {
   const oracle::Tensor3 want = oracle::Conv2d(lc.plan.layer, lc.x, lc.w);
   ASSERT_EQ(r.y.codes.size(), want.codes.size());
   for (size_t i = 0; i < want.codes.size(); ++i) {
-    ASSERT_EQ(r.y.codes[i], want.codes[i]) << "output " << i << ": "
+    ASSERT_EQ(r.y.codes[i], want.codes[i])
+        << "output " << i << ": "
         << harness::ConvOutputPlace(r.plan, int(i) / (28 * 28), int(i) / 28 % 28, int(i) % 28);
   }
-  std::printf("1x1 [64, 28, 28] -> 128 on 256 lanes, four-kernel: %llu cycles, %llu MAC cycles, utilization %.1f %%, "
-              "stall_res %llu, wait_kern %llu, wait_load %llu\n",
-              (unsigned long long)r.stats.cycles, (unsigned long long)r.stats.counters.mac,
-              100.0 * r.stats.utilization, (unsigned long long)r.stats.counters.stall_res,
-              (unsigned long long)r.stats.counters.wait_kern, (unsigned long long)r.stats.counters.wait_load);
+  std::printf(
+      "1x1 [64, 28, 28] -> 128 on 256 lanes, four-kernel: %llu cycles, %llu MAC cycles, utilization %.1f %%, "
+      "stall_res %llu, wait_kern %llu, wait_load %llu\n",
+      (unsigned long long)r.stats.cycles, (unsigned long long)r.stats.counters.mac, 100.0 * r.stats.utilization,
+      (unsigned long long)r.stats.counters.stall_res, (unsigned long long)r.stats.counters.wait_kern,
+      (unsigned long long)r.stats.counters.wait_load);
   EXPECT_GE(r.stats.utilization, 0.90);
 }
 

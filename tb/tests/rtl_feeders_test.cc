@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The two feeders of the MAC array chained in RTL: the kernel extract's operations (with their
 // sparse skips) become the shifter's requests, and each lane vector with its coefficient goes
 // through the 16-lane MAC array. Every output of a whole convolution must equal the oracle's
@@ -15,10 +16,10 @@
 #include "tb/harness/kernel_extract_driver.h"
 #include "tb/harness/shifter_driver.h"
 #include "tb/harness/sim.h"
-#include "tb/harness/work_unit.h"
 #include "tb/oracle/conv_walk.h"
 #include "tb/oracle/kernel_codec.h"
 #include "tb/oracle/mac.h"
+#include "tb/plan/work_unit.h"
 #include "tb/tests/test_seed.h"
 
 namespace ane {
@@ -40,9 +41,9 @@ std::vector<std::vector<uint16_t>> DirectConv(const oracle::Tensor3& x, const or
       for (int ox = 0; ox < g.OutWidth(); ++ox) {
         std::vector<uint16_t> data;
         for (int s = 0; s < g.Steps(); ++s) data.push_back(oracle::ConvInputAt(x, g, oy, ox, oracle::StepAt(g, s)));
-        y[j].push_back(oracle::Reduce(oracle::MacMode::kFp16, oracle::Generation::kM1, data.data(),
-                                      w[j].data(), data.size())
-                           .fp16);
+        y[j].push_back(
+            oracle::Reduce(oracle::MacMode::kFp16, oracle::Generation::kM1, data.data(), w[j].data(), data.size())
+                .fp16);
       }
     }
   }
@@ -65,8 +66,8 @@ std::vector<ShifterRequest> RequestsFor(const std::vector<ExtractOp>& ops, int c
 }
 
 // Runs (vector, operation) pairs through the MAC array; returns [slot][lane] fp16 results.
-std::vector<std::vector<uint16_t>> RunArray(const std::vector<ExtractOp>& ops,
-                                            const std::vector<ShifterOutput>& vecs, test::Rng& rng) {
+std::vector<std::vector<uint16_t>> RunArray(const std::vector<ExtractOp>& ops, const std::vector<ShifterOutput>& vecs,
+                                            test::Rng& rng) {
   harness::Sim<Vane_mac_array16_m1> sim("ane_mac_array", harness::CurrentTestStem() + "_array");
   auto& d = sim.dut();
   d.in_valid_i = 0;
@@ -121,9 +122,9 @@ struct RunCounts {
 };
 
 // The whole convolution through extract -> shifter -> array, tile by tile.
-void ConvThroughFeeders(const oracle::Tensor3& x, const harness::ShifterLayer& layer,
-                        oracle::KernelGroup group, const std::vector<std::vector<uint16_t>>& want,
-                        test::Rng& rng, RunCounts* counts, const std::string& what) {
+void ConvThroughFeeders(const oracle::Tensor3& x, const harness::ShifterLayer& layer, oracle::KernelGroup group,
+                        const std::vector<std::vector<uint16_t>>& want, test::Rng& rng, RunCounts* counts,
+                        const std::string& what) {
   const oracle::ConvGeometry& g = layer.geom;
   const std::vector<uint32_t> words = oracle::EncodeKernelGroup(&group);
   const oracle::DecodedGroup dec = oracle::DecodeKernelGroup(words.data(), words.size(), g.Steps());
@@ -158,8 +159,8 @@ void ConvThroughFeeders(const oracle::Tensor3& x, const harness::ShifterLayer& l
       for (int j = 0; j < int(want.size()); ++j) {
         const uint16_t w = want[size_t(j)][size_t(lv.oy * g.OutWidth() + lv.ox)];
         ASSERT_EQ(res[size_t(j)][size_t(l)], w)
-            << what << ": kernel " << j << " output (" << lv.oy << ", " << lv.ox << ")" << std::hex
-            << " rtl 0x" << res[size_t(j)][size_t(l)] << " oracle 0x" << w;
+            << what << ": kernel " << j << " output (" << lv.oy << ", " << lv.ox << ")" << std::hex << " rtl 0x"
+            << res[size_t(j)][size_t(l)] << " oracle 0x" << w;
       }
     }
   }

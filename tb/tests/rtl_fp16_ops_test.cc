@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The elementwise fp16 operators against the oracle, exact bits (NUMERICS N-1, N-4.1, N-4.2):
 //   ane_fp16_mul  Fp16Mul
 //   ane_fp16_add  Fp16Add (sub_i = 0) and Fp16Sub (sub_i = 1)
@@ -6,7 +7,6 @@
 // outputs, and ten million seeded random pairs (half of them steered to the interesting
 // exponent ranges: cancellation for add/sub, underflow and overflow for mul).
 #include <gtest/gtest.h>
-
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -105,8 +105,7 @@ std::pair<uint16_t, uint16_t> RandomPair(Op op, Rng& rng) {
   const int ea = (a >> 10) & 0x1F;
   switch (rng.Below(4)) {
     case 0:
-    case 1:
-      return {a, rng.Code()};
+    case 1: return {a, rng.Code()};
     case 2:
       if (op == Op::kMul) {
         // Products from about 2^-28 to 2^-11: denormal results, rounding to zero or up to 2^-14.
@@ -120,8 +119,7 @@ std::pair<uint16_t, uint16_t> RandomPair(Op op, Rng& rng) {
         return {a, CodeWithExponent(rng, 44 - ea + int(rng.Below(3)))};
       }
       // Magnitude within 4 ulps of a's: massive cancellation to tiny results.
-      return {a, uint16_t((rng.Code() & 0x8000) |
-                          std::clamp(int(a & 0x7FFF) + int(rng.Below(9)) - 4, 0, 0x7FFF))};
+      return {a, uint16_t((rng.Code() & 0x8000) | std::clamp(int(a & 0x7FFF) + int(rng.Below(9)) - 4, 0, 0x7FFF))};
   }
 }
 
@@ -149,8 +147,7 @@ void CheckDenseSubset(Op op) {
   for (uint16_t a : subset) {
     for (uint16_t b : subset) {
       if (i == out.size()) return;  // tracing: shortened sweep
-      ASSERT_EQ(Hex(out[i]), Hex(Oracle(op, a, b)))
-          << OpName(op) << "(" << Hex(a) << ", " << Hex(b) << ")";
+      ASSERT_EQ(Hex(out[i]), Hex(Oracle(op, a, b))) << OpName(op) << "(" << Hex(a) << ", " << Hex(b) << ")";
       ++i;
     }
   }
@@ -160,8 +157,8 @@ void CheckXSeeds(Op op) {
   const std::vector<uint16_t> subset = test::DenseFp16Subset();
   std::vector<uint16_t> first;
   for (uint32_t x_seed : {1u, 2u, 3u}) {
-    const std::vector<uint16_t> out = SweepSubset(
-        op, subset, x_seed, harness::CurrentTestStem() + ".seed" + std::to_string(x_seed));
+    const std::vector<uint16_t> out =
+        SweepSubset(op, subset, x_seed, harness::CurrentTestStem() + ".seed" + std::to_string(x_seed));
     if (first.empty()) {
       first = out;
       continue;
@@ -169,8 +166,8 @@ void CheckXSeeds(Op op) {
     ASSERT_EQ(out.size(), first.size());
     for (size_t i = 0; i < out.size(); ++i) {
       ASSERT_EQ(Hex(out[i]), Hex(first[i]))
-          << OpName(op) << "(" << Hex(subset[i / subset.size()]) << ", "
-          << Hex(subset[i % subset.size()]) << "): X seed " << x_seed << " changed the result";
+          << OpName(op) << "(" << Hex(subset[i / subset.size()]) << ", " << Hex(subset[i % subset.size()])
+          << "): X seed " << x_seed << " changed the result";
     }
   }
 }
@@ -186,8 +183,8 @@ void CheckRandomPairs(Op op, uint64_t default_seed) {
     const uint16_t got = sim.Run(a, b);
     const uint16_t want = Oracle(op, a, b);
     if (got != want) {
-      FAIL() << OpName(op) << "(" << Hex(a) << ", " << Hex(b) << "): rtl " << Hex(got)
-             << " oracle " << Hex(want) << " (pair " << i << ")";
+      FAIL() << OpName(op) << "(" << Hex(a) << ", " << Hex(b) << "): rtl " << Hex(got) << " oracle " << Hex(want)
+             << " (pair " << i << ")";
     }
   }
 }
@@ -212,41 +209,41 @@ void CheckDirected(Op op, const std::vector<Case>& cases) {
 
 TEST(RtlFp16Mul, N4_1_N4_2_DirectedCorners) {
   CheckDirected(Op::kMul, {
-      {H(1.5), H(1.5), H(2.25), "exact product"},
-      {H(-3.0), H(0.5), H(-1.5), "sign"},
-      {H(65504.0), H(2.0), kPosInf, "65504 * 2 overflows"},
-      {H(-65504.0), H(2.0), kNegInf, "overflow keeps the sign"},
-      {H(63.0), H(1040.0), kPosInf, "exactly 65520: the overflow tie rounds up to inf"},
-      {H(65504.0), H(1.0009765625), kPosInf, "65567.96 >= 65520"},
-      {H(65504.0), H(0.99951171875), H(65472.0), "65472.03 rounds down"},
-      {H(255.875), H(255.875), H(65472.0), "largest square below the limit"},
-      {H(256.0), H(256.0), kPosInf, "256^2 = 65536"},
-      {0x0000, kPosInf, 0x0000, "N-4.2: 0 * inf = +0"},
-      {kNegInf, 0x0000, 0x0000, "N-4.2: -inf * 0 = +0"},
-      {kNegZero, kNegInf, 0x0000, "N-4.2: -0 * -inf = +0"},
-      {0x7E00, 0x0000, 0x0000, "NaN is +inf: NaN * 0 = +0"},
-      {0x7E00, H(1.0), kPosInf, "N-1.1: NaN * 1 = +inf"},
-      {0xFE01, H(1.0), kPosInf, "N-1.1: a negative NaN is +inf too"},
-      {0x7FFF, H(-1.0), kNegInf, "NaN * -1 = -inf"},
-      {kPosInf, H(-2.0), kNegInf, "inf * finite keeps the product's sign"},
-      {kPosInf, 0x0001, kPosInf, "inf * smallest denormal"},
-      {H(-1.0), 0x0000, kNegZero, "IEEE sign: -1 * +0 = -0"},
-      {kNegZero, H(1.0), 0x0000, "N-1.2: -0 is +0, so -0 * 1 = +0"},
-      {kNegZero, H(-1.0), kNegZero, "N-1.2: -0 is +0, so -0 * -1 = -0"},
-      {0x0001, H(0.5), 0x0000, "2^-25: tie to even rounds to +0"},
-      {0x8001, H(0.5), kNegZero, "-2^-25: tie to even rounds to -0"},
-      {0x0001, H(0.75), 0x0001, "0.75 of the smallest denormal rounds up"},
-      {0x0003, H(0.5), 0x0002, "1.5 ulp: tie to even, up"},
-      {0x0005, H(0.5), 0x0002, "2.5 ulp: tie to even, down"},
-      {0x0001, H(32768.0), H(0.001953125), "denormal * 2^15 = 2^-9, a normal"},
-      {0x0200, H(2.0), 0x0400, "2^-15 * 2 = smallest normal"},
-      {0x03FF, 0x3C01, 0x0400, "largest denormal * (1 + 2^-10) rounds up to 2^-14"},
-      {0x0400, H(0.5), 0x0200, "smallest normal / 2: gradual underflow"},
-      {0x0401, H(0.5), 0x0200, "(2^-14 + 2^-24) / 2: tie to even, down"},
-      {0x0403, H(0.5), 0x0202, "(2^-14 + 3 * 2^-24) / 2: tie to even, up"},
-      {H(1.0009765625), H(1.0009765625), H(1.001953125), "1 + 2^-9 + 2^-20 rounds down"},
-      {0x3BFF, 0x3BFF, 0x3BFE, "(1 - 2^-11)^2 = 1 - 2^-10 + 2^-22 rounds down"},
-  });
+                              {H(1.5), H(1.5), H(2.25), "exact product"},
+                              {H(-3.0), H(0.5), H(-1.5), "sign"},
+                              {H(65504.0), H(2.0), kPosInf, "65504 * 2 overflows"},
+                              {H(-65504.0), H(2.0), kNegInf, "overflow keeps the sign"},
+                              {H(63.0), H(1040.0), kPosInf, "exactly 65520: the overflow tie rounds up to inf"},
+                              {H(65504.0), H(1.0009765625), kPosInf, "65567.96 >= 65520"},
+                              {H(65504.0), H(0.99951171875), H(65472.0), "65472.03 rounds down"},
+                              {H(255.875), H(255.875), H(65472.0), "largest square below the limit"},
+                              {H(256.0), H(256.0), kPosInf, "256^2 = 65536"},
+                              {0x0000, kPosInf, 0x0000, "N-4.2: 0 * inf = +0"},
+                              {kNegInf, 0x0000, 0x0000, "N-4.2: -inf * 0 = +0"},
+                              {kNegZero, kNegInf, 0x0000, "N-4.2: -0 * -inf = +0"},
+                              {0x7E00, 0x0000, 0x0000, "NaN is +inf: NaN * 0 = +0"},
+                              {0x7E00, H(1.0), kPosInf, "N-1.1: NaN * 1 = +inf"},
+                              {0xFE01, H(1.0), kPosInf, "N-1.1: a negative NaN is +inf too"},
+                              {0x7FFF, H(-1.0), kNegInf, "NaN * -1 = -inf"},
+                              {kPosInf, H(-2.0), kNegInf, "inf * finite keeps the product's sign"},
+                              {kPosInf, 0x0001, kPosInf, "inf * smallest denormal"},
+                              {H(-1.0), 0x0000, kNegZero, "IEEE sign: -1 * +0 = -0"},
+                              {kNegZero, H(1.0), 0x0000, "N-1.2: -0 is +0, so -0 * 1 = +0"},
+                              {kNegZero, H(-1.0), kNegZero, "N-1.2: -0 is +0, so -0 * -1 = -0"},
+                              {0x0001, H(0.5), 0x0000, "2^-25: tie to even rounds to +0"},
+                              {0x8001, H(0.5), kNegZero, "-2^-25: tie to even rounds to -0"},
+                              {0x0001, H(0.75), 0x0001, "0.75 of the smallest denormal rounds up"},
+                              {0x0003, H(0.5), 0x0002, "1.5 ulp: tie to even, up"},
+                              {0x0005, H(0.5), 0x0002, "2.5 ulp: tie to even, down"},
+                              {0x0001, H(32768.0), H(0.001953125), "denormal * 2^15 = 2^-9, a normal"},
+                              {0x0200, H(2.0), 0x0400, "2^-15 * 2 = smallest normal"},
+                              {0x03FF, 0x3C01, 0x0400, "largest denormal * (1 + 2^-10) rounds up to 2^-14"},
+                              {0x0400, H(0.5), 0x0200, "smallest normal / 2: gradual underflow"},
+                              {0x0401, H(0.5), 0x0200, "(2^-14 + 2^-24) / 2: tie to even, down"},
+                              {0x0403, H(0.5), 0x0202, "(2^-14 + 3 * 2^-24) / 2: tie to even, up"},
+                              {H(1.0009765625), H(1.0009765625), H(1.001953125), "1 + 2^-9 + 2^-20 rounds down"},
+                              {0x3BFF, 0x3BFF, 0x3BFE, "(1 - 2^-11)^2 = 1 - 2^-10 + 2^-22 rounds down"},
+                          });
 }
 
 TEST(RtlFp16Mul, N4_1_AllPairsOfDenseSubset) { CheckDenseSubset(Op::kMul); }
@@ -257,39 +254,39 @@ TEST(RtlFp16Mul, N4_1_TenMillionRandomPairs) { CheckRandomPairs(Op::kMul, 0xF16A
 
 TEST(RtlFp16Add, N4_1_N4_2_DirectedCorners) {
   CheckDirected(Op::kAdd, {
-      {H(1.0), H(2.0), H(3.0), "exact sum"},
-      {0x7BFF, 0x7BFF, kPosInf, "65504 + 65504 overflows"},
-      {0xFBFF, 0xFBFF, kNegInf, "-65504 - 65504 overflows to -inf"},
-      {H(65504.0), H(16.0), kPosInf, "exactly 65520: the overflow tie rounds up to inf"},
-      {H(65504.0), H(15.875), H(65504.0), "65519.875 stays 65504"},
-      {H(65504.0), H(8.0), H(65504.0), "65512 rounds down"},
-      {kPosInf, kNegInf, 0x0000, "N-4.2: inf + (-inf) = +0"},
-      {kNegInf, kPosInf, 0x0000, "N-4.2: -inf + inf = +0"},
-      {kPosInf, kPosInf, kPosInf, "inf + inf"},
-      {kNegInf, H(65504.0), kNegInf, "-inf + finite"},
-      {0x7E00, H(1.0), kPosInf, "N-1.1: NaN + 1 = +inf"},
-      {0xFE00, H(-1.0), kPosInf, "N-1.1: -NaN + -1 = +inf"},
-      {0x7E00, kNegInf, 0x0000, "NaN + -inf = inf - inf = +0"},
-      {H(1.0), H(0.00048828125), H(1.0), "1 + 2^-11: tie to even, down"},
-      {H(1.0), H(0.00146484375), H(1.001953125), "1 + 3 * 2^-11: tie to even, up"},
-      {H(1.0), H(0.000488758087158203125), H(1.0009765625),
-       "1 + 2^-11 + 2^-21: above the tie (sticky), up"},
-      {H(2048.0), 0x0001, H(2048.0), "2048 + 2^-24"},
-      {H(1.0), H(-1.0), 0x0000, "exact cancellation is +0"},
-      {H(-1.0), H(1.0), 0x0000, "exact cancellation is +0"},
-      {0x8155, 0x0155, 0x0000, "denormal cancellation is +0"},
-      {kNegZero, kNegZero, 0x0000, "N-1.2: -0 + -0 = +0"},
-      {H(-2.0), kNegZero, H(-2.0), "x + -0 = x"},
-      {0x0001, 0x0001, 0x0002, "denormal sum"},
-      {0x03FF, 0x0001, 0x0400, "denormals sum to the smallest normal"},
-      {0x0400, 0x8001, 0x03FF, "smallest normal - smallest denormal: gradual underflow"},
-      {H(1.0), H(-0.99951171875), H(0.00048828125), "1 - (1 - 2^-11) = 2^-11, exact"},
-      {0x0401, 0x8400, 0x0001, "cancellation to the smallest denormal"},
-      {H(1.0), H(-0.0001220703125), H(1.0), "1 - 2^-13: a quarter ulp below 1, rounds to 1"},
-      {H(1.0), H(-0.000244140625), H(1.0), "1 - 2^-12: tie to even, up to 1"},
-      {H(1.0), 0x8001, H(1.0), "1 - 2^-24 rounds to 1"},
-      {H(1.5009765625), H(-0.00048828125), H(1.5), "1.5 + 2^-10 - 2^-11: tie to even, down"},
-  });
+                              {H(1.0), H(2.0), H(3.0), "exact sum"},
+                              {0x7BFF, 0x7BFF, kPosInf, "65504 + 65504 overflows"},
+                              {0xFBFF, 0xFBFF, kNegInf, "-65504 - 65504 overflows to -inf"},
+                              {H(65504.0), H(16.0), kPosInf, "exactly 65520: the overflow tie rounds up to inf"},
+                              {H(65504.0), H(15.875), H(65504.0), "65519.875 stays 65504"},
+                              {H(65504.0), H(8.0), H(65504.0), "65512 rounds down"},
+                              {kPosInf, kNegInf, 0x0000, "N-4.2: inf + (-inf) = +0"},
+                              {kNegInf, kPosInf, 0x0000, "N-4.2: -inf + inf = +0"},
+                              {kPosInf, kPosInf, kPosInf, "inf + inf"},
+                              {kNegInf, H(65504.0), kNegInf, "-inf + finite"},
+                              {0x7E00, H(1.0), kPosInf, "N-1.1: NaN + 1 = +inf"},
+                              {0xFE00, H(-1.0), kPosInf, "N-1.1: -NaN + -1 = +inf"},
+                              {0x7E00, kNegInf, 0x0000, "NaN + -inf = inf - inf = +0"},
+                              {H(1.0), H(0.00048828125), H(1.0), "1 + 2^-11: tie to even, down"},
+                              {H(1.0), H(0.00146484375), H(1.001953125), "1 + 3 * 2^-11: tie to even, up"},
+                              {H(1.0), H(0.000488758087158203125), H(1.0009765625),
+                               "1 + 2^-11 + 2^-21: above the tie (sticky), up"},
+                              {H(2048.0), 0x0001, H(2048.0), "2048 + 2^-24"},
+                              {H(1.0), H(-1.0), 0x0000, "exact cancellation is +0"},
+                              {H(-1.0), H(1.0), 0x0000, "exact cancellation is +0"},
+                              {0x8155, 0x0155, 0x0000, "denormal cancellation is +0"},
+                              {kNegZero, kNegZero, 0x0000, "N-1.2: -0 + -0 = +0"},
+                              {H(-2.0), kNegZero, H(-2.0), "x + -0 = x"},
+                              {0x0001, 0x0001, 0x0002, "denormal sum"},
+                              {0x03FF, 0x0001, 0x0400, "denormals sum to the smallest normal"},
+                              {0x0400, 0x8001, 0x03FF, "smallest normal - smallest denormal: gradual underflow"},
+                              {H(1.0), H(-0.99951171875), H(0.00048828125), "1 - (1 - 2^-11) = 2^-11, exact"},
+                              {0x0401, 0x8400, 0x0001, "cancellation to the smallest denormal"},
+                              {H(1.0), H(-0.0001220703125), H(1.0), "1 - 2^-13: a quarter ulp below 1, rounds to 1"},
+                              {H(1.0), H(-0.000244140625), H(1.0), "1 - 2^-12: tie to even, up to 1"},
+                              {H(1.0), 0x8001, H(1.0), "1 - 2^-24 rounds to 1"},
+                              {H(1.5009765625), H(-0.00048828125), H(1.5), "1.5 + 2^-10 - 2^-11: tie to even, down"},
+                          });
 }
 
 TEST(RtlFp16Add, N4_1_AllPairsOfDenseSubset) { CheckDenseSubset(Op::kAdd); }
@@ -299,28 +296,29 @@ TEST(RtlFp16Add, N4_1_TenMillionRandomPairs) { CheckRandomPairs(Op::kAdd, 0xF16A
 // ---- ane_fp16_add, sub_i = 1 ----
 
 TEST(RtlFp16Sub, N4_1_N4_2_DirectedCorners) {
-  CheckDirected(Op::kSub, {
-      {H(3.0), H(1.0), H(2.0), "exact difference"},
-      {kPosInf, kPosInf, 0x0000, "N-4.2: inf - inf = +0"},
-      {kNegInf, kNegInf, 0x0000, "N-4.2: -inf - (-inf) = +0"},
-      {kPosInf, kNegInf, kPosInf, "inf - (-inf) = inf"},
-      {H(1.0), kPosInf, kNegInf, "1 - inf = -inf"},
-      {0x7E00, 0xFE00, 0x0000, "N-1.1: NaN - NaN = inf - inf = +0"},
-      {0x7E00, H(1.0), kPosInf, "NaN - 1 = +inf"},
-      {H(1.0), 0xFE00, kNegInf, "1 - NaN = 1 - inf = -inf"},
-      {0x7BFF, 0xFBFF, kPosInf, "65504 - (-65504) overflows"},
-      {H(5.0), H(5.0), 0x0000, "x - x = +0"},
-      {H(-5.0), H(-5.0), 0x0000, "-x - (-x) = +0"},
-      {0x0000, 0x0000, 0x0000, "0 - 0 = +0"},
-      {kNegZero, 0x0000, 0x0000, "N-1.2: -0 - 0 = +0"},
-      {0x0000, H(2.0), H(-2.0), "0 - x = -x"},
-      {0x0000, 0x0001, 0x8001, "0 - smallest denormal"},
-      {0x0400, 0x0001, 0x03FF, "gradual underflow"},
-      {H(1.0), H(0.000244140625), H(1.0), "1 - 2^-12: tie to even, up to 1"},
-      {H(2048.0), 0x0001, H(2048.0), "2048 - 2^-24 rounds to 2048"},
-      {H(1024.0), H(0.25), H(1024.0), "1023.75: tie to even, up to 1024"},
-      {H(1024.0), H(0.2509765625), H(1023.5), "1024 - (0.25 + 2^-10): below the tie (sticky), down"},
-  });
+  CheckDirected(Op::kSub,
+                {
+                    {H(3.0), H(1.0), H(2.0), "exact difference"},
+                    {kPosInf, kPosInf, 0x0000, "N-4.2: inf - inf = +0"},
+                    {kNegInf, kNegInf, 0x0000, "N-4.2: -inf - (-inf) = +0"},
+                    {kPosInf, kNegInf, kPosInf, "inf - (-inf) = inf"},
+                    {H(1.0), kPosInf, kNegInf, "1 - inf = -inf"},
+                    {0x7E00, 0xFE00, 0x0000, "N-1.1: NaN - NaN = inf - inf = +0"},
+                    {0x7E00, H(1.0), kPosInf, "NaN - 1 = +inf"},
+                    {H(1.0), 0xFE00, kNegInf, "1 - NaN = 1 - inf = -inf"},
+                    {0x7BFF, 0xFBFF, kPosInf, "65504 - (-65504) overflows"},
+                    {H(5.0), H(5.0), 0x0000, "x - x = +0"},
+                    {H(-5.0), H(-5.0), 0x0000, "-x - (-x) = +0"},
+                    {0x0000, 0x0000, 0x0000, "0 - 0 = +0"},
+                    {kNegZero, 0x0000, 0x0000, "N-1.2: -0 - 0 = +0"},
+                    {0x0000, H(2.0), H(-2.0), "0 - x = -x"},
+                    {0x0000, 0x0001, 0x8001, "0 - smallest denormal"},
+                    {0x0400, 0x0001, 0x03FF, "gradual underflow"},
+                    {H(1.0), H(0.000244140625), H(1.0), "1 - 2^-12: tie to even, up to 1"},
+                    {H(2048.0), 0x0001, H(2048.0), "2048 - 2^-24 rounds to 2048"},
+                    {H(1024.0), H(0.25), H(1024.0), "1023.75: tie to even, up to 1024"},
+                    {H(1024.0), H(0.2509765625), H(1023.5), "1024 - (0.25 + 2^-10): below the tie (sticky), down"},
+                });
 }
 
 TEST(RtlFp16Sub, N4_1_AllPairsOfDenseSubset) { CheckDenseSubset(Op::kSub); }
@@ -329,13 +327,18 @@ TEST(RtlFp16Sub, N4_1_TenMillionRandomPairs) { CheckRandomPairs(Op::kSub, 0xF16A
 
 // ---- the harness's waveform length (tb/harness/sim.h, ANE_WAVE_CYCLES) ----
 
-// The last time step of a waveform (a traced cycle is two steps, a traced evaluation one).
+// The last time step of a waveform, in half clock periods (a traced cycle is two steps, a traced
+// evaluation one). The file counts in picoseconds, a clock period being the synthesis
+// constraint's 5 ns, so that GTKWave shows a 200 MHz design's cycles 5 ns apart.
 uint64_t FstEndTime(const std::string& file) {
   void* r = fstReaderOpen(file.c_str());
   if (!r) throw std::runtime_error("cannot read " + file);
   const uint64_t t = fstReaderGetEndTime(r);
+  const int scale = fstReaderGetTimescale(r);
   fstReaderClose(r);
-  return t;
+  EXPECT_EQ(scale, -12) << file << ": the time unit is not 1 ps";
+  EXPECT_EQ(t % 2500, 0u) << file << ": a time that is not a whole half period of 2.5 ns";
+  return t / 2500;
 }
 
 // ANE_WAVE_CYCLES=N: the waveform ends after N traced cycles or N evaluations, the run goes on;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The kernel extract RTL (rtl/ane_kernel_extract.sv) against the oracle's decoder and schedule
 // (tb/oracle/kernel_codec.h, NUMERICS N-6 with the N-2.4 skip rule): every operation (both
 // coefficients, the step's coordinates, the slot, first/last/end) and every post-processing
@@ -26,8 +27,7 @@ using oracle::KernelFormat;
 using oracle::KernelGroup;
 
 struct Bench {
-  explicit Bench(uint32_t x_seed = 1)
-      : sim("ane_kernel_extract", harness::CurrentTestStem(), x_seed), drv(sim) {
+  explicit Bench(uint32_t x_seed = 1) : sim("ane_kernel_extract", harness::CurrentTestStem(), x_seed), drv(sim) {
     drv.Reset();
   }
   harness::Sim<Vane_kernel_extract> sim;
@@ -36,8 +36,7 @@ struct Bench {
 
 // A random group of the given shape; zero_pct of the weights are zero (100: all zero).
 // per: kernels per slot (1, 2 or 4: broadcast, two-kernel, four-kernel).
-KernelGroup RandomGroup(test::Rng& rng, int steps, KernelFormat f, bool sparse, int per, int r,
-                        int zero_pct) {
+KernelGroup RandomGroup(test::Rng& rng, int steps, KernelFormat f, bool sparse, int per, int r, int zero_pct) {
   KernelGroup g;
   g.spec.format = f;
   g.spec.sparse = sparse;
@@ -54,8 +53,7 @@ KernelGroup RandomGroup(test::Rng& rng, int steps, KernelFormat f, bool sparse, 
   g.weights.assign(size_t(nk), std::vector<uint16_t>(size_t(steps), 0));
   for (int n = 0; n < nk; ++n) {
     for (int s = 0; s < steps; ++s) {
-      const uint32_t roll = quads ? uint32_t((s / 4 * 2654435761u + uint32_t(n) * 40503u) >> 7) % 100
-                                  : rng.Below(100);
+      const uint32_t roll = quads ? uint32_t((s / 4 * 2654435761u + uint32_t(n) * 40503u) >> 7) % 100 : rng.Below(100);
       if (int(roll) < zero_pct) continue;
       uint16_t c = rng.Code();
       switch (f) {
@@ -118,16 +116,14 @@ void Compare(const Expect& e, const std::vector<ExtractOp>& ops, const std::vect
   for (size_t i = 0; i < ops.size(); ++i) {
     const ExtractOp& a = ops[i];
     const ExtractOp& b = e.ops[i];
-    ASSERT_TRUE(a.coef_a == b.coef_a && a.coef_b == b.coef_b && a.coef_c == b.coef_c &&
-                a.coef_d == b.coef_d && a.c == b.c && a.ky == b.ky &&
-                a.kx == b.kx && a.slot == b.slot && a.first == b.first && a.last == b.last &&
-                a.end == b.end)
-        << what << ": operation " << i << std::hex << "\n  rtl    a 0x" << a.coef_a << " b 0x" << a.coef_b
-        << " c 0x" << a.coef_c << " d 0x" << a.coef_d << std::dec << " c " << a.c << " ky " << a.ky << " kx " << a.kx << " slot " << a.slot
-        << " first " << a.first << " last " << a.last << " end " << a.end << std::hex
-        << "\n  oracle a 0x" << b.coef_a << " b 0x" << b.coef_b << " c 0x" << b.coef_c << " d 0x"
-        << b.coef_d << std::dec << " c " << b.c << " ky "
-        << b.ky << " kx " << b.kx << " slot " << b.slot << " first " << b.first << " last " << b.last
+    ASSERT_TRUE(a.coef_a == b.coef_a && a.coef_b == b.coef_b && a.coef_c == b.coef_c && a.coef_d == b.coef_d &&
+                a.c == b.c && a.ky == b.ky && a.kx == b.kx && a.slot == b.slot && a.first == b.first &&
+                a.last == b.last && a.end == b.end)
+        << what << ": operation " << i << std::hex << "\n  rtl    a 0x" << a.coef_a << " b 0x" << a.coef_b << " c 0x"
+        << a.coef_c << " d 0x" << a.coef_d << std::dec << " c " << a.c << " ky " << a.ky << " kx " << a.kx << " slot "
+        << a.slot << " first " << a.first << " last " << a.last << " end " << a.end << std::hex << "\n  oracle a 0x"
+        << b.coef_a << " b 0x" << b.coef_b << " c 0x" << b.coef_c << " d 0x" << b.coef_d << std::dec << " c " << b.c
+        << " ky " << b.ky << " kx " << b.kx << " slot " << b.slot << " first " << b.first << " last " << b.last
         << " end " << b.end;
   }
   ASSERT_EQ(params.size(), e.params.size()) << what;
@@ -153,7 +149,8 @@ TEST(RtlKernelExtract, N6_HandWrittenDenseStream) {
   const std::vector<uint32_t> words = {0x00000000u, 0xC0003C00u, 0x00003800u, 0x00000000u};
   std::vector<ExtractOp> ops;
   std::vector<ExtractParam> params;
-  b.drv.Run(words, 3, 0, [] { return false; }, [] { return false; }, [] { return false; }, &ops, &params);
+  b.drv.Run(
+      words, 3, 0, [] { return false; }, [] { return false; }, [] { return false; }, &ops, &params);
   ASSERT_EQ(ops.size(), 3u);
   EXPECT_EQ(ops[0].coef_a, 0x3C00);
   EXPECT_EQ(ops[1].coef_a, 0xC000);
@@ -182,8 +179,9 @@ TEST(RtlKernelExtract, N6_RandomGroupsEveryFormatAndDensity) {
       const KernelFormat f = KernelFormat(rng.Below(5));
       const int per = int(f) <= 2 ? int(1u << rng.Below(3)) : 1;
       const bool sparse = per != 4 && rng.Below(3) != 0;
-      AddGroup(&e, RandomGroup(rng, geom.Steps(), f, sparse, per, 1 + int(rng.Below(8)),
-                               per == 4 ? int(rng.Below(2)) * 50 : zero_pcts[rng.Below(4)]),
+      AddGroup(&e,
+               RandomGroup(rng, geom.Steps(), f, sparse, per, 1 + int(rng.Below(8)),
+                           per == 4 ? int(rng.Below(2)) * 50 : zero_pcts[rng.Below(4)]),
                geom);
       four_groups += per == 4;
     }
@@ -191,8 +189,7 @@ TEST(RtlKernelExtract, N6_RandomGroupsEveryFormatAndDensity) {
     std::vector<ExtractParam> params;
     const int gap = int(rng.Below(50)), stall = int(rng.Below(50));
     auto chance = [&rng](int pct) { return [&rng, pct] { return int(rng.Below(100)) < pct; }; };
-    b.drv.Run(e.words, e.ops.size(), e.params.size(), chance(gap), chance(stall), chance(stall), &ops,
-              &params);
+    b.drv.Run(e.words, e.ops.size(), e.params.size(), chance(gap), chance(stall), chance(stall), &ops, &params);
     Compare(e, ops, params, "stream " + std::to_string(it));
     if (HasFailure()) return;
     total_ops += ops.size();
@@ -208,8 +205,8 @@ TEST(RtlKernelExtract, XSeedsDoNotChangeAnyOperation) {
     test::Rng rng(0x77);
     const oracle::ConvGeometry geom = Shape(3, 3, 3);
     Expect e;
-    for (KernelFormat f : {KernelFormat::kFp16, KernelFormat::kInt8Sym, KernelFormat::kPalette,
-                           KernelFormat::kRaw8, KernelFormat::kRaw4}) {
+    for (KernelFormat f : {KernelFormat::kFp16, KernelFormat::kInt8Sym, KernelFormat::kPalette, KernelFormat::kRaw8,
+                           KernelFormat::kRaw4}) {
       AddGroup(&e, RandomGroup(rng, geom.Steps(), f, true, 1, 4, 90), geom);
     }
     Bench b(x_seed);

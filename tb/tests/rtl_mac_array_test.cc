@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ane_mac_array against NumLanes oracle MacLanes, exact bits (NUMERICS N-2, N-7.1):
 // kernel broadcast and the fp16 two-kernel mode (data value i to lanes 2i and 2i+1, kernel A
 // to even lanes, kernel B to odd lanes), every mode, random gaps and back-pressure; every
@@ -46,16 +47,15 @@ void Set(VlWide<N>& w, int bits, int i, uint32_t v) {
 uint32_t Get(uint32_t w, int bits, int i) { return (w >> (i * bits)) & ((1u << bits) - 1); }
 
 struct ArrayOp {
-  Op op;                         // control, and kernel A in op.kernel
-  int per = 1;                   // kernels per data value: 1, 2 (two-kernel) or 4 (four-kernel)
+  Op op;        // control, and kernel A in op.kernel
+  int per = 1;  // kernels per data value: 1, 2 (two-kernel) or 4 (four-kernel)
   uint16_t kernel_b = 0, kernel_c = 0, kernel_d = 0;
-  std::vector<uint16_t> data;    // per data value
-  std::vector<uint16_t> aux;     // per lane, CmdLoad upper halves
+  std::vector<uint16_t> data;  // per data value
+  std::vector<uint16_t> aux;   // per lane, CmdLoad upper halves
 };
 
 template <class Model, int kLanes>
-void RunArray(Generation gen, uint64_t seed, uint64_t n_ops, int in_valid_pct, int out_ready_pct,
-              uint32_t x_seed) {
+void RunArray(Generation gen, uint64_t seed, uint64_t n_ops, int in_valid_pct, int out_ready_pct, uint32_t x_seed) {
   harness::Sim<Model> sim("ane_mac_array", harness::CurrentTestStem(), x_seed);
   auto& dut = sim.dut();
   std::vector<oracle::MacLane> lanes(kLanes, oracle::MacLane(gen));
@@ -204,15 +204,15 @@ class MacArray16 : public ::testing::TestWithParam<ArrayCase> {};
 TEST_P(MacArray16, N2_M1BroadcastTwoAndFourKernelMatchOracle) {
   const uint64_t seed = test::TestSeed(8001 + GetParam().x_seed);
   SCOPED_TRACE(test::SeedNote(seed));
-  RunArray<Vane_mac_array16_m1, 16>(Generation::kM1, seed, 40'000 * test::SoakFactor(),
-                                    GetParam().in_valid_pct, GetParam().out_ready_pct, GetParam().x_seed);
+  RunArray<Vane_mac_array16_m1, 16>(Generation::kM1, seed, 40'000 * test::SoakFactor(), GetParam().in_valid_pct,
+                                    GetParam().out_ready_pct, GetParam().x_seed);
 }
 
 TEST_P(MacArray16, N2_M5BroadcastTwoAndFourKernelMatchOracle) {
   const uint64_t seed = test::TestSeed(8101 + GetParam().x_seed);
   SCOPED_TRACE(test::SeedNote(seed));
-  RunArray<Vane_mac_array16_m5, 16>(Generation::kM5, seed, 40'000 * test::SoakFactor(),
-                                    GetParam().in_valid_pct, GetParam().out_ready_pct, GetParam().x_seed);
+  RunArray<Vane_mac_array16_m5, 16>(Generation::kM5, seed, 40'000 * test::SoakFactor(), GetParam().in_valid_pct,
+                                    GetParam().out_ready_pct, GetParam().x_seed);
 }
 
 INSTANTIATE_TEST_SUITE_P(Traffic, MacArray16,

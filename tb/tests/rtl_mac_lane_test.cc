@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ane_mac_lane against the oracle's MacLane, exact bits (NUMERICS N-2, N-7.1).
 // A seeded random stream of interleaved reductions over all 8 slots in every mode (fp16,
 // int8, int8 x fp16, fp16 x int8, int4 packed, compare max/min), with loads, clears, first
@@ -21,12 +22,12 @@ namespace {
 
 using oracle::Generation;
 using oracle::MacMode;
-using test::Rng;
-using test::Op;
-using test::StreamGen;
-using test::kCmdMac;
-using test::kCmdLoad;
 using test::kCmdClear;
+using test::kCmdLoad;
+using test::kCmdMac;
+using test::Op;
+using test::Rng;
+using test::StreamGen;
 
 constexpr int kLatency = int(test::TimingModel::kLatency);  // accepted -> result (docs/mac_lane.md)
 
@@ -45,12 +46,12 @@ struct LaneRun {
   uint64_t accepted = 0;
   uint64_t products = 0;
   uint64_t results = 0;
-  uint64_t stall_cycles = 0;  // an operation was offered and not accepted
-  uint64_t timing_checks = 0; // cycles whose in_ready_o / out_valid_o the timing model predicted
-  std::vector<uint32_t> raw;  // every result's raw slot value, in order
+  uint64_t stall_cycles = 0;   // an operation was offered and not accepted
+  uint64_t timing_checks = 0;  // cycles whose in_ready_o / out_valid_o the timing model predicted
+  std::vector<uint32_t> raw;   // every result's raw slot value, in order
   int min_latency = 1 << 30;
   int max_latency = 0;
-  int max_k = 0;              // the longest reduction in the stream
+  int max_k = 0;  // the longest reduction in the stream
 };
 
 // A fixed list of operations, in the interface of StreamGen (Next, max_k).
@@ -69,8 +70,8 @@ class OpList {
 // Drives `n_ops` operations from `gen_ops`; in_valid_pct / out_ready_pct set the gaps and
 // back-pressure (their random draws come from `seed`).
 template <class Model, class Source>
-LaneRun RunLaneOn(Generation gen, Source& gen_ops, uint64_t seed, uint64_t n_ops, int in_valid_pct,
-                  int out_ready_pct, uint32_t x_seed) {
+LaneRun RunLaneOn(Generation gen, Source& gen_ops, uint64_t seed, uint64_t n_ops, int in_valid_pct, int out_ready_pct,
+                  uint32_t x_seed) {
   harness::Sim<Model> sim("ane_mac_lane", harness::CurrentTestStem(), x_seed);
   auto& dut = sim.dut();
   oracle::MacLane model(gen);
@@ -118,8 +119,8 @@ LaneRun RunLaneOn(Generation gen, Source& gen_ops, uint64_t seed, uint64_t n_ops
       const Expected e = expected.front();
       expected.pop_front();
       EXPECT_EQ(int(dut.out_slot_o), e.slot) << "cycle " << run.cycles;
-      EXPECT_EQ(dut.out_acc_o, e.acc) << std::hex << "slot " << e.slot << " raw result, cycle "
-                                      << std::dec << run.cycles;
+      EXPECT_EQ(dut.out_acc_o, e.acc) << std::hex << "slot " << e.slot << " raw result, cycle " << std::dec
+                                      << run.cycles;
       if (e.check_fp16) {
         EXPECT_EQ(dut.out_fp16_o, e.fp16) << std::hex << "slot " << e.slot;
       }
@@ -191,8 +192,7 @@ LaneRun RunLaneOn(Generation gen, Source& gen_ops, uint64_t seed, uint64_t n_ops
 
 // Drives `n_ops` operations of the random stream `seed`.
 template <class Model>
-LaneRun RunLane(Generation gen, uint64_t seed, uint64_t n_ops, int in_valid_pct,
-                int out_ready_pct, uint32_t x_seed) {
+LaneRun RunLane(Generation gen, uint64_t seed, uint64_t n_ops, int in_valid_pct, int out_ready_pct, uint32_t x_seed) {
   StreamGen gen_ops(seed);
   return RunLaneOn<Model>(gen, gen_ops, seed, n_ops, in_valid_pct, out_ready_pct, x_seed);
 }
@@ -237,11 +237,11 @@ TEST_P(MacLaneStream, N2_M5LaneMatchesOracle) {
   CheckStream<Vane_mac_lane_m5>(Generation::kM5, GetParam(), 7101 + GetParam().x_seed);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Traffic, MacLaneStream,
-    ::testing::Values(LaneCase{"FullRate", 100, 100, 1}, LaneCase{"InputGaps", 60, 100, 2},
-                      LaneCase{"BackPressure", 100, 40, 3}, LaneCase{"GapsAndBackPressure", 70, 60, 1}),
-    [](const auto& info) { return std::string(info.param.name); });
+INSTANTIATE_TEST_SUITE_P(Traffic, MacLaneStream,
+                         ::testing::Values(LaneCase{"FullRate", 100, 100, 1}, LaneCase{"InputGaps", 60, 100, 2},
+                                           LaneCase{"BackPressure", 100, 40, 3},
+                                           LaneCase{"GapsAndBackPressure", 70, 60, 1}),
+                         [](const auto& info) { return std::string(info.param.name); });
 
 // N-7.1: the same stream under different input gaps, back-pressure and X seeds gives the same
 // result sequence, bit for bit.
@@ -267,11 +267,10 @@ TEST(MacLaneDeterminism, N7_1_ResultsDoNotDependOnStallsOrXSeeds) {
 // +-2e9 and never load before int4, so they almost never get there.
 std::vector<Op> Int32EdgeOps(uint64_t seed) {
   Rng rng(seed);
-  std::vector<uint32_t> accs = {0x7FFFFFFFu, 0x7FFFFFFEu, 0x7FFFFF00u, 0x7FFFFE01u, 0x7FFC0000u,
-                                0x7FFBFFFFu, 0x7FFEFFFFu, 0x80000000u, 0x80000001u, 0x800001FFu,
-                                0x80000200u, 0x8003FFFFu, 0x80040000u, 0x80010000u, 0xFFFFFFFFu,
-                                0x00000000u, 0x000001FFu, 0x00000200u, 0x0003FFFFu, 0xFFFC0000u,
-                                0xFFFFFE00u, 0x7FFF0000u, 0x8000FFFFu};
+  std::vector<uint32_t> accs = {0x7FFFFFFFu, 0x7FFFFFFEu, 0x7FFFFF00u, 0x7FFFFE01u, 0x7FFC0000u, 0x7FFBFFFFu,
+                                0x7FFEFFFFu, 0x80000000u, 0x80000001u, 0x800001FFu, 0x80000200u, 0x8003FFFFu,
+                                0x80040000u, 0x80010000u, 0xFFFFFFFFu, 0x00000000u, 0x000001FFu, 0x00000200u,
+                                0x0003FFFFu, 0xFFFC0000u, 0xFFFFFE00u, 0x7FFF0000u, 0x8000FFFFu};
   for (int i = 0; i < 24; ++i) {  // random low bits under the ends
     accs.push_back(0x7FF00000u | (rng.Next() & 0xFFFFFu));
     accs.push_back(0x80000000u | (rng.Next() & 0xFFFFFu));
@@ -465,7 +464,6 @@ TEST(MacLaneTiming, N7_OneSlotWaitsForItsOwnQuad) {
   results.clear();
   EXPECT_EQ(RunPattern({2}, k, MacMode::kInt4, &stalls, &results), k);
   EXPECT_EQ(stalls, 0);
-
 }
 
 }  // namespace

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Every reference row of NUMERICS N-2 (the chapter's Table 3.1 and worked sums) through the RTL:
 // the lane for the single rows, the 16-lane array for the sweep over every fp16 magnitude.
 // Expected values are the contract's figures, never the oracle's.
@@ -60,7 +61,6 @@ template <class Model = Vane_mac_lane_m1>
 uint16_t SumViaMatmul(const std::vector<uint16_t>& data) {
   return LaneDot<Model>(data, std::vector<uint16_t>(data.size(), H(1.0)));
 }
-
 
 TEST(RtlMacReference, N2_5_SixteenThousandOnesAreExact) {
   EXPECT_EQ(SumViaMatmul(std::vector<uint16_t>(16000, H(1.0))), H(16000.0));

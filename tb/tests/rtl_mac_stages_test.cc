@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The MAC lane's datapath units, each against its oracle stage function, exact bits:
 //   ane_mac_mul        MacProduct / Int8 / Int4 products, compare data   N-2.1, N-2.2, N-2.3, N-2.8
 //   ane_mac_add12      Add12 (m1, narrow form)                           N-2.4
@@ -110,14 +111,14 @@ void CheckProducts(Generation gen, uint64_t default_seed) {
     dut.data_i = d;
     dut.kernel_i = k;
     sim.Eval();
-    const Exact a = mode == MacMode::kInt8xFp16 ? oracle::DecodeMacInt(oracle::Int8FromCode(d))
-                                                 : oracle::DecodeMacFp16(d, gen);
-    const Exact w = mode == MacMode::kFp16xInt8 ? oracle::DecodeMacInt(oracle::Int8FromCode(k))
-                                                 : oracle::DecodeMacFp16(k, gen);
+    const Exact a =
+        mode == MacMode::kInt8xFp16 ? oracle::DecodeMacInt(oracle::Int8FromCode(d)) : oracle::DecodeMacFp16(d, gen);
+    const Exact w =
+        mode == MacMode::kFp16xInt8 ? oracle::DecodeMacInt(oracle::Int8FromCode(k)) : oracle::DecodeMacFp16(k, gen);
     const Exact want = oracle::MacProduct(a, w);
     const Exact got = FromFv(dut.prod_o);
-    ASSERT_EQ(got, want) << oracle::MacModeName(mode) << " data 0x" << std::hex << d
-                         << " kernel 0x" << k << ": rtl " << Bits(got) << " oracle " << Bits(want);
+    ASSERT_EQ(got, want) << oracle::MacModeName(mode) << " data 0x" << std::hex << d << " kernel 0x" << k << ": rtl "
+                         << Bits(got) << " oracle " << Bits(want);
     ASSERT_TRUE(Canonical(dut.prod_o)) << "data 0x" << std::hex << d << " kernel 0x" << k;
   };
   // Every data code against special and ordinary kernels: zeros, denormals (flushed in m1, kept
@@ -159,8 +160,8 @@ TEST(RtlMacMul, N2_3_DenormalTimesDenormalFlushedInM1KeptInM5) {
       m1.Eval();
       m5.Eval();
       ASSERT_EQ(m1.dut().prod_o, 1u << 30) << std::hex << dc << " " << kc;  // +0
-      const Exact want = oracle::MacProduct(oracle::DecodeMacFp16(dc, Generation::kM5),
-                                            oracle::DecodeMacFp16(kc, Generation::kM5));
+      const Exact want =
+          oracle::MacProduct(oracle::DecodeMacFp16(dc, Generation::kM5), oracle::DecodeMacFp16(kc, Generation::kM5));
       ASSERT_EQ(FromFv(m5.dut().prod_o), want) << std::hex << dc << " " << kc;
       ASSERT_TRUE(Canonical(m5.dut().prod_o));
     }
@@ -267,8 +268,8 @@ class Add12Check {
     Exact want = pass ? y : oracle::Add12(x, y);
     if (pad) want = oracle::Add12(want, Exact());
     const Exact got = FromFv(dut.s_o);
-    EXPECT_EQ(got, want) << (pass ? "pass " : "add12(") << Bits(x) << ", " << Bits(y) << ")"
-                         << (pad ? " padded" : "") << ": rtl " << Bits(got);
+    EXPECT_EQ(got, want) << (pass ? "pass " : "add12(") << Bits(x) << ", " << Bits(y) << ")" << (pad ? " padded" : "")
+                         << ": rtl " << Bits(got);
     EXPECT_TRUE(Canonical(dut.s_o)) << "add12(" << Bits(x) << ", " << Bits(y) << ")";
     ++steps_;
     return want;
@@ -359,14 +360,14 @@ TEST(RtlMacAdd12, N2_4_TiesAndStickyOnTheTwelveBitGrid) {
   Rng rng(seed);
   uint64_t ties = 0;
   for (int i = 0; i < 200000 && !::testing::Test::HasFailure(); ++i) {
-    const int e = int(rng.Below(50)) - 25;             // x in [2^e, 2^(e+1))
-    const uint64_t X = 2048 + rng.Below(2048);          // 12 bits: x = X * 2^(e - 11)
+    const int e = int(rng.Below(50)) - 25;      // x in [2^e, 2^(e+1))
+    const uint64_t X = 2048 + rng.Below(2048);  // 12 bits: x = X * 2^(e - 11)
     const bool xs = rng.Below(2);
     const Exact x = Exact::FromInt(xs, X, e - 11);
     // y = (h + 1/2) grid steps (+- one unit of its lowest bit, or exactly): |y| < |x|
-    const int lo = 1 + int(rng.Below(30));              // y's lowest bit: 2^(e - 11 - lo)
+    const int lo = 1 + int(rng.Below(30));  // y's lowest bit: 2^(e - 11 - lo)
     const uint64_t h = rng.Below(64);
-    uint64_t ym = ((2 * h + 1) << (lo - 1));            // (h + 1/2) grid steps in units 2^(e-11-lo)
+    uint64_t ym = ((2 * h + 1) << (lo - 1));  // (h + 1/2) grid steps in units 2^(e-11-lo)
     const int wiggle = int(rng.Below(3)) - 1;
     ym = uint64_t(int64_t(ym) + wiggle);
     if (ym == 0 || ym >= (uint64_t(1) << 22)) continue;
@@ -423,8 +424,8 @@ class AccCheck {
     dut.int_i = 0;
     sim_.Eval();
     const uint32_t want = oracle::AccumulateQuad(acc, t, ceiling);
-    EXPECT_EQ(dut.acc_o, want) << std::hex << "acc 0x" << acc << " + t " << Bits(t) << " ceiling "
-                               << ceiling << ": rtl 0x" << dut.acc_o;
+    EXPECT_EQ(dut.acc_o, want) << std::hex << "acc 0x" << acc << " + t " << Bits(t) << " ceiling " << ceiling
+                               << ": rtl 0x" << dut.acc_o;
     ++steps_;
     return want;
   }
@@ -575,8 +576,8 @@ TEST(RtlMacAccAdd, N2_9_CompareModeMatchesOracle) {
 TEST(RtlMacAccAdd, N2_8_IntegerSaturatingAccumulate) {
   AccCheck c;
   Rng rng(test::TestSeed(505));
-  const uint32_t ends[] = {0x7FFFFFFFu, 0x80000000u, 0x7FFF0000u, 0x80010000u, 0u, 0xFFFFFFFFu,
-                           0x0003FFFFu, 0xFFFC0000u, 0x7FFEFFFFu, 0x80010001u};
+  const uint32_t ends[] = {0x7FFFFFFFu, 0x80000000u, 0x7FFF0000u, 0x80010000u, 0u,
+                           0xFFFFFFFFu, 0x0003FFFFu, 0xFFFC0000u, 0x7FFEFFFFu, 0x80010001u};
   for (int32_t q = -(1 << 17); q < (1 << 17) && !::testing::Test::HasFailure(); ++q) {
     for (uint32_t a : ends) c.Int(a - uint32_t(q & 3), q);
     c.Int(uint32_t(rng.Next()), q);
@@ -608,8 +609,8 @@ TEST(RtlMacAccExact, N2_5_N2_6_ExactQuadAccumulateMatchesOracle) {
     dut.ceiling_i = ceiling;
     sim.Eval();
     const uint32_t want = oracle::AccumulateQuad(acc, t, ceiling);
-    ASSERT_EQ(dut.acc_o, want) << std::hex << "acc 0x" << acc << " + t " << Bits(t)
-                               << " ceiling " << ceiling << ": rtl 0x" << dut.acc_o;
+    ASSERT_EQ(dut.acc_o, want) << std::hex << "acc 0x" << acc << " + t " << Bits(t) << " ceiling " << ceiling
+                               << ": rtl 0x" << dut.acc_o;
   }
 }
 
@@ -629,8 +630,8 @@ TEST(RtlMacRef, N2_5_FusedMultiplyAddMatchesOracle) {
     dut.a_i = a;
     dut.b_i = b;
     dut.c_i = c;
-    const Exact p = oracle::MacProduct(oracle::DecodeMacFp16(a, Generation::kM1),
-                                       oracle::DecodeMacFp16(b, Generation::kM1));
+    const Exact p =
+        oracle::MacProduct(oracle::DecodeMacFp16(a, Generation::kM1), oracle::DecodeMacFp16(b, Generation::kM1));
     want.push_back(oracle::AccumulateQuad(c, p, false));
     sim.Tick();
     if (i >= kLatency - 1) {
@@ -656,8 +657,8 @@ void CheckOutputPort(Generation gen, uint64_t default_seed) {
   };
   // Every fp32 exponent with the fraction patterns that decide fp16 rounding.
   for (uint32_t e = 0; e < 256; ++e) {
-    for (uint32_t f : {0x000000u, 0x000001u, 0x000FFFu, 0x001000u, 0x001001u, 0x002000u,
-                       0x003000u, 0x7FE000u, 0x7FF000u, 0x7FF001u, 0x7FFFFFu, 0x400000u}) {
+    for (uint32_t f : {0x000000u, 0x000001u, 0x000FFFu, 0x001000u, 0x001001u, 0x002000u, 0x003000u, 0x7FE000u,
+                       0x7FF000u, 0x7FF001u, 0x7FFFFFu, 0x400000u}) {
       check((e << 23) | f);
       check(0x80000000u | (e << 23) | f);
     }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Matrix multiply through the 256-lane RTL array (harness::RtlMatmul, used by `ane --engine
 // rtl|both`) against the oracle's Matmul, exact bits (NUMERICS N-2, N-7.2): every input mix,
 // shapes that do and do not fill the lanes and slots, both mappings, both generations; the
@@ -23,8 +24,7 @@ Matrix RandomMatrix(test::Rng& rng, ElemType type, int64_t rows, int64_t cols) {
   m.cols = cols;
   const uint16_t anchor = uint16_t(rng.Code() & 0xFBFF);
   for (int64_t i = 0; i < rows * cols; ++i) {
-    m.codes.push_back(type == ElemType::kInt8 ? uint16_t(rng.Code() & 0xFF)
-                                              : test::RandomOperand(rng, anchor));
+    m.codes.push_back(type == ElemType::kInt8 ? uint16_t(rng.Code() & 0xFF) : test::RandomOperand(rng, anchor));
   }
   return m;
 }
@@ -36,8 +36,7 @@ struct Shape {
 
 void CheckMatmul(const Shape& s, Generation gen, uint64_t seed, bool allow_two_kernel = true) {
   SCOPED_TRACE(test::SeedNote(seed));
-  SCOPED_TRACE("shape " + std::to_string(s.m) + "x" + std::to_string(s.k) + "x" +
-               std::to_string(s.n));
+  SCOPED_TRACE("shape " + std::to_string(s.m) + "x" + std::to_string(s.k) + "x" + std::to_string(s.n));
   test::Rng rng(seed);
   const Matrix a = RandomMatrix(rng, s.a, s.m, s.k);
   const Matrix b = RandomMatrix(rng, s.b, s.k, s.n);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RTL operand front end against the oracle, exhaustively:
 //   ane_fp16_unpack  all 2^16 codes, both generations, three X seeds  (N-1, N-2.1, N-2.3)
 //   ane_sig_mul      all 2^22 input pairs                              (N-2.2)
@@ -22,8 +23,11 @@ struct Unpacked {
   bool sign, is_zero, is_inf;
   int exp, sig;
   explicit Unpacked(uint32_t v)
-      : sign((v >> 18) & 1), is_zero((v >> 1) & 1), is_inf(v & 1),
-        exp(int((v >> 13) & 0x1F)), sig(int((v >> 2) & 0x7FF)) {}
+      : sign((v >> 18) & 1),
+        is_zero((v >> 1) & 1),
+        is_inf(v & 1),
+        exp(int((v >> 13) & 0x1F)),
+        sig(int((v >> 2) & 0x7FF)) {}
   Exact Value() const {
     if (is_inf) return Exact::Infinity(sign);
     return Exact::FromInt(sign, uint64_t(sig), exp - 25);
@@ -52,8 +56,8 @@ void CheckUnpackAgainstOracle(Generation gen) {
     for (uint32_t c = 0; c < 0x10000; ++c) {
       const Unpacked u(out[c]);
       const Exact want = oracle::DecodeMacFp16(uint16_t(c), gen);
-      ASSERT_EQ(u.Value(), want) << "code 0x" << std::hex << c << " gen "
-                                 << oracle::GenerationName(gen) << " x_seed " << x_seed;
+      ASSERT_EQ(u.Value(), want) << "code 0x" << std::hex << c << " gen " << oracle::GenerationName(gen) << " x_seed "
+                                 << x_seed;
       // Field invariants: a zero is an unsigned zero; an infinity carries no significand.
       ASSERT_EQ(u.is_zero, want.is_zero()) << std::hex << c;
       if (u.is_zero || u.is_inf) {

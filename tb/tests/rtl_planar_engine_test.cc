@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The planar engine as one engine (rtl/ane_planar.sv, 8 lanes; docs/planar.md "The engine"):
 // tasks from its configuration registers, its three sources and its result in a memory model
 // that answers after a random latency and holds every ready low at random. Every byte of memory
@@ -84,8 +85,10 @@ Scene RandomTask(Rng& rng, int max_w = 40, harness::PlanarKind kind = harness::P
   t.tree = oracle::ReduceOp(rng.Below(3));
   if (kind == harness::PlanarKind::kReduce && t.axis) t.h = 1 + int(rng.Below(12));
   if (kind == harness::PlanarKind::kLineReduce) {
-    if (t.axis) t.c = 1 + int(rng.Below(rng.Below(3) == 0 ? 140 : 12));
-    else t.h = 1 + int(rng.Below(rng.Below(3) == 0 ? 140 : 12));
+    if (t.axis)
+      t.c = 1 + int(rng.Below(rng.Below(3) == 0 ? 140 : 12));
+    else
+      t.h = 1 + int(rng.Below(rng.Below(3) == 0 ? 140 : 12));
     t.w = 1 + int(rng.Below(rng.Below(3) == 0 ? 200 : uint32_t(max_w)));
   }
   if (kind == harness::PlanarKind::kPool) {
@@ -124,8 +127,8 @@ Scene RandomTask(Rng& rng, int max_w = 40, harness::PlanarKind kind = harness::P
     const uint32_t rowb = (o->bw ? 1 : uint32_t(w)) * eb;
     o->row = dense ? rowb : Align(rowb, rng.Below(2) ? 1 : 64) + (rng.Below(3) == 0 ? 2 * rng.Below(8) : 0);
     o->plane = o->row * uint32_t(h) + 2 * rng.Below(4);
-    if (is_src && !dense && rng.Below(6) == 0) o->row = 0;    // broadcast along H
-    if (is_src && rng.Below(6) == 0) o->plane = 0;  // broadcast along C
+    if (is_src && !dense && rng.Below(6) == 0) o->row = 0;  // broadcast along H
+    if (is_src && rng.Below(6) == 0) o->plane = 0;          // broadcast along C
     o->base = at + (rng.Below(4) == 0 ? rng.Below(64) : 0);
     at = Align(o->base + o->plane * uint32_t(c) + o->row * uint32_t(h) + rowb + 64, 64);
   };
@@ -140,7 +143,8 @@ Scene RandomTask(Rng& rng, int max_w = 40, harness::PlanarKind kind = harness::P
     for (int c = 0; c < t.c; ++c) {
       for (int y = 0; y < t.h; ++y) {
         for (int x = 0; x < (o.bw ? 1 : t.w); ++x) {
-          const uint64_t a = uint64_t(o.base) + uint64_t(c) * o.plane + uint64_t(y) * o.row + uint64_t(x) * (o.int8 ? 1 : 2);
+          const uint64_t a =
+              uint64_t(o.base) + uint64_t(c) * o.plane + uint64_t(y) * o.row + uint64_t(x) * (o.int8 ? 1 : 2);
           const uint16_t v = o.int8 ? uint16_t(rng.Next()) : Value(rng);
           s.mem[a] = uint8_t(v);
           if (!o.int8) s.mem[a + 1] = uint8_t(v >> 8);
@@ -149,11 +153,13 @@ Scene RandomTask(Rng& rng, int max_w = 40, harness::PlanarKind kind = harness::P
     }
   }
   char b[300];
-  std::snprintf(b, sizeof b, "kind %d axis %d tree %d pool %dx%d/%d,%d/%d,%d -> %dx%d%s, op %d post %d [%d, %d, %d], int8 %d%d%d/%d, bw %d%d%d, rows %u %u %u, planes %u %u %u",
-                int(t.kind), int(t.axis), int(t.tree), t.pool.kh, t.pool.kw, t.pool.sy, t.pool.sx, t.pool.pt,
-                t.pool.pl, t.pool.oh, t.pool.ow, t.pool.flat ? " flat" : "", int(t.ew), int(t.post), t.c, t.h, t.w, t.src[0].int8, t.src[1].int8, t.src[2].int8, t.dst.int8,
-                t.src[0].bw, t.src[1].bw, t.src[2].bw, t.src[0].row, t.src[1].row, t.src[2].row, t.src[0].plane,
-                t.src[1].plane, t.src[2].plane);
+  std::snprintf(b, sizeof b,
+                "kind %d axis %d tree %d pool %dx%d/%d,%d/%d,%d -> %dx%d%s, op %d post %d [%d, %d, %d], int8 "
+                "%d%d%d/%d, bw %d%d%d, rows %u %u %u, planes %u %u %u",
+                int(t.kind), int(t.axis), int(t.tree), t.pool.kh, t.pool.kw, t.pool.sy, t.pool.sx, t.pool.pt, t.pool.pl,
+                t.pool.oh, t.pool.ow, t.pool.flat ? " flat" : "", int(t.ew), int(t.post), t.c, t.h, t.w, t.src[0].int8,
+                t.src[1].int8, t.src[2].int8, t.dst.int8, t.src[0].bw, t.src[1].bw, t.src[2].bw, t.src[0].row,
+                t.src[1].row, t.src[2].row, t.src[0].plane, t.src[1].plane, t.src[2].plane);
   s.what = b;
   s.what += " dst " + std::to_string(t.dst.base) + "/" + std::to_string(t.dst.row) + "/" + std::to_string(t.dst.plane);
   return s;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The planar engine's format converter and patch transpose against the oracle
 // (tb/oracle/planar.h FormatConvert, TransposePatch; NUMERICS N-1, N-4.1, N-4.2, N-4.6):
 //   - ane_pe_fc (16 lanes, 16 channels): every fp16 code and every int8 code through each
@@ -136,9 +137,9 @@ class FcBench {
 
   static uint16_t RandomOperand(test::Rng& rng) {
     switch (rng.Below(6)) {
-      case 0: return 0x3C00;                                         // 1.0
-      case 1: return 0x0000;                                         // +0
-      case 2: return uint16_t(0x4C00 ^ (rng.Below(2) << 15));        // +-16
+      case 0: return 0x3C00;                                                         // 1.0
+      case 1: return 0x0000;                                                         // +0
+      case 2: return uint16_t(0x4C00 ^ (rng.Below(2) << 15));                        // +-16
       case 3: return uint16_t((rng.Below(2) << 15) | (0x3000 + rng.Below(0x1800)));  // near 1
       default: return rng.Code();
     }
@@ -173,8 +174,8 @@ class FcBench {
 TEST(RtlPeFc, N4_1_N4_6_EveryCodeThroughEveryPath) {
   FcBench bench;
   test::Rng rng(0xFC01);
-  const std::vector<FcWrite> entries = {{0, 0x3C00, 0x0000}, {1, 0xB800, 0x3555}, {2, 0x4C00, 0xC000},
-                                        {3, 0x0001, 0x8001}};
+  const std::vector<FcWrite> entries = {
+      {0, 0x3C00, 0x0000}, {1, 0xB800, 0x3555}, {2, 0x4C00, 0xC000}, {3, 0x0001, 0x8001}};
   bench.Load(entries);
   uint64_t compared = 0;
   for (int ch = 0; ch < 4; ++ch) {
@@ -216,7 +217,8 @@ std::vector<FcBeat> RandomFcBeats(test::Rng& rng, size_t n) {
     b.out_int8 = rng.Below(4) == 0;
     for (auto& v : b.data) {
       v = rng.Code();
-      if (rng.Below(8) == 0) v = uint16_t((rng.Below(2) << 15) | (0x6B00 + rng.Below(0x1200)));  // near the gain's overflow
+      if (rng.Below(8) == 0)
+        v = uint16_t((rng.Below(2) << 15) | (0x6B00 + rng.Below(0x1200)));  // near the gain's overflow
     }
   }
   return in;
@@ -230,7 +232,8 @@ TEST(RtlPeFc, N4_1_RandomBeatsBroadcastAndTableWrites) {
   test::Rng rng(seed);
   FcBench bench;
   std::vector<FcWrite> entries;
-  for (int c = 0; c < kFcChannels; ++c) entries.push_back({c, FcBench::RandomOperand(rng), FcBench::RandomOperand(rng)});
+  for (int c = 0; c < kFcChannels; ++c)
+    entries.push_back({c, FcBench::RandomOperand(rng), FcBench::RandomOperand(rng)});
   bench.Load(entries);
   const size_t beats = size_t(1'000'000 * test::SoakFactor() / kFcLanes);
   const auto in = RandomFcBeats(rng, beats);
@@ -267,7 +270,8 @@ uint64_t RunTranspose(harness::Sim<Vane_pe_transpose8>& sim, const std::vector<s
       const auto& p = patches[next / kTn];
       const size_t row = next % kTn;
       for (int w = 0; w < kTn / 2; ++w)
-        d.in_row_i[size_t(w)] = uint32_t(p[row * kTn + size_t(2 * w)]) | uint32_t(p[row * kTn + size_t(2 * w + 1)]) << 16;
+        d.in_row_i[size_t(w)] = uint32_t(p[row * kTn + size_t(2 * w)]) | uint32_t(p[row * kTn + size_t(2 * w + 1)])
+                                                                             << 16;
     }
     d.out_ready_i = int(rng.Below(100)) >= stall_pct;
     sim.Eval();

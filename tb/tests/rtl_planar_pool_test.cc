@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ane_pe_pool (the first filter, the line buffer, the second filter) against the oracle's
 // Pool (NUMERICS N-4.5 with N-4.4 and N-1), bit for bit, through the harness driver RtlPool
 // (4 channels in parallel, output rows of 16, wider planes in strips).
@@ -25,7 +26,6 @@ struct PoolCase {
   oracle::Tensor3 x;
 };
 
-
 PoolCase RandomCase(test::Rng& rng) {
   PoolCase c;
   for (;;) {
@@ -50,9 +50,9 @@ void ExpectOracle(const PoolCase& c, const std::vector<uint16_t>& got, const std
   const oracle::Tensor3 want = oracle::Pool(c.op, c.g, c.x);
   ASSERT_EQ(got.size(), want.codes.size()) << what;
   for (size_t i = 0; i < got.size(); ++i) {
-    ASSERT_EQ(got[i], want.codes[i])
-        << std::hex << what << ": output " << std::dec << i << " (c " << i / size_t(want.h * want.w) << ", oy "
-        << (i / size_t(want.w)) % size_t(want.h) << ", ox " << i % size_t(want.w) << ")";
+    ASSERT_EQ(got[i], want.codes[i]) << std::hex << what << ": output " << std::dec << i << " (c "
+                                     << i / size_t(want.h * want.w) << ", oy " << (i / size_t(want.w)) % size_t(want.h)
+                                     << ", ox " << i % size_t(want.w) << ")";
   }
 }
 
@@ -170,8 +170,10 @@ TEST(RtlPePool, N4_5_XSeedsDoNotChangeAnyResult) {
       opt.stall_pct = 20;
       const auto got = RunPool(cases[i], opt);
       ExpectOracle(cases[i], got, "x seed " + std::to_string(x_seed) + ", " + Describe(cases[i]));
-      if (x_seed == 1) first.push_back(got);
-      else ASSERT_EQ(got, first[i]);
+      if (x_seed == 1)
+        first.push_back(got);
+      else
+        ASSERT_EQ(got, first[i]);
     }
   }
 }
@@ -181,7 +183,10 @@ TEST(RtlPePool, N4_5_XSeedsDoNotChangeAnyResult) {
 // 2x2 / 2 on 32 x 32 (no padding): 1024 positions, 1024 beats; 3x3 / 1 with padding 1 on
 // 16 x 16: 17 x 17 = 289 positions for 256 beats. Cycles = 1 (configuration) + positions + 27.
 TEST(RtlPePool, N4_5_CyclesOnePositionPerCycle) {
-  struct Shape { int hw, k, s, p; int64_t positions; } shapes[] = {{32, 2, 2, 0, 1024}, {16, 3, 1, 1, 289}};
+  struct Shape {
+    int hw, k, s, p;
+    int64_t positions;
+  } shapes[] = {{32, 2, 2, 0, 1024}, {16, 3, 1, 1, 289}};
   for (const Shape& sh : shapes) {
     PoolCase c;
     c.op = oracle::PoolOp::kMean;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The planar engine's RTL against the oracle (tb/oracle/planar.h, NUMERICS N-4):
 //   - ane_pe_ew (the elementwise unit, N-4.1..N-4.3): every binary operation on all pairs of a
 //     dense subset, and 10^7 random (a, b, c) through every operation, with gaps and
@@ -48,8 +49,12 @@ void CheckEveryInput(const char* top, uint16_t (*oracle_fn)(uint16_t)) {
 }
 
 TEST(RtlPlanarUnits, N4_1_SqrtOnEveryFp16Input) { CheckEveryInput<Vane_fp16_sqrt>("ane_fp16_sqrt", oracle::Fp16Sqrt); }
-TEST(RtlPlanarUnits, N4_1_RecipOnEveryFp16Input) { CheckEveryInput<Vane_fp16_recip>("ane_fp16_recip", oracle::Fp16Recip); }
-TEST(RtlPlanarUnits, N4_1_RsqrtOnEveryFp16Input) { CheckEveryInput<Vane_fp16_rsqrt>("ane_fp16_rsqrt", oracle::Fp16Rsqrt); }
+TEST(RtlPlanarUnits, N4_1_RecipOnEveryFp16Input) {
+  CheckEveryInput<Vane_fp16_recip>("ane_fp16_recip", oracle::Fp16Recip);
+}
+TEST(RtlPlanarUnits, N4_1_RsqrtOnEveryFp16Input) {
+  CheckEveryInput<Vane_fp16_rsqrt>("ane_fp16_rsqrt", oracle::Fp16Rsqrt);
+}
 
 // ane_pe_post, the pipelined post-processor: every fp16 input through each operation (and
 // the pass-through) with random input gaps and back-pressure, against the oracle's exact units.
@@ -65,9 +70,14 @@ TEST(RtlPePost, N4_1_N4_2_EveryInputThroughEveryOperationUnderGapsAndBackPressur
   const uint64_t seed = test::TestSeed(0x9057);
   SCOPED_TRACE(test::SeedNote(seed));
   const std::vector<uint16_t> x = EveryCode();
-  struct Case { harness::PePostOp op; uint16_t (*fn)(uint16_t); const char* name; } cases[] = {
-      {harness::PePostOp::kPass, Pass, "pass"}, {harness::PePostOp::kSqrt, oracle::Fp16Sqrt, "sqrt"},
-      {harness::PePostOp::kRecip, oracle::Fp16Recip, "recip"}, {harness::PePostOp::kRsqrt, oracle::Fp16Rsqrt, "rsqrt"}};
+  struct Case {
+    harness::PePostOp op;
+    uint16_t (*fn)(uint16_t);
+    const char* name;
+  } cases[] = {{harness::PePostOp::kPass, Pass, "pass"},
+               {harness::PePostOp::kSqrt, oracle::Fp16Sqrt, "sqrt"},
+               {harness::PePostOp::kRecip, oracle::Fp16Recip, "recip"},
+               {harness::PePostOp::kRsqrt, oracle::Fp16Rsqrt, "rsqrt"}};
   for (const Case& c : cases) {
     harness::PostRunOptions opt;
     opt.gap_pct = 25;
@@ -89,7 +99,8 @@ TEST(RtlPePost, N4_1_XSeedsAndFullRate) {
     opt.x_seed = x_seed;
     harness::RtlPlanarStats st;
     const auto y = harness::RtlPost(harness::PePostOp::kRsqrt, x, opt, &st);
-    for (size_t i = 0; i < x.size(); ++i) ASSERT_EQ(y[i], oracle::Fp16Rsqrt(x[i])) << "x seed " << x_seed << " input " << i;
+    for (size_t i = 0; i < x.size(); ++i)
+      ASSERT_EQ(y[i], oracle::Fp16Rsqrt(x[i])) << "x seed " << x_seed << " input " << i;
     EXPECT_EQ(st.vectors, 1000);
     EXPECT_EQ(st.cycles, 1000u + 11u);
   }
@@ -100,9 +111,8 @@ TEST(RtlPePost, N4_1_XSeedsAndFullRate) {
 constexpr int kEwLanes = 16;
 using test::EwOracle;
 constexpr int kEwOps = 12;
-const char* const kEwNames[kEwOps] = {"add", "sub", "mul", "max", "min", "compare",
+const char* const kEwNames[kEwOps] = {"add", "sub", "mul",  "max",    "min",   "compare",
                                       "abs", "neg", "relu", "square", "a+b*c", "(a+b)*c"};
-
 
 struct EwVec {
   int op = 0;
@@ -111,8 +121,8 @@ struct EwVec {
 
 // Streams vectors through the unit with gaps and back-pressure; checks every lane of every
 // result in order. Returns the number of lane results compared.
-uint64_t RunEw(harness::Sim<Vane_pe_ew16>& sim, const std::vector<EwVec>& in, test::Rng& rng,
-               int gap_pct, int stall_pct) {
+uint64_t RunEw(harness::Sim<Vane_pe_ew16>& sim, const std::vector<EwVec>& in, test::Rng& rng, int gap_pct,
+               int stall_pct) {
   auto& d = sim.dut();
   size_t next = 0, done = 0;
   bool pending = false;
@@ -256,8 +266,8 @@ TEST(RtlFp32Add, N4_4_CornerPairsAndRandomPairs) {
     const uint32_t want = oracle::ReduceNode(ReduceOp::kSum, boundary(a), boundary(b));
     ++n;
     return d.y_o == want ? testing::AssertionSuccess()
-                         : testing::AssertionFailure() << std::hex << "0x" << a << " + 0x" << b << ": rtl 0x"
-                                                       << d.y_o << ", oracle 0x" << want;
+                         : testing::AssertionFailure()
+                               << std::hex << "0x" << a << " + 0x" << b << ": rtl 0x" << d.y_o << ", oracle 0x" << want;
   };
   for (uint32_t a : corners) {
     for (uint32_t b : corners) ASSERT_TRUE(check(a, b));
@@ -269,10 +279,10 @@ TEST(RtlFp32Add, N4_4_CornerPairsAndRandomPairs) {
   for (uint64_t i = 0; i < pairs; ++i) {
     uint32_t a = uint32_t(rng.Next()), b;
     switch (rng.Below(4)) {
-      case 0: b = uint32_t(rng.Next()); break;                                    // anything
-      case 1: b = (a ^ 0x80000000u) + uint32_t(rng.Below(64)) - 32u; break;       // cancellation
-      case 2: b = (a & 0xFF800000u) ^ (uint32_t(rng.Next()) & 0x807FFFFFu); break; // same exponent
-      default: b = a + (uint32_t(rng.Below(60)) << 23); break;                     // far apart
+      case 0: b = uint32_t(rng.Next()); break;                                      // anything
+      case 1: b = (a ^ 0x80000000u) + uint32_t(rng.Below(64)) - 32u; break;         // cancellation
+      case 2: b = (a & 0xFF800000u) ^ (uint32_t(rng.Next()) & 0x807FFFFFu); break;  // same exponent
+      default: b = a + (uint32_t(rng.Below(60)) << 23); break;                      // far apart
     }
     ASSERT_TRUE(check(a, b)) << "pair " << i;
   }
@@ -342,8 +352,8 @@ struct RunStats {
   uint64_t first_result = 0;
 };
 
-std::vector<ReduceResult> RunReduce(harness::Sim<Vane_pe_reduce>& sim, const std::vector<Patch>& in,
-                                    test::Rng& rng, int gap_pct, int stall_pct, RunStats* st) {
+std::vector<ReduceResult> RunReduce(harness::Sim<Vane_pe_reduce>& sim, const std::vector<Patch>& in, test::Rng& rng,
+                                    int gap_pct, int stall_pct, RunStats* st) {
   auto& d = sim.dut();
   std::vector<ReduceResult> out;
   size_t expect = 0;
@@ -360,7 +370,8 @@ std::vector<ReduceResult> RunReduce(harness::Sim<Vane_pe_reduce>& sim, const std
       d.in_first_i = p.first;
       d.in_last_i = p.last;
       d.in_mask_i = p.mask;
-      for (int w = 0; w < 32; ++w) d.in_data_i[size_t(w)] = uint32_t(p.v[size_t(2 * w)]) | uint32_t(p.v[size_t(2 * w + 1)]) << 16;
+      for (int w = 0; w < 32; ++w)
+        d.in_data_i[size_t(w)] = uint32_t(p.v[size_t(2 * w)]) | uint32_t(p.v[size_t(2 * w + 1)]) << 16;
     }
     d.out_ready_i = int(rng.Below(100)) >= stall_pct;
     sim.Eval();
@@ -411,7 +422,7 @@ TEST(RtlPeReduce, N4_4_DirectedSumsAtTheTopOfTheRange) {
     in[size_t(k)].first = in[size_t(k)].last = true;
     in[size_t(k)].mask = 0x3F;
     for (int i = 0; i < 4; ++i) in[size_t(k)].v[size_t(i)] = 0x7BFF & 0x77FF;  // 16376
-    in[size_t(k)].v[4] = k >= 1 ? 0x4800 : 0;  // 8
+    in[size_t(k)].v[4] = k >= 1 ? 0x4800 : 0;                                  // 8
     in[size_t(k)].v[5] = k == 2 ? 0x4800 : 0;
   }
   const auto got = RunReduce(sim, in, rng, 0, 0, nullptr);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ane_pe_vreduce (the line buffer ane_pe_linebuf in front of the reduction tree ane_pe_reduce)
 // against the oracle (NUMERICS N-4.4 with N-1), bit for bit: reductions across lines, i.e.
 // over the columns of a plane and across channels, through the harness drivers RtlLineReduce
@@ -30,10 +31,8 @@ std::vector<uint16_t> Column(const LineJob& j, int col) {
   return list;
 }
 
-
 std::string Describe(const LineJob& j) {
-  return std::string(oracle::ReduceOpName(OpOf(j.op))) + " n " + std::to_string(j.n) + " len " +
-         std::to_string(j.len);
+  return std::string(oracle::ReduceOpName(OpOf(j.op))) + " n " + std::to_string(j.n) + " len " + std::to_string(j.len);
 }
 
 void ExpectOracle(const std::vector<LineJob>& jobs, const std::vector<harness::TreeResult>& got,
@@ -115,7 +114,8 @@ TEST(RtlPeVreduce, N4_4_TensorColumnsAndChannelsMatchReduceTensor) {
   test::Rng rng(seed);
   const int runs = int(24 * test::SoakFactor());
   for (int i = 0; i < runs; ++i) {
-    oracle::Tensor3 x{1 + int(rng.Below(i % 2 ? 140 : 6)), 1 + int(rng.Below(i % 2 ? 9 : 150)), 1 + int(rng.Below(40)), {}};
+    oracle::Tensor3 x{
+        1 + int(rng.Below(i % 2 ? 140 : 6)), 1 + int(rng.Below(i % 2 ? 9 : 150)), 1 + int(rng.Below(40)), {}};
     for (int e = 0; e < x.c * x.h * x.w; ++e) x.codes.push_back(test::TreeValue(rng));
     const oracle::ReduceOp op = OpOf(int(rng.Below(3)));
     for (oracle::ReduceAxis axis : {oracle::ReduceAxis::kColumns, oracle::ReduceAxis::kChannels}) {
@@ -126,8 +126,8 @@ TEST(RtlPeVreduce, N4_4_TensorColumnsAndChannelsMatchReduceTensor) {
       const std::vector<uint16_t> got = harness::RtlReduceAcross(op, axis, x, opt);
       const oracle::Tensor3 want = oracle::ReduceTensor(op, axis, x);
       const std::string what = std::string(oracle::ReduceOpName(op)) + " over " + oracle::ReduceAxisName(axis) +
-                               " of [" + std::to_string(x.c) + ", " + std::to_string(x.h) + ", " +
-                               std::to_string(x.w) + "]";
+                               " of [" + std::to_string(x.c) + ", " + std::to_string(x.h) + ", " + std::to_string(x.w) +
+                               "]";
       ASSERT_EQ(got.size(), want.codes.size()) << what;
       for (size_t e = 0; e < got.size(); ++e) ASSERT_EQ(got[e], want.codes[e]) << what << ": output " << e;
     }
@@ -198,7 +198,9 @@ TEST(RtlPeVreduce, N4_4_XSeedsDoNotChangeAnyResult) {
 // cost one configuration cycle each.
 TEST(RtlPeVreduce, N4_4_CyclesOneBeatPerCycle) {
   test::Rng rng(11);
-  struct Shape { int n, len; } shapes[] = {{256, 16}, {200, 5}, {64, 1}};
+  struct Shape {
+    int n, len;
+  } shapes[] = {{256, 16}, {200, 5}, {64, 1}};
   for (const Shape& sh : shapes) {
     LineJob j;
     j.n = sh.n;

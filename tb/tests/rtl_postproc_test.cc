@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The post-processor RTL (rtl/ane_postproc.sv, 8 lanes) against the oracle, exact bits:
 //   - every activation table on all 2^16 fp16 inputs                        (N-5.1, N-5.4)
 //   - random lane vectors through rounding, stochastic rounding, requantization, scale, bias,
@@ -34,12 +35,10 @@ using oracle::PostStore;
 constexpr int kLanes = 8;
 
 template <class Model>
-std::vector<std::vector<uint16_t>> RunRtl(const PostConfig& cfg, const std::vector<PostVector>& in,
-                                          test::Rng* rng, int gap_pct, int stall_pct,
-                                          uint32_t x_seed = 1,
+std::vector<std::vector<uint16_t>> RunRtl(const PostConfig& cfg, const std::vector<PostVector>& in, test::Rng* rng,
+                                          int gap_pct, int stall_pct, uint32_t x_seed = 1,
                                           harness::PostRunStats* stats = nullptr) {
-  harness::Sim<Model> sim("ane_postproc", harness::CurrentTestStem() + ".x" + std::to_string(x_seed),
-                          x_seed);
+  harness::Sim<Model> sim("ane_postproc", harness::CurrentTestStem() + ".x" + std::to_string(x_seed), x_seed);
   sim.set_timeout(100000000);
   harness::PostprocDriver<Model> drv(sim, kLanes);
   drv.Reset();
@@ -56,15 +55,13 @@ std::vector<std::vector<uint16_t>> RunOracle(const PostConfig& cfg, const std::v
   return out;
 }
 
-void ExpectSame(const std::vector<std::vector<uint16_t>>& got,
-                const std::vector<std::vector<uint16_t>>& want, const std::vector<PostVector>& in,
-                const std::string& what) {
+void ExpectSame(const std::vector<std::vector<uint16_t>>& got, const std::vector<std::vector<uint16_t>>& want,
+                const std::vector<PostVector>& in, const std::string& what) {
   ASSERT_EQ(got.size(), want.size()) << what;
   for (size_t v = 0; v < got.size(); ++v) {
     for (size_t l = 0; l < got[v].size(); ++l) {
-      ASSERT_EQ(got[v][l], want[v][l])
-          << what << ": vector " << v << " lane " << l << std::hex << " acc 0x" << in[v].acc[l]
-          << " scale 0x" << in[v].ch.scale << " bias 0x" << in[v].ch.bias;
+      ASSERT_EQ(got[v][l], want[v][l]) << what << ": vector " << v << " lane " << l << std::hex << " acc 0x"
+                                       << in[v].acc[l] << " scale 0x" << in[v].ch.scale << " bias 0x" << in[v].ch.bias;
     }
   }
 }
@@ -141,15 +138,14 @@ void RandomVectors(Generation gen, uint64_t default_seed, int configs, int vecto
     for (int v = 0; v < vectors_per_config; ++v) {
       PostVector pv;
       for (int l = 0; l < kLanes; ++l) pv.acc.push_back(RandomAcc(rng, cfg.int_acc));
-      pv.ch.scale = rng.Below(4) ? uint16_t(0x3000 + rng.Below(0x1800)) | uint16_t(rng.Below(2) << 15)
-                                 : rng.Code();
+      pv.ch.scale = rng.Below(4) ? uint16_t(0x3000 + rng.Below(0x1800)) | uint16_t(rng.Below(2) << 15) : rng.Code();
       pv.ch.bias = rng.Below(4) ? oracle::Fp16ToFp32(rng.Code()) : uint32_t(rng.Next());
       in.push_back(pv);
       values += kLanes;
     }
     const auto got = RunRtl<Model>(cfg, in, &rng, int(rng.Below(40)), int(rng.Below(40)));
-    ExpectSame(got, RunOracle(cfg, in), in, "config " + std::to_string(k) + " ctrl 0x" +
-                                               std::to_string(harness::PostCtrlWord(cfg)));
+    ExpectSame(got, RunOracle(cfg, in), in,
+               "config " + std::to_string(k) + " ctrl 0x" + std::to_string(harness::PostCtrlWord(cfg)));
   }
   std::printf("%llu lane values (%llu vectors) compared\n", static_cast<unsigned long long>(values),
               static_cast<unsigned long long>(values / kLanes));
@@ -157,12 +153,8 @@ void RandomVectors(Generation gen, uint64_t default_seed, int configs, int vecto
 
 // N-3: random vectors through every path: 512 000 vectors (4 096 000 lane values) per
 // generation, over 10^6 vectors in all.
-TEST(RtlPostproc, N3_RandomVectorsAllPathsM1) {
-  RandomVectors<Vane_postproc8_m1>(Generation::kM1, 52, 64, 8000);
-}
-TEST(RtlPostproc, N3_RandomVectorsAllPathsM5) {
-  RandomVectors<Vane_postproc8_m5>(Generation::kM5, 53, 64, 8000);
-}
+TEST(RtlPostproc, N3_RandomVectorsAllPathsM1) { RandomVectors<Vane_postproc8_m1>(Generation::kM1, 52, 64, 8000); }
+TEST(RtlPostproc, N3_RandomVectorsAllPathsM5) { RandomVectors<Vane_postproc8_m5>(Generation::kM5, 53, 64, 8000); }
 
 // N-3, N-5: the configuration words come from the generated register map (rtl/regs/ane_regs.yaml,
 // the POSTPROC window), checked here against the layout docs/postproc.md gives by hand; a value
@@ -272,8 +264,7 @@ TEST(RtlPostproc, CyclesInitiationIntervalOneLatencyThirtyOne) {
   harness::PostRunStats stats;
   const auto got = RunRtl<Vane_postproc8_m1>(cfg, in, &rng, 0, 0, 1, &stats);
   ExpectSame(got, RunOracle(cfg, in), in, "sigmoid");
-  std::printf("1000 vectors: %llu cycles, latency %llu\n",
-              static_cast<unsigned long long>(stats.cycles),
+  std::printf("1000 vectors: %llu cycles, latency %llu\n", static_cast<unsigned long long>(stats.cycles),
               static_cast<unsigned long long>(stats.first_latency));
   EXPECT_EQ(stats.first_latency, 31u);
   EXPECT_EQ(stats.cycles, 1000u + 31u);

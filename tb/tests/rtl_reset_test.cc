@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reset in the middle of a job, for every clocked RTL top that has a Verilated model and a test
 // (NUMERICS N-7.1: a result depends on the job's inputs only, not on what ran before it). For
 // several seeded iterations per block:
@@ -69,14 +70,12 @@
 #include "Vane_shifter16.h"
 #include "Vane_shifter256.h"
 #include "tb/harness/core_driver.h"
-#include "tb/harness/core_plan.h"
 #include "tb/harness/kernel_extract_driver.h"
 #include "tb/harness/planar_driver.h"
 #include "tb/harness/planar_run.h"
 #include "tb/harness/postproc_driver.h"
 #include "tb/harness/shifter_driver.h"
 #include "tb/harness/sim.h"
-#include "tb/harness/work_unit.h"
 #include "tb/oracle/activation.h"
 #include "tb/oracle/conv.h"
 #include "tb/oracle/conv_walk.h"
@@ -86,6 +85,8 @@
 #include "tb/oracle/mac.h"
 #include "tb/oracle/planar.h"
 #include "tb/oracle/postproc.h"
+#include "tb/plan/core_plan.h"
+#include "tb/plan/work_unit.h"
 #include "tb/tests/core_stimulus.h"
 #include "tb/tests/mac_stream.h"
 #include "tb/tests/planar_stimulus.h"
@@ -100,10 +101,10 @@ using oracle::Generation;
 using oracle::MacMode;
 using test::Rng;
 
-constexpr int kMaxHold = 16;   // rst_ni low for 1 .. kMaxHold cycles
-constexpr int kMaxQuiet = 24;  // idle cycles between the release and the next job: 0 .. kMaxQuiet
-constexpr int kTail = 40;      // cycles after the next job in which nothing may come out
-constexpr uint64_t kEdge = 64; // "early" and "late" cuts: the first and last kEdge cycles
+constexpr int kMaxHold = 16;    // rst_ni low for 1 .. kMaxHold cycles
+constexpr int kMaxQuiet = 24;   // idle cycles between the release and the next job: 0 .. kMaxQuiet
+constexpr int kTail = 40;       // cycles after the next job in which nothing may come out
+constexpr uint64_t kEdge = 64;  // "early" and "late" cuts: the first and last kEdge cycles
 
 std::function<uint32_t(uint32_t)> Below(Rng& rng) {
   return [&rng](uint32_t n) { return rng.Below(n); };
@@ -158,13 +159,15 @@ struct Tally {
     for (size_t i = 0; i < x_seeds.size() && i < 4; ++i) xs += (i ? "," : "") + std::to_string(x_seeds[i]);
     if (x_seeds.size() > 4) xs += ",...";
     std::string ph;
-    for (const auto& [name, count] : phases) ph += (ph.empty() ? ", cuts: " : ", ") + std::to_string(count) + " " + name;
-    std::printf("seed %llu: %d reset points (%d early, %d late%s), cut at cycle %llu..%llu of jobs of %llu..%llu "
-                "cycles, hold %d..%d, %zu X seeds (%s)\n",
-                static_cast<unsigned long long>(seed), points, early, late, ph.c_str(),
-                static_cast<unsigned long long>(cut_min), static_cast<unsigned long long>(cut_max),
-                static_cast<unsigned long long>(len_min), static_cast<unsigned long long>(len_max), hold_min,
-                hold_max, x_seeds.size(), xs.c_str());
+    for (const auto& [name, count] : phases)
+      ph += (ph.empty() ? ", cuts: " : ", ") + std::to_string(count) + " " + name;
+    std::printf(
+        "seed %llu: %d reset points (%d early, %d late%s), cut at cycle %llu..%llu of jobs of %llu..%llu "
+        "cycles, hold %d..%d, %zu X seeds (%s)\n",
+        static_cast<unsigned long long>(seed), points, early, late, ph.c_str(),
+        static_cast<unsigned long long>(cut_min), static_cast<unsigned long long>(cut_max),
+        static_cast<unsigned long long>(len_min), static_cast<unsigned long long>(len_max), hold_min, hold_max,
+        x_seeds.size(), xs.c_str());
     ::testing::Test::RecordProperty("reset_points", points);
     ::testing::Test::RecordProperty("cut_cycles", std::to_string(cut_min) + ".." + std::to_string(cut_max));
     ::testing::Test::RecordProperty("hold_cycles", std::to_string(hold_min) + ".." + std::to_string(hold_max));
@@ -181,8 +184,7 @@ struct HasCutPhase<B, std::void_t<decltype(std::declval<B&>().CutPhase(uint64_t(
 template <class B, class = void>
 struct HasBusy : std::false_type {};
 template <class B>
-struct HasBusy<B, std::void_t<decltype(std::declval<B&>().Busy(std::declval<typename B::Rig&>()))>>
-    : std::true_type {};
+struct HasBusy<B, std::void_t<decltype(std::declval<B&>().Busy(std::declval<typename B::Rig&>()))>> : std::true_type {};
 
 // The iterations of one block. A Bench has:
 //   Model, Rig (the model and its drivers, built from (top, stem, x seed)), kTop, Job;
@@ -432,9 +434,9 @@ struct LaneBench : MacBenchBase<M> {
         if (int(d.out_slot_o) != w.slot || d.out_acc_o != w.acc || bool(d.out_sat_o) != w.sat ||
             (w.fp && d.out_fp16_o != w.fp16)) {
           ADD_FAILURE() << "result " << results << ": rtl slot " << int(d.out_slot_o) << std::hex << " acc 0x"
-                        << d.out_acc_o << " fp16 0x" << d.out_fp16_o << " sat " << int(d.out_sat_o)
-                        << ", oracle slot " << std::dec << w.slot << std::hex << " acc 0x" << w.acc << " fp16 0x"
-                        << w.fp16 << " sat " << w.sat;
+                        << d.out_acc_o << " fp16 0x" << d.out_fp16_o << " sat " << int(d.out_sat_o) << ", oracle slot "
+                        << std::dec << w.slot << std::hex << " acc 0x" << w.acc << " fp16 0x" << w.fp16 << " sat "
+                        << w.sat;
           return last;
         }
         ++results;
@@ -743,8 +745,8 @@ struct PostprocBench {
     const uint64_t entry = r.sim.cycles();
     drv.Configure(job.cfg);
     cfg_ = r.sim.cycles() - entry;
-    const auto got = drv.Run(job.in, [&] { return int(rng.Below(100)) < job.gap_pct; },
-                             [&] { return int(rng.Below(100)) < job.stall_pct; });
+    const auto got = drv.Run(
+        job.in, [&] { return int(rng.Below(100)) < job.gap_pct; }, [&] { return int(rng.Below(100)) < job.stall_pct; });
     const uint64_t last = r.sim.cycles() - 1;
     oracle::PostProcessor pp(job.cfg);
     EXPECT_EQ(got.size(), job.in.size());
@@ -855,9 +857,9 @@ struct ShifterBench {
         const int p = l.two_kernel ? lane / 2 : lane;
         const oracle::LaneView lv = oracle::LaneAt(l.geom, w.tile, kShLanes, lane);
         if (v.data[size_t(p)] != want[size_t(lane)] || v.mask[size_t(p)] != lv.active) {
-          ADD_FAILURE() << "request " << i << " (c " << st.c << " ky " << st.ky << " kx " << st.kx << ") lane "
-                        << lane << ": rtl 0x" << std::hex << v.data[size_t(p)] << " mask " << v.mask[size_t(p)]
-                        << ", oracle 0x" << want[size_t(lane)] << " active " << lv.active;
+          ADD_FAILURE() << "request " << i << " (c " << st.c << " ky " << st.ky << " kx " << st.kx << ") lane " << lane
+                        << ": rtl 0x" << std::hex << v.data[size_t(p)] << " mask " << v.mask[size_t(p)] << ", oracle 0x"
+                        << want[size_t(lane)] << " active " << lv.active;
           return last;
         }
       }
@@ -912,8 +914,7 @@ oracle::KernelGroup RandomGroup(Rng& rng, int steps, oracle::KernelFormat f, boo
   g.weights.assign(size_t(nk), std::vector<uint16_t>(size_t(steps), 0));
   for (int n = 0; n < nk; ++n) {
     for (int s = 0; s < steps; ++s) {
-      const uint32_t roll =
-          quads ? uint32_t((s / 4 * 2654435761u + uint32_t(n) * 40503u) >> 7) % 100 : rng.Below(100);
+      const uint32_t roll = quads ? uint32_t((s / 4 * 2654435761u + uint32_t(n) * 40503u) >> 7) % 100 : rng.Below(100);
       if (int(roll) < zero_pct) continue;
       uint16_t c = rng.Code();
       switch (f) {
@@ -959,8 +960,8 @@ struct KernelExtractBench {
     for (int gi = 0; gi < groups; ++gi) {
       const oracle::KernelFormat f = oracle::KernelFormat(rng.Below(5));
       const bool two = int(f) <= 2 && rng.Below(2);
-      oracle::KernelGroup g = RandomGroup(rng, j.geom.Steps(), f, rng.Below(3) != 0, two, 1 + int(rng.Below(8)),
-                                          zero_pcts[rng.Below(4)]);
+      oracle::KernelGroup g =
+          RandomGroup(rng, j.geom.Steps(), f, rng.Below(3) != 0, two, 1 + int(rng.Below(8)), zero_pcts[rng.Below(4)]);
       const std::vector<uint32_t> w = oracle::EncodeKernelGroup(&g);
       const oracle::DecodedGroup dg = oracle::DecodeKernelGroup(w.data(), w.size(), j.geom.Steps());
       j.words.insert(j.words.end(), w.begin(), w.end());
@@ -1007,10 +1008,10 @@ struct KernelExtractBench {
       if (!(a.coef_a == b.coef_a && a.coef_b == b.coef_b && a.c == b.c && a.ky == b.ky && a.kx == b.kx &&
             a.slot == b.slot && a.first == b.first && a.last == b.last && a.end == b.end)) {
         ADD_FAILURE() << "operation " << i << std::hex << ": rtl a 0x" << a.coef_a << " b 0x" << a.coef_b << std::dec
-                      << " c " << a.c << " ky " << a.ky << " kx " << a.kx << " slot " << a.slot << " first "
-                      << a.first << " last " << a.last << " end " << a.end << std::hex << "; oracle a 0x" << b.coef_a
-                      << " b 0x" << b.coef_b << std::dec << " c " << b.c << " ky " << b.ky << " kx " << b.kx
-                      << " slot " << b.slot << " first " << b.first << " last " << b.last << " end " << b.end;
+                      << " c " << a.c << " ky " << a.ky << " kx " << a.kx << " slot " << a.slot << " first " << a.first
+                      << " last " << a.last << " end " << a.end << std::hex << "; oracle a 0x" << b.coef_a << " b 0x"
+                      << b.coef_b << std::dec << " c " << b.c << " ky " << b.ky << " kx " << b.kx << " slot " << b.slot
+                      << " first " << b.first << " last " << b.last << " end " << b.end;
         return last;
       }
     }
@@ -1206,7 +1207,8 @@ struct PeFcBench : StreamBenchBase<Vane_pe_fc16> {
   FcJob RandomJob(Rng& rng) {
     FcJob j;
     const int entries = int(rng.Below(kFcChannels + 1));
-    for (int e = 0; e < entries; ++e) j.entries.push_back({int(rng.Below(kFcChannels)), FcOperand(rng), FcOperand(rng)});
+    for (int e = 0; e < entries; ++e)
+      j.entries.push_back({int(rng.Below(kFcChannels)), FcOperand(rng), FcOperand(rng)});
     j.in.resize(50 + rng.Below(500));
     for (FcBeat& b : j.in) {
       b.in_int8 = rng.Below(4) == 0;
@@ -1368,7 +1370,8 @@ struct PeTransposeBench : StreamBenchBase<Vane_pe_transpose8> {
         const auto& p = job.patches[next / kTn];
         const size_t row = next % kTn;
         for (int w = 0; w < kTn / 2; ++w)
-          d.in_row_i[size_t(w)] = uint32_t(p[row * kTn + size_t(2 * w)]) | uint32_t(p[row * kTn + size_t(2 * w + 1)]) << 16;
+          d.in_row_i[size_t(w)] = uint32_t(p[row * kTn + size_t(2 * w)]) | uint32_t(p[row * kTn + size_t(2 * w + 1)])
+                                                                               << 16;
       }
       d.out_ready_i = int(rng.Below(100)) >= job.stall_pct;
       r.sim.Eval();
@@ -1684,7 +1687,6 @@ TEST(RtlReset, N4_5_PePool4MidJob) {
 // An ane_core instance: NumLanes, 512-byte banks, 8-byte input beats, 32-byte output beats.
 constexpr harness::CoreParams CoreOf(int lanes) { return {lanes, 512, 8, 64}; }
 
-
 // A random layer, as rtl_core_test.cc: geometry, groups, fp16 (fp16, int8sym or palette kernels,
 // broadcast or two-kernel, scale, bias, ReLU) or int8 (requantized to int8 or fp16), dense or
 // sparse; the planner's tiling or forced channels per work unit.
@@ -1733,8 +1735,7 @@ struct CoreBench {
     CoreJob j;
     oracle::Tensor3 x;
     std::vector<std::vector<uint16_t>> w;
-    while (!RandomCoreLayer(rng, CoreOf(kLanes), &j.plan, &x, &w)) {
-    }
+    while (!RandomCoreLayer(rng, CoreOf(kLanes), &j.plan, &x, &w)) {}
     j.image = harness::BuildCoreImage(j.plan, CoreOf(kLanes), x, w, rng.Next());
     j.want = oracle::Conv2d(j.plan.layer, x, harness::CoreCoefficients(j.plan, w));
     j.max_latency = 1 + int(rng.Below(12));
@@ -1781,7 +1782,8 @@ struct CoreBench {
     r.sim.Eval();
     EXPECT_FALSE(d.busy_o) << "busy after the reset";
     EXPECT_FALSE(d.done_o) << "done after the reset";
-    EXPECT_EQ(d.st_cycles_o | d.st_mac_o | d.st_stall_res_o | d.st_wait_slot_o | d.st_wait_load_o | d.st_wait_kern_o | d.st_last_mac_o,
+    EXPECT_EQ(d.st_cycles_o | d.st_mac_o | d.st_stall_res_o | d.st_wait_slot_o | d.st_wait_load_o | d.st_wait_kern_o |
+                  d.st_last_mac_o,
               0u)
         << "counters of the interrupted layer after the reset";
   }

@@ -1,7 +1,8 @@
+// SPDX-License-Identifier: Apache-2.0
 // The input buffer and shifter RTL (rtl/ane_shifter.sv) against the oracle's convolution walk
 // (tb/oracle/conv_walk.h, NUMERICS N-2 order): every lane of every delivered vector must be the
 // input element that the lane's output multiplies at that step, or 0 in the padding. Layers
-// are cut into work units by tb/harness/work_unit.cc and streamed with random gaps on the load
+// are cut into work units by tb/plan/work_unit.cc and streamed with random gaps on the load
 // and request ports and random back-pressure on the output. 16-lane model for the sweeps, the
 // full 256-lane model for whole-array tiles.
 #include <gtest/gtest.h>
@@ -15,8 +16,8 @@
 #include "Vane_shifter256.h"
 #include "tb/harness/shifter_driver.h"
 #include "tb/harness/sim.h"
-#include "tb/harness/work_unit.h"
 #include "tb/oracle/conv_walk.h"
+#include "tb/plan/work_unit.h"
 #include "tb/tests/shifter_stimulus.h"
 #include "tb/tests/test_seed.h"
 
@@ -33,7 +34,7 @@ using oracle::ConvGeometry;
 using oracle::Tensor3;
 
 constexpr int kBankBytes = 512;
-constexpr int kBanks16 = 4;   // Vane_shifter16's ring (rtl/CMakeLists.txt)
+constexpr int kBanks16 = 4;  // Vane_shifter16's ring (rtl/CMakeLists.txt)
 constexpr int kBeatBytes = 16;
 
 Tensor3 RandomTensor(test::Rng& rng, const ConvGeometry& g, bool elem16) {
@@ -47,8 +48,8 @@ Tensor3 RandomTensor(test::Rng& rng, const ConvGeometry& g, bool elem16) {
 
 // Checks every vector against the oracle. Returns the number of lane values compared.
 uint64_t CheckOutputs(const ShifterLayer& l, const Tensor3& x, const std::vector<WorkUnit>& wus,
-                      const std::vector<ShifterRequest>& reqs, const std::vector<ShifterOutput>& out,
-                      int lanes, const std::string& what) {
+                      const std::vector<ShifterRequest>& reqs, const std::vector<ShifterOutput>& out, int lanes,
+                      const std::string& what) {
   // Map each request (in order) to its work unit.
   std::vector<size_t> wu_of;
   size_t w = 0;
@@ -76,11 +77,10 @@ uint64_t CheckOutputs(const ShifterLayer& l, const Tensor3& x, const std::vector
       const int p = l.two_kernel ? lane / 2 : lane;
       const oracle::LaneView lv = oracle::LaneAt(l.geom, wu.tile, lanes, lane);
       if (v.data[size_t(p)] != want[size_t(lane)] || v.mask[size_t(p)] != lv.active) {
-        ADD_FAILURE() << what << ": request " << i << " (work unit " << wu_of[i] << ", c " << st.c
-                      << " ky " << st.ky << " kx " << st.kx << ") lane " << lane << " output ("
-                      << lv.oy << ", " << lv.ox << "): rtl 0x" << std::hex << v.data[size_t(p)]
-                      << " mask " << v.mask[size_t(p)] << ", oracle 0x" << want[size_t(lane)]
-                      << " active " << lv.active << std::dec;
+        ADD_FAILURE() << what << ": request " << i << " (work unit " << wu_of[i] << ", c " << st.c << " ky " << st.ky
+                      << " kx " << st.kx << ") lane " << lane << " output (" << lv.oy << ", " << lv.ox << "): rtl 0x"
+                      << std::hex << v.data[size_t(p)] << " mask " << v.mask[size_t(p)] << ", oracle 0x"
+                      << want[size_t(lane)] << " active " << lv.active << std::dec;
         return compared;
       }
       ++compared;
@@ -107,9 +107,8 @@ struct Bench {
   int lanes;
 
   // Runs one layer; returns the outputs.
-  std::vector<ShifterOutput> Run(const ShifterLayer& l, const Tensor3& x, int reps, test::Rng* rng,
-                                 int gap_pct, int stall_pct, ShifterStats* stats,
-                                 std::vector<WorkUnit>* wus_out = nullptr,
+  std::vector<ShifterOutput> Run(const ShifterLayer& l, const Tensor3& x, int reps, test::Rng* rng, int gap_pct,
+                                 int stall_pct, ShifterStats* stats, std::vector<WorkUnit>* wus_out = nullptr,
                                  std::vector<ShifterRequest>* reqs_out = nullptr) {
     drv.Configure(l);
     const auto wus = harness::PlanWorkUnits(l, x, kBeatBytes);
@@ -122,8 +121,8 @@ struct Bench {
   }
 
   // Runs one layer and checks every vector; returns the lane values compared.
-  uint64_t RunChecked(const ShifterLayer& l, const Tensor3& x, int reps, test::Rng* rng, int gap_pct,
-                      int stall_pct, const std::string& what, ShifterStats* stats = nullptr,
+  uint64_t RunChecked(const ShifterLayer& l, const Tensor3& x, int reps, test::Rng* rng, int gap_pct, int stall_pct,
+                      const std::string& what, ShifterStats* stats = nullptr,
                       std::vector<WorkUnit>* wus_out = nullptr) {
     std::vector<WorkUnit> wus;
     std::vector<ShifterRequest> reqs;
@@ -241,7 +240,8 @@ TEST(RtlShifter, NoDataRequestReleasesAWorkUnit) {
   ASSERT_EQ(wus.size(), 3u);
   const std::vector<ShifterRequest> reqs = {
       {0, 0, 0, true, false, 1}, {0, 0, 0, true, true, 2}, {0, 0, 0, true, false, 3}};
-  const auto out = b.drv.Run(wus, reqs, [] { return false; }, [] { return false; }, [] { return false; });
+  const auto out = b.drv.Run(
+      wus, reqs, [] { return false; }, [] { return false; }, [] { return false; });
   ASSERT_EQ(out.size(), 2u);
   EXPECT_EQ(CheckOutputs(l, x, wus, reqs, out, 16, "nodata"), 32u);
 }
@@ -292,12 +292,11 @@ TEST(RtlShifter, N2_RandomLayersEveryKernelStrideDilationPaddingAndLayout) {
     ShifterStats st;
     const int reps = 1 + int(rng.Below(3));
     const auto out = b.Run(l, x, reps, &rng, int(rng.Below(40)), int(rng.Below(40)), &st, &wus, &reqs);
-    const std::string what = "layer " + std::to_string(i) + ": " + std::to_string(g.channels) + "x" +
-                             std::to_string(g.height) + "x" + std::to_string(g.width) + " k" +
-                             std::to_string(g.kernel_h) + "x" + std::to_string(g.kernel_w) + " s" +
-                             std::to_string(g.stride_y) + "," + std::to_string(g.stride_x) + " d" +
-                             std::to_string(g.dilation_y) + "," + std::to_string(g.dilation_x) +
-                             " tile " + std::to_string(l.tile_h) + "x" + std::to_string(l.tile_w);
+    const std::string what =
+        "layer " + std::to_string(i) + ": " + std::to_string(g.channels) + "x" + std::to_string(g.height) + "x" +
+        std::to_string(g.width) + " k" + std::to_string(g.kernel_h) + "x" + std::to_string(g.kernel_w) + " s" +
+        std::to_string(g.stride_y) + "," + std::to_string(g.stride_x) + " d" + std::to_string(g.dilation_y) + "," +
+        std::to_string(g.dilation_x) + " tile " + std::to_string(l.tile_h) + "x" + std::to_string(l.tile_w);
     compared += CheckOutputs(l, x, wus, reqs, out, 16, what);
     if (HasFailure()) return;
   }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The TD fetch (rtl/ane_td_fetch.sv, docs/td_fetch.md) against the C++ TD library: a chain of
 // task descriptors placed in a memory model becomes, on the write port, every header word and
 // every stream data word of each TD, once, in TD order, with its register address (docs/td.md:
@@ -29,6 +30,7 @@
 #include "tb/td/encode.h"
 #include "tb/td/hwx.h"
 #include "tb/td/td.h"
+#include "tb/tests/td_bench.h"
 #include "tb/tests/test_seed.h"
 #include "tb/tests/xseed_trace.h"
 
@@ -38,7 +40,12 @@ namespace {
 namespace r = regs::td;
 using harness::Sim;
 using td::Td;
+using test::Describe;
+using test::Memory;
+using test::RandomTraffic;
+using test::ReadProgram;
 using test::Rng;
+using test::Traffic;
 
 constexpr const char* kTop = "ane_td_fetch";
 constexpr uint32_t kWritesPerTd = 150;  // 10 header words + the streams' data words
@@ -113,8 +120,8 @@ Td RandomTd(Rng& rng) {
 // 4-aligned offsets that overlap no other TD, in random order in the buffer; the last has EON 1
 // (and a random NextPointer, which must not be followed). `slack`: bytes after the last TD's end.
 struct Chain {
-  std::vector<Td> tds;           // in chain order, .at = offset from the base
-  std::vector<uint8_t> buf;      // the buffer (limit_i = its size)
+  std::vector<Td> tds;       // in chain order, .at = offset from the base
+  std::vector<uint8_t> buf;  // the buffer (limit_i = its size)
 };
 
 Chain RandomChain(Rng& rng, int n, bool stride_0x300, uint32_t slack) {
@@ -147,37 +154,10 @@ Chain RandomChain(Rng& rng, int n, bool stride_0x300, uint32_t slack) {
 // Writes the chain's TDs (after an edit of c.tds) back into its buffer.
 void Reencode(Chain& c) { c.buf = td::EncodeChain(c.tds, uint32_t(c.buf.size())); }
 
-std::vector<uint8_t> ReadProgram(const std::string& name) {
-  std::ifstream in(std::string(ANE_SOURCE_DIR) + "/sim/hwx/" + name, std::ios::binary);
-  return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
-}
-
 // ---------------------------------------------------------------- the bench
 
-struct Traffic {
-  int min_latency = 1, max_latency = 1;  // cycles from a read's acceptance to its answer
-  int rd_stall_pct = 0;                  // rd_ready_i low
-  int wr_stall_pct = 0;                  // wr_ready_i low
-  int task_delay_max = 0;                // task_done_i 1 + [0, max] cycles after a TD's last write
-  int start_delay_max = 0;               // idle cycles before start_i
-};
-
-Traffic RandomTraffic(Rng& rng) {
-  Traffic t;
-  t.max_latency = 1 + int(rng.Below(12));
-  t.min_latency = 1 + int(rng.Below(uint32_t(t.max_latency)));
-  t.rd_stall_pct = int(rng.Below(60));
-  t.wr_stall_pct = int(rng.Below(60));
-  t.task_delay_max = int(rng.Below(3)) == 0 ? 0 : int(rng.Below(200));
-  t.start_delay_max = int(rng.Below(8));
-  return t;
-}
-
-std::string Describe(const Traffic& t) {
-  return "latency " + std::to_string(t.min_latency) + ".." + std::to_string(t.max_latency) + ", rd_ready low " +
-         std::to_string(t.rd_stall_pct) + "%, wr_ready low " + std::to_string(t.wr_stall_pct) +
-         "%, task_done delay 0.." + std::to_string(t.task_delay_max);
-}
+// The fetch's random traffic: latency up to 12, task_done_i up to 200 cycles late.
+constexpr test::TrafficLimits kLimits{12, 60, 60, false, true};
 
 struct WalkResult {
   std::vector<Write> writes;
@@ -189,32 +169,15 @@ struct WalkResult {
   uint64_t reads = 0;
 };
 
-// Memory: the TD buffer at `base` in an address space of zeros (a read outside the buffer, beat
-// rounding aside, fails the test).
-struct Memory {
-  uint32_t base = 0;
-  std::vector<uint8_t> buf;
-  uint64_t Beat(uint32_t addr) const {
-    uint64_t v = 0;
-    for (int b = 0; b < 8; ++b) {
-      const int64_t i = int64_t(addr) + b - int64_t(base);
-      const uint64_t byte = i >= 0 && i < int64_t(buf.size()) ? buf[size_t(i)] : 0;
-      v |= byte << (8 * b);
-    }
-    return v;
-  }
-};
-
 // One cycle's outputs, with don't-care payloads masked (an address without a request, a write
 // without valid): what the X seed may not change.
 template <class M>
 std::string Outputs(const M& d) {
   char b[160];
   std::snprintf(b, sizeof b, "%d %d %d %d/%u/%u/%u | %d %08x | %d %05x %08x %d %u %d", d.busy_o, d.done_o, d.error_o,
-                d.err_code_o, d.err_stream_o, d.err_td_o, d.err_off_o, d.rd_valid_o,
-                d.rd_valid_o ? d.rd_addr_o : 0, d.wr_valid_o, d.wr_valid_o ? d.wr_addr_o : 0,
-                d.wr_valid_o ? d.wr_data_o : 0, d.wr_valid_o && d.wr_header_o, d.wr_valid_o ? d.wr_td_o : 0,
-                d.wr_valid_o && d.wr_last_o);
+                d.err_code_o, d.err_stream_o, d.err_td_o, d.err_off_o, d.rd_valid_o, d.rd_valid_o ? d.rd_addr_o : 0,
+                d.wr_valid_o, d.wr_valid_o ? d.wr_addr_o : 0, d.wr_valid_o ? d.wr_data_o : 0,
+                d.wr_valid_o && d.wr_header_o, d.wr_valid_o ? d.wr_td_o : 0, d.wr_valid_o && d.wr_last_o);
   return b;
 }
 
@@ -246,15 +209,10 @@ bool Walk(Sim<M>& sim, const Memory& mem, uint32_t limit, const Traffic& tr, Rng
     sim.Tick();
   }
   const uint64_t c0 = sim.cycles();
-  struct Pending {
-    uint32_t addr;
-    uint64_t due;
-  };
-  std::deque<Pending> answers;
-  uint64_t last_due = 0, task_at = ~uint64_t(0), ended_at = ~uint64_t(0);
-  bool rd_held = false, wr_held = false;
+  test::ReadPort port;
+  uint64_t task_at = ~uint64_t(0), ended_at = ~uint64_t(0);
+  bool wr_held = false;
   bool task_owed = false;  // a TD's last write went out, its task_done_i has not been given yet
-  uint32_t held_addr = 0;
   Write held_write;
   const uint32_t lo = mem.base & ~7u, hi = mem.base + limit + 4;
   for (;;) {
@@ -265,31 +223,19 @@ bool Walk(Sim<M>& sim, const Memory& mem, uint32_t limit, const Traffic& tr, Rng
     d.limit_i = limit;
     d.rd_ready_i = int(rng.Below(100)) >= tr.rd_stall_pct;
     d.wr_ready_i = int(rng.Below(100)) >= tr.wr_stall_pct;
-    const bool answer = !answers.empty() && answers.front().due <= now;
+    const bool answer = port.Due(now);
     d.rs_valid_i = answer;
-    d.rs_data_i = answer ? mem.Beat(answers.front().addr) : rng.Next();
+    d.rs_data_i = answer ? mem.Beat(port.DueAddr()) : rng.Next();
     d.task_done_i = now == task_at;
     sim.Eval();
     if (trace) trace->push_back(Outputs(d));
-    if (rd_held) {
-      EXPECT_TRUE(d.rd_valid_o) << "cycle " << now << ": a request was withdrawn";
-      EXPECT_EQ(d.rd_addr_o, held_addr) << "cycle " << now << ": a waiting request changed its address";
-    }
     if (d.rd_valid_o) {
       EXPECT_EQ(d.rd_addr_o % 8, 0u) << "unaligned read";
-      EXPECT_TRUE(d.rd_addr_o >= lo && d.rd_addr_o < hi)
-          << "cycle " << now << ": read 0x" << std::hex << d.rd_addr_o << " outside the TD buffer [0x" << lo
-          << ", 0x" << hi << ")";
-      if (d.rd_ready_i) {
-        const int lat = tr.min_latency + int(rng.Below(uint32_t(tr.max_latency - tr.min_latency + 1)));
-        last_due = std::max(now + uint64_t(lat), last_due + 1);  // in order, one per cycle
-        answers.push_back({d.rd_addr_o, last_due});
-        ++res->reads;
-      }
+      EXPECT_TRUE(d.rd_addr_o >= lo && d.rd_addr_o < hi) << "cycle " << now << ": read 0x" << std::hex << d.rd_addr_o
+                                                         << " outside the TD buffer [0x" << lo << ", 0x" << hi << ")";
     }
-    rd_held = d.rd_valid_o && !d.rd_ready_i;
-    held_addr = d.rd_addr_o;
-    if (answer) answers.pop_front();
+    if (port.Observe(now, d.rd_valid_o, d.rd_addr_o, d.rd_ready_i, tr, rng)) ++res->reads;
+    if (answer) port.Answered();
     if (d.wr_valid_o) {
       const Write w{d.wr_addr_o, d.wr_data_o, bool(d.wr_header_o), d.wr_td_o, bool(d.wr_last_o)};
       if (wr_held) {
@@ -325,7 +271,7 @@ bool Walk(Sim<M>& sim, const Memory& mem, uint32_t limit, const Traffic& tr, Rng
       if (ended_at == ~uint64_t(0)) ended_at = now, res->end_cycle = now;
     }
     if (now == task_at) task_owed = false;
-    if (ended_at != ~uint64_t(0) && !d.busy_o && answers.empty()) break;
+    if (ended_at != ~uint64_t(0) && !d.busy_o && port.Idle()) break;
     if (now > 200000) {
       ADD_FAILURE() << "the walk did not end in 200000 cycles (" << res->writes.size() << " writes)";
       return false;
@@ -404,7 +350,7 @@ TEST(RtlTdFetch, TD_A1_A2_RealProgramsWriteEveryWordInOrder) {
     c.tds = td::WalkChain(c.buf);
     for (int i = 0; i < 4; ++i) {
       const uint32_t base = RandomBase(rng) | (i % 2 ? 4u : 0u);
-      const Traffic tr = i == 0 ? Traffic{} : RandomTraffic(rng);
+      const Traffic tr = i == 0 ? Traffic{} : RandomTraffic(rng, kLimits);
       RunGoodChain(sim, c, base, tr, rng, std::string(name) + " at 0x" + std::to_string(base) + ", " + Describe(tr));
     }
   }
@@ -484,7 +430,7 @@ TEST(RtlTdFetch, TD_A14_EncodedProgramsWriteEveryWordInOrder) {
       s.h = s.oh = 1 + int(rng.Below(4));
       s.w = s.ow = 1 + int(rng.Below(16));
       s.pass = rng.Below(2);
-      s.nonlinear = int(rng.Below(2));
+      s.nonlinear = regs::td::Nonlinear(rng.Below(2));
       if (!s.pass) {
         s.weights.assign(size_t(s.cout), std::vector<uint16_t>(size_t(s.cin), 0x4000));
         s.kernel_channels = 1 + int(rng.Below(uint32_t(s.cout)));
@@ -497,7 +443,7 @@ TEST(RtlTdFetch, TD_A14_EncodedProgramsWriteEveryWordInOrder) {
     Chain c;
     c.tds = e.tds;
     c.buf = e.chain;
-    const Traffic tr = RandomTraffic(rng);
+    const Traffic tr = RandomTraffic(rng, kLimits);
     RunGoodChain(sim, c, RandomBase(rng), tr, rng, std::to_string(n) + " encoded layers, " + Describe(tr));
   }
 }
@@ -520,7 +466,7 @@ TEST(RtlTdFetch, TD_A14_RandomChainsUnderLatencyAndBackPressure) {
     const bool stride = rng.Below(2);
     const Chain c = RandomChain(rng, len, stride, rng.Below(3) == 0 ? 0 : rng.Below(64));
     const uint32_t base = RandomBase(rng);
-    const Traffic tr = RandomTraffic(rng);
+    const Traffic tr = RandomTraffic(rng, kLimits);
     tds += len;
     phase1 += (base & 4) != 0;
     RunGoodChain(sim, c, base, tr, rng,
@@ -562,7 +508,7 @@ TEST(RtlTdFetch, TD_A1_BadStreamHeaderStopsBeforeTheTdsFirstWrite) {
     if (s2 < r::kNumStreams && rng.Below(2)) c.tds[size_t(k)].words[r::kStreams[s2].td_offset / 4] ^= 0x100;
     Reencode(c);
     EXPECT_THROW(td::ReadTd(c.buf, c.tds[size_t(k)].at, k), td::TdError);
-    const Traffic tr = RandomTraffic(rng);
+    const Traffic tr = RandomTraffic(rng, kLimits);
     const std::string what = "iteration " + std::to_string(it) + ": stream " + r::kStreams[s].name + " of TD " +
                              std::to_string(k) + " of " + std::to_string(len) + ", " + Describe(tr);
     WalkResult res;
@@ -603,7 +549,7 @@ TEST(RtlTdFetch, TD_A14_LoopingChainStopsAtMaxTds) {
       want.push_back(c.tds[size_t(j)]);
     }
     const int last = len == 3 ? 1 + (8 - 1) % 2 : 8 % len;  // TD 8 would be this one
-    for (const Traffic& tr : {Traffic{}, RandomTraffic(rng)}) {
+    for (const Traffic& tr : {Traffic{}, RandomTraffic(rng, kLimits)}) {
       const std::string what = std::to_string(len) + "-TD loop, " + Describe(tr);
       WalkResult res;
       ASSERT_TRUE(Walk(sim, Memory{RandomBase(rng), c.buf}, uint32_t(c.buf.size()), tr, rng, &res)) << what;
@@ -617,7 +563,7 @@ TEST(RtlTdFetch, TD_A14_LoopingChainStopsAtMaxTds) {
   }
   // Exactly MaxTds TDs is a chain, not a loop.
   Chain c = RandomChain(rng, 8, true, 0);
-  RunGoodChain(sim, c, RandomBase(rng), RandomTraffic(rng), rng, "8 TDs with MaxTds 8");
+  RunGoodChain(sim, c, RandomBase(rng), RandomTraffic(rng, kLimits), rng, "8 TDs with MaxTds 8");
 }
 
 // A14: a TD that does not lie inside [base, base + limit) is not read: the first TD of a buffer
@@ -649,7 +595,7 @@ TEST(RtlTdFetch, TD_A14_TdPastTheLimitIsRefused) {
       Reencode(c);
       k = len;
     }
-    const Traffic tr = RandomTraffic(rng);
+    const Traffic tr = RandomTraffic(rng, kLimits);
     const std::string what = "iteration " + std::to_string(it) + ", limit 0x" + std::to_string(limit) + ", TD " +
                              std::to_string(k) + " at " + std::to_string(bad_at) + ", " + Describe(tr);
     WalkResult res;
@@ -686,7 +632,7 @@ TEST(RtlTdFetch, TD_A14_UnalignedNextPointerIsRefused) {
     c.tds[size_t(k) - 1].Set(r::kHeader_7_NextPointer, bad);
     Reencode(c);
     EXPECT_THROW(td::WalkChain(c.buf), td::TdError);
-    const Traffic tr = RandomTraffic(rng);
+    const Traffic tr = RandomTraffic(rng, kLimits);
     const std::string what = "iteration " + std::to_string(it) + ": TD " + std::to_string(k) + " at " +
                              std::to_string(bad) + ", " + Describe(tr);
     WalkResult res;
@@ -732,7 +678,7 @@ TEST(RtlTdFetch, N7_1_XSeedsDoNotChangeAnyOutput) {
   for (int it = 0; it < 20 && !HasFailure(); ++it) {
     const Chain c = RandomChain(pick, 1 + int(pick.Below(4)), pick.Below(2), 0);
     const uint32_t base = RandomBase(pick);
-    const Traffic tr = RandomTraffic(pick);
+    const Traffic tr = RandomTraffic(pick, kLimits);
     const uint64_t traffic = pick.Next();
     std::vector<std::string> first;
     for (uint32_t xs : {1u, 2u, 3u, 4u}) {
@@ -765,7 +711,7 @@ TEST(RtlTdFetch, N7_1_ResetMidWalkThenAFreshWalkIsExact) {
     const Chain a = RandomChain(rng, 1 + int(rng.Below(4)), rng.Below(2), 0);
     const Chain b = RandomChain(rng, 1 + int(rng.Below(4)), rng.Below(2), 0);
     const uint32_t base_a = RandomBase(rng), base_b = RandomBase(rng);
-    Traffic tr = RandomTraffic(rng);
+    Traffic tr = RandomTraffic(rng, kLimits);
     tr.start_delay_max = 0;
     const uint64_t traffic = rng.Next();
     // the probe: walk A to its end on a model of the same X seed, to know its length
@@ -781,8 +727,9 @@ TEST(RtlTdFetch, N7_1_ResetMidWalkThenAFreshWalkIsExact) {
     ASSERT_GT(len, 4u);
     const uint32_t where = rng.Below(4);
     const uint64_t edge = std::min<uint64_t>(64, len - 1);
-    const uint64_t cut = where == 0 ? 1 + rng.Below(uint32_t(edge)) : where == 1 ? len - rng.Below(uint32_t(edge))
-                                                                                   : 1 + rng.Below(uint32_t(len - 1));
+    const uint64_t cut = where == 0   ? 1 + rng.Below(uint32_t(edge))
+                         : where == 1 ? len - rng.Below(uint32_t(edge))
+                                      : 1 + rng.Below(uint32_t(len - 1));
     early += where == 0;
     late += where == 1;
     const int hold = 1 + int(rng.Below(16)), quiet = int(rng.Below(25));
@@ -845,7 +792,8 @@ TEST(RtlTdFetch, TD_CyclesInitiationIntervalLatencyUtilization) {
       ASSERT_EQ(res.writes.size(), 4 * kWritesPerTd);
       double worst = 0;
       for (int t = 0; t < 4; ++t) {
-        const uint64_t span = res.write_cycles[size_t(t + 1) * kWritesPerTd - 1] - res.write_cycles[size_t(t) * kWritesPerTd] + 1;
+        const uint64_t span =
+            res.write_cycles[size_t(t + 1) * kWritesPerTd - 1] - res.write_cycles[size_t(t) * kWritesPerTd] + 1;
         worst = std::max(worst, double(span) / kWritesPerTd);
       }
       const uint64_t cycles = res.end_cycle + 1;

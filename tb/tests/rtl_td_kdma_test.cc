@@ -1,9 +1,10 @@
+// SPDX-License-Identifier: Apache-2.0
 // The kernel DMA of compiled programs (rtl/ane_td_kdma.sv) against the kernel encoder: raw
 // kernels laid out as Apple's programs store them (docs/td.md A8: output channel co's kernel is
 // block co div K of kernel DMA channel co mod K, 64-byte blocks) become, in the staging region,
 // the pass directory and one N-6 kernel group per pass. The expected image is built here from
 // oracle::EncodeKernelGroup (tb/oracle/kernel_codec.cc) and this file's own placement (the
-// directory, then the groups back to back), as tb/harness/core_plan.cc BuildCoreImage places
+// directory, then the groups back to back), as tb/plan/core_plan.cc BuildCoreImage places
 // them; nothing of it comes from the RTL.
 //
 // Order: one small layer (its reference also checked against a layout written out by hand),
@@ -26,6 +27,7 @@
 #include "tb/harness/sim.h"
 #include "tb/oracle/formats.h"
 #include "tb/oracle/kernel_codec.h"
+#include "tb/tests/td_bench.h"
 #include "tb/tests/test_seed.h"
 #include "tb/tests/xseed_trace.h"
 
@@ -33,7 +35,10 @@ namespace ane {
 namespace {
 
 using harness::Sim;
+using test::Describe;
+using test::RandomTraffic;
 using test::Rng;
+using test::Traffic;
 
 constexpr const char* kTop = "ane_td_kdma";
 constexpr int kDepth = 8;  // the RTL's default answer buffer
@@ -67,8 +72,8 @@ void Derive(Layer* l) {
 
 std::string Describe(const Layer& l) {
   return std::string(l.fp16 ? "fp16" : "int8") + ", K " + std::to_string(l.nchan) + ", steps " +
-         std::to_string(l.steps) + ", per " + std::to_string(l.per) + ", groups " + std::to_string(l.groups) +
-         " (" + std::to_string(l.passes) + " passes)" + (l.params ? ", params" : "") +
+         std::to_string(l.steps) + ", per " + std::to_string(l.per) + ", groups " + std::to_string(l.groups) + " (" +
+         std::to_string(l.passes) + " passes)" + (l.params ? ", params" : "") +
          (l.bias_in ? ", biases in the blocks" : "");
 }
 
@@ -78,8 +83,10 @@ std::vector<std::vector<uint16_t>> RandomKernels(const Layer& l, Rng& rng) {
   std::vector<std::vector<uint16_t>> w(size_t(l.Cout()), std::vector<uint16_t>(size_t(l.steps)));
   for (auto& k : w) {
     for (uint16_t& v : k) {
-      if (l.nchan == 0) v = l.fp16 ? 0x3C00 : 1;
-      else v = l.fp16 ? rng.Code() : uint16_t(int16_t(int8_t(rng.Next())));
+      if (l.nchan == 0)
+        v = l.fp16 ? 0x3C00 : 1;
+      else
+        v = l.fp16 ? rng.Code() : uint16_t(int16_t(int8_t(rng.Next())));
     }
   }
   return w;
@@ -122,11 +129,11 @@ std::vector<uint8_t> ExpectedStage(const Layer& l, uint32_t stage, const std::ve
 struct Scene {
   Layer layer;
   std::vector<std::vector<uint16_t>> w;
-  uint32_t chan[16] = {};      // chan_base_i
+  uint32_t chan[16] = {};  // chan_base_i
   uint32_t stage = 0;
-  uint32_t mem_base = 0;       // the image's first byte
-  std::vector<uint8_t> mem;    // junk, the raw kernels, the staging region's old contents
-  std::vector<uint8_t> want;   // the staging region after the job
+  uint32_t mem_base = 0;      // the image's first byte
+  std::vector<uint8_t> mem;   // junk, the raw kernels, the staging region's old contents
+  std::vector<uint8_t> want;  // the staging region after the job
   // read ranges [lo, hi): each kernel's bytes rounded to beats
   std::vector<std::pair<uint32_t, uint32_t>> kernels;
 };
@@ -156,8 +163,10 @@ Scene MakeScene(const Layer& layer, Rng& rng) {
   s.mem_base = 0x10000 + 64 * rng.Below(0x4000);
   uint32_t at = s.mem_base + 64 * rng.Below(4);
   for (const Item& it : items) {
-    if (it.chan < 0) s.stage = at;
-    else s.chan[it.chan] = at;
+    if (it.chan < 0)
+      s.stage = at;
+    else
+      s.chan[it.chan] = at;
     at += (it.bytes + 63) / 64 * 64 + 64 * rng.Below(rng.Below(2) ? 1 : 5);
   }
   s.mem.resize(at + 64 * rng.Below(3) - s.mem_base);
@@ -184,27 +193,8 @@ Scene MakeScene(const Layer& layer, Rng& rng) {
 
 // ---------------------------------------------------------------- the bench
 
-struct Traffic {
-  int min_latency = 1, max_latency = 1;  // cycles from a read's acceptance to its answer
-  int rd_stall_pct = 0;                  // rd_ready_i low
-  int wr_stall_pct = 0;                  // wr_ready_i low
-  int start_delay_max = 0;               // idle cycles before start_i
-};
-
-Traffic RandomTraffic(Rng& rng) {
-  Traffic t;
-  t.max_latency = 1 + int(rng.Below(8));
-  t.min_latency = 1 + int(rng.Below(uint32_t(t.max_latency)));
-  t.rd_stall_pct = rng.Below(3) == 0 ? 0 : int(rng.Below(60));
-  t.wr_stall_pct = rng.Below(3) == 0 ? 0 : int(rng.Below(60));
-  t.start_delay_max = int(rng.Below(8));
-  return t;
-}
-
-std::string Describe(const Traffic& t) {
-  return "latency " + std::to_string(t.min_latency) + ".." + std::to_string(t.max_latency) + ", rd_ready low " +
-         std::to_string(t.rd_stall_pct) + "%, wr_ready low " + std::to_string(t.wr_stall_pct) + "%";
-}
+// The kernel DMA's random traffic: latency up to 8.
+constexpr test::TrafficLimits kLimits{8, 60, 60, true, false};
 
 struct JobResult {
   uint64_t reads = 0, writes = 0;
@@ -254,8 +244,7 @@ void PowerUp(Sim<Vane_td_kdma>& sim) {
   Idle(sim.dut());
   sim.Reset();
   sim.Eval();
-  EXPECT_FALSE(sim.dut().busy_o || sim.dut().done_o || sim.dut().rd_valid_o || sim.dut().wr_valid_o)
-      << "after reset";
+  EXPECT_FALSE(sim.dut().busy_o || sim.dut().done_o || sim.dut().rd_valid_o || sim.dut().wr_valid_o) << "after reset";
 }
 
 // One job from start_i to done_o and the drain after it (kTail quiet cycles). Checks the port
@@ -279,15 +268,11 @@ bool RunJob(Sim<Vane_td_kdma>& sim, const Scene& s, const Traffic& tr, Rng& rng,
     sim.Tick();
   }
   const uint64_t c0 = sim.cycles();
-  struct Pending {
-    uint32_t addr;
-    uint64_t due;
-  };
-  std::deque<Pending> answers;
+  test::ReadPort port;
   std::vector<int> written(s.want.size() / 8, 0);
-  uint64_t last_due = 0, ended_at = ~uint64_t(0), last_write = ~uint64_t(0);
-  bool rd_held = false, wr_held = false;
-  uint32_t held_addr = 0, held_waddr = 0;
+  uint64_t ended_at = ~uint64_t(0), last_write = ~uint64_t(0);
+  bool wr_held = false;
+  uint32_t held_waddr = 0;
   uint64_t held_wdata = 0;
   const uint64_t limit = 200000 + 64 * uint64_t(l.Cout()) * uint64_t(l.steps);
   for (;;) {
@@ -297,11 +282,11 @@ bool RunJob(Sim<Vane_td_kdma>& sim, const Scene& s, const Traffic& tr, Rng& rng,
     DriveConfig(d, s, now != 0, rng);
     d.rd_ready_i = int(rng.Below(100)) >= tr.rd_stall_pct;
     d.wr_ready_i = int(rng.Below(100)) >= tr.wr_stall_pct;
-    const bool answer = !answers.empty() && answers.front().due <= now;
+    const bool answer = port.Due(now);
     d.rs_valid_i = answer;
     if (answer) {
       uint64_t v = 0;
-      const uint32_t a = answers.front().addr;
+      const uint32_t a = port.DueAddr();
       for (int b = 0; b < 8; ++b) v |= uint64_t(res->mem[a - s.mem_base + uint32_t(b)]) << (8 * b);
       d.rs_data_i = v;
     } else {
@@ -309,10 +294,6 @@ bool RunJob(Sim<Vane_td_kdma>& sim, const Scene& s, const Traffic& tr, Rng& rng,
     }
     sim.Eval();
     if (trace) trace->push_back(Outputs(d));
-    if (rd_held) {
-      EXPECT_TRUE(d.rd_valid_o) << "cycle " << now << ": a read request was withdrawn";
-      EXPECT_EQ(d.rd_addr_o, held_addr) << "cycle " << now << ": a waiting read request changed its address";
-    }
     if (d.rd_valid_o) {
       const uint32_t a = d.rd_addr_o;
       bool inside = false;
@@ -322,16 +303,9 @@ bool RunJob(Sim<Vane_td_kdma>& sim, const Scene& s, const Traffic& tr, Rng& rng,
         ADD_FAILURE() << "cycle " << now << ": read 0x" << std::hex << a << " outside the raw kernels";
         return false;
       }
-      if (d.rd_ready_i) {
-        const int lat = tr.min_latency + int(rng.Below(uint32_t(tr.max_latency - tr.min_latency + 1)));
-        last_due = std::max(now + uint64_t(lat), last_due + 1);  // in order, one per cycle
-        answers.push_back({a, last_due});
-        ++res->reads;
-      }
     }
-    rd_held = d.rd_valid_o && !d.rd_ready_i;
-    held_addr = d.rd_addr_o;
-    if (answer) answers.pop_front();
+    if (port.Observe(now, d.rd_valid_o, d.rd_addr_o, d.rd_ready_i, tr, rng)) ++res->reads;
+    if (answer) port.Answered();
     if (d.wr_valid_o) {
       const uint32_t a = d.wr_addr_o;
       const uint64_t v = d.wr_data_o;
@@ -347,8 +321,8 @@ bool RunJob(Sim<Vane_td_kdma>& sim, const Scene& s, const Traffic& tr, Rng& rng,
       }
       if (d.wr_ready_i) {
         for (int b = 0; b < 8; ++b) res->mem[a - s.mem_base + uint32_t(b)] = uint8_t(v >> (8 * b));
-        EXPECT_EQ(written[(a - s.stage) / 8]++, 0) << "cycle " << now << ": beat 0x" << std::hex << a
-                                                   << " written twice";
+        EXPECT_EQ(written[(a - s.stage) / 8]++, 0)
+            << "cycle " << now << ": beat 0x" << std::hex << a << " written twice";
         ++res->writes;
         last_write = now;
       }
@@ -371,7 +345,7 @@ bool RunJob(Sim<Vane_td_kdma>& sim, const Scene& s, const Traffic& tr, Rng& rng,
     }
     sim.Tick();
   }
-  EXPECT_TRUE(answers.empty()) << "done_o with reads in flight";
+  EXPECT_TRUE(port.Idle()) << "done_o with reads in flight";
   for (int q = 0; q < kTail; ++q) {
     sim.Tick();
     Idle(d);
@@ -511,7 +485,7 @@ TEST(RtlTdKdma, N6_A8_DirectedShapes) {
       const int kc[4] = {1, per * l.groups, 16, 1 + int(rng.Below(16))};
       l.nchan = std::min(16, kc[rng.Below(4)]);
       const Scene s = MakeScene(l, rng);
-      RunExact(sim, s, rng.Below(2) ? Traffic{} : RandomTraffic(rng), rng, Describe(s.layer));
+      RunExact(sim, s, rng.Below(2) ? Traffic{} : RandomTraffic(rng, kLimits), rng, Describe(s.layer));
       ++jobs;
       if (HasFailure()) return;
     }
@@ -547,10 +521,11 @@ TEST(RtlTdKdma, N3_1_BiasesInTheBlocksGoIntoTheRecordsAndANonFiniteOneIsReported
       l.biases.push_back(b);
     }
     const bool bad = it % 4 == 3;
-    if (bad) l.biases[rng.Below(uint32_t(l.biases.size()))] = rng.Below(2) ? 0x7C00 : uint16_t(0xFC01 + rng.Below(0x3FF));
+    if (bad)
+      l.biases[rng.Below(uint32_t(l.biases.size()))] = rng.Below(2) ? 0x7C00 : uint16_t(0xFC01 + rng.Below(0x3FF));
     bad_jobs += bad;
     const Scene s = MakeScene(l, rng);
-    const Traffic tr = rng.Below(2) ? Traffic{} : RandomTraffic(rng);
+    const Traffic tr = rng.Below(2) ? Traffic{} : RandomTraffic(rng, kLimits);
     if (bad) {  // the records' contents do not matter: the set-up refuses the layer (code 4)
       JobResult r;
       ASSERT_TRUE(RunJob(sim, s, tr, rng, &r)) << Describe(s.layer);
@@ -589,7 +564,7 @@ TEST(RtlTdKdma, N6_PerElementPassReadsNothingAndWritesUnitWeights) {
       l.steps = 1 + int(rng.Below(100));
     }
     const Scene s = MakeScene(l, rng);
-    RunExact(sim, s, RandomTraffic(rng), rng, "per-element pass, " + Describe(s.layer));
+    RunExact(sim, s, RandomTraffic(rng, kLimits), rng, "per-element pass, " + Describe(s.layer));
   }
 }
 
@@ -612,7 +587,7 @@ TEST(RtlTdKdma, N6_A8_RandomLayersUnderLatencyAndBackPressure) {
   for (int it = 0; it < n && !HasFailure(); ++it) {
     const bool long_kernels = it % 30 == 29;
     const Scene s = MakeScene(RandomLayer(rng, long_kernels), rng);
-    const Traffic tr = RandomTraffic(rng);
+    const Traffic tr = RandomTraffic(rng, kLimits);
     JobResult r;
     RunExact(sim, s, tr, rng, "iteration " + std::to_string(it) + ": " + Describe(s.layer) + ", " + Describe(tr), &r);
     values += uint64_t(s.layer.Cout()) * uint64_t(s.layer.steps);
@@ -636,7 +611,7 @@ TEST(RtlTdKdma, N7_1_XSeedsDoNotChangeAnyOutput) {
     Layer l = RandomLayer(pick, false);
     if (it % 5 == 4) l.nchan = 0;
     const Scene s = MakeScene(l, pick);
-    const Traffic tr = RandomTraffic(pick);
+    const Traffic tr = RandomTraffic(pick, kLimits);
     const uint64_t traffic = pick.Next();
     std::vector<std::string> first;
     for (uint32_t xs : {1u, 2u, 3u, 4u}) {
@@ -670,7 +645,7 @@ TEST(RtlTdKdma, N7_1_ResetMidJobThenAFreshJobIsExact) {
     if (rng.Below(6) == 0) la.nchan = 0;
     if (rng.Below(6) == 0) lb.nchan = 0;
     const Scene a = MakeScene(la, rng), b = MakeScene(lb, rng);
-    Traffic tr = RandomTraffic(rng);
+    Traffic tr = RandomTraffic(rng, kLimits);
     tr.start_delay_max = 0;
     const uint64_t traffic = rng.Next();
     // the probe: job A to its end on a model of the same X seed, to know its length
@@ -693,8 +668,8 @@ TEST(RtlTdKdma, N7_1_ResetMidJobThenAFreshJobIsExact) {
     late += where == 1;
     const int hold = 1 + int(rng.Below(16)), quiet = int(rng.Below(25));
     SCOPED_TRACE("iteration " + std::to_string(it) + ", x seed " + std::to_string(xs) + ", cut at cycle " +
-                 std::to_string(cut) + " of " + std::to_string(len) + ", hold " + std::to_string(hold) + ", A: " +
-                 Describe(a.layer) + ", B: " + Describe(b.layer));
+                 std::to_string(cut) + " of " + std::to_string(len) + ", hold " + std::to_string(hold) +
+                 ", A: " + Describe(a.layer) + ", B: " + Describe(b.layer));
     Sim<Vane_td_kdma> sim(kTop, harness::CurrentTestStem(), xs);
     PowerUp(sim);
     {
@@ -792,8 +767,8 @@ TEST(RtlTdKdma, N6_CyclesValuesPerCycleOnOneLongPass) {
         const int stated = std::min(nk, fp16 ? 4 : 8);
         std::printf("%-6s  %2d  %7d  %6llu (%6llu)  %6.3f (%d)\n", fp16 ? "fp16" : "int8", nk, lat,
                     (unsigned long long)cycles, (unsigned long long)e, rate, stated);
-        const std::string key = std::string(fp16 ? "fp16" : "int8") + "_nk" + std::to_string(nk) + "_L" +
-                                std::to_string(lat);
+        const std::string key =
+            std::string(fp16 ? "fp16" : "int8") + "_nk" + std::to_string(nk) + "_L" + std::to_string(lat);
         RecordProperty(key + "_cycles", std::to_string(cycles));
         RecordProperty(key + "_values_per_cycle", std::to_string(rate));
         if (lat <= kDepth - 3) {

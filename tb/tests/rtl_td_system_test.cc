@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Programs from their TD bytes through the RTL (rtl/ane_td_ctrl.sv + rtl/ane_core.sv at 8
 // lanes, docs/td_fetch.md "Layer set-up"): the encoder's programs (tb/td/encode.h) are placed
 // in a memory model with their weights and buffers, the front end walks the chain, plans each
@@ -26,12 +27,12 @@
 #include "Vane_core8_m1.h"
 #include "Vane_planar8.h"
 #include "Vane_td_ctrl8.h"
-#include "tb/harness/core_plan.h"
 #include "tb/harness/postproc_driver.h"
 #include "tb/harness/sim.h"
 #include "tb/harness/td_system.h"
 #include "tb/oracle/conv.h"
 #include "tb/oracle/formats.h"
+#include "tb/plan/core_plan.h"
 #include "tb/regs/ane_regs.h"
 #include "tb/td/chain.h"
 #include "tb/td/encode.h"
@@ -125,16 +126,16 @@ std::vector<td::LayerSpec> RandomProgram(Rng& rng, int max_len) {
       s.shift = int(rng.Below(4));
       s.out = rng.Below(3) == 0 ? td::ElemFormat::kFp16 : td::ElemFormat::kInt8;
       if (s.pass) s.out = td::ElemFormat::kInt8;
-      s.nonlinear = int(rng.Below(2));
+      s.nonlinear = regs::td::Nonlinear(rng.Below(2));
     } else {
       s.out = td::ElemFormat::kFp16;
-      s.nonlinear = int(rng.Below(3));
+      s.nonlinear = regs::td::Nonlinear(rng.Below(3));
       if (rng.Below(2)) s.scale = SmallFp16(rng) | 0x0400;
       s.bias = !s.pass && rng.Below(2);  // each channel's, in its kernel block (A19)
       for (int co = 0; co < s.cout && s.bias; ++co) {
         s.biases.push_back(rng.Below(4) == 0 ? uint16_t(rng.Below(0x400)) : SmallFp16(rng));  // subnormals too
       }
-      if (s.nonlinear == 2) {
+      if (s.nonlinear == regs::td::Nonlinear::kTable) {
         for (int k = 0; k <= 32; ++k) s.knots.push_back(SmallFp16(rng));
         s.below = SmallFp16(rng);
         s.above = SmallFp16(rng);
@@ -194,8 +195,8 @@ uint64_t Align64(uint64_t a) { return (a + 63) / 64 * 64; }
 // The chain at a random base, the buffers of `size` (by table entry) at random 64-aligned places
 // after it, the staging region, junk everywhere else. A buffer some layer writes (every buffer
 // but `readonly` when `layers` is empty) and the staging region are writable.
-Placed Lay(const std::vector<uint8_t>& chain, const std::map<int, uint64_t>& size, const std::vector<td::TdLayer>& layers,
-           Rng& rng, int readonly = -1) {
+Placed Lay(const std::vector<uint8_t>& chain, const std::map<int, uint64_t>& size,
+           const std::vector<td::TdLayer>& layers, Rng& rng, int readonly = -1) {
   Placed p;
   p.layers = layers;
   uint64_t next = 0x400 + 4 * rng.Below(16);
@@ -221,8 +222,8 @@ Placed Lay(const std::vector<uint8_t>& chain, const std::map<int, uint64_t>& siz
 }
 
 Placed Place(const td::Encoded& e, Rng& rng, bool interpret = true) {
-  const std::vector<td::TdLayer> layers = interpret ? td::Interpret(e.tds, e.weights, kWeightsBar)
-                                                    : std::vector<td::TdLayer>{};
+  const std::vector<td::TdLayer> layers =
+      interpret ? td::Interpret(e.tds, e.weights, kWeightsBar) : std::vector<td::TdLayer>{};
   std::map<int, uint64_t> size{{kWeightsBar, e.weights.size()}};
   // the buffers the TDs name, as large as their accesses (not interpreted: 4 KiB each)
   for (const td::TdLayer& l : layers) {
@@ -311,9 +312,9 @@ std::vector<std::pair<uint32_t, uint32_t>> ExpectedWrites(const td::TdLayer& l, 
   if (!bad.empty()) throw std::runtime_error("PlanCoreLayer: " + bad);
   std::vector<std::pair<uint32_t, uint32_t>> w = harness::CoreShifterWrites(p, kCp);
   for (const auto& [a, v] : harness::PostConfigWrites(l.layer.post)) w.push_back({rc::WindowAddr(rc::kPostproc, a), v});
-  const harness::CoreAddresses ad{uint32_t(job.bars[size_t(l.src.bar)] + l.src.base), uint32_t(l.src.plane),
-                                  uint32_t(l.src.row), job.kstage, uint32_t(job.bars[size_t(l.dst.bar)] + l.dst.base),
-                                  uint32_t(l.dst.plane), uint32_t(l.dst.row)};
+  const harness::CoreAddresses ad{
+      uint32_t(job.bars[size_t(l.src.bar)] + l.src.base), uint32_t(l.src.plane), uint32_t(l.src.row), job.kstage,
+      uint32_t(job.bars[size_t(l.dst.bar)] + l.dst.base), uint32_t(l.dst.plane), uint32_t(l.dst.row)};
   for (const auto& cw : harness::CoreLayerWrites(p, ad)) w.push_back(cw);
   w.push_back({rc::kStartAddr, 1});
   return w;
@@ -333,8 +334,8 @@ harness::PlanarTask PlanarTaskOf(const td::TdLayer& l, const TdSystemJob& job) {
   t.fco.scale = l.pe.scale;
   t.fco.bias = l.pe.bias;
   auto operand = [&](const td::TensorAccess& a) {
-    return harness::PlanarOperand{uint32_t(job.bars[size_t(a.bar)] + a.base), uint32_t(a.row), uint32_t(a.plane),
-                                  false, false};
+    return harness::PlanarOperand{uint32_t(job.bars[size_t(a.bar)] + a.base), uint32_t(a.row), uint32_t(a.plane), false,
+                                  false};
   };
   t.src[0] = operand(l.src);
   t.src[1] = operand(l.src1);
@@ -376,7 +377,8 @@ harness::CoreRunOptions RandomTraffic(Rng& rng) {
 TdSystemResult RunAndCheck(System& s, Placed& p, const harness::CoreRunOptions& opt, const std::string& what) {
   const std::vector<uint8_t> want = Reference(p);
   s.sys.mem() = p.mem;
-  const TdSystemResult r = s.sys.Run(p.job, [&p](uint64_t a) { return p.Writable(a); }, opt);
+  const TdSystemResult r = s.sys.Run(
+      p.job, [&p](uint64_t a) { return p.Writable(a); }, opt);
   EXPECT_FALSE(r.error) << what << ": error code " << r.err_code << " at TD " << r.err_td
                         << (r.setup_error ? " (set-up)" : " (fetch)");
   int planar = 0;
@@ -462,10 +464,10 @@ TEST(RtlTdSystem, N2_N3_N5_RandomProgramsFromTheirTdBytesBitExact) {
     core += r.core_busy_cycles;
     mac += r.mac_cycles;
   }
-  std::printf("seed %llu: %d programs, %d TDs (%d lookup tables, %d per-element passes, %d planar tasks); set-up "
-              "%llu cycles, core busy %llu cycles\n",
-              (unsigned long long)seed, n, tds, tables, passes, planars, (unsigned long long)setup,
-              (unsigned long long)core);
+  std::printf(
+      "seed %llu: %d programs, %d TDs (%d lookup tables, %d per-element passes, %d planar tasks); set-up "
+      "%llu cycles, core busy %llu cycles\n",
+      (unsigned long long)seed, n, tds, tables, passes, planars, (unsigned long long)setup, (unsigned long long)core);
   EXPECT_GT(tables, 0);
   EXPECT_GT(passes, 0);
   EXPECT_GT(planars, 50);
@@ -554,7 +556,7 @@ TEST(RtlTdSystem, TD_RefusedTdsStopBeforeTheCoreIsConfigured) {
         bad.py = bad.px = 3;
         bad.weights.assign(2, std::vector<uint16_t>(700 * 49, 0x3C00));
       } else if (name == "an infinite knot") {
-        bad.nonlinear = 2;
+        bad.nonlinear = regs::td::Nonlinear::kTable;
         bad.knots.assign(33, 0x3800);
         bad.knots[rng.Below(33)] = rng.Below(2) ? 0x7C00 : 0xFE00;
       } else if (name == "an infinite bias in a kernel block") {
@@ -597,7 +599,8 @@ TEST(RtlTdSystem, TD_RefusedTdsStopBeforeTheCoreIsConfigured) {
         want = Reference(p);
       }
       s.sys.mem() = p.mem;
-      const TdSystemResult res = s.sys.Run(p.job, [&p](uint64_t a) { return p.Writable(a); }, RandomTraffic(rng));
+      const TdSystemResult res = s.sys.Run(
+          p.job, [&p](uint64_t a) { return p.Writable(a); }, RandomTraffic(rng));
       const std::string what = name + " in TD " + std::to_string(at);
       EXPECT_TRUE(res.error) << what;
       EXPECT_TRUE(res.setup_error) << what;
@@ -606,7 +609,8 @@ TEST(RtlTdSystem, TD_RefusedTdsStopBeforeTheCoreIsConfigured) {
       EXPECT_EQ(res.layers, at) << what;
       if (c.code == kErrFixed) {  // the word of Common.GroupConvCfg, by its register address
         EXPECT_FALSE(res.err_header) << what;
-        EXPECT_EQ(res.err_addr, r::kStreams[1].reg_addr + 4 * r::kFields[r::kCommon_GroupConvCfg_UnicastEn].word) << what;
+        EXPECT_EQ(res.err_addr, r::kStreams[1].reg_addr + 4 * r::kFields[r::kCommon_GroupConvCfg_UnicastEn].word)
+            << what;
       }
       size_t expected_cfg = 0;
       for (const td::TdLayer& l : p.layers) expected_cfg += ExpectedWrites(l, p.job).size();
@@ -677,7 +681,8 @@ Placed PlaceProgram(const td::Program& prog, const std::vector<uint8_t>& chain, 
     if (t.role != td::TensorRole::kInput) continue;
     for (uint32_t c = 0; c < t.dims[1]; ++c) {
       for (uint32_t y = 0; y < t.dims[2]; ++y) {
-        for (uint32_t x = 0; x < t.dims[3]; ++x) Store(&p.mem, at[t.bar] + td::HostOffset(t, c, y, x), 2, SmallFp16(rng));
+        for (uint32_t x = 0; x < t.dims[3]; ++x)
+          Store(&p.mem, at[t.bar] + td::HostOffset(t, c, y, x), 2, SmallFp16(rng));
       }
     }
   }
@@ -696,8 +701,8 @@ TEST(RtlTdSystem, TD_BothEnginesAcceptAndRefuseTheSameRealPrograms) {
   System s;
   namespace r = regs::td;
   int refused = 0, accepted = 0;
-  for (const char* name : {"relu.hwx", "sigmoid.hwx", "conv_twos.hwx", "concat.hwx", "fc_bias.hwx", "matmul.hwx",
-                           "sum.hwx"}) {
+  for (const char* name :
+       {"relu.hwx", "sigmoid.hwx", "conv_twos.hwx", "concat.hwx", "fc_bias.hwx", "matmul.hwx", "sum.hwx"}) {
     SCOPED_TRACE(name);
     const std::vector<uint8_t> file = ReadProgram(name);
     const td::Program prog = td::PrepareProgram(file);
@@ -714,8 +719,8 @@ TEST(RtlTdSystem, TD_BothEnginesAcceptAndRefuseTheSameRealPrograms) {
       for (const r::FixedRule& rule : r::kFixedRules) {
         uint32_t v = 0;
         if (!td::UncarriedValue(rule, td::KindOf(tds[i]), &v)) continue;
-        edits.push_back({i, rule.td_offset, rule.mask, v,
-                         rule.field >= 0 ? r::kFields[rule.field].name : "reserved bits"});
+        edits.push_back(
+            {i, rule.td_offset, rule.mask, v, rule.field >= 0 ? r::kFields[rule.field].name : "reserved bits"});
       }
       auto field = [&](int f, uint32_t value) {
         const r::Field& fd = r::kFields[f];
@@ -763,7 +768,8 @@ TEST(RtlTdSystem, TD_BothEnginesAcceptAndRefuseTheSameRealPrograms) {
         continue;
       }
       s.sys.mem() = p.mem;
-      const TdSystemResult res = s.sys.Run(p.job, [&p](uint64_t a) { return p.Writable(a); }, RandomTraffic(rng));
+      const TdSystemResult res = s.sys.Run(
+          p.job, [&p](uint64_t a) { return p.Writable(a); }, RandomTraffic(rng));
       EXPECT_TRUE(res.error) << what << ": the C++ refuses it (" << cpp << "), the RTL ran it";
       if (res.error) {
         EXPECT_EQ(res.err_td, int(e.td)) << what;
@@ -794,15 +800,16 @@ TEST(RtlTdSystem, N7_1_ResetMidProgramThenAFreshProgramIsExact) {
     s.sys.mem() = p.mem;
     const uint64_t stop = 1 + rng.Below(uint32_t(length - 1));
     try {
-      s.sys.Run(p.job, [](uint64_t) { return true; }, {}, stop);
+      s.sys.Run(
+          p.job, [](uint64_t) { return true; }, {}, stop);
     } catch (const std::runtime_error&) {
       ++interrupted;
     }
     s.sys.Reset();
     Placed q = Place(td::EncodeLayers(RandomProgram(rng, 2), kWeightsBar), rng);
     PutInput(&q, rng);
-    RunAndCheck(s, q, RandomTraffic(rng), "after a reset at cycle " + std::to_string(stop) + " of program " +
-                                              std::to_string(it));
+    RunAndCheck(s, q, RandomTraffic(rng),
+                "after a reset at cycle " + std::to_string(stop) + " of program " + std::to_string(it));
   }
   EXPECT_EQ(interrupted, 12) << "every program is cut short";
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The TD front end's table conversion (rtl/ane_td_table.sv) against the C++ front end: a table
 // blob in a memory model (docs/td.md, assumption A11: words 2 / 3 the values outside the domain,
 // words 4..36 the 33 knots) becomes, on the write port, exactly the post-processor register
@@ -31,6 +32,7 @@
 #include "tb/td/hwx.h"
 #include "tb/td/program.h"
 #include "tb/td/td.h"
+#include "tb/tests/td_bench.h"
 #include "tb/tests/test_seed.h"
 #include "tb/tests/xseed_trace.h"
 
@@ -38,19 +40,23 @@ namespace ane {
 namespace {
 
 using harness::Sim;
+using test::Describe;
+using test::Memory;
+using test::RandomTraffic;
+using test::ReadProgram;
 using test::Rng;
+using test::Traffic;
 
 constexpr const char* kTop = "ane_td_table";
-constexpr uint32_t kBeats = 10;          // bytes 0 .. 79 of the blob
+constexpr uint32_t kBeats = 10;  // bytes 0 .. 79 of the blob
 constexpr uint32_t kBlobBytes = 8 * kBeats;
 constexpr uint32_t kFirstWord = 2, kLastWord = 36;  // left, right, the 33 knots
-constexpr size_t kWrites = 5 + 32;       // TBL0 .. TBL4, 32 segments
+constexpr size_t kWrites = 5 + 32;                  // TBL0 .. TBL4, 32 segments
 
 // The cycle figures of rtl/ane_td_table.sv's header comment (start_i in cycle 0, rd_ready_i
 // and wr_ready_i always high, read latency L): the first write in cycle 12 + L, segment s in
 // cycle 29 + L + 6 s, done_o in cycle 216 + L; with a non-finite word done_o in cycle 11 + L.
-constexpr uint64_t kFirstWriteAtL1 = 13, kSegmentAtL1 = 30, kSegmentInterval = 6, kDoneAtL1 = 217,
-                   kErrorDoneAtL1 = 12;
+constexpr uint64_t kFirstWriteAtL1 = 13, kSegmentAtL1 = 30, kSegmentInterval = 6, kDoneAtL1 = 217, kErrorDoneAtL1 = 12;
 
 // ---------------------------------------------------------------- the reference
 
@@ -65,9 +71,7 @@ std::string Show(const Write& w) {
   return b;
 }
 
-uint16_t Word(const std::vector<uint8_t>& blob, uint32_t w) {
-  return uint16_t(blob[2 * w] | blob[2 * w + 1] << 8);
-}
+uint16_t Word(const std::vector<uint8_t>& blob, uint32_t w) { return uint16_t(blob[2 * w] | blob[2 * w + 1] << 8); }
 
 void PutWord(std::vector<uint8_t>& blob, uint32_t w, uint16_t v) {
   blob[2 * w] = uint8_t(v);
@@ -118,25 +122,25 @@ Expected Reference(const std::vector<uint8_t>& blob) {
 uint16_t RandomKnot(Rng& rng, uint16_t prev) {
   const uint16_t sign = rng.Below(2) ? 0x8000 : 0;
   switch (rng.Below(17)) {
-    case 0: return sign;                                            // +-0
-    case 1: return uint16_t(sign | 0x7BFF);                         // +-65504
-    case 2: return uint16_t(sign | (1 + rng.Below(0x3FF)));         // subnormal
+    case 0: return sign;                                               // +-0
+    case 1: return uint16_t(sign | 0x7BFF);                            // +-65504
+    case 2: return uint16_t(sign | (1 + rng.Below(0x3FF)));            // subnormal
     case 3: return uint16_t(sign | (rng.Below(2) ? 0x0001 : 0x0400));  // smallest subnormal / normal
-    case 4: return prev;                                            // equal neighbours
-    case 5: {                                                       // a few ulps away
+    case 4: return prev;                                               // equal neighbours
+    case 5: {                                                          // a few ulps away
       const int step = int(rng.Below(7)) - 3;
       const int mag = std::clamp(int(prev & 0x7FFF) + step, 0, 0x7BFF);
       return uint16_t((prev & 0x8000) | mag);
     }
-    case 6:                                                         // large, opposite sign
+    case 6:  // large, opposite sign
       return uint16_t(((prev & 0x8000) ^ 0x8000) | (0x7000 + rng.Below(0xC00)));
-    case 7: return uint16_t(sign | (rng.Below(0x400)));             // subnormal or zero
-    case 8: {                                                       // a step of about 32752:
-      const double y = oracle::Fp16ToDouble(prev);                  // 2 (y1 - y0) near 65504
+    case 7: return uint16_t(sign | (rng.Below(0x400)));  // subnormal or zero
+    case 8: {                                            // a step of about 32752:
+      const double y = oracle::Fp16ToDouble(prev);       // 2 (y1 - y0) near 65504
       const double t = y + (sign ? -1.0 : 1.0) * (32744.0 + double(rng.Below(24)));
       return std::fabs(t) <= 65504.0 ? oracle::DoubleToFp16(t) : prev;
     }
-    default: {                                                      // any finite code
+    default: {  // any finite code
       const uint16_t e = uint16_t(rng.Below(31));
       return uint16_t(sign | e << 10 | rng.Below(0x400));
     }
@@ -191,50 +195,10 @@ std::vector<uint8_t> KnotBlob(const std::vector<uint16_t>& knots, uint16_t left,
   return b;
 }
 
-std::vector<uint8_t> ReadProgram(const std::string& name) {
-  std::ifstream in(std::string(ANE_SOURCE_DIR) + "/sim/hwx/" + name, std::ios::binary);
-  return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
-}
-
 // ---------------------------------------------------------------- the bench
 
-struct Traffic {
-  int min_latency = 1, max_latency = 1;  // cycles from a read's acceptance to its answer
-  int rd_stall_pct = 0;                  // rd_ready_i low
-  int wr_stall_pct = 0;                  // wr_ready_i low
-  int start_delay_max = 0;               // idle cycles before start_i
-};
-
-Traffic RandomTraffic(Rng& rng) {
-  Traffic t;
-  t.max_latency = 1 + int(rng.Below(8));
-  t.min_latency = 1 + int(rng.Below(uint32_t(t.max_latency)));
-  t.rd_stall_pct = rng.Below(3) == 0 ? 0 : int(rng.Below(60));
-  t.wr_stall_pct = rng.Below(3) == 0 ? 0 : int(rng.Below(80));
-  t.start_delay_max = int(rng.Below(8));
-  return t;
-}
-
-std::string Describe(const Traffic& t) {
-  return "latency " + std::to_string(t.min_latency) + ".." + std::to_string(t.max_latency) + ", rd_ready low " +
-         std::to_string(t.rd_stall_pct) + "%, wr_ready low " + std::to_string(t.wr_stall_pct) + "%, start gap 0.." +
-         std::to_string(t.start_delay_max);
-}
-
-// Memory: `bytes` at `base` (64-aligned), zeros elsewhere.
-struct Memory {
-  uint32_t base = 0;
-  std::vector<uint8_t> bytes;
-  uint64_t Beat(uint32_t addr) const {
-    uint64_t v = 0;
-    for (int b = 0; b < 8; ++b) {
-      const int64_t i = int64_t(addr) + b - int64_t(base);
-      const uint64_t byte = i >= 0 && i < int64_t(bytes.size()) ? bytes[size_t(i)] : 0;
-      v |= byte << (8 * b);
-    }
-    return v;
-  }
-};
+// The table's random traffic: latency up to 8, wr_ready_i low up to 80 % of the cycles.
+constexpr test::TrafficLimits kLimits{8, 60, 80, true, false};
 
 struct RunResult {
   std::vector<Write> writes;
@@ -251,8 +215,8 @@ template <class M>
 std::string Outputs(const M& d) {
   char b[96];
   std::snprintf(b, sizeof b, "%d %d %d %u | %d %08x | %d %02x %08x", d.busy_o, d.done_o, d.error_o,
-                d.error_o ? unsigned(d.err_word_o) : 0u, d.rd_valid_o, d.rd_valid_o ? d.rd_addr_o : 0,
-                d.wr_valid_o, d.wr_valid_o ? d.wr_addr_o : 0, d.wr_valid_o ? d.wr_data_o : 0);
+                d.error_o ? unsigned(d.err_word_o) : 0u, d.rd_valid_o, d.rd_valid_o ? d.rd_addr_o : 0, d.wr_valid_o,
+                d.wr_valid_o ? d.wr_addr_o : 0, d.wr_valid_o ? d.wr_data_o : 0);
   return b;
 }
 
@@ -284,14 +248,9 @@ bool Convert(Sim<M>& sim, const Memory& mem, uint32_t at, const Traffic& tr, Rng
     sim.Tick();
   }
   const uint64_t c0 = sim.cycles();
-  struct Pending {
-    uint32_t addr;
-    uint64_t due;
-  };
-  std::deque<Pending> answers;
-  uint64_t last_due = 0, answered = 0, ended_at = ~uint64_t(0);
-  bool rd_held = false, wr_held = false;
-  uint32_t held_addr = 0;
+  test::ReadPort port;
+  uint64_t answered = 0, ended_at = ~uint64_t(0);
+  bool wr_held = false;
   Write held_write;
   for (;;) {
     const uint64_t now = sim.cycles() - c0;
@@ -300,33 +259,22 @@ bool Convert(Sim<M>& sim, const Memory& mem, uint32_t at, const Traffic& tr, Rng
     d.base_i = now == 0 ? at : uint32_t(rng.Next()) & ~63u;  // base_i matters only with start_i
     d.rd_ready_i = int(rng.Below(100)) >= tr.rd_stall_pct;
     d.wr_ready_i = int(rng.Below(100)) >= tr.wr_stall_pct;
-    const bool answer = !answers.empty() && answers.front().due <= now;
+    const bool answer = port.Due(now);
     d.rs_valid_i = answer;
-    d.rs_data_i = answer ? mem.Beat(answers.front().addr) : rng.Next();
+    d.rs_data_i = answer ? mem.Beat(port.DueAddr()) : rng.Next();
     sim.Eval();
     if (trace) trace->push_back(Outputs(d));
     if (now > 0 && ended_at == ~uint64_t(0) && !d.done_o) {
       EXPECT_TRUE(d.busy_o) << "cycle " << now << ": busy_o low before done_o";
     }
-    if (rd_held) {
-      EXPECT_TRUE(d.rd_valid_o) << "cycle " << now << ": a request was withdrawn";
-      EXPECT_EQ(d.rd_addr_o, held_addr) << "cycle " << now << ": a waiting request changed its address";
-    }
     if (d.rd_valid_o) {
       const uint32_t want = at + 8 * uint32_t(res->read_cycles.size());
       EXPECT_LT(res->read_cycles.size(), kBeats) << "cycle " << now << ": more than " << kBeats << " reads";
       EXPECT_EQ(d.rd_addr_o, want) << "cycle " << now << ": read " << res->read_cycles.size();
-      if (d.rd_ready_i) {
-        const int lat = tr.min_latency + int(rng.Below(uint32_t(tr.max_latency - tr.min_latency + 1)));
-        last_due = std::max(now + uint64_t(lat), last_due + 1);  // in order, at most one per cycle
-        answers.push_back({d.rd_addr_o, last_due});
-        res->read_cycles.push_back(now);
-      }
     }
-    rd_held = d.rd_valid_o && !d.rd_ready_i;
-    held_addr = d.rd_addr_o;
+    if (port.Observe(now, d.rd_valid_o, d.rd_addr_o, d.rd_ready_i, tr, rng)) res->read_cycles.push_back(now);
     if (answer) {
-      answers.pop_front();
+      port.Answered();
       ++answered;
     }
     if (d.wr_valid_o) {
@@ -355,7 +303,7 @@ bool Convert(Sim<M>& sim, const Memory& mem, uint32_t at, const Traffic& tr, Rng
     if (d.error_o && now > 0) {
       EXPECT_TRUE(d.done_o || ended_at != ~uint64_t(0)) << "cycle " << now << ": error_o before done_o";
     }
-    if (ended_at != ~uint64_t(0) && !d.busy_o && answers.empty()) break;
+    if (ended_at != ~uint64_t(0) && !d.busy_o && port.Idle()) break;
     if (now > 20000) {
       ADD_FAILURE() << "the conversion did not end in 20000 cycles (" << res->writes.size() << " writes)";
       return false;
@@ -410,8 +358,8 @@ void ExpectWrites(const std::vector<Write>& got, const std::vector<Write>& want,
 // A whole conversion of a blob at `at` in `mem`, checked against the reference: the writes
 // exactly, done_o once; or, for a refused blob, error_o with the word and no write.
 template <class M>
-void RunBlob(Sim<M>& sim, const Memory& mem, uint32_t at, const std::vector<uint8_t>& blob, const Traffic& tr,
-             Rng& rng, const std::string& what, RunResult* out = nullptr) {
+void RunBlob(Sim<M>& sim, const Memory& mem, uint32_t at, const std::vector<uint8_t>& blob, const Traffic& tr, Rng& rng,
+             const std::string& what, RunResult* out = nullptr) {
   const Expected e = Reference(blob);
   RunResult res;
   ASSERT_TRUE(Convert(sim, mem, at, tr, rng, &res)) << what;
@@ -468,8 +416,9 @@ TEST(RtlTdTable, TD_A11_N5_1_SigmoidProgramTableIsWrittenExactly) {
   PowerUp(sim);
   const Memory mem{wbase, weights};
   for (int i = 0; i < 6 && !HasFailure(); ++i) {
-    const Traffic tr = i == 0 ? Traffic{} : RandomTraffic(rng);
-    RunBlob(sim, mem, wbase + off, blob, tr, rng, "sigmoid.hwx, kernel DMA channel " + std::to_string(ch) + ", " + Describe(tr));
+    const Traffic tr = i == 0 ? Traffic{} : RandomTraffic(rng, kLimits);
+    RunBlob(sim, mem, wbase + off, blob, tr, rng,
+            "sigmoid.hwx, kernel DMA channel " + std::to_string(ch) + ", " + Describe(tr));
   }
 }
 
@@ -523,7 +472,7 @@ TEST(RtlTdTable, N5_1_DirectedCornersMatchTableFromBlob) {
   cases.push_back({"large rising knots", big, 0xFBFF, 0x7BFF});
   for (const Case& c : cases) {
     RunBlob(sim, KnotBlob(c.knots, c.left, c.right), Traffic{}, rng, c.name);
-    RunBlob(sim, KnotBlob(c.knots, c.left, c.right), RandomTraffic(rng), rng, c.name + ", random traffic");
+    RunBlob(sim, KnotBlob(c.knots, c.left, c.right), RandomTraffic(rng, kLimits), rng, c.name + ", random traffic");
   }
 }
 
@@ -546,7 +495,7 @@ TEST(RtlTdTable, N5_1_RandomBlobsUnderRandomTraffic) {
   for (int it = 0; it < n && !HasFailure(); ++it) {
     const int mode = rng.Below(4) == 0 ? 1 : rng.Below(8) == 0 ? 2 : 0;
     const std::vector<uint8_t> blob = RandomBlob(rng, mode);
-    const Traffic tr = RandomTraffic(rng);
+    const Traffic tr = RandomTraffic(rng, kLimits);
     RunBlob(sim, blob, tr, rng, "blob " + std::to_string(it) + " (mode " + std::to_string(mode) + "), " + Describe(tr));
     const oracle::ActTable t = td::TableFromBlob(blob.data(), blob.size());
     for (int s = 0; s < 32; ++s) {
@@ -568,9 +517,10 @@ TEST(RtlTdTable, N5_1_RandomBlobsUnderRandomTraffic) {
       }
     }
   }
-  std::printf("%d blobs; segments with m inf %d, c inf %d, m subnormal %d, c subnormal %d, m +0 %d, c +0 %d, "
-              "|m| 65504 %d, c a tie at 2^-25 %d\n",
-              n, m_inf, c_inf, m_sub, c_sub, m_zero, c_zero, m_max, c_odd_tie);
+  std::printf(
+      "%d blobs; segments with m inf %d, c inf %d, m subnormal %d, c subnormal %d, m +0 %d, c +0 %d, "
+      "|m| 65504 %d, c a tie at 2^-25 %d\n",
+      n, m_inf, c_inf, m_sub, c_sub, m_zero, c_zero, m_max, c_odd_tie);
   EXPECT_GT(m_inf, 0);
   EXPECT_GT(c_inf, 0);
   EXPECT_GT(m_sub, 0);
@@ -604,12 +554,12 @@ TEST(RtlTdTable, TD_A11_NonFiniteWordIsRefusedWithoutAWrite) {
         PutWord(blob, w2, NonFinite(rng));
         what += ", and word " + std::to_string(w2);
       }
-      const Traffic tr = kind == 0 ? Traffic{} : RandomTraffic(rng);
+      const Traffic tr = kind == 0 ? Traffic{} : RandomTraffic(rng, kLimits);
       RunResult res;
       RunBlob(sim, blob, tr, rng, what + ", " + Describe(tr), &res);
       EXPECT_TRUE(res.error) << what;
       EXPECT_EQ(res.err_word, w) << what;
-      RunBlob(sim, RandomBlob(rng, 0), RandomTraffic(rng), rng, "a good blob after " + what);
+      RunBlob(sim, RandomBlob(rng, 0), RandomTraffic(rng, kLimits), rng, "a good blob after " + what);
     }
   }
 }
@@ -626,7 +576,7 @@ TEST(RtlTdTable, N7_1_XSeedsDoNotChangeAnyOutput) {
     std::vector<uint8_t> blob = RandomBlob(pick, int(pick.Below(3)));
     if (it % 4 == 3) PutWord(blob, kFirstWord + pick.Below(kLastWord - kFirstWord + 1), NonFinite(pick));
     const uint32_t at = RandomBase(pick);
-    const Traffic tr = RandomTraffic(pick);
+    const Traffic tr = RandomTraffic(pick, kLimits);
     const uint64_t traffic = pick.Next();
     std::vector<std::string> first;
     for (uint32_t xs : {1u, 2u, 3u, 4u}) {
@@ -661,7 +611,7 @@ TEST(RtlTdTable, N7_1_ResetMidConversionThenAFreshConversionIsExact) {
     if (it % 5 == 4) PutWord(a, kFirstWord + rng.Below(kLastWord - kFirstWord + 1), NonFinite(rng));
     const std::vector<uint8_t> b = RandomBlob(rng, int(rng.Below(3)));
     const uint32_t at = RandomBase(rng);
-    Traffic tr = RandomTraffic(rng);
+    Traffic tr = RandomTraffic(rng, kLimits);
     tr.start_delay_max = 0;
     const uint64_t traffic = rng.Next();
     uint64_t len = 0;  // the probe: conversion A to its end on a model of the same X seed
@@ -744,8 +694,8 @@ TEST(RtlTdTable, TD_A11_CycleFigures) {
     EXPECT_EQ(refused.end_cycle, kErrorDoneAtL1 + extra) << what;
     std::printf("%7d  %11llu  %9llu  %14.1f  %6llu  %16llu\n", lat, (unsigned long long)res.write_cycles[0],
                 (unsigned long long)res.write_cycles[5],
-                double(res.write_cycles[kWrites - 1] - res.write_cycles[5]) / 31.0,
-                (unsigned long long)res.end_cycle, (unsigned long long)refused.end_cycle);
+                double(res.write_cycles[kWrites - 1] - res.write_cycles[5]) / 31.0, (unsigned long long)res.end_cycle,
+                (unsigned long long)refused.end_cycle);
     const std::string key = "L" + std::to_string(lat);
     RecordProperty(key + "_first_write", std::to_string(res.write_cycles[0]));
     RecordProperty(key + "_done", std::to_string(res.end_cycle));

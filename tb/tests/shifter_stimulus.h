@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Random layers for the input buffer and shifter: the stimulus of rtl_shifter_test and of its
 // mid-job reset test (rtl_reset_test).
 #ifndef TB_TESTS_SHIFTER_STIMULUS_H_
@@ -7,8 +8,8 @@
 #include <cstdint>
 #include <string>
 
-#include "tb/harness/work_unit.h"
 #include "tb/oracle/conv_walk.h"
+#include "tb/plan/work_unit.h"
 #include "tb/tests/test_seed.h"
 
 namespace ane::test {
@@ -63,7 +64,7 @@ inline harness::ShifterLayer RandomShifterLayer(Rng& rng, int lanes, int bank_by
     if (why.empty() && banks > 2 && l.layout == harness::Layout::kPlanar && rng.Below(4) == 0) {
       harness::ShifterLayer b = l;
       b.bank_per_channel = true;
-      if (rng.Below(3) == 0) b.geom.channels = banks;   // a work unit of the whole ring
+      if (rng.Below(3) == 0) b.geom.channels = banks;  // a work unit of the whole ring
       b.channels_per_wu = 1 + int(rng.Below(uint32_t(std::min(b.geom.channels, banks))));
       if (harness::PlanShifterLayer(&b, lanes, bank_bytes).empty()) return b;
     }

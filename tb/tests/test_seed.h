@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Seeds and sizes for randomized tests. Every random test takes its seed from TestSeed(),
 // prints it on failure (SCOPED_TRACE) and can be rerun with ANE_TEST_SEED=<seed>.
 // ANE_SOAK=1 (make soak) multiplies the iteration counts by SoakFactor().

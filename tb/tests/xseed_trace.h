@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // N-7.1: the X seed (--x-initial unique) may not change what a block does. A test runs the same
 // stimulus under several X seeds, the first being 1, and records each run's outputs cycle by
 // cycle (with the don't-care payloads masked); every later run must equal the first.

@@ -1,9 +1,10 @@
+// SPDX-License-Identifier: Apache-2.0
 // ane_tablegen: the one table generator (NUMERICS N-5.1, N-5.2). Writes the default activation
 // tables as C++ (tb/oracle/act_tables.inc, checked in; `make tables` regenerates it) and prints
 // each table's worst error over all finite fp16 inputs. The RTL gets the same data through its
 // configuration port (loaded by the testbench and by `ane` from the oracle's tables).
 //
-// Method (docs/activation.md):
+// Method (docs/postproc.md):
 //   1. knots x_i = lo + i * h, i = 0..32, h = 2^step_log2;
 //   2. knot values y_i: sampled tables take the exact function, y_i = T(x_i); fitted tables
 //      (tanh, gelu, silu, softplus, softsign) minimise the worst absolute error of the
@@ -63,86 +64,133 @@ std::vector<Recipe> Recipes() {
   auto f = [](ActFn fn) { return [fn](double x) { return ActReference(fn, x); }; };
   {  // sigmoid on [-8, 8], step 0.5, exact samples
     ActTable t = Base(ActMode::kDirect, ActSym::kNone, -8, -1);
-    t.left = kZero; t.right = kOne; t.at_pinf = kOne; t.at_ninf = kZero;
+    t.left = kZero;
+    t.right = kOne;
+    t.at_pinf = kOne;
+    t.at_ninf = kZero;
     r.push_back({ActFn::kSigmoid, t, f(ActFn::kSigmoid), false});
   }
   {  // tanh on [0, 4], step 1/8, odd
     ActTable t = Base(ActMode::kDirect, ActSym::kOdd, 0, -3);
-    t.right = kOne; t.at_pinf = kOne; t.at_ninf = kMinusOne;
+    t.right = kOne;
+    t.at_pinf = kOne;
+    t.at_ninf = kMinusOne;
     r.push_back({ActFn::kTanh, t, f(ActFn::kTanh), true});
   }
   {  // gelu on [-4, 4], step 1/4; gelu(x) -> x above the domain
     ActTable t = Base(ActMode::kDirect, ActSym::kNone, -4, -2);
-    t.left = kZero; t.right_identity = true; t.at_pinf = kInf; t.at_ninf = kZero;
+    t.left = kZero;
+    t.right_identity = true;
+    t.at_pinf = kInf;
+    t.at_ninf = kZero;
     r.push_back({ActFn::kGelu, t, f(ActFn::kGelu), true});
   }
   {  // silu (swish) on [-8, 8], step 1/2
     ActTable t = Base(ActMode::kDirect, ActSym::kNone, -8, -1);
-    t.left = kZero; t.right_identity = true; t.at_pinf = kInf; t.at_ninf = kZero;
+    t.left = kZero;
+    t.right_identity = true;
+    t.at_pinf = kInf;
+    t.at_ninf = kZero;
     r.push_back({ActFn::kSilu, t, f(ActFn::kSilu), true});
   }
   {  // erf on [0, 2], step 1/16, odd, exact samples
     ActTable t = Base(ActMode::kDirect, ActSym::kOdd, 0, -4);
-    t.right = kOne; t.at_pinf = kOne; t.at_ninf = kMinusOne;
+    t.right = kOne;
+    t.at_pinf = kOne;
+    t.at_ninf = kMinusOne;
     r.push_back({ActFn::kErf, t, f(ActFn::kErf), false});
   }
   {  // exp = 2^(x log2 e): the table holds 2^t on [0, 1] (knots 2^(i/32))
     ActTable t = Base(ActMode::kExp2, ActSym::kNone, 0, -5);
     t.k = DoubleToFp16(1.0 / std::log(2.0));
-    t.left = kOne; t.right = 0x4000; t.at_pinf = kInf; t.at_ninf = kZero;
+    t.left = kOne;
+    t.right = 0x4000;
+    t.at_pinf = kInf;
+    t.at_ninf = kZero;
     r.push_back({ActFn::kExp, t, [](double x) { return std::exp2(x); }, false});
   }
   {  // softplus on [-8, 8], step 1/2; softplus(x) -> x above; +inf collapses to +0 (N-5.4)
     ActTable t = Base(ActMode::kDirect, ActSym::kNone, -8, -1);
-    t.left = kZero; t.right_identity = true; t.at_pinf = kZero; t.at_ninf = kZero;
+    t.left = kZero;
+    t.right_identity = true;
+    t.at_pinf = kZero;
+    t.at_ninf = kZero;
     r.push_back({ActFn::kSoftplus, t, f(ActFn::kSoftplus), true});
   }
   {  // softsign on [0, 16], step 1/2, odd; +inf collapses to +0 (N-5.4), -inf likewise
     ActTable t = Base(ActMode::kDirect, ActSym::kOdd, 0, -1);
-    t.right = kOne; t.at_pinf = kZero; t.at_ninf = kZero;
+    t.right = kOne;
+    t.at_pinf = kZero;
+    t.at_ninf = kZero;
     r.push_back({ActFn::kSoftsign, t, f(ActFn::kSoftsign), true});
   }
   const auto quarter_sine = [](double x) { return std::sin(M_PI / 2 * x); };
   {  // sin over a quarter period: u = |x| * 2/pi, the table holds sin(pi t / 2) on [0, 1]
     ActTable t = Base(ActMode::kTrig, ActSym::kOdd, 0, -5);
     t.k = DoubleToFp16(2.0 / M_PI);
-    t.right = kOne; t.at_pinf = kZero; t.at_ninf = kZero;
+    t.right = kOne;
+    t.at_pinf = kZero;
+    t.at_ninf = kZero;
     r.push_back({ActFn::kSin, t, quarter_sine, false});
   }
   {  // cos: the sine table one quadrant on, even
     ActTable t = Base(ActMode::kTrig, ActSym::kEven, 0, -5);
     t.k = DoubleToFp16(2.0 / M_PI);
     t.cos_phase = true;
-    t.right = kOne; t.at_pinf = kZero; t.at_ninf = kZero;
+    t.right = kOne;
+    t.at_pinf = kZero;
+    t.at_ninf = kZero;
     r.push_back({ActFn::kCos, t, quarter_sine, false});
   }
   {  // log = (e + log2 m) * ln 2; log(+0) = -65504 sentinel, log(negative) = +0
     ActTable t = Base(ActMode::kLog, ActSym::kNone, 1, -5);
     t.k = DoubleToFp16(std::log(2.0));
-    t.left = kZero; t.right = kOne; t.at_pinf = kInf; t.at_ninf = kZero;
-    t.zero_en = true; t.at_zero = 0xFBFF;
-    t.neg_en = true; t.at_neg = kZero;
+    t.left = kZero;
+    t.right = kOne;
+    t.at_pinf = kInf;
+    t.at_ninf = kZero;
+    t.zero_en = true;
+    t.at_zero = 0xFBFF;
+    t.neg_en = true;
+    t.at_neg = kZero;
     r.push_back({ActFn::kLog, t, [](double x) { return std::log2(x); }, false});
   }
   {  // recip = 2^-e / m, odd
     ActTable t = Base(ActMode::kPow, ActSym::kOdd, 1, -5);
     t.pow_negate = true;
-    t.left = kOne; t.right = 0x3800; t.at_pinf = kZero; t.at_ninf = kZero;
-    t.zero_en = true; t.at_zero = kInf;
+    t.left = kOne;
+    t.right = 0x3800;
+    t.at_pinf = kZero;
+    t.at_ninf = kZero;
+    t.zero_en = true;
+    t.at_zero = kInf;
     r.push_back({ActFn::kRecip, t, [](double x) { return 1.0 / x; }, false});
   }
   {  // rsqrt = 2^(-e/2) / sqrt(m), m in [1, 4) after the even split; domain [1, 5]
     ActTable t = Base(ActMode::kPow, ActSym::kNone, 1, -3);
-    t.pow_split = true; t.pow_negate = true;
-    t.left = kOne; t.right = 0x3800; t.at_pinf = kZero; t.at_ninf = kZero;
-    t.zero_en = true; t.at_zero = kInf; t.neg_en = true; t.at_neg = kZero;
+    t.pow_split = true;
+    t.pow_negate = true;
+    t.left = kOne;
+    t.right = 0x3800;
+    t.at_pinf = kZero;
+    t.at_ninf = kZero;
+    t.zero_en = true;
+    t.at_zero = kInf;
+    t.neg_en = true;
+    t.at_neg = kZero;
     r.push_back({ActFn::kRsqrt, t, [](double x) { return 1.0 / std::sqrt(x); }, false});
   }
   {  // sqrt = 2^(e/2) sqrt(m)
     ActTable t = Base(ActMode::kPow, ActSym::kNone, 1, -3);
     t.pow_split = true;
-    t.left = kOne; t.right = 0x4000; t.at_pinf = kInf; t.at_ninf = kZero;
-    t.zero_en = true; t.at_zero = kZero; t.neg_en = true; t.at_neg = kZero;
+    t.left = kOne;
+    t.right = 0x4000;
+    t.at_pinf = kInf;
+    t.at_ninf = kZero;
+    t.zero_en = true;
+    t.at_zero = kZero;
+    t.neg_en = true;
+    t.at_neg = kZero;
     r.push_back({ActFn::kSqrt, t, [](double x) { return std::sqrt(x); }, false});
   }
   return r;
@@ -168,8 +216,8 @@ std::vector<Point> DomainPoints(const ActTable& t, const std::function<double(do
 }
 
 // Worst |PWL - f| over the points of segments [s0, s1].
-double SegmentError(const std::vector<std::vector<Point>>& by_seg, const std::vector<double>& ys,
-                    double lo, double h, int s0, int s1) {
+double SegmentError(const std::vector<std::vector<Point>>& by_seg, const std::vector<double>& ys, double lo, double h,
+                    int s0, int s1) {
   double worst = 0;
   for (int s = s0; s <= s1; ++s) {
     if (s < 0 || s >= 32) continue;
@@ -198,7 +246,10 @@ std::vector<double> FitKnots(const ActTable& t, const std::function<double(doubl
         const double e1 = SegmentError(by_seg, ys, lo, h, i - 1, i);
         ys[size_t(i)] = m2;
         const double e2 = SegmentError(by_seg, ys, lo, h, i - 1, i);
-        if (e1 < e2) b = m2; else a = m1;
+        if (e1 < e2)
+          b = m2;
+        else
+          a = m1;
       }
       ys[size_t(i)] = (a + b) / 2;
     }
@@ -246,6 +297,7 @@ const char* SymName(ActSym s) {
 
 std::string Emit(const std::vector<std::pair<ActFn, ActTable>>& tables) {
   std::string s =
+      "// SPDX-License-Identifier: Apache-2.0\n"
       "// Generated by tb/tools/ane_tablegen.cc (`make tables`). Do not edit: regenerate.\n"
       "// The default activation tables (NUMERICS N-5), in ActFn order. Included by activation.cc.\n"
       "void FillDefaultActTables(ActTable* out) {\n";

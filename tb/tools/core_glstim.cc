@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // core_glstim: the stimulus of the 8-lane core's gate-level check (docs/flow.md, "Recorded
 // stimulus"). Random stimulus on the core's ports never configures a layer that finishes, so
 // it leaves the datapath idle (at 20,000 cycles, 92 of the 901 output bits toggled). This runs
@@ -23,10 +24,10 @@
 
 #include "Vane_core8_m1.h"
 #include "tb/harness/core_driver.h"
-#include "tb/harness/core_plan.h"
 #include "tb/harness/core_run.h"
 #include "tb/harness/sim.h"
 #include "tb/oracle/conv.h"
+#include "tb/plan/core_plan.h"
 #include "tb/tests/core_stimulus.h"
 #include "tb/tests/test_seed.h"
 

@@ -1,9 +1,11 @@
+// SPDX-License-Identifier: Apache-2.0
 // op: activation -- y = f(x) elementwise through the post-processor's activation table (N-5,
 // docs/postproc.md): the oracle's EvalActTable, or the post-processor RTL.
+#include "tb/oracle/activation.h"
+
 #include <fmt/format.h>
 
 #include "tb/cli/op_family.h"
-#include "tb/oracle/activation.h"
 
 namespace ane::cli::ops {
 namespace {
@@ -41,7 +43,8 @@ std::string ReferenceNote(const Operation&) {
 TensorMap Reference(const Operation& op) {
   const Tensor& x = op.inputs.at("x").tensor;
   Tensor y{DType::kFp16, x.shape, {}};
-  for (uint32_t c : x.bits) y.bits.push_back(ReferenceFp16(oracle::ActReference(op.function, ReferenceValue(c, DType::kFp16))));
+  for (uint32_t c : x.bits)
+    y.bits.push_back(ReferenceFp16(oracle::ActReference(op.function, ReferenceValue(c, DType::kFp16))));
   return Y(std::move(y));
 }
 
@@ -72,7 +75,18 @@ const OpFamily kActivationFamily = {
     "activation",
     "y = f(x) elementwise through the post-processor's activation table (N-5); RTL: the post-processor",
     FieldHelp,
-    ReadFields, InputX, {}, Infer, {}, nullptr, Describe, false, RtlTakesAll,
-    ANE_CLI_ENGINE(Evaluate), ANE_CLI_ENGINE(PrintRtl), ReferenceNote, Reference};
+    ReadFields,
+    InputX,
+    {},
+    Infer,
+    {},
+    nullptr,
+    Describe,
+    false,
+    RtlTakesAll,
+    ANE_CLI_ENGINE(Evaluate),
+    ANE_CLI_ENGINE(PrintRtl),
+    ReferenceNote,
+    Reference};
 
 }  // namespace ane::cli::ops

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Helpers shared by the operation families (op_family.h).
 #include <fmt/format.h>
 
@@ -50,8 +51,8 @@ oracle::Tensor3 As3(const Tensor& x) {
 
 void RequireFp16(const Operation& op, const Tensor& t, const Field& where) {
   if (t.dtype != DType::kFp16) {
-    where.Fail(fmt::format("wrong dtype: {} ('{}'); {} inputs are fp16 ('<f2')", DTypeName(t.dtype),
-                           NpyDescr(t.dtype), op.op));
+    where.Fail(fmt::format("wrong dtype: {} ('{}'); {} inputs are fp16 ('<f2')", DTypeName(t.dtype), NpyDescr(t.dtype),
+                           op.op));
   }
 }
 
@@ -161,8 +162,10 @@ void PrintRtlSpeed(uint64_t cycles, uint64_t macs, double seconds) {
 }
 
 void PrintEngineRtl(const harness::PlanarEngineStats& s) {
-  fmt::print("rtl         planar engine (ane_planar), {} lanes: {} task{}, {} source beats read, {} result beats written, {} cycles\n",
-             harness::kEngineLanes, s.tasks, s.tasks == 1 ? "" : "s", s.reads, s.beats, s.cycles);
+  fmt::print(
+      "rtl         planar engine (ane_planar), {} lanes: {} task{}, {} source beats read, {} result beats written, {} "
+      "cycles\n",
+      harness::kEngineLanes, s.tasks, s.tasks == 1 ? "" : "s", s.reads, s.beats, s.cycles);
 }
 
 void PrintPostRtl(const harness::RtlPostStats& s) {

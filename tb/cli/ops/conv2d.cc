@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // op: conv2d -- x [C, H, W] (or [N, C, H, W]) * w [Cout, C / groups, KH, KW] (N-2), with the
 // post-processing of N-3: oracle::Conv2d, or the 256-lane neural-engine core RTL.
 #include <fmt/format.h>
@@ -35,7 +36,8 @@ std::pair<int, int> ConvPair(const Field& f, int64_t lo, int64_t hi) {
 void ReadFields(Fields& fields, Operation* op) {
   oracle::ConvGeometry& g = op->conv.geom;
   if (const std::optional<Field> f = fields.Optional("stride")) std::tie(g.stride_y, g.stride_x) = ConvPair(*f, 1, 4);
-  if (const std::optional<Field> f = fields.Optional("dilation")) std::tie(g.dilation_y, g.dilation_x) = ConvPair(*f, 1, 4);
+  if (const std::optional<Field> f = fields.Optional("dilation"))
+    std::tie(g.dilation_y, g.dilation_x) = ConvPair(*f, 1, 4);
   if (const std::optional<Field> pd = fields.Optional("padding")) ReadPadding(*pd, 56, true, &g);
   if (const std::optional<Field> f = fields.Optional("groups")) op->conv.groups = int(f->Integer(1, 1023));
   if (const std::optional<Field> f = fields.Optional("mapping")) {
@@ -109,12 +111,14 @@ void Infer(Operation* op, const std::map<std::string, Field>& where) {
                                    cin % l.groups == 0 ? fmt::format("{}", cin / l.groups) : std::string("?")));
   }
   if (l.cout % l.groups != 0) {
-    where.at("w").Fail(fmt::format("shape {}: Cout {} is not a multiple of groups {}", ShapeString(w.shape), l.cout, l.groups));
+    where.at("w").Fail(
+        fmt::format("shape {}: Cout {} is not a multiple of groups {}", ShapeString(w.shape), l.cout, l.groups));
   }
   g.channels = int(cin / l.groups);
   l.mode = x.dtype == DType::kInt8 ? oracle::MacMode::kInt8 : oracle::MacMode::kFp16;
   const std::string bad = oracle::CheckConvGeometry(g, oracle::kMaxLayerKernel);
-  if (!bad.empty()) where.at("x").Fail(fmt::format("x {} with w {}: {}", ShapeString(x.shape), ShapeString(w.shape), bad));
+  if (!bad.empty())
+    where.at("x").Fail(fmt::format("x {} with w {}: {}", ShapeString(x.shape), ShapeString(w.shape), bad));
   std::vector<int64_t> y;
   if (r == 4) y.push_back(op->batch);
   y.insert(y.end(), {int64_t(l.cout), int64_t(g.OutHeight()), int64_t(g.OutWidth())});
@@ -303,14 +307,19 @@ Evaluation Evaluate(const Operation& op, Engine engine, const harness::DataFault
 void PrintRtl(const Operation& op, const RtlRun& rtl) {
   const harness::RtlConvStats& s = *rtl.conv;
   const harness::CoreCounters& c = s.counters;
-  fmt::print("rtl         neural-engine core, 256 lanes, {} mapping, {}x{} tiles ({} tiles x {} passes{}): {} cycles, "
-             "{} MAC cycles, utilization {:.1f}%\n",
-             s.two_kernel ? "two-kernel" : s.four_kernel ? "four-kernel" : s.diag ? "depthwise interleave" : "broadcast",
-             s.tile_h, s.tile_w, s.tiles, s.passes, op.batch ? fmt::format(", per image, {} images", op.batch) : "",
-             s.cycles, c.mac, 100.0 * s.utilization);
-  fmt::print("rtl cycles  not issuing a MAC operation: {} (waiting for results to drain {}, for an accumulator slot {}, "
-             "for input {}, for kernels {})\n",
-             s.cycles - c.mac, c.stall_res, c.wait_slot, c.wait_load, c.wait_kern);
+  fmt::print(
+      "rtl         neural-engine core, 256 lanes, {} mapping, {}x{} tiles ({} tiles x {} passes{}): {} cycles, "
+      "{} MAC cycles, utilization {:.1f}%\n",
+      s.two_kernel    ? "two-kernel"
+      : s.four_kernel ? "four-kernel"
+      : s.diag        ? "depthwise interleave"
+                      : "broadcast",
+      s.tile_h, s.tile_w, s.tiles, s.passes, op.batch ? fmt::format(", per image, {} images", op.batch) : "", s.cycles,
+      c.mac, 100.0 * s.utilization);
+  fmt::print(
+      "rtl cycles  not issuing a MAC operation: {} (waiting for results to drain {}, for an accumulator slot {}, "
+      "for input {}, for kernels {})\n",
+      s.cycles - c.mac, c.stall_res, c.wait_slot, c.wait_load, c.wait_kern);
   PrintRtlSpeed(s.cycles, s.macs, s.seconds);
 }
 #endif
@@ -321,7 +330,19 @@ const OpFamily kConv2dFamily = {
     "conv2d",
     "x [C, H, W] or [N, C, H, W] * w [Cout, C / groups, KH, KW] (N-2), post-processed (N-3); RTL: the 256-lane "
     "neural-engine core",
-    FieldHelp, ReadFields, Inputs, {"scale", "bias"}, Infer, {"activation", "shift", "store"}, ReadPost, Describe, true, ANE_CLI_ENGINE(RtlCheck),
-    ANE_CLI_ENGINE(Evaluate), ANE_CLI_ENGINE(PrintRtl), ReferenceNote, Reference};
+    FieldHelp,
+    ReadFields,
+    Inputs,
+    {"scale", "bias"},
+    Infer,
+    {"activation", "shift", "store"},
+    ReadPost,
+    Describe,
+    true,
+    ANE_CLI_ENGINE(RtlCheck),
+    ANE_CLI_ENGINE(Evaluate),
+    ANE_CLI_ENGINE(PrintRtl),
+    ReferenceNote,
+    Reference};
 
 }  // namespace ane::cli::ops

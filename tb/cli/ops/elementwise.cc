@@ -1,6 +1,9 @@
+// SPDX-License-Identifier: Apache-2.0
 // op: elementwise -- y = f(x), f(a, b) or f(a, b, c) element by element (N-4.1 .. N-4.3) through
 // the oracle's fp16 functions, or the planar engine (ane_planar: one elementwise task). b and c
 // may broadcast to a's shape (numpy's rule on the last three axes: a missing or size-1 axis).
+#include "tb/oracle/elementwise.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -8,7 +11,6 @@
 #include <optional>
 
 #include "tb/cli/op_family.h"
-#include "tb/oracle/elementwise.h"
 #include "tb/harness/rtl_codes.h"
 
 namespace ane::cli {
@@ -16,12 +18,18 @@ namespace ane::cli {
 const std::vector<EwFunction>& EwFunctions() {
   using harness::PeEwOp;
   static const std::vector<EwFunction> f = {
-      {"add", PeEwOp::kAdd, 2},          {"sub", PeEwOp::kSub, 2},
-      {"mul", PeEwOp::kMul, 2},          {"max", PeEwOp::kMax, 2},
-      {"min", PeEwOp::kMin, 2},          {"compare", PeEwOp::kCompare, 2},
-      {"abs", PeEwOp::kAbs, 1},          {"neg", PeEwOp::kNeg, 1},
-      {"relu", PeEwOp::kRelu, 1},        {"square", PeEwOp::kSquare, 1},
-      {"multiply_add", PeEwOp::kMultiplyAdd, 3}, {"add_multiply", PeEwOp::kAddMultiply, 3},
+      {"add", PeEwOp::kAdd, 2},
+      {"sub", PeEwOp::kSub, 2},
+      {"mul", PeEwOp::kMul, 2},
+      {"max", PeEwOp::kMax, 2},
+      {"min", PeEwOp::kMin, 2},
+      {"compare", PeEwOp::kCompare, 2},
+      {"abs", PeEwOp::kAbs, 1},
+      {"neg", PeEwOp::kNeg, 1},
+      {"relu", PeEwOp::kRelu, 1},
+      {"square", PeEwOp::kSquare, 1},
+      {"multiply_add", PeEwOp::kMultiplyAdd, 3},
+      {"add_multiply", PeEwOp::kAddMultiply, 3},
   };
   return f;
 }
@@ -117,9 +125,10 @@ void Infer(Operation* op, const std::map<std::string, Field>& where) {
     const Tensor& t = op->inputs.at(name).tensor;
     RequireFp16(*op, t, f);
     if (!Broadcasts(t.shape, x0.shape) || (name != "b" && name != "c" && t.shape != x0.shape)) {
-      f.Fail(fmt::format("shape mismatch: {} is {} but {} is {} (b and c take a's shape or broadcast to it along "
-                         "its last three axes)",
-                         name, ShapeString(t.shape), first, ShapeString(x0.shape)));
+      f.Fail(
+          fmt::format("shape mismatch: {} is {} but {} is {} (b and c take a's shape or broadcast to it along "
+                      "its last three axes)",
+                      name, ShapeString(t.shape), first, ShapeString(x0.shape)));
     }
   }
   if (ElementCount(x0.shape) == 0) where.at(first).Fail(fmt::format("empty tensor (shape {})", ShapeString(x0.shape)));
@@ -128,7 +137,11 @@ void Infer(Operation* op, const std::map<std::string, Field>& where) {
 
 std::string FieldHelp() {
   std::string names;
-  for (const EwFunction& f : EwFunctions()) names += fmt::format("{}{} ({})", names.empty() ? "" : ", ", f.name, f.arity == 1 ? "x" : f.arity == 2 ? "a, b" : "a, b, c");
+  for (const EwFunction& f : EwFunctions())
+    names += fmt::format("{}{} ({})", names.empty() ? "" : ", ", f.name,
+                         f.arity == 1   ? "x"
+                         : f.arity == 2 ? "a, b"
+                                        : "a, b, c");
   return "inputs (fp16; b and c a's shape or broadcast to it) by function: " + names +
          "; optional scale and bias (fp16 values): y = RNE16(RNE16(f x scale) + bias)";
 }
@@ -146,12 +159,14 @@ std::string Describe(const Operation& op) {
 std::string ReferenceNote(const Operation& op) {
   std::string note;
   if (op.ew == PeEwOp::kMultiplyAdd || op.ew == PeEwOp::kAddMultiply) {
-    note += "note: the fp64 reference rounds a + b*c or (a + b)*c once; the engine rounds after each of\n"
-            "the two operations (N-4.3), so a difference of an ulp or so is expected.\n";
+    note +=
+        "note: the fp64 reference rounds a + b*c or (a + b)*c once; the engine rounds after each of\n"
+        "the two operations (N-4.3), so a difference of an ulp or so is expected.\n";
   }
   if (op.ew_scale || op.ew_bias) {
-    note += "note: the fp64 reference applies scale and bias before its one rounding; the engine rounds\n"
-            "the function, the product and the sum (N-4.1).\n";
+    note +=
+        "note: the fp64 reference applies scale and bias before its one rounding; the engine rounds\n"
+        "the function, the product and the sum (N-4.1).\n";
   }
   return note;
 }
@@ -204,11 +219,14 @@ bool HasBroadcast(const Operation& op) {
 std::string RtlCheck(const Operation& op) {
   const Tensor& a = FirstInput(op);
   if (!HasBroadcast(op)) {
-    return ElementCount(a.shape) <= int64_t(16383) * 1024 ? ""
-                                                          : "the planar engine takes at most 16,776,192 elements (16383 rows of 1024)";
+    return ElementCount(a.shape) <= int64_t(16383) * 1024
+               ? ""
+               : "the planar engine takes at most 16,776,192 elements (16383 rows of 1024)";
   }
   for (int64_t d : a.shape) {
-    if (d > 16383) return fmt::format("shape {}: a broadcast runs as one [C, H, W] task, each axis at most 16383", ShapeString(a.shape));
+    if (d > 16383)
+      return fmt::format("shape {}: a broadcast runs as one [C, H, W] task, each axis at most 16383",
+                         ShapeString(a.shape));
   }
   return "";
 }
@@ -282,12 +300,23 @@ void PrintRtl(const Operation&, const RtlRun& rtl) { PrintEngineRtl(*rtl.engine)
 
 }  // namespace
 
-const OpFamily kElementwiseFamily = {
-    "elementwise",
-    "y = f(x), f(a, b) or f(a, b, c) element by element, b and c broadcast, an optional scale and bias (N-4.1 .. N-4.3); RTL: the planar engine",
-    FieldHelp,
-    ReadFields, Inputs, {}, Infer, {}, nullptr, Describe, false, RtlCheck,
-    ANE_CLI_ENGINE(Evaluate), ANE_CLI_ENGINE(PrintRtl), ReferenceNote, Reference};
+const OpFamily kElementwiseFamily = {"elementwise",
+                                     "y = f(x), f(a, b) or f(a, b, c) element by element, b and c broadcast, an "
+                                     "optional scale and bias (N-4.1 .. N-4.3); RTL: the planar engine",
+                                     FieldHelp,
+                                     ReadFields,
+                                     Inputs,
+                                     {},
+                                     Infer,
+                                     {},
+                                     nullptr,
+                                     Describe,
+                                     false,
+                                     RtlCheck,
+                                     ANE_CLI_ENGINE(Evaluate),
+                                     ANE_CLI_ENGINE(PrintRtl),
+                                     ReferenceNote,
+                                     Reference};
 
 }  // namespace ops
 }  // namespace ane::cli

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // op: matmul -- y = a x b (N-2), a [M, K] (or [K]) and b [K, N] (or [K]), fp16 x fp16 -> fp16 or
 // int8 x int8 -> int32, optionally post-processed (N-3: scale, bias, activation, int8
 // requantization): oracle::Matmul and oracle::PostProcessor, or the 256-lane MAC array RTL and
@@ -14,7 +15,8 @@ namespace ane::cli::ops {
 namespace {
 
 std::string FieldHelp() {
-  return "inputs a [M, K] or [K] and b [K, N] or [K] (fp16 or int8; int8 x int8 gives int32), optional scale and bias (fp16 [N]); activation: relu or an activation function; "
+  return "inputs a [M, K] or [K] and b [K, N] or [K] (fp16 or int8; int8 x int8 gives int32), optional scale and bias "
+         "(fp16 [N]); activation: relu or an activation function; "
          "shift: 0..31 (int8 x int8: requantize to int8)";
 }
 
@@ -22,8 +24,8 @@ std::vector<const char*> Inputs(const Operation&) { return {"a", "b"}; }
 
 void CheckInput(const Tensor& t, const Field& where) {
   if (t.dtype != DType::kFp16 && t.dtype != DType::kInt8) {
-    where.Fail(fmt::format("wrong dtype: {} ('{}'); matmul inputs are fp16 ('<f2') or int8 ('|i1')",
-                           DTypeName(t.dtype), NpyDescr(t.dtype)));
+    where.Fail(fmt::format("wrong dtype: {} ('{}'); matmul inputs are fp16 ('<f2') or int8 ('|i1')", DTypeName(t.dtype),
+                           NpyDescr(t.dtype)));
   }
   if (t.shape.size() != 1 && t.shape.size() != 2) {
     where.Fail(fmt::format("matmul needs a 2-D matrix or a 1-D vector, got shape {}", ShapeString(t.shape)));
@@ -39,8 +41,8 @@ void Infer(Operation* op, const std::map<std::string, Field>& where) {
   const MatrixShape ma = AsMatrix(a, false);
   const MatrixShape mb = AsMatrix(b, true);
   if (ma.cols != mb.rows) {
-    where.at("b").Fail(fmt::format("shape mismatch: a is {} so b needs {} rows (K), got shape {}",
-                                   ShapeString(a.shape), ma.cols, ShapeString(b.shape)));
+    where.at("b").Fail(fmt::format("shape mismatch: a is {} so b needs {} rows (K), got shape {}", ShapeString(a.shape),
+                                   ma.cols, ShapeString(b.shape)));
   }
   TensorType y;
   y.dtype = a.dtype == DType::kInt8 && b.dtype == DType::kInt8 ? DType::kInt32 : DType::kFp16;
@@ -59,7 +61,8 @@ void ReadPost(Operation* op, const std::map<std::string, Field>& where, const st
   const bool has_scale = op->inputs.count("scale") > 0, has_bias = op->inputs.count("bias") > 0;
   if (!activation && !shift && !has_scale && !has_bias) return;
   TensorType& y = op->outputs.at("y");
-  const int64_t n = y.shape.empty() ? 1 : (op->inputs.at("b").tensor.shape.size() == 2 ? op->inputs.at("b").tensor.shape[1] : 1);
+  const int64_t n =
+      y.shape.empty() ? 1 : (op->inputs.at("b").tensor.shape.size() == 2 ? op->inputs.at("b").tensor.shape[1] : 1);
   oracle::PostConfig cfg;
   cfg.gen = op->generation;
   ReadScaleBiasActivation(*op, where, activation, n, "output column", &cfg);
@@ -72,7 +75,9 @@ void ReadPost(Operation* op, const std::map<std::string, Field>& where, const st
     cfg.shift = int(shift->Integer(0, 31));
     cfg.store = oracle::PostStore::kInt8;
     if (has_scale || has_bias || cfg.act == oracle::PostAct::kTable) {
-      (has_scale ? where.at("scale") : has_bias ? where.at("bias") : *activation)
+      (has_scale  ? where.at("scale")
+       : has_bias ? where.at("bias")
+                  : *activation)
           .Fail("an int8 store takes only `shift` and `activation: relu` (N-3.3)");
     }
     y.dtype = DType::kInt8;
@@ -149,7 +154,9 @@ int64_t OutputColumns(const Operation& op) {
 
 uint32_t PostBits(uint16_t v, DType dtype) { return dtype == DType::kInt8 ? (v & 0xFFu) : v; }
 
-uint32_t AccBits(uint32_t bits, DType dtype) { return dtype == DType::kFp16 ? oracle::Fp16ToFp32(uint16_t(bits)) : bits; }
+uint32_t AccBits(uint32_t bits, DType dtype) {
+  return dtype == DType::kFp16 ? oracle::Fp16ToFp32(uint16_t(bits)) : bits;
+}
 
 // The post-processing of the outputs on the oracle: element by element, channel = column.
 Tensor PostOracle(const Operation& op, const Tensor& y) {
@@ -172,7 +179,8 @@ Tensor PostRtl(const Operation& op, const Tensor& y, harness::RtlPostStats* stat
     for (int64_t r0 = 0; r0 < rows; r0 += lanes) {
       harness::PostVector v;
       v.ch = Channel(op, c);
-      for (int64_t r = r0; r < r0 + lanes; ++r) v.acc.push_back(r < rows ? AccBits(y.bits[size_t(r * n + c)], y.dtype) : 0u);
+      for (int64_t r = r0; r < r0 + lanes; ++r)
+        v.acc.push_back(r < rows ? AccBits(y.bits[size_t(r * n + c)], y.dtype) : 0u);
       in.push_back(std::move(v));
     }
   }
@@ -213,8 +221,11 @@ Evaluation Evaluate(const Operation& op, Engine engine, const harness::DataFault
       return harness::LocateMismatch(a, b, op.generation, int64_t(i) / b.cols, int64_t(i) % b.cols, fault);
     });
     if (!e.mismatch && got.y.saturated_count != want->saturated_count) {
-      e.mismatch = EngineMismatch{"y (saturation count)", std::to_string(got.y.saturated_count),
-                                  std::to_string(want->saturated_count), 1, 1,
+      e.mismatch = EngineMismatch{"y (saturation count)",
+                                  std::to_string(got.y.saturated_count),
+                                  std::to_string(want->saturated_count),
+                                  1,
+                                  1,
                                   {"accumulate (N-2.8)", "the int32 saturation flags differ"}};
     }
   }
@@ -223,10 +234,12 @@ Evaluation Evaluate(const Operation& op, Engine engine, const harness::DataFault
     Tensor post_y = PostRtl(op, y, &post_stats);
     e.rtl->post = post_stats;
     if (want && !e.mismatch) {
-      CompareWithOracle(&e, post_y, PostOracle(op, OutputTensor(op, *want)), [&](size_t i) -> decltype(EngineMismatch::stage) {
-        return {"post-processor (N-3)", fmt::format("the matmul outputs agree; the post-processed value of {} differs",
-                                                    ValueText(y.bits[i], y.dtype))};
-      });
+      CompareWithOracle(&e, post_y, PostOracle(op, OutputTensor(op, *want)),
+                        [&](size_t i) -> decltype(EngineMismatch::stage) {
+                          return {"post-processor (N-3)",
+                                  fmt::format("the matmul outputs agree; the post-processed value of {} differs",
+                                              ValueText(y.bits[i], y.dtype))};
+                        });
     }
     y = std::move(post_y);
   }
@@ -248,7 +261,19 @@ void PrintRtl(const Operation&, const RtlRun& rtl) {
 const OpFamily kMatmulFamily = {
     "matmul",
     "y = a x b (N-2), optionally post-processed (N-3); RTL: the 256-lane MAC array and the post-processor",
-    FieldHelp, nullptr, Inputs, {"scale", "bias"}, Infer, {"activation", "shift"}, ReadPost, Describe, false, RtlTakesAll,
-    ANE_CLI_ENGINE(Evaluate), ANE_CLI_ENGINE(PrintRtl), ReferenceNote, Reference};
+    FieldHelp,
+    nullptr,
+    Inputs,
+    {"scale", "bias"},
+    Infer,
+    {"activation", "shift"},
+    ReadPost,
+    Describe,
+    false,
+    RtlTakesAll,
+    ANE_CLI_ENGINE(Evaluate),
+    ANE_CLI_ENGINE(PrintRtl),
+    ReferenceNote,
+    Reference};
 
 }  // namespace ane::cli::ops

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "tb/cli/ops/planar_lists.h"
 
 #include <fmt/format.h>

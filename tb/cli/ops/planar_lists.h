@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the planar families (reduce, pool, softmax: tb/cli/ops/) share: the lists a reduction
 // axis makes of a tensor, the pooling windows as tree patches, the fp64 reduction of the
 // reference.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // op: pool -- max, min or mean pooling over kernel windows (N-4.5): oracle::Pool, or the planar
 // engine's pooling path (first filter, line buffer, second filter: ane_pe_pool).
 #include <fmt/format.h>
@@ -8,7 +9,8 @@ namespace ane::cli::ops {
 namespace {
 
 std::string FieldHelp() {
-  return "input x (fp16 [H, W] or [C, H, W]); function: max, min, mean; kernel: [rows, columns] (1..8); stride: [rows, columns] (default: the "
+  return "input x (fp16 [H, W] or [C, H, W]); function: max, min, mean; kernel: [rows, columns] (1..8); stride: [rows, "
+         "columns] (default: the "
          "kernel); padding: [rows, columns] or [top, bottom, left, right] (0..7)";
 }
 
@@ -69,7 +71,8 @@ TensorMap Reference(const Operation& op) {
     }
   }
   const bool mean = op.pool == oracle::PoolOp::kMean;
-  return Y(Tensor{DType::kFp16, op.outputs.at("y").shape, ReduceReference(lists, oracle::PoolReduceOp(op.pool), mean ? &counts : nullptr)});
+  return Y(Tensor{DType::kFp16, op.outputs.at("y").shape,
+                  ReduceReference(lists, oracle::PoolReduceOp(op.pool), mean ? &counts : nullptr)});
 }
 
 #ifndef ANE_CLI_NO_ENGINES
@@ -96,10 +99,22 @@ void PrintRtl(const Operation&, const RtlRun& rtl) { PrintEngineRtl(*rtl.engine)
 
 }  // namespace
 
-const OpFamily kPoolFamily = {
-    "pool",
-    "max, min or mean pooling over kernel windows (N-4.5); RTL: the planar engine (transposes, filter, line buffer, filter)",
-    FieldHelp, ReadFields, InputX, {}, Infer, {}, nullptr, Describe, false, RtlCheckPlanarShape,
-    ANE_CLI_ENGINE(Evaluate), ANE_CLI_ENGINE(PrintRtl), nullptr, Reference};
+const OpFamily kPoolFamily = {"pool",
+                              "max, min or mean pooling over kernel windows (N-4.5); RTL: the planar engine "
+                              "(transposes, filter, line buffer, filter)",
+                              FieldHelp,
+                              ReadFields,
+                              InputX,
+                              {},
+                              Infer,
+                              {},
+                              nullptr,
+                              Describe,
+                              false,
+                              RtlCheckPlanarShape,
+                              ANE_CLI_ENGINE(Evaluate),
+                              ANE_CLI_ENGINE(PrintRtl),
+                              nullptr,
+                              Reference};
 
 }  // namespace ane::cli::ops

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // op: reduce -- the sum, max or min of each row, column, plane, or across the channels (N-4.4):
 // oracle::ReduceTensor, or the planar engine (ane_planar: one task through its reduction tree for
 // rows and planes, through the line buffer in front of it for columns and channels).
@@ -26,7 +27,8 @@ void Infer(Operation* op, const std::map<std::string, Field>& where) {
   RequireFp16(*op, x, f);
   const size_t rank = x.shape.size();
   if (rank < 1 || rank > 3 || ElementCount(x.shape) == 0) {
-    f.Fail(fmt::format("shape {}: reduce takes [W], [H, W] or [C, H, W] with no empty dimension", ShapeString(x.shape)));
+    f.Fail(
+        fmt::format("shape {}: reduce takes [W], [H, W] or [C, H, W] with no empty dimension", ShapeString(x.shape)));
   }
   // rank 3 [C, H, W]: rows [C, H], columns [C, W], planes [C], channels [H, W];
   // rank 2 [H, W]: [H], [W], [], [H, W]; rank 1 [W]: [], [W], [], [W].
@@ -34,7 +36,9 @@ void Infer(Operation* op, const std::map<std::string, Field>& where) {
   const int64_t c = v.c, h = v.h, w = v.w;
   std::vector<int64_t> y;
   switch (op->axis) {
-    case oracle::ReduceAxis::kRows: y = rank == 3 ? std::vector<int64_t>{c, h} : rank == 2 ? std::vector<int64_t>{h} : std::vector<int64_t>{}; break;
+    case oracle::ReduceAxis::kRows:
+      y = rank == 3 ? std::vector<int64_t>{c, h} : rank == 2 ? std::vector<int64_t>{h} : std::vector<int64_t>{};
+      break;
     case oracle::ReduceAxis::kColumns: y = rank == 3 ? std::vector<int64_t>{c, w} : std::vector<int64_t>{w}; break;
     case oracle::ReduceAxis::kPlanes: y = rank == 3 ? std::vector<int64_t>{c} : std::vector<int64_t>{}; break;
     case oracle::ReduceAxis::kChannels: y = rank == 1 ? std::vector<int64_t>{w} : std::vector<int64_t>{h, w}; break;
@@ -49,7 +53,8 @@ std::string Describe(const Operation& op) {
 // fp64: the sum of each list in order (exact for these sizes), or its exact max / min, rounded
 // once to fp16.
 TensorMap Reference(const Operation& op) {
-  const std::vector<uint32_t> y = ReduceReference(ReduceLists(op.axis, As3(op.inputs.at("x").tensor)), op.reduce, nullptr);
+  const std::vector<uint32_t> y =
+      ReduceReference(ReduceLists(op.axis, As3(op.inputs.at("x").tensor)), op.reduce, nullptr);
   return Y(Tensor{DType::kFp16, op.outputs.at("y").shape, y});
 }
 
@@ -68,7 +73,9 @@ Evaluation Evaluate(const Operation& op, Engine engine, const harness::DataFault
   RtlRun rtl;
   rtl.engine.emplace();
   const oracle::Tensor3 got = harness::EngineReduce(op.reduce, op.axis, v, &*rtl.engine);
-  const char* stage = harness::ReducesThroughLineBuffer(op.axis) ? "planar engine: line buffer and reduction tree (N-4.4)" : "planar engine: reduction tree (N-4.4)";
+  const char* stage = harness::ReducesThroughLineBuffer(op.axis)
+                          ? "planar engine: line buffer and reduction tree (N-4.4)"
+                          : "planar engine: reduction tree (N-4.4)";
   return RtlEvaluation(engine, rtl, Fp16Tensor(shape, got.codes), want, [&](size_t) -> decltype(EngineMismatch::stage) {
     return {stage, "the output's tree result differs"};
   });
@@ -79,10 +86,22 @@ void PrintRtl(const Operation&, const RtlRun& rtl) { PrintEngineRtl(*rtl.engine)
 
 }  // namespace
 
-const OpFamily kReduceFamily = {
-    "reduce",
-    "the sum, max or min of each row, column or plane, or across the channels (N-4.4); RTL: the planar engine (its reduction tree, line buffer)",
-    FieldHelp, ReadFields, InputX, {}, Infer, {}, nullptr, Describe, false, RtlCheckPlanarShape,
-    ANE_CLI_ENGINE(Evaluate), ANE_CLI_ENGINE(PrintRtl), nullptr, Reference};
+const OpFamily kReduceFamily = {"reduce",
+                                "the sum, max or min of each row, column or plane, or across the channels (N-4.4); "
+                                "RTL: the planar engine (its reduction tree, line buffer)",
+                                FieldHelp,
+                                ReadFields,
+                                InputX,
+                                {},
+                                Infer,
+                                {},
+                                nullptr,
+                                Describe,
+                                false,
+                                RtlCheckPlanarShape,
+                                ANE_CLI_ENGINE(Evaluate),
+                                ANE_CLI_ENGINE(PrintRtl),
+                                nullptr,
+                                Reference};
 
 }  // namespace ane::cli::ops

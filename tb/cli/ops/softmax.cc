@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // op: softmax -- y = exp(x - max) / sum over each list of an axis (N-4.7): oracle::Softmax, or
 // the planar engine's five passes (max, x - max, the exp table, sum, reciprocal x multiply).
 #include <fmt/format.h>
@@ -24,7 +25,8 @@ void Infer(Operation* op, const std::map<std::string, Field>& where) {
   const Field& f = where.at("x");
   RequireFp16(*op, x, f);
   if (x.shape.empty() || x.shape.size() > 3 || ElementCount(x.shape) == 0) {
-    f.Fail(fmt::format("shape {}: softmax takes [W], [H, W] or [C, H, W] with no empty dimension", ShapeString(x.shape)));
+    f.Fail(
+        fmt::format("shape {}: softmax takes [W], [H, W] or [C, H, W] with no empty dimension", ShapeString(x.shape)));
   }
   op->outputs = {{"y", TensorType{DType::kFp16, x.shape}}};
 }
@@ -84,12 +86,15 @@ Evaluation Evaluate(const Operation& op, Engine engine, const harness::DataFault
   rtl.post.emplace();
   harness::PlanarEngineStats& es = *rtl.engine;
   const oracle::Tensor3 m = harness::EngineReduce(oracle::ReduceOp::kMax, op.axis, v, &es);
-  const oracle::Tensor3 d = harness::EngineElementwise(harness::PeEwOp::kSub, harness::PePostOp::kPass, nullptr, nullptr, v, &m, nullptr, &es);
+  const oracle::Tensor3 d = harness::EngineElementwise(harness::PeEwOp::kSub, harness::PePostOp::kPass, nullptr,
+                                                       nullptr, v, &m, nullptr, &es);
   oracle::Tensor3 e = d;
   e.codes = harness::RtlActivation(oracle::DefaultActTable(oracle::ActFn::kExp), d.codes, &*rtl.post);
   const oracle::Tensor3 s = harness::EngineReduce(oracle::ReduceOp::kSum, op.axis, e, &es);
-  const oracle::Tensor3 r = harness::EngineElementwise(harness::PeEwOp::kPass, harness::PePostOp::kRecip, nullptr, nullptr, s, nullptr, nullptr, &es);
-  const oracle::Tensor3 y = harness::EngineElementwise(harness::PeEwOp::kMul, harness::PePostOp::kPass, nullptr, nullptr, e, &r, nullptr, &es);
+  const oracle::Tensor3 r = harness::EngineElementwise(harness::PeEwOp::kPass, harness::PePostOp::kRecip, nullptr,
+                                                       nullptr, s, nullptr, nullptr, &es);
+  const oracle::Tensor3 y = harness::EngineElementwise(harness::PeEwOp::kMul, harness::PePostOp::kPass, nullptr,
+                                                       nullptr, e, &r, nullptr, &es);
   Tensor got{DType::kFp16, x.shape, std::vector<uint32_t>(y.codes.begin(), y.codes.end())};
   return RtlEvaluation(engine, rtl, std::move(got), want, [&](size_t i) -> decltype(EngineMismatch::stage) {
     return {"softmax passes (N-4.7)", fmt::format("input {}", ValueText(x.bits[i], DType::kFp16))};
@@ -107,7 +112,19 @@ void PrintRtl(const Operation&, const RtlRun& rtl) {
 const OpFamily kSoftmaxFamily = {
     "softmax",
     "exp(x - max) / sum over each list of an axis (N-4.7); RTL: the planar engine's five passes",
-    FieldHelp, ReadFields, InputX, {}, Infer, {}, nullptr, Describe, false, RtlCheckPlanarShape,
-    ANE_CLI_ENGINE(Evaluate), ANE_CLI_ENGINE(PrintRtl), nullptr, Reference};
+    FieldHelp,
+    ReadFields,
+    InputX,
+    {},
+    Infer,
+    {},
+    nullptr,
+    Describe,
+    false,
+    RtlCheckPlanarShape,
+    ANE_CLI_ENGINE(Evaluate),
+    ANE_CLI_ENGINE(PrintRtl),
+    nullptr,
+    Reference};
 
 }  // namespace ane::cli::ops

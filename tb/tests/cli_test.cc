@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // End-to-end tests of build/ane: each test writes its files into a fresh temporary folder,
 // runs the binary there and checks the exit code, stdout, stderr and the files left behind.
 #include <gtest/gtest.h>
@@ -8,16 +9,16 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <map>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
-#include "tb/cli/cli_fixture.h"
 #include "tb/cli/npy.h"
 #include "tb/oracle/activation.h"
 #include "tb/oracle/elementwise.h"
+#include "tb/tests/cli_fixture.h"
 
 namespace ane::cli {
 namespace {
@@ -88,12 +89,25 @@ TEST_F(CliTest, OutDirTakesRelativeOutputs) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(fs::exists(work_ / "out" / "y.npy"));
   EXPECT_FALSE(fs::exists(work_ / "y.npy"));
-  const Result missing = Ane({"run", "op.yaml", "--out-dir=nowhere"});
-  EXPECT_EQ(missing.exit_code, 2);
-  EXPECT_EQ(Lines(missing.err).size(), 1u);
+  // A directory that does not exist yet is made, with its parents.
+  const Result made = Ane({"run", "op.yaml", "--out-dir=new/deeper"});
+  ASSERT_EQ(made.exit_code, 0) << made.err;
+  EXPECT_TRUE(fs::exists(work_ / "new" / "deeper" / "y.npy"));
+  const Result slash = Ane({"run", "op.yaml", "--out-dir=made/"});  // a trailing separator too
+  ASSERT_EQ(slash.exit_code, 0) << slash.err;
+  EXPECT_TRUE(fs::exists(work_ / "made" / "y.npy"));
+  // A path through a file cannot be made: refused, one line, nothing written.
+  Write("plain", "not a directory");
+  for (const char* bad : {"--out-dir=plain", "--out-dir=plain/sub"}) {
+    const Result refused = Ane({"run", "op.yaml", bad});
+    EXPECT_EQ(refused.exit_code, 2) << bad;
+    EXPECT_EQ(Lines(refused.err).size(), 1u) << refused.err;
+    EXPECT_NE(refused.err.find("plain"), std::string::npos) << refused.err;
+  }
+  EXPECT_FALSE(fs::exists(work_ / "plain" / "sub"));
 }
 
-// ---- item 16: every class of bad input gives exit 2, one line naming file and field ----
+// ---- every class of bad input gives exit 2, one line naming file and field ----
 
 TEST_F(CliTest, MalformedYamlIsRejected) {
   WriteFp16Inputs();
@@ -114,23 +128,24 @@ TEST_F(CliTest, InputHandlingFuzzFindingsExitTwoWithOneLine) {
   EXPECT_NE(comma.err.find("malformed YAML: the parser cannot go on from here"), std::string::npos) << comma.err;
   EXPECT_FALSE(fs::exists(work_ / "y.npy"));
   // A list that holds itself through an alias.
-  Write("op.yaml", "{op: elementwise, function: abs, inputs: {x: {values: &a [1, {repeat: *a, times: 2}]}}, "
-                   "outputs: {y: y.npy}}\n");
+  Write("op.yaml",
+        "{op: elementwise, function: abs, inputs: {x: {values: &a [1, {repeat: *a, times: 2}]}}, "
+        "outputs: {y: y.npy}}\n");
   const Result alias = Ane({"run", "op.yaml"});
   EXPECT_EQ(alias.exit_code, 2) << alias.err;
   EXPECT_EQ(Lines(alias.err).size(), 1u) << alias.err;
   EXPECT_NE(alias.err.find("nested more than 8 deep"), std::string::npos) << alias.err;
   EXPECT_FALSE(fs::exists(work_ / "y.npy"));
   // An output of 2^32 elements from two inputs of 2^16.
-  Write("op.yaml", "{op: matmul, inputs: {a: {generate: {distribution: ones, shape: [65536, 1]}}, "
-                   "b: {generate: {distribution: ones, shape: [1, 65536]}}}, outputs: {y: y.npy}}\n");
+  Write("op.yaml",
+        "{op: matmul, inputs: {a: {generate: {distribution: ones, shape: [65536, 1]}}, "
+        "b: {generate: {distribution: ones, shape: [1, 65536]}}}, outputs: {y: y.npy}}\n");
   ExpectInputError(Ane({"run", "op.yaml"}), "op.yaml", "inputs", "more than 2^28 elements");
 }
 
 TEST_F(CliTest, UnknownFieldIsRejected) {
   WriteFp16Inputs();
-  Write("op.yaml",
-        "{op: matmul, inputs: {a: a.npy, b: b.npy}, outputs: {y: y.npy}, engine: rtl}\n");
+  Write("op.yaml", "{op: matmul, inputs: {a: a.npy, b: b.npy}, outputs: {y: y.npy}, engine: rtl}\n");
   ExpectInputError(Ane({"run", "op.yaml"}), "op.yaml", "engine", "unknown field");
   Write("op.yaml",
         "{op: matmul, inputs: {a: {generate: {distribution: ones, shape: [2, 2], mean: 1}}, "
@@ -175,10 +190,8 @@ TEST_F(CliTest, ShapeMismatchIsRejected) {
 }
 
 TEST_F(CliTest, ValueNotRepresentableInFp16IsRejected) {
-  Write("op.yaml",
-        "{op: matmul, inputs: {a: {values: [0.1]}, b: {values: [1]}}, outputs: {y: y.npy}}\n");
-  ExpectInputError(Ane({"run", "op.yaml"}), "op.yaml", "inputs.a.values[0]",
-                   "nearest: 0.0999755859375");
+  Write("op.yaml", "{op: matmul, inputs: {a: {values: [0.1]}, b: {values: [1]}}, outputs: {y: y.npy}}\n");
+  ExpectInputError(Ane({"run", "op.yaml"}), "op.yaml", "inputs.a.values[0]", "nearest: 0.0999755859375");
 }
 
 TEST_F(CliTest, MissingOutputDirectoryIsRejectedBeforeAnythingIsWritten) {
@@ -205,8 +218,8 @@ TEST_F(CliTest, RtlEngineWritesTheExactProduct) {
   EXPECT_EQ(ReadNpy(work_ / "y.npy").bits, (std::vector<uint32_t>{0x4CC0, 0x4D80, 0x5160, 0x5240}));
   // one column pair, K = 2: the second product waits 3 cycles for the first (same slot), and
   // the result leaves 11 cycles after it (docs/mac_lane.md, "Timing")
-  EXPECT_NE(r.out.find("rtl         256 lanes, two-kernel mapping: 2 operations, 16 cycles"),
-            std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("rtl         256 lanes, two-kernel mapping: 2 operations, 16 cycles"), std::string::npos)
+      << r.out;
 }
 
 TEST_F(CliTest, BothEnginesAgreeBitForBit) {
@@ -229,10 +242,12 @@ TEST_F(CliTest, BothEnginesReportTheFirstMismatchAndItsStage) {
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_NE(r.out.find("rtl vs oracle: MISMATCH at y[0, 0]: rtl 1.0009765625 (0x3c01), oracle 1 (0x3c00) "
                        "(2 of 2 outputs differ)"),
-            std::string::npos) << r.out;
+            std::string::npos)
+      << r.out;
   EXPECT_NE(r.out.find("stage       quad and accumulate (N-2.4, N-2.5): the accumulator first "
                        "differs after the quad of products k = 4..5"),
-            std::string::npos) << r.out;
+            std::string::npos)
+      << r.out;
   const Result bad = Ane({"run", "op.yaml", "--engine", "both"}, {}, "ANE_FAULT=1");
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_EQ(bad.err, "ane: error: ANE_FAULT=1: expected ROW,K (two non-negative integers)\n");
@@ -244,13 +259,11 @@ TEST_F(CliTest, BothEnginesReportTheFirstMismatchAndItsStage) {
 TEST_F(CliTest, ActivationMinimalFormOnBothEngines) {
   // x = [-10, 0, 10, NaN, -inf]
   WriteNpy("x.npy", Tensor{DType::kFp16, {5}, {0xC900, 0x0000, 0x4900, 0x7E00, 0xFC00}});
-  Write("act.yaml",
-        "{op: activation, function: sigmoid, generation: m1, inputs: {x: x.npy}, outputs: {y: y.npy}}\n");
+  Write("act.yaml", "{op: activation, function: sigmoid, generation: m1, inputs: {x: x.npy}, outputs: {y: y.npy}}\n");
   for (const char* engine : {"oracle", "rtl", "both"}) {
     const Result r = Ane({"run", "act.yaml", "--engine", engine});
     ASSERT_EQ(r.exit_code, 0) << engine << r.err;
-    EXPECT_EQ(ReadNpy(work_ / "y.npy").bits,
-              (std::vector<uint32_t>{0x0000, 0x3800, 0x3C00, 0x3C00, 0x0000})) << engine;
+    EXPECT_EQ(ReadNpy(work_ / "y.npy").bits, (std::vector<uint32_t>{0x0000, 0x3800, 0x3C00, 0x3C00, 0x0000})) << engine;
   }
   const Result r = Ane({"run", "act.yaml", "--engine", "both"});
   EXPECT_NE(r.out.find("rtl vs oracle: bit-identical (5 outputs)"), std::string::npos) << r.out;
@@ -296,11 +309,10 @@ TEST_F(CliTest, ElementwiseMinimalFormOnBothEngines) {
   WriteNpy("a.npy", Tensor{DType::kFp16, {5}, {0x3E00, 0xC000, 0x7E00, 0x7C00, 0x8000}});
   WriteNpy("b.npy", Tensor{DType::kFp16, {5}, {0x4000, 0x3400, 0x3C00, 0x7C00, 0x0000}});
   const std::map<std::string, std::vector<uint32_t>> want = {
-      {"add", {0x4300, 0xBF00, 0x7C00, 0x7C00, 0x0000}},   // 3.5, -1.75, inf, inf, +0
-      {"sub", {0xB800, 0xC080, 0x7C00, 0x0000, 0x0000}},   // -0.5, -2.25, inf, +0, +0
-      {"mul", {0x4200, 0xB800, 0x7C00, 0x7C00, 0x0000}},   // 3, -0.5, inf, inf, +0
-      {"max", {0x4000, 0x3400, 0x7C00, 0x7C00, 0x0000}},
-      {"min", {0x3E00, 0xC000, 0x3C00, 0x7C00, 0x0000}},
+      {"add", {0x4300, 0xBF00, 0x7C00, 0x7C00, 0x0000}},  // 3.5, -1.75, inf, inf, +0
+      {"sub", {0xB800, 0xC080, 0x7C00, 0x0000, 0x0000}},  // -0.5, -2.25, inf, +0, +0
+      {"mul", {0x4200, 0xB800, 0x7C00, 0x7C00, 0x0000}},  // 3, -0.5, inf, inf, +0
+      {"max", {0x4000, 0x3400, 0x7C00, 0x7C00, 0x0000}},     {"min", {0x3E00, 0xC000, 0x3C00, 0x7C00, 0x0000}},
       {"compare", {0xBC00, 0xBC00, 0x3C00, 0x0000, 0x0000}},
   };
   for (const auto& [fn, y] : want) {
@@ -340,8 +352,9 @@ TEST_F(CliTest, ElementwiseUnaryAndTernaryFunctions) {
   WriteNpy("a.npy", Tensor{DType::kFp16, {1}, {0x3C00}});
   WriteNpy("b.npy", Tensor{DType::kFp16, {1}, {0x6156}});  // 683
   WriteNpy("c.npy", Tensor{DType::kFp16, {1}, {0x4200}});  // 3
-  Write("t.yaml", "{op: elementwise, function: multiply_add, inputs: {a: a.npy, b: b.npy, c: c.npy}, "
-                  "outputs: {y: y.npy}}\n");
+  Write("t.yaml",
+        "{op: elementwise, function: multiply_add, inputs: {a: a.npy, b: b.npy, c: c.npy}, "
+        "outputs: {y: y.npy}}\n");
   const Result t = Ane({"run", "t.yaml", "--engine", "both"});
   ASSERT_EQ(t.exit_code, 0) << t.err;
   EXPECT_EQ(ReadNpy(work_ / "y.npy").bits, std::vector<uint32_t>{0x6800});  // 2048
@@ -365,22 +378,23 @@ TEST_F(CliTest, ElementwiseBadInputsAreRejected) {
 // N-4.4 / N-4.5 through `ane run` on both engines, expected values by hand.
 TEST_F(CliTest, ReduceAndPoolOnBothEngines) {
   // x [2, 2, 3]: channel 0 = [[1, 2, 3], [4, 5, 6]], channel 1 = [[-1, 0.5, 8], [NaN, 0, 0]].
-  WriteNpy("x.npy", Tensor{DType::kFp16, {2, 2, 3},
-                           {0x3C00, 0x4000, 0x4200, 0x4400, 0x4500, 0x4600,
-                            0xBC00, 0x3800, 0x4800, 0x7E00, 0x0000, 0x0000}});
+  WriteNpy("x.npy",
+           Tensor{DType::kFp16,
+                  {2, 2, 3},
+                  {0x3C00, 0x4000, 0x4200, 0x4400, 0x4500, 0x4600, 0xBC00, 0x3800, 0x4800, 0x7E00, 0x0000, 0x0000}});
   struct Case {
     std::string fn, axis;
     std::vector<uint32_t> y;
   };
   const std::vector<Case> cases = {
-      {"sum", "rows", {0x4600, 0x4B80, 0x4780, 0x7C00}},       // 6, 15, 7.5, inf (NaN = +inf)
-      {"sum", "columns", {0x4500, 0x4700, 0x4880, 0x7C00, 0x3800, 0x4800}},  // 5, 7, 9, inf, 0.5, 8
-      {"max", "planes", {0x4600, 0x7C00}},                     // 6, inf
+      {"sum", "rows", {0x4600, 0x4B80, 0x4780, 0x7C00}},                      // 6, 15, 7.5, inf (NaN = +inf)
+      {"sum", "columns", {0x4500, 0x4700, 0x4880, 0x7C00, 0x3800, 0x4800}},   // 5, 7, 9, inf, 0.5, 8
+      {"max", "planes", {0x4600, 0x7C00}},                                    // 6, inf
       {"min", "channels", {0xBC00, 0x3800, 0x4200, 0x4400, 0x0000, 0x0000}},  // -1, 0.5, 3, 4, 0, 0
   };
   for (const Case& c : cases) {
-    Write("r.yaml", "{op: reduce, function: " + c.fn + ", axis: " + c.axis +
-                        ", inputs: {x: x.npy}, outputs: {y: y.npy}}\n");
+    Write("r.yaml",
+          "{op: reduce, function: " + c.fn + ", axis: " + c.axis + ", inputs: {x: x.npy}, outputs: {y: y.npy}}\n");
     for (const char* engine : {"oracle", "both"}) {
       const Result r = Ane({"run", "r.yaml", "--engine", engine});
       ASSERT_EQ(r.exit_code, 0) << c.fn << " " << c.axis << r.err;
@@ -390,8 +404,9 @@ TEST_F(CliTest, ReduceAndPoolOnBothEngines) {
   // Edge-correct mean: 2x2 windows, stride 2, padding 1 over channel 0 ([[1, 2, 3], [4, 5, 6]]):
   // windows hold {1}, {2, 3}, {4}, {5, 6}: means 1, 2.5, 4, 5.5.
   WriteNpy("p.npy", Tensor{DType::kFp16, {2, 3}, {0x3C00, 0x4000, 0x4200, 0x4400, 0x4500, 0x4600}});
-  Write("p.yaml", "{op: pool, function: mean, kernel: [2, 2], stride: [2, 2], padding: [1, 1], "
-                  "inputs: {x: p.npy}, outputs: {y: y.npy}}\n");
+  Write("p.yaml",
+        "{op: pool, function: mean, kernel: [2, 2], stride: [2, 2], padding: [1, 1], "
+        "inputs: {x: p.npy}, outputs: {y: y.npy}}\n");
   const Result p = Ane({"run", "p.yaml", "--engine", "both"});
   ASSERT_EQ(p.exit_code, 0) << p.err;
   EXPECT_EQ(ReadNpy(work_ / "y.npy").bits, (std::vector<uint32_t>{0x3C00, 0x4100, 0x4400, 0x4580}));
@@ -409,7 +424,8 @@ TEST_F(CliTest, ReduceAndPoolOnBothEngines) {
 TEST_F(CliTest, SoftmaxFactsOnBothEngines) {
   // Row 0: four equal values -> four quarters; row 1: a NaN lane (+inf) takes all the mass;
   // row 2: a huge input does not overflow (exp(1 - 60000) and exp(-3 - 60000) are 0).
-  WriteNpy("s.npy", Tensor{DType::kFp16, {3, 4},
+  WriteNpy("s.npy", Tensor{DType::kFp16,
+                           {3, 4},
                            {0x4200, 0x4200, 0x4200, 0x4200,     // 3, 3, 3, 3
                             0x4000, 0x7E00, 0x4500, 0xBC00,     // 2, NaN, 5, -1
                             0x7B53, 0x3C00, 0xC200, 0x0000}});  // 60000, 1, -3, 0
@@ -452,8 +468,7 @@ TEST_F(CliTest, MatmulPostProcessingOnBothEngines) {
   for (const char* engine : {"oracle", "both"}) {
     const Result r = Ane({"run", "fp.yaml", "--engine", engine});
     ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
-    EXPECT_EQ(ReadNpy(work_ / "y.npy").bits, (std::vector<uint32_t>{0x0000, 0x0000, 0x4200, 0x3C00}))
-        << engine;
+    EXPECT_EQ(ReadNpy(work_ / "y.npy").bits, (std::vector<uint32_t>{0x0000, 0x0000, 0x4200, 0x3C00})) << engine;
   }
   Write("int.yaml",
         "op: matmul\nshift: 2\nactivation: relu\n"
@@ -476,8 +491,7 @@ TEST_F(CliTest, MatmulPostProcessingBadOptionsAreRejected) {
   ExpectInputError(Ane({"run", "op.yaml"}), "op.yaml", "shift", "this matmul gives fp16");
   Write("op.yaml", "{op: matmul, activation: mish, inputs: {a: a.npy, b: b.npy}, outputs: {y: y.npy}}\n");
   ExpectInputError(Ane({"run", "op.yaml"}), "op.yaml", "activation", "unknown activation 'mish'");
-  Write("op.yaml",
-        "{op: matmul, inputs: {a: a.npy, b: b.npy, scale: {values: [1, 2, 3]}}, outputs: {y: y.npy}}\n");
+  Write("op.yaml", "{op: matmul, inputs: {a: a.npy, b: b.npy, scale: {values: [1, 2, 3]}}, outputs: {y: y.npy}}\n");
   ExpectInputError(Ane({"run", "op.yaml"}), "op.yaml", "inputs.scale", "shape [2]");
   WriteNpy("a.npy", Tensor{DType::kInt8, {1, 2}, {1, 2}});
   WriteNpy("b.npy", Tensor{DType::kInt8, {2, 1}, {3, 4}});
@@ -493,7 +507,8 @@ TEST_F(CliTest, RegressOnBothEnginesComparesEveryCase) {
   const Result r = Ane({"regress", "suite.yaml", "--engine", "both"});
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("rtl = oracle"), std::string::npos) << r.out;
-  const Result f = Ane({"regress", "suite.yaml", "--engine", "both"}, {}, "ANE_FAULT=1,1");  // a[1, 1] = 4 -> 4.00390625
+  const Result f =
+      Ane({"regress", "suite.yaml", "--engine", "both"}, {}, "ANE_FAULT=1,1");  // a[1, 1] = 4 -> 4.00390625
   EXPECT_EQ(f.exit_code, 1) << f.out;
   EXPECT_NE(f.out.find("FAIL small"), std::string::npos) << f.out;
   EXPECT_NE(f.out.find("rtl vs oracle at y[1, 0]"), std::string::npos) << f.out;
@@ -517,11 +532,8 @@ TEST_F(CliTest, UnknownCommandsAndFlagsGiveOneLineAndExitTwo) {
 }
 
 TEST_F(CliTest, HelpAndVersionExitZero) {
-  for (const std::vector<std::string>& args : {std::vector<std::string>{"--help"},
-                                               {"help"},
-                                               {"help", "run"},
-                                               {"run", "--help"},
-                                               {"regress", "-h"}}) {
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"--help"}, {"help"}, {"help", "run"}, {"run", "--help"}, {"regress", "-h"}}) {
     const Result r = Ane(args);
     EXPECT_EQ(r.exit_code, 0) << testing::PrintToString(args);
     EXPECT_NE(r.out.find("usage"), std::string::npos) << testing::PrintToString(args);
@@ -590,14 +602,12 @@ TEST_F(CliTest, RegressBadSuiteExitsTwoAndRunsNothing) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.out, "");
   ASSERT_EQ(Lines(r.err).size(), 1u) << r.err;
-  EXPECT_EQ(r.err.rfind("ane: error: suite.yaml: cases[1].expected: unknown field", 0), 0u)
-      << r.err;
+  EXPECT_EQ(r.err.rfind("ane: error: suite.yaml: cases[1].expected: unknown field", 0), 0u) << r.err;
 }
 
 TEST_F(CliTest, RegressChecksGoldenNpyFilesAndFilters) {
   WriteFp16Inputs();
-  WriteNpy("golden.npy",
-           Tensor{DType::kFp16, {2, 2}, {0x4CC0, 0x4D80, 0x5160, 0x5241}});  // last one off
+  WriteNpy("golden.npy", Tensor{DType::kFp16, {2, 2}, {0x4CC0, 0x4D80, 0x5160, 0x5241}});  // last one off
   Write("suite.yaml",
         "cases:\n"
         "  - {name: golden_a, op: matmul, inputs: {a: a.npy, b: b.npy}, expect: {y: {npy: "
@@ -607,8 +617,7 @@ TEST_F(CliTest, RegressChecksGoldenNpyFilesAndFilters) {
   EXPECT_EQ(r.exit_code, 1);
   const std::vector<std::string> lines = Lines(r.out);
   ASSERT_EQ(lines.size(), 7u) << r.out;  // result, blank, header, row, time, rerun, summary
-  EXPECT_NE(lines[0].find("y[1, 1]: expected 50.03125 (0x5241) in golden.npy got 50 (0x5240)"),
-            std::string::npos)
+  EXPECT_NE(lines[0].find("y[1, 1]: expected 50.03125 (0x5241) in golden.npy got 50 (0x5240)"), std::string::npos)
       << lines[0];
   EXPECT_EQ(lines[6], "0 passed, 1 failed");
 }
@@ -638,8 +647,9 @@ TEST_F(CliTest, N2_Conv2dOnBothEnginesMatchesHandValuesAndWritesAWaveform) {
   std::vector<uint32_t> w(18, 0x3C00);
   w.insert(w.end(), 18, 0x4000);
   WriteNpy("w.npy", Tensor{DType::kFp16, {2, 2, 3, 3}, w});
-  Write("op.yaml", "{op: conv2d, generation: m1, stride: [1, 1], padding: [1, 1], inputs: {x: x.npy, w: w.npy}, "
-                   "outputs: {y: y.npy}}\n");
+  Write("op.yaml",
+        "{op: conv2d, generation: m1, stride: [1, 1], padding: [1, 1], inputs: {x: x.npy, w: w.npy}, "
+        "outputs: {y: y.npy}}\n");
   const Result r = Ane({"run", "op.yaml", "--engine", "both", "--wave", "conv.fst"});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("rtl vs oracle: bit-identical (24 outputs)"), std::string::npos) << r.out;
@@ -665,16 +675,16 @@ TEST_F(CliTest, N3_Conv2dBatchGroupsAndInt8StoreFp16) {
   // x: 2 images [2, 1, 2] (groups 2: one channel per group); w [2, 1, 1, 2] int8.
   WriteNpy("x.npy", Tensor{DType::kInt8, {2, 2, 1, 2}, {10, 20, 3, 4, 0xFB, 6, 7, 8}});  // 0xFB = -5
   WriteNpy("w.npy", Tensor{DType::kInt8, {2, 1, 1, 2}, {1, 2, 3, 0xFF}});                // 0xFF = -1
-  Write("op.yaml", "{op: conv2d, groups: 2, shift: 2, store: fp16, inputs: {x: x.npy, w: w.npy}, "
-                   "outputs: {y: y.npy}}\n");
+  Write("op.yaml",
+        "{op: conv2d, groups: 2, shift: 2, store: fp16, inputs: {x: x.npy, w: w.npy}, "
+        "outputs: {y: y.npy}}\n");
   const Result r = Ane({"run", "op.yaml", "--engine", "both"});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   const Tensor y = ReadNpy(work_ / "y.npy");
   EXPECT_EQ(y.dtype, DType::kFp16);
   EXPECT_EQ(y.shape, (std::vector<int64_t>{2, 2, 1, 1}));
   // image 0: (10 + 40) / 4 = 12.5, (9 - 4) / 4 = 1.25; image 1: (-5 + 12) / 4 = 1.75, (21 - 8) / 4 = 3.25
-  EXPECT_EQ(y.bits, (std::vector<uint32_t>{HostFp16(12.5), HostFp16(1.25),
-                                           HostFp16(1.75), HostFp16(3.25)}));
+  EXPECT_EQ(y.bits, (std::vector<uint32_t>{HostFp16(12.5), HostFp16(1.25), HostFp16(1.75), HostFp16(3.25)}));
 }
 
 // A depthwise layer through the core's depthwise interleave (docs/core.md): x all ones [4, 3, 4],
@@ -685,8 +695,9 @@ TEST_F(CliTest, N2_DepthwiseConv2dThroughTheInterleaveMatchesHandValues) {
   std::vector<uint32_t> w;
   for (int k = 0; k < 4; ++k) w.insert(w.end(), 9, HostFp16(double(k + 1)));
   WriteNpy("w.npy", Tensor{DType::kFp16, {4, 1, 3, 3}, w});
-  Write("op.yaml", "{op: conv2d, groups: 4, mapping: depthwise, padding: [1, 1], inputs: {x: x.npy, w: w.npy}, "
-                   "outputs: {y: y.npy}}\n");
+  Write("op.yaml",
+        "{op: conv2d, groups: 4, mapping: depthwise, padding: [1, 1], inputs: {x: x.npy, w: w.npy}, "
+        "outputs: {y: y.npy}}\n");
   const Result r = Ane({"run", "op.yaml", "--engine", "both"});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("depthwise interleave mapping"), std::string::npos) << r.out;
@@ -699,8 +710,9 @@ TEST_F(CliTest, N2_DepthwiseConv2dThroughTheInterleaveMatchesHandValues) {
   }
   EXPECT_EQ(y.bits, want);
   WriteNpy("w2.npy", Tensor{DType::kFp16, {4, 2, 3, 3}, std::vector<uint32_t>(72, 0x3C00)});
-  Write("bad.yaml", "{op: conv2d, groups: 2, mapping: depthwise, padding: [1, 1], inputs: {x: x.npy, w: w2.npy}, "
-                    "outputs: {y: y2.npy}}\n");
+  Write("bad.yaml",
+        "{op: conv2d, groups: 2, mapping: depthwise, padding: [1, 1], inputs: {x: x.npy, w: w2.npy}, "
+        "outputs: {y: y2.npy}}\n");
   const Result b = Ane({"run", "bad.yaml", "--engine", "rtl"});
   EXPECT_EQ(b.exit_code, 2) << b.out << b.err;
   EXPECT_NE(b.err.find("the depthwise interleave takes depthwise layers"), std::string::npos) << b.err;
@@ -732,7 +744,8 @@ TEST_F(CliTest, N2_FourKernelConv2dMatchesHandValues) {
   // int8 layers have no four-kernel mode: one line, exit 2, no output.
   WriteNpy("x8.npy", Tensor{DType::kInt8, {2, 3, 5}, std::vector<uint32_t>(30, 1)});
   WriteNpy("w8.npy", Tensor{DType::kInt8, {6, 2, 1, 1}, std::vector<uint32_t>(12, 1)});
-  Write("bad.yaml", "{op: conv2d, mapping: four_kernel, shift: 0, inputs: {x: x8.npy, w: w8.npy}, outputs: {y: y8.npy}}\n");
+  Write("bad.yaml",
+        "{op: conv2d, mapping: four_kernel, shift: 0, inputs: {x: x8.npy, w: w8.npy}, outputs: {y: y8.npy}}\n");
   const Result b = Ane({"run", "bad.yaml", "--engine", "rtl"});
   EXPECT_EQ(b.exit_code, 2) << b.out << b.err;
   EXPECT_NE(b.err.find("four-kernel"), std::string::npos) << b.err;
@@ -804,9 +817,9 @@ TEST_F(CliTest, N7_1_RegressInParallelWritesJunitAndAWaveformOfTheFailure) {
         "    expect: {y: {reference: fp64, max_ulp: 0}}\n"
         "  - {name: dot_b, dot: {data: [1, 2, 3]}, expect: 6}\n"
         "  - {name: dot_c, dot: {data: [1, 2]}, expect: 4}\n");  // wrong on purpose: 1 + 2 = 3
-  const Result r = Ane({"regress", "suite.yaml", "--engine", "both", "-j", "2", "--junit", "out.xml", "--wave-dir",
-                        "waves"},
-                       {}, "ANE_FAULT=0,5");  // x[0][0][5]: y[0, 0, 5] and y[1, 0, 5] differ
+  const Result r =
+      Ane({"regress", "suite.yaml", "--engine", "both", "-j", "2", "--junit", "out.xml", "--wave-dir", "waves"}, {},
+          "ANE_FAULT=0,5");  // x[0][0][5]: y[0, 0, 5] and y[1, 0, 5] differ
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   EXPECT_NE(r.out.find("FAIL conv_a  (conv2d 1x1"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("rtl vs oracle at y[0, 0, 5]"), std::string::npos) << r.out;
@@ -927,9 +940,9 @@ INSTANTIATE_TEST_SUITE_P(EveryUnaryOp, UnarySweep, ::testing::ValuesIn(UnaryOps(
 TEST_F(CliTest, N4_5_N4_7_EveryFp16CodeThroughReductionsAndSoftmax) {
   WriteNpy("x.npy", AllFp16Codes({256, 256}));
   const std::vector<std::string> ops = {
-      "op: reduce, function: sum, axis: rows",    "op: reduce, function: max, axis: columns",
-      "op: reduce, function: min, axis: rows",    "op: pool, function: mean, kernel: [3, 3], stride: [2, 2]",
-      "op: pool, function: max, kernel: [2, 2]",  "op: softmax, axis: rows",
+      "op: reduce, function: sum, axis: rows",   "op: reduce, function: max, axis: columns",
+      "op: reduce, function: min, axis: rows",   "op: pool, function: mean, kernel: [3, 3], stride: [2, 2]",
+      "op: pool, function: max, kernel: [2, 2]", "op: softmax, axis: rows",
   };
   for (const std::string& o : ops) {
     Write("op.yaml", "{" + o + ", inputs: {x: x.npy}, outputs: {y: y.npy}}\n");
@@ -985,8 +998,8 @@ std::vector<std::string> JunitCases(const std::string& xml) {
 TEST_F(CliTest, RegressShardsSplitTheSuiteAndMergeIntoTheWholeReport) {
   std::string suite = "cases:\n";
   for (int i = 0; i < 7; ++i) {
-    suite += "  - {name: c" + std::to_string(i) + ", dot: {data: [" + std::to_string(i) + ", 1]}, expect: " +
-             std::to_string(i + 1) + "}\n";
+    suite += "  - {name: c" + std::to_string(i) + ", dot: {data: [" + std::to_string(i) +
+             ", 1]}, expect: " + std::to_string(i + 1) + "}\n";
   }
   Write("suite.yaml", suite);
   const Result whole = Ane({"regress", "suite.yaml", "--junit", "whole.xml"});
@@ -1028,7 +1041,7 @@ TEST_F(CliTest, RegressShardsSplitTheSuiteAndMergeIntoTheWholeReport) {
     EXPECT_NE(ReadText(work_ / "merged.xml").find("<testsuite name=\"suite\" tests=\"7\" failures=\"0\""),
               std::string::npos);
   }
-  // The project's default suite (65 cases) in 4 parts on the oracle: the merged report is the
+  // The project's default suite in 4 parts on the oracle: the merged report is the
   // unsharded one's cases, each once.
   const std::string def = std::string(ANE_SOURCE_DIR) + "/sim/regress/default.yaml";
   ASSERT_EQ(Ane({"regress", def, "--junit", "dwhole.xml"}).exit_code, 0);
@@ -1071,7 +1084,7 @@ TEST_F(CliTest, RegressShardAndMergeRefuseWhatCannotBeWhole) {
   for (int i = 1; i <= 3; ++i) {
     Ane({"regress", "suite.yaml", "--shard", std::to_string(i) + "/3", "--junit", "p" + std::to_string(i) + ".xml"});
   }
-  Ane({"regress", "suite.yaml", "--shard", "2/2", "--junit", "q2.xml"});  // [b]
+  Ane({"regress", "suite.yaml", "--shard", "2/2", "--junit", "q2.xml"});                   // [b]
   Ane({"regress", "suite.yaml", "--shard", "2/3", "--filter", "b", "--junit", "f2.xml"});  // [b]: 2/3 is empty
   Ane({"regress", "suite.yaml", "--junit", "all.xml"});
   const Result ok = Ane({"regress", "--merge-junit", "m.xml", "p1.xml", "p2.xml", "p3.xml"});
@@ -1102,8 +1115,7 @@ TEST_F(CliTest, RegressShardAndMergeRefuseWhatCannotBeWhole) {
 
 // What `make run` runs: the default suite on the RTL and the oracle, compared bit for bit.
 TEST_F(CliTest, DefaultSuitePasses) {
-  const Result r = Ane({"regress", std::string(ANE_SOURCE_DIR) + "/sim/regress/default.yaml",
-                        "--engine", "both"});
+  const Result r = Ane({"regress", std::string(ANE_SOURCE_DIR) + "/sim/regress/default.yaml", "--engine", "both"});
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   const std::vector<std::string> lines = Lines(r.out);
   ASSERT_FALSE(lines.empty());

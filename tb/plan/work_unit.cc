@@ -1,4 +1,5 @@
-#include "tb/harness/work_unit.h"
+// SPDX-License-Identifier: Apache-2.0
+#include "tb/plan/work_unit.h"
 
 #include <algorithm>
 
@@ -16,8 +17,7 @@ std::string PlanShifterLayer(ShifterLayer* l, int lanes, int bank_bytes) {
   if (l->two_kernel && !l->elem16) return "the two-kernel mode takes fp16 (16-bit) data";
   if (l->four_kernel && !l->elem16) return "the four-kernel mode takes fp16 (16-bit) data";
   if (l->four_kernel && l->two_kernel) return "two-kernel and four-kernel modes together";
-  if (l->tile_h < 1 || l->tile_w < 1 || l->tile_h * l->tile_w > positions || l->tile_w > 511 ||
-      l->tile_h > 511) {
+  if (l->tile_h < 1 || l->tile_w < 1 || l->tile_h * l->tile_w > positions || l->tile_w > 511 || l->tile_h > 511) {
     return "tile " + std::to_string(l->tile_h) + "x" + std::to_string(l->tile_w) + " does not fit " +
            std::to_string(positions) + " lane positions";
   }
@@ -34,8 +34,8 @@ std::string PlanShifterLayer(ShifterLayer* l, int lanes, int bank_bytes) {
   if (l->bank_per_channel && l->layout != Layout::kPlanar) return "a bank per channel takes the planar layout";
   const int bytes = (l->bank_per_channel ? 1 : nc) * l->patch_h * l->patch_w * elem_bytes;
   if (bytes > bank_bytes) {
-    return "a work unit of " + std::to_string(nc) + " channel(s) of " + std::to_string(l->patch_h) +
-           "x" + std::to_string(l->patch_w) + " needs " + std::to_string(bytes) + " bytes, more than the " +
+    return "a work unit of " + std::to_string(nc) + " channel(s) of " + std::to_string(l->patch_h) + "x" +
+           std::to_string(l->patch_w) + " needs " + std::to_string(bytes) + " bytes, more than the " +
            std::to_string(bank_bytes) + "-byte bank";
   }
   if (l->layout == Layout::kPlanar) {
@@ -53,13 +53,18 @@ std::string PlanShifterLayer(ShifterLayer* l, int lanes, int bank_bytes) {
 std::vector<std::pair<uint32_t, uint32_t>> ShifterConfigWrites(const ShifterLayer& l) {
   namespace rc = regs::core;
   const oracle::ConvGeometry& g = l.geom;
-  const uint32_t geom = rc::PackWindow(
-      rc::kShifter, rc::kShifterGeomAddr,
-      {{rc::kShifterGeomSy, g.stride_y}, {rc::kShifterGeomSx, g.stride_x}, {rc::kShifterGeomDy, g.dilation_y},
-       {rc::kShifterGeomDx, g.dilation_x}, {rc::kShifterGeomElem16, l.elem16}, {rc::kShifterGeomTwoKernel, l.two_kernel},
-       {rc::kShifterGeomTileW, l.tile_w}, {rc::kShifterGeomTileH, l.tile_h}});
-  const uint32_t stride = rc::PackWindow(rc::kShifter, rc::kShifterStrideAddr,
-                                         {{rc::kShifterStrideRow, l.row_stride}, {rc::kShifterStrideCol, l.col_stride}});
+  const uint32_t geom = rc::PackWindow(rc::kShifter, rc::kShifterGeomAddr,
+                                       {{rc::kShifterGeomSy, g.stride_y},
+                                        {rc::kShifterGeomSx, g.stride_x},
+                                        {rc::kShifterGeomDy, g.dilation_y},
+                                        {rc::kShifterGeomDx, g.dilation_x},
+                                        {rc::kShifterGeomElem16, l.elem16},
+                                        {rc::kShifterGeomTwoKernel, l.two_kernel},
+                                        {rc::kShifterGeomTileW, l.tile_w},
+                                        {rc::kShifterGeomTileH, l.tile_h}});
+  const uint32_t stride =
+      rc::PackWindow(rc::kShifter, rc::kShifterStrideAddr,
+                     {{rc::kShifterStrideRow, l.row_stride}, {rc::kShifterStrideCol, l.col_stride}});
   const uint32_t chstr = rc::PackWindow(rc::kShifter, rc::kShifterChstrAddr, {{rc::kShifterChstrCh, l.ch_stride}});
   return {{rc::kShifterGeomAddr, geom},
           {rc::kShifterStrideAddr, stride},
@@ -69,8 +74,8 @@ std::vector<std::pair<uint32_t, uint32_t>> ShifterConfigWrites(const ShifterLaye
 
 uint64_t WorkUnit::Desc() const {
   auto field = [](int v, int bits) { return uint64_t(uint32_t(v) & ((1u << bits) - 1)); };
-  return field(ph, 10) | field(pw, 10) << 10 | field(off_y, 12) << 20 | field(off_x, 12) << 32 |
-         field(oh, 9) << 44 | field(ow, 9) << 53;
+  return field(ph, 10) | field(pw, 10) << 10 | field(off_y, 12) << 20 | field(off_x, 12) << 32 | field(oh, 9) << 44 |
+         field(ow, 9) << 53;
 }
 
 std::vector<WorkUnit> PlanWorkUnits(const ShifterLayer& l, const oracle::Tensor3& x, int beat_bytes) {
@@ -99,8 +104,8 @@ std::vector<WorkUnit> PlanWorkUnits(const ShifterLayer& l, const oracle::Tensor3
           wu.off_x = left - q0;
           wu.oh = std::min(l.tile_h, oh_all - oy0);
           wu.ow = std::min(l.tile_w, ow_all - ox0);
-          const int used = (wu.nc - 1) * l.ch_stride + (l.patch_h - 1) * l.row_stride +
-                           (l.patch_w - 1) * l.col_stride + 1;
+          const int used =
+              (wu.nc - 1) * l.ch_stride + (l.patch_h - 1) * l.row_stride + (l.patch_w - 1) * l.col_stride + 1;
           const int beats = std::max(1, (used * elem_bytes + beat_bytes - 1) / beat_bytes);
           // Bytes outside the valid patch hold junk, never zeros, so that a shifter that reads
           // them instead of inserting the zero padding is caught.
@@ -110,8 +115,7 @@ std::vector<WorkUnit> PlanWorkUnits(const ShifterLayer& l, const oracle::Tensor3
             for (int y = 0; y < wu.ph; ++y) {
               for (int xx = 0; xx < wu.pw; ++xx) {
                 const uint16_t v = x.at(c0 + c, r0 + y, q0 + xx);
-                const size_t a =
-                    size_t((c * l.ch_stride + y * l.row_stride + xx * l.col_stride) * elem_bytes);
+                const size_t a = size_t((c * l.ch_stride + y * l.row_stride + xx * l.col_stride) * elem_bytes);
                 wu.bytes[a] = uint8_t(v);
                 if (l.elem16) wu.bytes[a + 1] = uint8_t(v >> 8);
               }

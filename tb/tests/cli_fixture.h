@@ -1,8 +1,9 @@
+// SPDX-License-Identifier: Apache-2.0
 // The fixture of the end-to-end tests of build/ane (cli_test.cc, hwx_cli_test.cc): a fresh
 // temporary folder per test, a runner that captures exit code, stdout and stderr, and the
 // contract of a bad input.
-#ifndef TB_CLI_CLI_FIXTURE_H_
-#define TB_CLI_CLI_FIXTURE_H_
+#ifndef TB_TESTS_CLI_FIXTURE_H_
+#define TB_TESTS_CLI_FIXTURE_H_
 
 #include <gtest/gtest.h>
 #include <stdlib.h>
@@ -75,10 +76,8 @@ class CliTest : public ::testing::Test {
 
   // Runs `ane args...` with the working folder `cwd` (default: the test's folder) and the
   // environment assignments `env` ("NAME=value ...").
-  Result Ane(const std::vector<std::string>& args, const fs::path& cwd = {},
-             const std::string& env = "") const {
-    std::string cmd = "cd " + Quote((cwd.empty() ? work_ : cwd).string()) + " && " + env + " " +
-                      Quote(ANE_BINARY);
+  Result Ane(const std::vector<std::string>& args, const fs::path& cwd = {}, const std::string& env = "") const {
+    std::string cmd = "cd " + Quote((cwd.empty() ? work_ : cwd).string()) + " && " + env + " " + Quote(ANE_BINARY);
     for (const std::string& a : args) cmd += " " + Quote(a);
     cmd += " > " + Quote((logs_ / "out").string()) + " 2> " + Quote((logs_ / "err").string());
     const int status = std::system(cmd.c_str());
@@ -123,4 +122,4 @@ class CliTest : public ::testing::Test {
 
 }  // namespace ane::cli::test
 
-#endif  // TB_CLI_CLI_FIXTURE_H_
+#endif  // TB_TESTS_CLI_FIXTURE_H_

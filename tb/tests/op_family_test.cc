@@ -1,7 +1,10 @@
+// SPDX-License-Identifier: Apache-2.0
 // The operation registry of the `ane` command (op_family.h, tb/cli/ops/families.def): every
 // family is whole, findable by its name, documented, and listed by `ane help ops`. The list
 // of operations the tests expect is docs/cli.md's (the `op` row of "Operation files" and one
 // "## name" section each), not the registry's own.
+#include "tb/cli/op_family.h"
+
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -11,8 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "tb/cli/cli_fixture.h"
-#include "tb/cli/op_family.h"
+#include "tb/tests/cli_fixture.h"
 
 namespace ane::cli {
 namespace {
@@ -87,7 +89,8 @@ TEST_F(CliTest, HelpOpsListsEveryOperationWithItsFields) {
   const Result r = Ane({"help", "ops"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.err, "");
-  for (const std::string& name : DocumentedOps()) EXPECT_NE(r.out.find("\n  " + name + "\n"), std::string::npos) << name;
+  for (const std::string& name : DocumentedOps())
+    EXPECT_NE(r.out.find("\n  " + name + "\n"), std::string::npos) << name;
   EXPECT_NE(r.out.find("function: sum, max, min; axis:"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("multiply_add (a, b, c)"), std::string::npos) << r.out;
   for (const std::string& line : Lines(r.out)) EXPECT_LE(line.size(), 96u) << line;
@@ -100,7 +103,8 @@ TEST_F(CliTest, UnknownOperationNamesTheDocumentedOnes) {
   Write("op.yaml", "{op: frobnicate, inputs: {}}\n");
   std::string list;
   for (const std::string& name : DocumentedOps()) list += (list.empty() ? "" : ", ") + name;
-  ExpectInputError(Ane({"run", "op.yaml"}), "op.yaml", "op", "unknown operation 'frobnicate' (supported: " + list + ")");
+  ExpectInputError(Ane({"run", "op.yaml"}), "op.yaml", "op",
+                   "unknown operation 'frobnicate' (supported: " + list + ")");
 }
 
 }  // namespace

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The .npy reader and writer: byte-exact NumPy headers, round trips, every validation error,
 // and all-or-nothing writes.
 #include "tb/cli/npy.h"
@@ -33,8 +34,7 @@ std::string Fp16File(const std::string& dict, size_t data_bytes) {
 TEST(NpyTest, EncodeWritesNumpysExactHeader) {
   const Tensor t{DType::kFp16, {2, 3}, {0x3C00, 0x4000, 0x4200, 0x4400, 0x4500, 0x4600}};
   const std::string bytes = EncodeNpy(t);
-  const std::string header =
-      NumpyHeader("{'descr': '<f2', 'fortran_order': False, 'shape': (2, 3), }");
+  const std::string header = NumpyHeader("{'descr': '<f2', 'fortran_order': False, 'shape': (2, 3), }");
   ASSERT_EQ(header.size(), 128u);
   EXPECT_EQ(bytes.substr(0, 128), header);
   EXPECT_EQ(bytes.size(), 128u + 12u);
@@ -43,8 +43,7 @@ TEST(NpyTest, EncodeWritesNumpysExactHeader) {
 
 TEST(NpyTest, EncodeWritesOneDimShapeWithTrailingComma) {
   const std::string bytes = EncodeNpy(Tensor{DType::kInt8, {3}, {1, 2, 0xFF}});
-  EXPECT_NE(bytes.find("{'descr': '|i1', 'fortran_order': False, 'shape': (3,), }"),
-            std::string::npos);
+  EXPECT_NE(bytes.find("{'descr': '|i1', 'fortran_order': False, 'shape': (3,), }"), std::string::npos);
   EXPECT_EQ(bytes.substr(bytes.size() - 3), std::string("\x01\x02\xff", 3));
 }
 
@@ -54,9 +53,7 @@ TEST(NpyTest, RoundTripsEveryDtypeAndRank) {
   for (DType dtype : {DType::kFp16, DType::kInt8, DType::kInt32}) {
     for (const auto& shape : shapes) {
       Tensor t{dtype, shape, {}};
-      const uint32_t mask = dtype == DType::kInt8   ? 0xFF
-                            : dtype == DType::kFp16 ? 0xFFFF
-                                                    : 0xFFFFFFFF;
+      const uint32_t mask = dtype == DType::kInt8 ? 0xFF : dtype == DType::kFp16 ? 0xFFFF : 0xFFFFFFFF;
       for (int64_t i = 0; i < ElementCount(shape); ++i) {
         seed = seed * 1664525u + 1013904223u;
         t.bits.push_back(seed & mask);
@@ -102,29 +99,19 @@ TEST(NpyTest, RejectsEveryMalformedFile) {
       {"truncated", Fp16File(good_dict, 12).substr(0, 60), "ends inside the header"},
       {"no newline", no_newline, "newline"},
       {"non-ascii", non_ascii, "ASCII"},
-      {"missing descr", Fp16File("{'fortran_order': False, 'shape': (2, 3), }", 12),
-       "missing key 'descr'"},
-      {"extra key",
-       Fp16File("{'descr': '<f2', 'fortran_order': False, 'shape': (2, 3), 'x': 1}", 12),
-       "unexpected"},
-      {"duplicate key",
-       Fp16File("{'descr': '<f2', 'descr': '<f2', 'fortran_order': False, 'shape': (6,)}", 12),
+      {"missing descr", Fp16File("{'fortran_order': False, 'shape': (2, 3), }", 12), "missing key 'descr'"},
+      {"extra key", Fp16File("{'descr': '<f2', 'fortran_order': False, 'shape': (2, 3), 'x': 1}", 12), "unexpected"},
+      {"duplicate key", Fp16File("{'descr': '<f2', 'descr': '<f2', 'fortran_order': False, 'shape': (6,)}", 12),
        "duplicate key"},
-      {"fortran", Fp16File("{'descr': '<f2', 'fortran_order': True, 'shape': (2, 3), }", 12),
-       "fortran_order"},
-      {"big endian", Fp16File("{'descr': '>f2', 'fortran_order': False, 'shape': (2, 3), }", 12),
-       "big-endian"},
+      {"fortran", Fp16File("{'descr': '<f2', 'fortran_order': True, 'shape': (2, 3), }", 12), "fortran_order"},
+      {"big endian", Fp16File("{'descr': '>f2', 'fortran_order': False, 'shape': (2, 3), }", 12), "big-endian"},
       {"float32", Fp16File("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }", 24),
        "unsupported dtype '<f4'"},
-      {"structured",
-       Fp16File("{'descr': [('a', '<f2')], 'fortran_order': False, 'shape': (2,), }", 4),
-       "structured"},
-      {"shape not a tuple", Fp16File("{'descr': '<f2', 'fortran_order': False, 'shape': 6, }", 12),
-       "unexpected value"},
+      {"structured", Fp16File("{'descr': [('a', '<f2')], 'fortran_order': False, 'shape': (2,), }", 4), "structured"},
+      {"shape not a tuple", Fp16File("{'descr': '<f2', 'fortran_order': False, 'shape': 6, }", 12), "unexpected value"},
       {"negative dim", Fp16File("{'descr': '<f2', 'fortran_order': False, 'shape': (-6,), }", 12),
        "non-negative integer"},
-      {"short data", Fp16File(good_dict, 11),
-       "data is 11 bytes but shape [2, 3] of '<f2' needs 12 bytes"},
+      {"short data", Fp16File(good_dict, 11), "data is 11 bytes but shape [2, 3] of '<f2' needs 12 bytes"},
       {"long data", Fp16File(good_dict, 14), "data is 14 bytes"},
       {"trailing text", Fp16File("{'descr': '<f2', 'fortran_order': False, 'shape': (6,)} x", 12),
        "after the dictionary"},
@@ -134,8 +121,7 @@ TEST(NpyTest, RejectsEveryMalformedFile) {
       DecodeNpy(c.bytes);
       ADD_FAILURE() << c.name << ": accepted";
     } catch (const NpyError& e) {
-      EXPECT_NE(std::string(e.what()).find(c.message), std::string::npos)
-          << c.name << ": message was: " << e.what();
+      EXPECT_NE(std::string(e.what()).find(c.message), std::string::npos) << c.name << ": message was: " << e.what();
     }
   }
 }
@@ -175,9 +161,7 @@ class NpyFileTest : public ::testing::Test {
     dir_ = tmpl;
   }
   void TearDown() override { fs::remove_all(dir_); }
-  size_t FileCount() const {
-    return size_t(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()));
-  }
+  size_t FileCount() const { return size_t(std::distance(fs::directory_iterator(dir_), fs::directory_iterator())); }
   fs::path dir_;
 };
 
@@ -199,8 +183,7 @@ TEST_F(NpyFileTest, WriteReplacesAnExistingFile) {
 TEST_F(NpyFileTest, FailedWriteLeavesNoFileAtAll) {
   const Tensor t{DType::kFp16, {1}, {0x3C00}};
   // The second target's directory does not exist: the first must not be written either.
-  EXPECT_THROW(WriteNpyFiles({{dir_ / "first.npy", t}, {dir_ / "missing" / "second.npy", t}}),
-               NpyError);
+  EXPECT_THROW(WriteNpyFiles({{dir_ / "first.npy", t}, {dir_ / "missing" / "second.npy", t}}), NpyError);
   EXPECT_EQ(FileCount(), 0u);
 }
 

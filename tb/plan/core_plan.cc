@@ -1,10 +1,11 @@
-#include "tb/harness/core_plan.h"
-
-#include "tb/harness/work_unit.h"
-#include "tb/regs/ane_regs.h"
+// SPDX-License-Identifier: Apache-2.0
+#include "tb/plan/core_plan.h"
 
 #include <algorithm>
 #include <stdexcept>
+
+#include "tb/plan/work_unit.h"
+#include "tb/regs/ane_regs.h"
 
 namespace ane::harness {
 namespace {
@@ -23,8 +24,7 @@ uint32_t ModeBits(oracle::MacMode m) {
     case oracle::MacMode::kFp16xInt8: return 3;
     case oracle::MacMode::kInt4:
     case oracle::MacMode::kCmpMax:
-    case oracle::MacMode::kCmpMin:
-      break;
+    case oracle::MacMode::kCmpMin: break;
   }
   throw std::logic_error("ModeBits: the core has no register value for MAC mode " + std::to_string(int(m)));
 }
@@ -207,7 +207,7 @@ std::string PlanDiag(CoreLayerPlan* p, const CoreParams& cp, int positions) {
     return "tile " + std::to_string(p->tile_h) + "x" + std::to_string(p->tile_w) + ": its patch does not fit a bank";
   }
   if (p->tile_h * p->tile_w > positions || p->tile_h > 511 || p->tile_w > 511) return "tile does not fit the lanes";
-  p->patch_h = cp.bank_bytes / (p->bpr * cp.beat_bytes);   // the bank image's rows per channel
+  p->patch_h = cp.bank_bytes / (p->bpr * cp.beat_bytes);  // the bank image's rows per channel
   p->channels_per_wu = p->diag_g;
   p->nsl = 1;
   p->nty = CeilDiv(p->oh, p->tile_h);
@@ -282,7 +282,8 @@ std::string PlanCoreLayer(CoreLayerPlan* p, const CoreParams& cp) {
   // A pass directory entry counts its group's beats in 16 bits (docs/core.md): 8 fp16 kernels
   // of more than 32 760 steps would not fit (the RTL set-up, ane_td_setup, refuses the same).
   if (oracle::ValueBits(p->kspec) == 16 && g.Steps() > 32760) {
-    return "fp16 kernels of " + std::to_string(g.Steps()) + " steps: more than the 32 760 a kernel group's directory entry holds";
+    return "fp16 kernels of " + std::to_string(g.Steps()) +
+           " steps: more than the 32 760 a kernel group's directory entry holds";
   }
   return "";
 }
@@ -349,15 +350,16 @@ CoreImage BuildCoreImage(const CoreLayerPlan& p, const CoreParams& cp, const ora
     const uint64_t entry = uint64_t(gaddr[size_t(pass)]) | uint64_t(groups[size_t(pass)].size() / 2) << 32;
     for (int i = 0; i < 8; ++i) im.mem[im.k_base + size_t(8 * pass + i)] = uint8_t(entry >> (8 * i));
     for (size_t i = 0; i < groups[size_t(pass)].size(); ++i) {
-      for (int j = 0; j < 4; ++j) im.mem[gaddr[size_t(pass)] + 4 * i + size_t(j)] = uint8_t(groups[size_t(pass)][i] >> (8 * j));
+      for (int j = 0; j < 4; ++j)
+        im.mem[gaddr[size_t(pass)] + 4 * i + size_t(j)] = uint8_t(groups[size_t(pass)][i] >> (8 * j));
     }
   }
   im.macs = uint64_t(l.cout) * uint64_t(p.oh) * uint64_t(p.ow) * uint64_t(g.Steps());
   im.shifter_writes = CoreShifterWrites(p, cp);
   const uint32_t esz_u = uint32_t(esz), oesz_u = uint32_t(oesz);
-  im.writes = CoreLayerWrites(p, CoreAddresses{im.x_base, uint32_t(g.height * g.width) * esz_u, uint32_t(g.width) * esz_u,
-                                               im.k_base, im.y_base, uint32_t(p.oh * p.ow) * oesz_u,
-                                               uint32_t(p.ow) * oesz_u});
+  im.writes =
+      CoreLayerWrites(p, CoreAddresses{im.x_base, uint32_t(g.height * g.width) * esz_u, uint32_t(g.width) * esz_u,
+                                       im.k_base, im.y_base, uint32_t(p.oh * p.ow) * oesz_u, uint32_t(p.ow) * oesz_u});
   return im;
 }
 
@@ -392,19 +394,23 @@ std::vector<std::pair<uint32_t, uint32_t>> CoreLayerWrites(const CoreLayerPlan& 
   };
   write(rc::kKextAddr, {{rc::kKextC, g.channels}, {rc::kKextKh, g.kernel_h}, {rc::kKextKw, g.kernel_w}});
   const bool params = l.post.scale_en || l.post.bias_en;
-  write(rc::kLayerAddr, {{rc::kLayerCg, p.diag ? p.diag_g : g.channels}, {rc::kLayerMode, ModeBits(l.mode)},
-                         {rc::kLayerTwoKernel, p.kspec.two_kernel}, {rc::kLayerElem16, p.elem16},
-                         {rc::kLayerParams, params}, {rc::kLayerOut8, p.out8}, {rc::kLayerDiag, p.diag},
+  write(rc::kLayerAddr, {{rc::kLayerCg, p.diag ? p.diag_g : g.channels},
+                         {rc::kLayerMode, ModeBits(l.mode)},
+                         {rc::kLayerTwoKernel, p.kspec.two_kernel},
+                         {rc::kLayerElem16, p.elem16},
+                         {rc::kLayerParams, params},
+                         {rc::kLayerOut8, p.out8},
+                         {rc::kLayerDiag, p.diag},
                          {rc::kLayerFourKernel, p.kspec.four_kernel}});
   write(rc::kTileAddr, {{rc::kTileTileH, p.tile_h}, {rc::kTileTileW, p.tile_w}, {rc::kTileNc, p.channels_per_wu}});
   write(rc::kGridAddr, {{rc::kGridNty, p.nty}, {rc::kGridNtx, p.ntx}, {rc::kGridNsl, p.nsl}});
-  write(rc::kPassAddr, {{rc::kPassNp, p.passes}, {rc::kPassPpg, p.ppg}, {rc::kPassNkFull, p.nk_full},
-                        {rc::kPassNkLast, p.nk_last}});
+  write(rc::kPassAddr,
+        {{rc::kPassNp, p.passes}, {rc::kPassPpg, p.ppg}, {rc::kPassNkFull, p.nk_full}, {rc::kPassNkLast, p.nk_last}});
   write(rc::kCgoutAddr, {{rc::kCgoutCgout, p.diag ? p.diag_g : l.cout / l.groups}});
   write(rc::kInAddr, {{rc::kInH, g.height}, {rc::kInW, g.width}});
   write(rc::kOutAddr, {{rc::kOutOh, p.oh}, {rc::kOutOw, p.ow}});
-  write(rc::kWinAddr, {{rc::kWinSy, g.stride_y}, {rc::kWinSx, g.stride_x}, {rc::kWinPt, g.pad_top},
-                       {rc::kWinPl, g.pad_left}});
+  write(rc::kWinAddr,
+        {{rc::kWinSy, g.stride_y}, {rc::kWinSx, g.stride_x}, {rc::kWinPt, g.pad_top}, {rc::kWinPl, g.pad_left}});
   write(rc::kPatchAddr, {{rc::kPatchPh, p.patch_h}, {rc::kPatchPw, p.patch_w}, {rc::kPatchBpr, p.bpr}});
   write(rc::kXbaseAddr, {{rc::kXbaseBase, ad.x_base}});
   write(rc::kXchsAddr, {{rc::kXchsStride, ad.x_chs}});

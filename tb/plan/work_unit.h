@@ -1,9 +1,10 @@
+// SPDX-License-Identifier: Apache-2.0
 // Work units for the input shifter (rtl/ane_shifter.sv, docs/shifter.md): how a convolution's
 // input is cut into bank-sized patches, and the bytes and descriptor of each. This is the
 // memory side (what a DMA and the rasterizer would do), not the oracle: tests check what the
 // shifter then delivers against oracle::ConvInputAt.
-#ifndef TB_HARNESS_WORK_UNIT_H_
-#define TB_HARNESS_WORK_UNIT_H_
+#ifndef TB_PLAN_WORK_UNIT_H_
+#define TB_PLAN_WORK_UNIT_H_
 
 #include <cstdint>
 #include <string>
@@ -21,10 +22,10 @@ struct ShifterLayer {
   oracle::ConvGeometry geom;
   int tile_h = 1;
   int tile_w = 1;
-  int channels_per_wu = 1;  // input channels in one work unit (the last may hold fewer)
+  int channels_per_wu = 1;     // input channels in one work unit (the last may hold fewer)
   int kernel_rows_per_wu = 0;  // kernel rows in one work unit, 0 = all; fewer needs one channel
   Layout layout = Layout::kPlanar;
-  bool elem16 = true;       // 16-bit elements (fp16 / int4 x4) or 8-bit (int8)
+  bool elem16 = true;  // 16-bit elements (fp16 / int4 x4) or 8-bit (int8)
   bool two_kernel = false;
   bool four_kernel = false;  // positions = lanes / 4 (the shifter needs no mode bit: a tile fits)
   // Channel i of a work unit in bank i of its run of banks (planar; the channel stride is one
@@ -48,13 +49,13 @@ std::vector<std::pair<uint32_t, uint32_t>> ShifterConfigWrites(const ShifterLaye
 
 struct WorkUnit {
   oracle::TileMap tile;
-  int c0 = 0;   // first input channel
-  int nc = 0;   // channels held
-  int ky0 = 0;  // first kernel row; requests give ky - ky0
-  int nky = 0;  // kernel rows
-  int ph = 0, pw = 0;        // valid patch rows and columns
-  int off_y = 0, off_x = 0;  // patch coordinates of tile position (0, 0) at ky = kx = 0
-  int oh = 0, ow = 0;        // outputs of the tile inside the output map
+  int c0 = 0;                  // first input channel
+  int nc = 0;                  // channels held
+  int ky0 = 0;                 // first kernel row; requests give ky - ky0
+  int nky = 0;                 // kernel rows
+  int ph = 0, pw = 0;          // valid patch rows and columns
+  int off_y = 0, off_x = 0;    // patch coordinates of tile position (0, 0) at ky = kx = 0
+  int oh = 0, ow = 0;          // outputs of the tile inside the output map
   std::vector<uint8_t> bytes;  // the bank image, a whole number of beats (junk outside the patch)
   uint64_t Desc() const;       // ld_desc_i
 };
@@ -65,4 +66,4 @@ std::vector<WorkUnit> PlanWorkUnits(const ShifterLayer& l, const oracle::Tensor3
 
 }  // namespace ane::harness
 
-#endif  // TB_HARNESS_WORK_UNIT_H_
+#endif  // TB_PLAN_WORK_UNIT_H_

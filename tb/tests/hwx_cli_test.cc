@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // End-to-end tests of the front end for the ANE's own programs (docs/td.md): `ane run
 // PROGRAM.hwx` on the seven programs Apple's compiler made (sim/hwx), with the results their
 // README gives; random programs written by the encoder (chains of 1-4 TDs: shapes, kernels,
@@ -11,10 +12,10 @@
 #include <cstring>
 #include <random>
 
-#include "tb/cli/cli_fixture.h"
 #include "tb/cli/npy.h"
 #include "tb/td/encode.h"
 #include "tb/td/hwx.h"
+#include "tb/tests/cli_fixture.h"
 #include "tb/tests/test_seed.h"
 
 namespace ane::cli {
@@ -60,7 +61,8 @@ class HwxTest : public CliTest {
 TEST_F(HwxTest, N3_ReluProgramGivesItsKnownResultOnEveryEngine) {
   // README: [-1, 1, -2, 2, ...] -> [0, 1, 0, 2, ...]; the rest of the 16 elements exercise -0,
   // the smallest denormal, the largest finite values and infinities (relu(-inf) = +0).
-  const std::vector<double> in = {-1, 1, -2, 2, -0.0, 5.96e-8, -5.96e-8, 65504, -65504, INFINITY, -INFINITY, 0.5, -0.5, 3, -3, 0};
+  const std::vector<double> in = {-1,     1,        -2,        2,   -0.0, 5.96e-8, -5.96e-8, 65504,
+                                  -65504, INFINITY, -INFINITY, 0.5, -0.5, 3,       -3,       0};
   Tensor x{DType::kFp16, {16}, {}};
   for (double v : in) x.bits.push_back(HostFp16(v));
   WriteNpy("x.npy", x);
@@ -88,7 +90,8 @@ TEST_F(HwxTest, N2_ConvTwosProgramGivesItsKnownResultOnEveryEngine) {
     WriteNpy("x.npy", Tensor{DType::kFp16, {3, 1, 1}, {HostFp16(in[0]), HostFp16(in[1]), HostFp16(in[2])}});
     for (const char* engine : {"oracle", "rtl", "both"}) {
       SCOPED_TRACE(engine);
-      const Result r = Ane({"run", kHwx + "conv_twos.hwx", "--input", "image=x.npy", "--out-dir", ".", "--engine", engine});
+      const Result r =
+          Ane({"run", kHwx + "conv_twos.hwx", "--input", "image=x.npy", "--out-dir", ".", "--engine", engine});
       ASSERT_EQ(r.exit_code, 0) << r.err;
       const Tensor y = Output("probs@output.npy");
       ASSERT_EQ(y.shape, (std::vector<int64_t>{1, 3, 1, 1}));
@@ -105,7 +108,8 @@ TEST_F(HwxTest, N2_N3_FcBiasProgramGivesItsKnownResultOnEveryEngine) {
     WriteNpy("x.npy", Tensor{DType::kFp16, {3}, {HostFp16(in[0]), HostFp16(in[1]), HostFp16(in[2])}});
     for (const char* engine : {"oracle", "rtl", "both"}) {
       SCOPED_TRACE(engine);
-      const Result r = Ane({"run", kHwx + "fc_bias.hwx", "--input", "image=x.npy", "--out-dir", ".", "--engine", engine});
+      const Result r =
+          Ane({"run", kHwx + "fc_bias.hwx", "--input", "image=x.npy", "--out-dir", ".", "--engine", engine});
       ASSERT_EQ(r.exit_code, 0) << r.err;
       const Tensor y = Output("probs@output.npy");
       ASSERT_EQ(y.shape, (std::vector<int64_t>{1, 2, 1, 1}));
@@ -118,12 +122,16 @@ TEST_F(HwxTest, N2_N3_FcBiasProgramGivesItsKnownResultOnEveryEngine) {
 // README: C = A B with both operands run-time inputs (the kernel DMA reads A, Header[9].KBase0 =
 // 4, the newer container's tensor commands name the tensors): [[22, 28], [49, 64]].
 TEST_F(HwxTest, N2_MatmulProgramGivesItsKnownResultOnEveryEngine) {
-  WriteNpy("a.npy", Tensor{DType::kFp16, {2, 3}, {HostFp16(1), HostFp16(2), HostFp16(3), HostFp16(4), HostFp16(5), HostFp16(6)}});
-  WriteNpy("b.npy", Tensor{DType::kFp16, {3, 2}, {HostFp16(1), HostFp16(2), HostFp16(3), HostFp16(4), HostFp16(5), HostFp16(6)}});
+  WriteNpy(
+      "a.npy",
+      Tensor{DType::kFp16, {2, 3}, {HostFp16(1), HostFp16(2), HostFp16(3), HostFp16(4), HostFp16(5), HostFp16(6)}});
+  WriteNpy(
+      "b.npy",
+      Tensor{DType::kFp16, {3, 2}, {HostFp16(1), HostFp16(2), HostFp16(3), HostFp16(4), HostFp16(5), HostFp16(6)}});
   for (const char* engine : {"oracle", "rtl", "both"}) {
     SCOPED_TRACE(engine);
-    const Result r = Ane({"run", kHwx + "matmul.hwx", "--input", "A=a.npy", "--input", "B=b.npy", "--out-dir", ".",
-                          "--engine", engine});
+    const Result r = Ane(
+        {"run", kHwx + "matmul.hwx", "--input", "A=a.npy", "--input", "B=b.npy", "--out-dir", ".", "--engine", engine});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const Tensor y = Output("matmul_0@output.npy");
     ASSERT_EQ(y.shape, (std::vector<int64_t>{1, 1, 2, 2}));
@@ -144,8 +152,8 @@ TEST_F(HwxTest, N2_ConcatProgramGivesItsKnownResultOnEveryEngine) {
   WriteNpy("b.npy", b);
   for (const char* engine : {"oracle", "rtl", "both"}) {
     SCOPED_TRACE(engine);
-    const Result r = Ane({"run", kHwx + "concat.hwx", "--input", "input_0=a.npy", "--input", "input_1=b.npy", "--out-dir",
-                          ".", "--engine", engine});
+    const Result r = Ane({"run", kHwx + "concat.hwx", "--input", "input_0=a.npy", "--input", "input_1=b.npy",
+                          "--out-dir", ".", "--engine", engine});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const Tensor y = Output("output@output.npy");
     ASSERT_EQ(y.shape, (std::vector<int64_t>{1, 32, 1, 1}));
@@ -179,14 +187,15 @@ TEST_F(HwxTest, N4_1_SumProgramGivesItsKnownResultOnEveryEngine) {
   WriteNpy("b.npy", b);
   for (const char* engine : {"oracle", "rtl", "both"}) {
     SCOPED_TRACE(engine);
-    const Result r = Ane({"run", kHwx + "sum.hwx", "--input", "image=a.npy", "--input", "image2=b.npy", "--out-dir", ".",
-                          "--engine", engine});
+    const Result r = Ane({"run", kHwx + "sum.hwx", "--input", "image=a.npy", "--input", "image2=b.npy", "--out-dir",
+                          ".", "--engine", engine});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const Tensor y = Output("probs@output.npy");
     ASSERT_EQ(y.shape, (std::vector<int64_t>{1, 64, 1, 1}));
     for (int i = 0; i < 64; ++i) EXPECT_EQ(y.bits[size_t(i)], HostFp16(want[size_t(i)])) << "element " << i;
     EXPECT_NE(r.out.find("planar add, fp16 [64, 1, 1] and [64, 1, 1] -> fp16 [64, 1, 1] (buffers 6 and 5 -> buffer 4)"),
-              std::string::npos) << r.out;
+              std::string::npos)
+        << r.out;
     if (std::string(engine) != "oracle") {
       EXPECT_NE(r.out.find("rtl: from the TD bytes (ane_td_ctrl + ane_planar, 16 lanes)"), std::string::npos) << r.out;
     }
@@ -213,14 +222,19 @@ TEST_F(HwxTest, N5_SigmoidProgramIsWithinItsTablesErrorOnEveryEngine) {
     }
     if (first.empty()) first = y.bits;
     if (std::string(engine) == "both") {  // and with the waveforms of the front end and the core
-      const Result w = Ane({"run", kHwx + "sigmoid.hwx", "--input", "image=x.npy", "--engine", engine, "--wave", "s.fst"});
+      const Result w =
+          Ane({"run", kHwx + "sigmoid.hwx", "--input", "image=x.npy", "--engine", engine, "--wave", "s.fst"});
       ASSERT_EQ(w.exit_code, 0) << w.err;
       EXPECT_TRUE(fs::exists(work_ / "s.fst"));
       EXPECT_TRUE(fs::exists(work_ / "s.2.fst"));
-      EXPECT_NE(w.out.find("wave        s.fst (every TD, top ane_td_ctrl): open with  gtkwave s.fst sim/ane_td_ctrl.gtkw"),
-                std::string::npos) << w.out;
-      EXPECT_NE(w.out.find("wave        s.2.fst (every TD, top ane_core): open with  gtkwave s.2.fst sim/ane_core.gtkw"),
-                std::string::npos) << w.out;
+      EXPECT_NE(
+          w.out.find("wave        s.fst (every TD, top ane_td_ctrl): open with  gtkwave s.fst sim/ane_td_ctrl.gtkw"),
+          std::string::npos)
+          << w.out;
+      EXPECT_NE(
+          w.out.find("wave        s.2.fst (every TD, top ane_core): open with  gtkwave s.2.fst sim/ane_core.gtkw"),
+          std::string::npos)
+          << w.out;
     }
     EXPECT_EQ(y.bits, first) << "every engine gives the same bits";
   }
@@ -239,7 +253,7 @@ TEST_F(HwxTest, N1_N5_EveryFp16CodeThroughTheProgramsTableOnBothEngines) {
   s.cin = s.cout = 1;
   s.h = s.oh = 32;
   s.w = s.ow = 2048;
-  s.nonlinear = 2;
+  s.nonlinear = regs::td::Nonlinear::kTable;
   for (int i = 0; i <= 32; ++i) s.knots.push_back(uint16_t(blob[8 + 2 * size_t(i)] | blob[9 + 2 * size_t(i)] << 8));
   s.below = uint16_t(blob[4] | blob[5] << 8);
   s.above = uint16_t(blob[6] | blob[7] << 8);
@@ -309,6 +323,9 @@ TEST_F(HwxTest, N2_DecodeToYamlAndEncodeGiveBackTheSameBytes) {
   WriteNpy("x.npy", Tensor{DType::kFp16, {16}, std::vector<uint32_t>(16, HostFp16(-1.5))});
   ASSERT_EQ(Ane({"run", "id.hwx", "--input", "image=x.npy", "--out-dir", "."}).exit_code, 0);
   EXPECT_EQ(Output("probs@output.npy").bits, std::vector<uint32_t>(16, HostFp16(-1.5)));
+  // An --out-dir that does not exist yet is made.
+  ASSERT_EQ(Ane({"run", "id.hwx", "--input", "image=x.npy", "--out-dir", "made/here"}).exit_code, 0);
+  EXPECT_TRUE(fs::exists(work_ / "made" / "here" / "probs@output.npy"));
   // The decode names every field (a line each), --nonzero only those that are not zero.
   const Result t = Ane({"td", "decode", kHwx + "relu.hwx"});
   EXPECT_NE(t.out.find("Common.InDim.Win"), std::string::npos);
@@ -353,7 +370,8 @@ TEST_F(HwxTest, N2_MalformedFilesExitTwoWithOneLine) {
     b = put(b, c_stride_at + 4, 0xFFFFFFFFu);
     b = put(b, 0xb30 + 16 + 4 * 7, 2);  // C = 2
     WriteBytes("stride.hwx", b);
-    ExpectOneLine(Ane({"run", "stride.hwx", "--input", "image=x.npy"}), "byte stride 18446744073709551615 of dimension 1");
+    ExpectOneLine(Ane({"run", "stride.hwx", "--input", "image=x.npy"}),
+                  "byte stride 18446744073709551615 of dimension 1");
   }
   // A raw TD blob that stops inside the L2 stream.
   WriteBytes("short.td", std::vector<uint8_t>(relu.begin() + 0x4000, relu.begin() + 0x4200));
@@ -485,12 +503,12 @@ RandomProgram MakeProgram(std::mt19937_64& rng) {
       s.shift = int(rng() % 4);
       s.out = rng() % 3 == 0 ? td::ElemFormat::kFp16 : td::ElemFormat::kInt8;
       if (s.pass) s.out = td::ElemFormat::kInt8;
-      s.nonlinear = int(rng() % 2);
+      s.nonlinear = regs::td::Nonlinear(rng() % 2);
     } else {
       s.out = td::ElemFormat::kFp16;
-      s.nonlinear = int(rng() % 2);
+      s.nonlinear = regs::td::Nonlinear(rng() % 2);
       if (rng() % 2) s.scale = SmallFp16(rng) | 0x0400;  // nonzero
-      s.bias = !s.pass && rng() % 2;  // each channel's, in its kernel block
+      s.bias = !s.pass && rng() % 2;                     // each channel's, in its kernel block
       for (int co = 0; co < s.cout && s.bias; ++co) s.biases.push_back(SmallFp16(rng));
     }
     c = s.cout;
@@ -552,15 +570,17 @@ TEST_F(HwxTest, N2_N3_RandomProgramsRunBitExactOnBothEnginesAndEqualTheirOpFiles
       }
       const std::string wn = "w" + std::to_string(i) + ".npy", yn = "y" + std::to_string(i) + ".npy";
       WriteNpy(wn, w);
-      const int pb = std::max(0, (s.oh - 1) * s.sy + kh - s.h - s.py), pr = std::max(0, (s.ow - 1) * s.sx + kw - s.w - s.px);
-      std::string op = fmt::format("{{op: conv2d, generation: m1, stride: [{}, {}], padding: [{}, {}, {}, {}], groups: {}",
-                                   s.pass ? 1 : s.sy, s.pass ? 1 : s.sx, s.pass ? 0 : s.py, s.pass ? 0 : pb,
-                                   s.pass ? 0 : s.px, s.pass ? 0 : pr, groups);
-      if (s.nonlinear == 1) op += ", activation: relu";
+      const int pb = std::max(0, (s.oh - 1) * s.sy + kh - s.h - s.py),
+                pr = std::max(0, (s.ow - 1) * s.sx + kw - s.w - s.px);
+      std::string op = fmt::format(
+          "{{op: conv2d, generation: m1, stride: [{}, {}], padding: [{}, {}, {}, {}], groups: {}", s.pass ? 1 : s.sy,
+          s.pass ? 1 : s.sx, s.pass ? 0 : s.py, s.pass ? 0 : pb, s.pass ? 0 : s.px, s.pass ? 0 : pr, groups);
+      if (s.nonlinear == regs::td::Nonlinear::kRelu) op += ", activation: relu";
       if (i8) op += fmt::format(", shift: {}, store: {}", s.shift, s.out == td::ElemFormat::kInt8 ? "int8" : "fp16");
       op += fmt::format(", inputs: {{x: {}, w: {}", x, wn);
       if (s.scale != 0x3C00) {
-        WriteNpy("s" + std::to_string(i) + ".npy", Tensor{DType::kFp16, {s.cout}, std::vector<uint32_t>(size_t(s.cout), s.scale)});
+        WriteNpy("s" + std::to_string(i) + ".npy",
+                 Tensor{DType::kFp16, {s.cout}, std::vector<uint32_t>(size_t(s.cout), s.scale)});
         op += fmt::format(", scale: s{}.npy", i);
       }
       if (s.bias) {

@@ -1,14 +1,17 @@
+// SPDX-License-Identifier: Apache-2.0
 // The .hwx reader, the TD chain and the interpretation of TDs (tb/td), on the seven programs
 // compiled by Apple's compiler (sim/hwx/, see sim/hwx/README.md) and on files made broken on
 // purpose. Expected values come from the files' README and from reading the bytes (docs/td.md
 // "A worked decode"), never from the decoder itself.
+#include "tb/td/td.h"
+
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <fstream>
 #include <iterator>
-#include <array>
 #include <map>
 #include <random>
 
@@ -17,7 +20,6 @@
 #include "tb/td/encode.h"
 #include "tb/td/hwx.h"
 #include "tb/td/program.h"
-#include "tb/td/td.h"
 #include "tb/tests/test_seed.h"
 
 namespace ane::td {
@@ -77,7 +79,8 @@ TEST(TdHwx, N2_RealProgramsHaveTheLayoutTheirReadmeDescribes) {
   }
   // Shapes and byte strides ([N C H W D]) as the stabs strings of each file spell them.
   const Hwx relu = ParseHwx(Read("relu.hwx"));
-  EXPECT_EQ(std::vector<uint32_t>(relu.tensors[0].dims, relu.tensors[0].dims + 4), (std::vector<uint32_t>{1, 1, 1, 16}));
+  EXPECT_EQ(std::vector<uint32_t>(relu.tensors[0].dims, relu.tensors[0].dims + 4),
+            (std::vector<uint32_t>{1, 1, 1, 16}));
   EXPECT_EQ(std::vector<uint64_t>(relu.tensors[0].strides, relu.tensors[0].strides + 4),
             (std::vector<uint64_t>{64, 64, 64, 2}));
   const Hwx conv = ParseHwx(Read("conv_twos.hwx"));
@@ -89,7 +92,7 @@ TEST(TdHwx, N2_RealProgramsHaveTheLayoutTheirReadmeDescribes) {
   for (int i = 0; i < 3; ++i) EXPECT_EQ(conv.relocations[size_t(i)].address, 0x74u + 4u * uint32_t(i));
 }
 
-const char* const kPrograms[] = {"relu.hwx", "sigmoid.hwx", "conv_twos.hwx", "sum.hwx",
+const char* const kPrograms[] = {"relu.hwx",   "sigmoid.hwx", "conv_twos.hwx", "sum.hwx",
                                  "concat.hwx", "fc_bias.hwx", "matmul.hwx"};
 
 // The four later programs, as their README describes them.
@@ -113,7 +116,8 @@ TEST(TdHwx, N2_TheLaterProgramsHaveTheLayoutTheirReadmeDescribes) {
   EXPECT_EQ(st[0].Get(r::kHeader_8_RBE1), 1u);
   EXPECT_EQ(st[0].Get(r::kCommon_ChCfg_InFmt) | st[0].Get(r::kCommon_ChCfg_Src1Fmt) << 2 |
                 st[0].Get(r::kCommon_ChCfg_OutFmt) << 4,
-            0x2au) << "Common.ChCfg";
+            0x2au)
+      << "Common.ChCfg";
 
   const Hwx concat = ParseHwx(Read("concat.hwx"));
   EXPECT_EQ(concat.td_count, 2u);
@@ -302,7 +306,8 @@ TEST(TdProgram, N2_N3_N4_RealProgramsGiveTheirKnownResults) {
         for (uint32_t y = 0; y < t.dims[2]; ++y) {
           for (uint32_t x = 0; x < t.dims[3]; ++x) {
             const std::vector<uint8_t>& b = p.buffers[t.bar];
-            out.push_back(oracle::Fp16ToDouble(uint16_t(b[HostOffset(t, c, y, x)] | b[HostOffset(t, c, y, x) + 1] << 8)));
+            out.push_back(
+                oracle::Fp16ToDouble(uint16_t(b[HostOffset(t, c, y, x)] | b[HostOffset(t, c, y, x) + 1] << 8)));
           }
         }
       }
@@ -384,15 +389,17 @@ TEST(TdMalformed, N2_EveryTruncationFailsWithOneLine) {
     ++errors;
   }
   EXPECT_GT(errors, 5000);
-  EXPECT_NE(ErrorOf([&] { ParseHwx(std::vector<uint8_t>(full.begin(), full.begin() + 20)); }).find("truncated Mach-O header"),
-            std::string::npos);
+  EXPECT_NE(
+      ErrorOf([&] { ParseHwx(std::vector<uint8_t>(full.begin(), full.begin() + 20)); }).find("truncated Mach-O header"),
+      std::string::npos);
 }
 
 TEST(TdMalformed, N2_BrokenTdsAreNamedPrecisely) {
   const std::vector<uint8_t> td = ParseHwx(Read("relu.hwx")).TdBytes();
   // A stream that runs past the end of the buffer.
-  EXPECT_NE(ErrorOf([&] { WalkChain(std::vector<uint8_t>(td.begin(), td.begin() + 0x200)); })
-                .find("stream L2 at TD+0x1dc runs past the end of the buffer"),
+  EXPECT_NE(ErrorOf([&] {
+              WalkChain(std::vector<uint8_t>(td.begin(), td.begin() + 0x200));
+            }).find("stream L2 at TD+0x1dc runs past the end of the buffer"),
             std::string::npos);
   // A count that overruns the TD.
   std::vector<uint8_t> b = td;
@@ -446,13 +453,14 @@ TEST(TdMalformed, N2_FieldsTheModelDoesNotCoverAreRefusedByName) {
   refuse("Header[8].ENE", 5, "Common.Cfg.ActiveNE = 2 but Header[8].ENE = 5");
   refuse("NE.AccBias.AccBias", 0x3C00, "NE.AccBias.AccBias = 15360 (0x3c00): not modelled");
   // the fields the issue found ignored: each refused by name
-  for (const char* f : {"Common.GroupConvCfg.ElemMultMode", "Common.GroupConvCfg.UnicastEn",
-                        "TileDMASrc.PixelOffset[0].Offset", "TileDMASrc.Fmt.OffsetCh", "Common.ConvCfg.OCGSize",
-                        "NE.KernelCfg.GroupKernelReuse"}) {
+  for (const char* f :
+       {"Common.GroupConvCfg.ElemMultMode", "Common.GroupConvCfg.UnicastEn", "TileDMASrc.PixelOffset[0].Offset",
+        "TileDMASrc.Fmt.OffsetCh", "Common.ConvCfg.OCGSize", "NE.KernelCfg.GroupKernelReuse"}) {
     refuse(f, 1, std::string(f) + " = 1: not modelled, and the real programs' convolutions carry 0 only");
   }
-  refuse("TileDMASrc.Fmt.Truncate", 2, "TileDMASrc.Fmt.Truncate = 2: not modelled, and the real programs' "
-                                       "convolutions carry 3 only");
+  refuse("TileDMASrc.Fmt.Truncate", 2,
+         "TileDMASrc.Fmt.Truncate = 2: not modelled, and the real programs' "
+         "convolutions carry 3 only");
   refuse("TileDMASrc.Fmt.Interleave", 2, "TileDMASrc.Fmt.Interleave = 2: not modelled");
   refuse("TileDMADst.Fmt.ZeroPadFirst", 0, "TileDMADst.Fmt.ZeroPadFirst = 0: not modelled");
   // a bit outside every named field
@@ -524,16 +532,16 @@ TEST(TdFieldStatus, N2_FixedFieldsAreRefusedAndInertFieldsChangeNothingInEveryRe
     const uint32_t text = h.sections[size_t(h.text)].offset;
     for (size_t i = 0; i < tds.size(); ++i) {
       for (const r::FixedRule& rule : r::kFixedRules) {
-        uint32_t v = 0;  // a value no program of the kind carries
+        uint32_t v = 0;                                           // a value no program of the kind carries
         if (!UncarriedValue(rule, KindOf(tds[i]), &v)) continue;  // a one-bit field whose kind carries both
         std::vector<uint8_t> f = file;
         const size_t at = text + tds[i].at + rule.td_offset;
         Put32(&f, at, (Get32(f, at) & ~rule.mask) | v);
         const std::string e = ErrorOf([&] { PrepareProgram(f); });
-        const std::string want = rule.field >= 0 ? std::string(r::kFields[rule.field].name) + " = "
-                                                 : "outside every named field";
-        EXPECT_NE(e.find(want), std::string::npos) << "TD " << i << " +0x" << std::hex << rule.td_offset << " mask 0x"
-                                                   << rule.mask << ": " << e;
+        const std::string want =
+            rule.field >= 0 ? std::string(r::kFields[rule.field].name) + " = " : "outside every named field";
+        EXPECT_NE(e.find(want), std::string::npos)
+            << "TD " << i << " +0x" << std::hex << rule.td_offset << " mask 0x" << rule.mask << ": " << e;
         EXPECT_NE(e.find("not modelled"), std::string::npos) << e;
         ++refused;
       }
@@ -574,9 +582,9 @@ TEST(TdMalformed, N2_BrokenContainersAreNamedPrecisely) {
   broken(0, 0xFEEDFACF, "not an .hwx file");
   broken(8, 5, "cpusubtype 5");
   broken(20, 0x100000, "load commands (1048576 bytes) run past the end of the file");
-  broken(0x68 + 4, 0x1000, "bytes run past the load commands");  // the size of __TEXT's command
+  broken(0x68 + 4, 0x1000, "bytes run past the load commands");             // the size of __TEXT's command
   broken(0x68 + 72 + 48, 0x10000, "lies outside its segment's file data");  // __text offset
-  broken(0x2c8 + 16 + 4 * 515, 2, "the file announces 2");  // TD count
+  broken(0x2c8 + 16 + 4 * 515, 2, "the file announces 2");                  // TD count
   broken(0x2c8 + 16 + 4 * 512, 0x40000000, "the first TD is at 0x40000000");
   broken(0x2c8 + 12, 0x1000, "state of 4096 words runs past its command");
 }
@@ -703,7 +711,8 @@ TEST(TdEncode, N2_N3_InterpretInvertsTheEncoder) {
       const int pb = int(rng() % uint64_t(s.kh)), pr = int(rng() % uint64_t(s.kw));
       s.oh = (s.h + s.py + pb - s.kh) / s.sy + 1;
       s.ow = (s.w + s.px + pr - s.kw) / s.sx + 1;
-      if (s.oh < 1 || s.ow < 1 || (s.oh - 1) * s.sy + s.kh - s.h - s.py < 0 || (s.ow - 1) * s.sx + s.kw - s.w - s.px < 0) {
+      if (s.oh < 1 || s.ow < 1 || (s.oh - 1) * s.sy + s.kh - s.h - s.py < 0 ||
+          (s.ow - 1) * s.sx + s.kw - s.w - s.px < 0) {
         continue;
       }
       s.kernel_channels = 1 + int(rng() % 4);
@@ -720,8 +729,8 @@ TEST(TdEncode, N2_N3_InterpretInvertsTheEncoder) {
       for (int co = 0; co < s.cout && s.bias; ++co) s.biases.push_back(uint16_t(rng() & 0xBBFF));
     }
     if (int8) s.shift = int(rng() % 12);
-    s.nonlinear = int(rng() % (int8 ? 2 : 3));
-    if (s.nonlinear == 2) {
+    s.nonlinear = regs::td::Nonlinear(rng() % (int8 ? 2 : 3));
+    if (s.nonlinear == regs::td::Nonlinear::kTable) {
       for (int i = 0; i <= 32; ++i) s.knots.push_back(uint16_t(0x2000 + 0x100 * i));
     }
     s.src_base = 64 * (rng() % 4);
@@ -752,9 +761,9 @@ TEST(TdEncode, N2_N3_InterpretInvertsTheEncoder) {
         EXPECT_EQ(l[0].w[size_t(co)], want) << "output channel " << co;
       }
     }
-    EXPECT_EQ(c.post.act, s.nonlinear == 1 ? oracle::PostAct::kRelu
-                          : s.nonlinear == 2 ? oracle::PostAct::kTable
-                                             : oracle::PostAct::kNone);
+    EXPECT_EQ(c.post.act, s.nonlinear == regs::td::Nonlinear::kRelu    ? oracle::PostAct::kRelu
+                          : s.nonlinear == regs::td::Nonlinear::kTable ? oracle::PostAct::kTable
+                                                                       : oracle::PostAct::kNone);
     EXPECT_EQ(c.post.scale_en, s.scale != 0x3C00);
     EXPECT_EQ(c.post.bias_en, s.bias);
     for (int co = 0; co < s.cout && s.bias; ++co) {
@@ -813,38 +822,49 @@ LayerSpec Pass(int c, int h, int w, int src, int dst) {
 // field, before anything runs.
 TEST(TdChainMemory, N2_BadProgramsAreRefusedBeforeAnythingRuns) {
   // good: input 5 -> scratch 6 -> output 4
-  EXPECT_EQ(ErrorOf([&] { PrepareProgram(Program({Pass(2, 3, 5, 5, 6), Pass(2, 3, 5, 6, 4)}, {{2, 3, 5}}, {{2, 3, 5}}, 1)); }), "");
+  EXPECT_EQ(ErrorOf([&] {
+              PrepareProgram(Program({Pass(2, 3, 5, 5, 6), Pass(2, 3, 5, 6, 4)}, {{2, 3, 5}}, {{2, 3, 5}}, 1));
+            }),
+            "");
   // a TD reads a scratch buffer nothing wrote
-  EXPECT_NE(ErrorOf([&] { PrepareProgram(Program({Pass(2, 3, 5, 6, 4)}, {{2, 3, 5}}, {{2, 3, 5}}, 2)); })
-                .find("TD 0: Header[8].RBase0 reads byte 0x0 of buffer 6 (scratch at"),
+  EXPECT_NE(ErrorOf([&] {
+              PrepareProgram(Program({Pass(2, 3, 5, 6, 4)}, {{2, 3, 5}}, {{2, 3, 5}}, 2));
+            }).find("TD 0: Header[8].RBase0 reads byte 0x0 of buffer 6 (scratch at"),
             std::string::npos);
   // ... or a part of one: the second TD reads 3 rows where the first wrote 2
-  EXPECT_NE(ErrorOf([&] { PrepareProgram(Program({Pass(1, 2, 5, 5, 6), Pass(1, 3, 5, 6, 4)}, {{1, 3, 5}}, {{1, 2, 5}}, 1)); })
-                .find("which no input holds and no earlier TD wrote"),
+  EXPECT_NE(ErrorOf([&] {
+              PrepareProgram(Program({Pass(1, 2, 5, 5, 6), Pass(1, 3, 5, 6, 4)}, {{1, 3, 5}}, {{1, 2, 5}}, 1));
+            }).find("which no input holds and no earlier TD wrote"),
             std::string::npos);
   // two TDs write the same bytes of the output
-  EXPECT_NE(ErrorOf([&] { PrepareProgram(Program({Pass(2, 1, 4, 5, 4), Pass(2, 1, 4, 5, 4)}, {{2, 1, 4}}, {{2, 1, 4}}, 0)); })
-                .find("TD 1: writes byte 0x0 of output out0, which TD 0 already wrote (outputs that overlap)"),
+  EXPECT_NE(ErrorOf([&] {
+              PrepareProgram(Program({Pass(2, 1, 4, 5, 4), Pass(2, 1, 4, 5, 4)}, {{2, 1, 4}}, {{2, 1, 4}}, 0));
+            }).find("TD 1: writes byte 0x0 of output out0, which TD 0 already wrote (outputs that overlap)"),
             std::string::npos);
   // an output element no TD writes
-  EXPECT_NE(ErrorOf([&] { PrepareProgram(Program({Pass(2, 1, 4, 5, 4)}, {{3, 1, 4}}, {{2, 1, 4}}, 0)); })
-                .find("output out0: element [2, 0, 0] is written by no TD"),
+  EXPECT_NE(ErrorOf([&] {
+              PrepareProgram(Program({Pass(2, 1, 4, 5, 4)}, {{3, 1, 4}}, {{2, 1, 4}}, 0));
+            }).find("output out0: element [2, 0, 0] is written by no TD"),
             std::string::npos);
   // a buffer index whose table entry is empty
-  EXPECT_NE(ErrorOf([&] { PrepareProgram(Program({Pass(2, 1, 4, 5, 20)}, {{2, 1, 4}}, {{2, 1, 4}}, 0)); })
-                .find("TD 0: Header[8].WBase = 20: the buffer-table entry is empty"),
+  EXPECT_NE(ErrorOf([&] {
+              PrepareProgram(Program({Pass(2, 1, 4, 5, 20)}, {{2, 1, 4}}, {{2, 1, 4}}, 0));
+            }).find("TD 0: Header[8].WBase = 20: the buffer-table entry is empty"),
             std::string::npos);
   // a TD writes into an input
-  EXPECT_NE(ErrorOf([&] { PrepareProgram(Program({Pass(2, 1, 4, 5, 6), Pass(2, 1, 4, 5, 4)}, {{2, 1, 4}}, {{2, 1, 4}, {2, 1, 4}}, 0)); })
-                .find("TD 0: Header[8].WBase = 6 writes into the input tensor in2"),
-            std::string::npos);
+  EXPECT_NE(
+      ErrorOf([&] {
+        PrepareProgram(Program({Pass(2, 1, 4, 5, 6), Pass(2, 1, 4, 5, 4)}, {{2, 1, 4}}, {{2, 1, 4}, {2, 1, 4}}, 0));
+      }).find("TD 0: Header[8].WBase = 6 writes into the input tensor in2"),
+      std::string::npos);
   // a TD writes over what it reads (in place)
   {
     LayerSpec a = Pass(1, 1, 64, 5, 6), b = Pass(1, 1, 32, 6, 6), c = Pass(1, 1, 32, 6, 4);
     b.dst_base = 0;
     c.src_base = 0;
-    EXPECT_NE(ErrorOf([&] { PrepareProgram(Program({a, b, c}, {{1, 1, 32}}, {{1, 1, 64}}, 1)); })
-                  .find("TD 1: writes element [0, 0, 0] at byte 0x0 of buffer 6"),
+    EXPECT_NE(ErrorOf([&] {
+                PrepareProgram(Program({a, b, c}, {{1, 1, 32}}, {{1, 1, 64}}, 1));
+              }).find("TD 1: writes element [0, 0, 0] at byte 0x0 of buffer 6"),
               std::string::npos);
   }
   // a planar operation of one source, which no real program has
@@ -859,8 +879,9 @@ TEST(TdChainMemory, N2_BadProgramsAreRefusedBeforeAnythingRuns) {
     p.dst_bar = 4;
     Encoded e = EncodeLayers({p});
     e.tds[0].Set(r::kPlanar_Cfg_Binary, 0);
-    EXPECT_NE(ErrorOf([&] { Interpret(e.tds, e.weights, 1); }).find("Planar.Cfg.Binary = 0: a planar operation of one "
-                                                                    "source is not modelled"),
+    EXPECT_NE(ErrorOf([&] { Interpret(e.tds, e.weights, 1); })
+                  .find("Planar.Cfg.Binary = 0: a planar operation of one "
+                        "source is not modelled"),
               std::string::npos);
   }
 }

@@ -1,9 +1,10 @@
+// SPDX-License-Identifier: Apache-2.0
 // What a driver (the compiler and DMA set-up of a real ANE) prepares for the neural-engine core
 // (rtl/ane_core.sv, docs/core.md): the tiling of a layer, the compressed kernel group of every
 // pass with the pass directory, the memory image of input and kernels, and the configuration
 // register writes. Not the oracle: tests compare what the core writes with oracle::Conv2d.
-#ifndef TB_HARNESS_CORE_PLAN_H_
-#define TB_HARNESS_CORE_PLAN_H_
+#ifndef TB_PLAN_CORE_PLAN_H_
+#define TB_PLAN_CORE_PLAN_H_
 
 #include <cstdint>
 #include <string>
@@ -18,16 +19,16 @@ namespace ane::harness {
 struct CoreParams {  // the RTL instance's parameters
   int lanes = 16;
   int bank_bytes = 512;
-  int beat_bytes = 8;   // a bank word: bank rows are whole words (PlanCoreLayer's bpr)
-  int out_bytes = 64;   // output port bytes per write
-  int port_words = 8;   // bank words per input read (the input port: 64 bytes)
-  int in_banks = 8;     // the input buffer's ring of banks (ane_core InBanks)
+  int beat_bytes = 8;  // a bank word: bank rows are whole words (PlanCoreLayer's bpr)
+  int out_bytes = 64;  // output port bytes per write
+  int port_words = 8;  // bank words per input read (the input port: 64 bytes)
+  int in_banks = 8;    // the input buffer's ring of banks (ane_core InBanks)
   int PortBytes() const { return port_words * beat_bytes; }
 };
 
 struct CoreLayerPlan {
   oracle::ConvLayer layer;
-  oracle::KernelSpec kspec;   // format, sparse, two_kernel, four_kernel (params follow the post config)
+  oracle::KernelSpec kspec;  // format, sparse, two_kernel, four_kernel (params follow the post config)
   // tiling (0: chosen by PlanCoreLayer)
   int tile_h = 0, tile_w = 0;
   int channels_per_wu = 0;
@@ -41,7 +42,7 @@ struct CoreLayerPlan {
   int patch_h = 0, patch_w = 0, bpr = 0;
   int nk_full = 0, nk_last = 0, ppg = 0, passes = 0;
   bool elem16 = true, out8 = false;
-  int flat_w = 0;   // a 1x1 layer planned as [C, 1, H W] (harness::PlanRtlConv): its output width W
+  int flat_w = 0;  // a 1x1 layer planned as [C, 1, H W] (harness::PlanRtlConv): its output width W
 };
 
 // A layer whose kernel is larger than the shifter's 7x7 walk, as an equivalent layer the core
@@ -64,12 +65,12 @@ std::string PlanCoreLayer(CoreLayerPlan* p, const CoreParams& cp);
 
 // The memory image and register writes of one run.
 struct CoreImage {
-  std::vector<uint8_t> mem;                          // from address 0
+  std::vector<uint8_t> mem;  // from address 0
   uint32_t x_base = 0, k_base = 0, y_base = 0, y_bytes = 0;
   std::vector<std::pair<uint32_t, uint32_t>> shifter_writes;  // (0x80 + a, data), PREP last
   std::vector<std::pair<uint32_t, uint32_t>> writes;          // extract, post-processor, core
-  uint64_t mac_ops = 0;        // operations the kernel groups schedule, over every tile
-  uint64_t macs = 0;           // useful multiply-accumulates: Cout OH OW Cg KH KW
+  uint64_t mac_ops = 0;                                       // operations the kernel groups schedule, over every tile
+  uint64_t macs = 0;                                          // useful multiply-accumulates: Cout OH OW Cg KH KW
 };
 
 // Where a layer's tensors are (bytes): what XBASE .. YRS hold.
@@ -91,4 +92,4 @@ std::vector<std::vector<uint16_t>> CoreCoefficients(const CoreLayerPlan& p,
 
 }  // namespace ane::harness
 
-#endif  // TB_HARNESS_CORE_PLAN_H_
+#endif  // TB_PLAN_CORE_PLAN_H_
