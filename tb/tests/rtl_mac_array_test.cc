@@ -16,6 +16,7 @@
 #include "tb/oracle/mac.h"
 #include "tb/tests/mac_stream.h"
 #include "tb/tests/test_seed.h"
+#include "tb/tests/wide_port.h"
 
 namespace ane {
 namespace {
@@ -26,25 +27,8 @@ using test::Op;
 using test::Rng;
 using test::StreamGen;
 
-// Lane i's slice of a wide Verilator port.
-template <size_t N>
-uint32_t Get(const VlWide<N>& w, int bits, int i) {
-  uint32_t v = 0;
-  for (int b = 0; b < bits; ++b) {
-    const int k = i * bits + b;
-    v |= ((w[size_t(k / 32)] >> (k % 32)) & 1u) << b;
-  }
-  return v;
-}
-template <size_t N>
-void Set(VlWide<N>& w, int bits, int i, uint32_t v) {
-  for (int b = 0; b < bits; ++b) {
-    const int k = i * bits + b;
-    const uint32_t mask = 1u << (k % 32);
-    w[size_t(k / 32)] = (w[size_t(k / 32)] & ~mask) | (((v >> b) & 1u) << (k % 32));
-  }
-}
-uint32_t Get(uint32_t w, int bits, int i) { return (w >> (i * bits)) & ((1u << bits) - 1); }
+using test::Get;
+using test::Set;
 
 struct ArrayOp {
   Op op;        // control, and kernel A in op.kernel

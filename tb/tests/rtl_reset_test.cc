@@ -92,6 +92,7 @@
 #include "tb/tests/planar_stimulus.h"
 #include "tb/tests/shifter_stimulus.h"
 #include "tb/tests/test_seed.h"
+#include "tb/tests/wide_port.h"
 
 namespace ane {
 namespace {
@@ -296,25 +297,8 @@ void MidJobResets(Bench& bench, uint64_t default_seed, int iterations) {
   tally.Report(seed);
 }
 
-// Lane i's slice of a wide Verilator port.
-template <size_t N>
-uint32_t Get(const VlWide<N>& w, int bits, int i) {
-  uint32_t v = 0;
-  for (int b = 0; b < bits; ++b) {
-    const int k = i * bits + b;
-    v |= ((w[size_t(k / 32)] >> (k % 32)) & 1u) << b;
-  }
-  return v;
-}
-uint32_t Get(uint32_t w, int bits, int i) { return (w >> (i * bits)) & ((1u << bits) - 1); }
-template <size_t N>
-void Set(VlWide<N>& w, int bits, int i, uint32_t v) {
-  for (int b = 0; b < bits; ++b) {
-    const int k = i * bits + b;
-    const uint32_t mask = 1u << (k % 32);
-    w[size_t(k / 32)] = (w[size_t(k / 32)] & ~mask) | (((v >> b) & 1u) << (k % 32));
-  }
-}
+using test::Get;
+using test::Set;
 
 // ============================================================ MAC lane and array (N-2)
 
