@@ -190,9 +190,8 @@ fs::path OutputPath(const Field& f, const std::optional<fs::path>& out_dir) {
   const fs::path path = out_dir && written.is_relative() ? (*out_dir / written).lexically_normal() : f.Path();
   const fs::path dir = path.has_parent_path() ? path.parent_path() : fs::path(".");
   std::error_code ec;
-  // --out-dir itself is made when it does not exist yet (MakeOutDir); a folder below it is not.
-  const bool made =
-      out_dir && (dir / "").lexically_normal() == (*out_dir / "").lexically_normal() && OutDirProblem(dir).empty();
+  // --out-dir itself (checked by Run) is made when it does not exist yet; a folder below it is not.
+  const bool made = out_dir && (dir / "").lexically_normal() == (*out_dir / "").lexically_normal();
   if (!made && !fs::is_directory(dir, ec)) {
     f.Fail(fmt::format("directory {} does not exist (create it first)", dir.string()));
   }

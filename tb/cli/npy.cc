@@ -361,6 +361,18 @@ std::string OutDirProblem(const fs::path& dir) {
   return "";
 }
 
+namespace {
+
+// dir and its parents, made once every check has passed, just before the files are written.
+void MakeOutDir(const fs::path& dir) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec || !fs::is_directory(dir))
+    Fail(fmt::format("{}: cannot create the directory: {}", dir.string(), ec.message()));
+}
+
+}  // namespace
+
 void WriteNpyFilesIn(const std::optional<fs::path>& dir, const std::vector<std::pair<fs::path, Tensor>>& files) {
   fs::path made;  // the outermost folder this call makes
   std::error_code ec;
@@ -377,13 +389,6 @@ void WriteNpyFilesIn(const std::optional<fs::path>& dir, const std::vector<std::
     if (!made.empty()) fs::remove_all(made, ec);
     throw;
   }
-}
-
-void MakeOutDir(const fs::path& dir) {
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec || !fs::is_directory(dir))
-    Fail(fmt::format("{}: cannot create the directory: {}", dir.string(), ec.message()));
 }
 
 }  // namespace ane::cli

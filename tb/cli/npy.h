@@ -56,10 +56,8 @@ void WriteNpyFiles(const std::vector<std::pair<std::filesystem::path, Tensor>>& 
 
 // An output directory named on the command line (--out-dir): an existing directory, or one that
 // does not exist yet and can be made (every part of it that exists is a directory). Returns ""
-// when it is usable, else why not. MakeOutDir creates it and its parents; a command calls it
-// once every check has passed, just before it writes.
+// when it is usable, else why not.
 std::string OutDirProblem(const std::filesystem::path& dir);
-void MakeOutDir(const std::filesystem::path& dir);
 // WriteNpyFiles under --out-dir `dir`: makes it when it is missing, and removes what it made
 // when the files cannot be written (nothing is left behind on an error).
 void WriteNpyFilesIn(const std::optional<std::filesystem::path>& dir,

@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <type_traits>
 
 #include "tb/oracle/elementwise.h"
 #include "tb/oracle/formats.h"
@@ -30,20 +29,6 @@ int ChannelBase(int c) { return r::kKernelDMASrc_CoeffBaseAddr_0_Addr + kBaseSte
 int ChannelSize(int c) { return r::kKernelDMASrc_CoeffBfrSize_0_MemBfrSize + kSizeStep * c; }
 
 const char* Name(int field) { return r::kFields[field].name; }
-
-// A field id as a type, so that a lambda can pass it on as a template argument.
-template <int F>
-using Id = std::integral_constant<int, F>;
-
-// Field F (a format field) as the element format of a tensor; fails on a code that names none.
-template <int F>
-ElemFormat FormatOf(const Td& t, const std::string& where) {
-  const r::Fmt v = t.As<F>();
-  if (v != r::Fmt::kInt8 && v != r::Fmt::kFp16) {
-    Fail(fmt::format("{}: {} = {}: unknown format code (1 int8, 2 fp16 are modelled)", where, Name(F), uint32_t(v)));
-  }
-  return ElemFormat(uint32_t(v));
-}
 
 // The table domain of assumption A11: [-8, 8], step 1/2.
 constexpr uint16_t kTableLo = 0xC800;  // -8
@@ -341,9 +326,14 @@ class TdReader {
     const uint32_t v = get(field);
     if (v != want) Fail(fmt::format("{}: {} = {}: {} (only {} is modelled)", where, Name(field), Value(v), why, want));
   }
-  template <class I>
-  ElemFormat format(I) const {
-    return FormatOf<I::value>(t, where);
+  // Field F (a format field) as the element format of a tensor; fails on a code that names none.
+  template <int F>
+  ElemFormat format() const {
+    const r::Fmt v = t.As<F>();
+    if (v != r::Fmt::kInt8 && v != r::Fmt::kFp16) {
+      Fail(fmt::format("{}: {} = {}: unknown format code (1 int8, 2 fp16 are modelled)", where, Name(F), uint32_t(v)));
+    }
+    return ElemFormat(uint32_t(v));
   }
   // A tensor's DMA base and strides (A4, A5): each a number of 64-byte units, a row and a plane
   // at least as long as the tensor's.
@@ -405,13 +395,13 @@ class TdReader {
     need(r::kTileDMADst_DMAConfig_En, 1, "the destination DMA is off (a result kept in the L2 is not modelled)");
 
     // Formats (A13).
-    L.src.format = format(Id<r::kCommon_ChCfg_InFmt>());
-    L.dst.format = format(Id<r::kCommon_ChCfg_OutFmt>());
-    if (format(Id<r::kTileDMASrc_Fmt_MemFmt>()) != L.src.format) {
+    L.src.format = format<r::kCommon_ChCfg_InFmt>();
+    L.dst.format = format<r::kCommon_ChCfg_OutFmt>();
+    if (format<r::kTileDMASrc_Fmt_MemFmt>() != L.src.format) {
       Fail(fmt::format("{}: TileDMASrc.Fmt.MemFmt differs from Common.ChCfg.InFmt (conversion on load is not modelled)",
                        where));
     }
-    if (format(Id<r::kTileDMADst_Fmt_MemFmt>()) != L.dst.format) {
+    if (format<r::kTileDMADst_Fmt_MemFmt>() != L.dst.format) {
       Fail(fmt::format(
           "{}: TileDMADst.Fmt.MemFmt differs from Common.ChCfg.OutFmt (conversion on store is not modelled)", where));
     }
@@ -478,8 +468,8 @@ class TdReader {
     need(r::kHeader_8_RBE1, 1, "a two-source planar operation reads source 1 through RBase1");
     L.src1 = L.src;
     L.src1.bar = int(get(r::kHeader_8_RBase1));
-    L.src1.format = format(Id<r::kCommon_ChCfg_Src1Fmt>());
-    if (format(Id<r::kTileDMASrc_Src1Fmt_MemFmt>()) != L.src1.format) {
+    L.src1.format = format<r::kCommon_ChCfg_Src1Fmt>();
+    if (format<r::kTileDMASrc_Src1Fmt_MemFmt>() != L.src1.format) {
       Fail(fmt::format("{}: TileDMASrc.Src1Fmt.MemFmt differs from Common.ChCfg.Src1Fmt", where));
     }
     strides(&L.src1, r::kTileDMASrc_Src1BaseAddr_Addr, r::kTileDMASrc_Src1RowStride_Stride,
@@ -541,7 +531,7 @@ class TdReader {
   // MAC mode and the post-processor (N-3).
   void ReadMacAndPost() {
     oracle::ConvLayer& l = L.layer;
-    kfmt = L.pass ? L.src.format : format(Id<r::kNE_KernelCfg_KernelFmt>());
+    kfmt = L.pass ? L.src.format : format<r::kNE_KernelCfg_KernelFmt>();
     if (L.pass && t.As<r::kNE_KernelCfg_KernelFmt>() != r::Fmt::kNone) {
       Fail(fmt::format("{}: NE.KernelCfg.KernelFmt = {}: a per-element pass reads no kernels (0 in every real pass)",
                        where, get(r::kNE_KernelCfg_KernelFmt)));

@@ -880,13 +880,6 @@ TEST(RtlReset, N2_Shifter256MidLayer) {
 
 // ============================================================ kernel extract (N-6)
 
-// A random kernel group, drawn as rtl_kernel_extract_test.cc draws it (tb/tests/kernel_stimulus.h):
-// every format, dense or sparse at a density, one kernel per slot or two.
-oracle::KernelGroup RandomGroup(Rng& rng, int steps, oracle::KernelFormat f, bool sparse, bool two, int r,
-                                int zero_pct) {
-  return test::RandomGroup(rng, steps, f, sparse, two ? 2 : 1, r, zero_pct);
-}
-
 struct ExtractJob {
   oracle::ConvGeometry geom;
   std::vector<uint32_t> words;
@@ -913,8 +906,8 @@ struct KernelExtractBench {
     for (int gi = 0; gi < groups; ++gi) {
       const oracle::KernelFormat f = oracle::KernelFormat(rng.Below(5));
       const bool two = int(f) <= 2 && rng.Below(2);
-      oracle::KernelGroup g =
-          RandomGroup(rng, j.geom.Steps(), f, rng.Below(3) != 0, two, 1 + int(rng.Below(8)), zero_pcts[rng.Below(4)]);
+      oracle::KernelGroup g = test::RandomGroup(rng, j.geom.Steps(), f, rng.Below(3) != 0, two ? 2 : 1,
+                                                1 + int(rng.Below(8)), zero_pcts[rng.Below(4)]);
       const std::vector<uint32_t> w = oracle::EncodeKernelGroup(&g);
       const oracle::DecodedGroup dg = oracle::DecodeKernelGroup(w.data(), w.size(), j.geom.Steps());
       j.words.insert(j.words.end(), w.begin(), w.end());
