@@ -30,11 +30,11 @@ module ane_fp16_recip #(
   output      logic [15:0] y_o
 );
 
-  // One restoring division step with r <= d: {quotient bit, next remainder}.
+  // ane_pkg::div_step on 11-bit operands: with r <= d < 2^11 the remainder keeps bit 11 zero.
   function automatic logic [11:0] div_step(logic [10:0] r, logic [10:0] d);
-    logic [11:0] t;
-    t = {r, 1'b0};
-    div_step = (t >= {1'b0, d}) ? {1'b1, 11'(t - {1'b0, d})} : {1'b0, t[10:0]};
+    logic [12:0] q;
+    q        = ane_pkg::div_step({1'b0, r}, {1'b0, d});
+    div_step = {q[12], 11'(q[11:0])};
   endfunction
 
   // ---- front (segment 0): N-1, normalize, exponent, result class, specials; quotient bit 11

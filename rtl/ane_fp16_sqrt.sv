@@ -28,17 +28,6 @@ module ane_fp16_sqrt #(
   output      logic [15:0] y_o
 );
 
-  // One square-root digit step: {next root, next remainder}. The remainder never exceeds twice
-  // the root, so n (the root's width after the step) bounds it to n + 1 bits.
-  function automatic logic [24:0] sq_step(logic [12:0] rem, logic [11:0] root, logic [1:0] pair, int n);
-    logic [14:0] r, tr;
-    logic        ge;
-    r  = {rem, pair};
-    tr = {1'b0, root, 2'b01};
-    ge = r >= tr;
-    sq_step = {root[10:0], ge, 13'((ge ? r - tr : r) & ((15'd1 << (n + 1)) - 15'd1))};
-  endfunction
-
   // ---- front (segment 0): N-1, normalize, m2, exponent, specials
   logic [15:0] b;
   logic [20:0] nm;
@@ -94,7 +83,7 @@ module ane_fp16_sqrt #(
     t[23:12] = m2;
     rem = {11'd0, 2'(t[23:22] - 2'd1)};
     root = 12'd1;
-    q = sq_step(rem, root, t[21:20], 2);
+    q = ane_pkg::isqrt_step(rem, root, t[21:20], 2);
     root = q[24:13];
     rem = q[12:0];
     n0_t = t[19:12];
@@ -111,13 +100,13 @@ module ane_fp16_sqrt #(
     t[19:12] = s1_t;
     rem = 13'(s1_rem);
     root = {10'd0, 1'b1, s1_root};
-    q = sq_step(rem, root, t[19:18], 3);
+    q = ane_pkg::isqrt_step(rem, root, t[19:18], 3);
     root = q[24:13];
     rem = q[12:0];
-    q = sq_step(rem, root, t[17:16], 4);
+    q = ane_pkg::isqrt_step(rem, root, t[17:16], 4);
     root = q[24:13];
     rem = q[12:0];
-    q = sq_step(rem, root, t[15:14], 5);
+    q = ane_pkg::isqrt_step(rem, root, t[15:14], 5);
     root = q[24:13];
     rem = q[12:0];
     n1_t = t[13:12];
@@ -134,13 +123,13 @@ module ane_fp16_sqrt #(
     t[13:12] = s2_t;
     rem = 13'(s2_rem);
     root = {7'd0, 1'b1, s2_root};
-    q = sq_step(rem, root, t[13:12], 6);
+    q = ane_pkg::isqrt_step(rem, root, t[13:12], 6);
     root = q[24:13];
     rem = q[12:0];
-    q = sq_step(rem, root, 2'b00, 7);
+    q = ane_pkg::isqrt_step(rem, root, 2'b00, 7);
     root = q[24:13];
     rem = q[12:0];
-    q = sq_step(rem, root, 2'b00, 8);
+    q = ane_pkg::isqrt_step(rem, root, 2'b00, 8);
     root = q[24:13];
     rem = q[12:0];
     n2_rem = rem[8:0];
@@ -154,13 +143,13 @@ module ane_fp16_sqrt #(
     logic [11:0] root;
     rem = 13'(s3_rem);
     root = {4'd0, 1'b1, s3_root};
-    q = sq_step(rem, root, 2'b00, 9);
+    q = ane_pkg::isqrt_step(rem, root, 2'b00, 9);
     root = q[24:13];
     rem = q[12:0];
-    q = sq_step(rem, root, 2'b00, 10);
+    q = ane_pkg::isqrt_step(rem, root, 2'b00, 10);
     root = q[24:13];
     rem = q[12:0];
-    q = sq_step(rem, root, 2'b00, 11);
+    q = ane_pkg::isqrt_step(rem, root, 2'b00, 11);
     root = q[24:13];
     rem = q[12:0];
     n3_rem = rem[11:0];
@@ -174,7 +163,7 @@ module ane_fp16_sqrt #(
     logic [11:0] root;
     rem = 13'(s4_rem);
     root = {1'd0, 1'b1, s4_root};
-    q = sq_step(rem, root, 2'b00, 12);
+    q = ane_pkg::isqrt_step(rem, root, 2'b00, 12);
     root = q[24:13];
     rem = q[12:0];
     if (s4_sp[1]) y_o = s4_sp[0] ? 16'h7C00 : 16'h0000;

@@ -49,88 +49,16 @@ module ane_mac_acc_exact #(
 );
 
   // ------------------------------------------------------------------ a: t's zero counts
-  // (The zero counts are binary trees, written out level by level: node i of level l keeps
-  // "some bit set" (_v<l>[i]) and its l-bit count (_c<l>); a node takes its first child's count
-  // with a 0 in front, or, when that child is empty, the other's with a 1 in front (half its
-  // width). Each level is its own vector of at most 64 bits, which keeps the Verilated model
-  // fast. The lanes' RTL calls no functions and no modules of its own, docs/mac_lane.md
-  // "Simulation model".)
+  // (The zero counts are ane_lzc's binary trees: each level its own vector of at most 64 bits,
+  // which keeps the Verilated model fast.)
   logic [127:0] a_lzin, a_tzin;
-  logic [63:0] alz_v1;  logic [63:0] alz_c1;
-  logic [31:0] alz_v2;  logic [63:0] alz_c2;
-  logic [15:0] alz_v3;  logic [47:0] alz_c3;
-  logic [7:0] alz_v4;  logic [31:0] alz_c4;
-  logic [3:0] alz_v5;  logic [19:0] alz_c5;
-  logic [1:0] alz_v6;  logic [11:0] alz_c6;
-  logic alz_v7;  logic [6:0] alz_c7;
-  logic [63:0] atz_v1;  logic [63:0] atz_c1;
-  logic [31:0] atz_v2;  logic [63:0] atz_c2;
-  logic [15:0] atz_v3;  logic [47:0] atz_c3;
-  logic [7:0] atz_v4;  logic [31:0] atz_c4;
-  logic [3:0] atz_v5;  logic [19:0] atz_c5;
-  logic [1:0] atz_v6;  logic [11:0] atz_c6;
-  logic atz_v7;  logic [6:0] atz_c7;
   logic [6:0]   a_lz, a_tz;
   logic         a_zero;
-  always_comb begin
-    a_lzin = {t_i.mag, 45'd0};
-    a_tzin = {45'd0, t_i.mag};
-    for (int i = 0; i < 64; i++) begin
-      alz_v1[i] = a_lzin[2*i+1] | a_lzin[2*i];
-      alz_c1[i] = !a_lzin[2*i+1];
-    end
-    for (int i = 0; i < 32; i++) begin
-      alz_v2[i] = alz_v1[2*i+1] | alz_v1[2*i];
-      alz_c2[2*i +: 2] = alz_v1[2*i+1] ? {1'b0, alz_c1[1*(2*i+1) +: 1]} : {1'b1, alz_c1[1*(2*i) +: 1]};
-    end
-    for (int i = 0; i < 16; i++) begin
-      alz_v3[i] = alz_v2[2*i+1] | alz_v2[2*i];
-      alz_c3[3*i +: 3] = alz_v2[2*i+1] ? {1'b0, alz_c2[2*(2*i+1) +: 2]} : {1'b1, alz_c2[2*(2*i) +: 2]};
-    end
-    for (int i = 0; i < 8; i++) begin
-      alz_v4[i] = alz_v3[2*i+1] | alz_v3[2*i];
-      alz_c4[4*i +: 4] = alz_v3[2*i+1] ? {1'b0, alz_c3[3*(2*i+1) +: 3]} : {1'b1, alz_c3[3*(2*i) +: 3]};
-    end
-    for (int i = 0; i < 4; i++) begin
-      alz_v5[i] = alz_v4[2*i+1] | alz_v4[2*i];
-      alz_c5[5*i +: 5] = alz_v4[2*i+1] ? {1'b0, alz_c4[4*(2*i+1) +: 4]} : {1'b1, alz_c4[4*(2*i) +: 4]};
-    end
-    for (int i = 0; i < 2; i++) begin
-      alz_v6[i] = alz_v5[2*i+1] | alz_v5[2*i];
-      alz_c6[6*i +: 6] = alz_v5[2*i+1] ? {1'b0, alz_c5[5*(2*i+1) +: 5]} : {1'b1, alz_c5[5*(2*i) +: 5]};
-    end
-    alz_v7 = alz_v6[1] | alz_v6[0];
-    alz_c7 = alz_v6[1] ? {1'b0, alz_c6[11:6]} : {1'b1, alz_c6[5:0]};
-    for (int i = 0; i < 64; i++) begin
-      atz_v1[i] = a_tzin[2*i] | a_tzin[2*i+1];
-      atz_c1[i] = !a_tzin[2*i];
-    end
-    for (int i = 0; i < 32; i++) begin
-      atz_v2[i] = atz_v1[2*i] | atz_v1[2*i+1];
-      atz_c2[2*i +: 2] = atz_v1[2*i] ? {1'b0, atz_c1[1*(2*i) +: 1]} : {1'b1, atz_c1[1*(2*i+1) +: 1]};
-    end
-    for (int i = 0; i < 16; i++) begin
-      atz_v3[i] = atz_v2[2*i] | atz_v2[2*i+1];
-      atz_c3[3*i +: 3] = atz_v2[2*i] ? {1'b0, atz_c2[2*(2*i) +: 2]} : {1'b1, atz_c2[2*(2*i+1) +: 2]};
-    end
-    for (int i = 0; i < 8; i++) begin
-      atz_v4[i] = atz_v3[2*i] | atz_v3[2*i+1];
-      atz_c4[4*i +: 4] = atz_v3[2*i] ? {1'b0, atz_c3[3*(2*i) +: 3]} : {1'b1, atz_c3[3*(2*i+1) +: 3]};
-    end
-    for (int i = 0; i < 4; i++) begin
-      atz_v5[i] = atz_v4[2*i] | atz_v4[2*i+1];
-      atz_c5[5*i +: 5] = atz_v4[2*i] ? {1'b0, atz_c4[4*(2*i) +: 4]} : {1'b1, atz_c4[4*(2*i+1) +: 4]};
-    end
-    for (int i = 0; i < 2; i++) begin
-      atz_v6[i] = atz_v5[2*i] | atz_v5[2*i+1];
-      atz_c6[6*i +: 6] = atz_v5[2*i] ? {1'b0, atz_c5[5*(2*i) +: 5]} : {1'b1, atz_c5[5*(2*i+1) +: 5]};
-    end
-    atz_v7 = atz_v6[0] | atz_v6[1];
-    atz_c7 = atz_v6[0] ? {1'b0, atz_c6[5:0]} : {1'b1, atz_c6[11:6]};
-    a_lz   = alz_c7;
-    a_tz   = atz_c7;
-    a_zero = !alz_v7;
-  end
+  logic         a_tzero;  // (t's zero flag is a_zero)
+  assign a_lzin = {t_i.mag, 45'd0};
+  assign a_tzin = {45'd0, t_i.mag};
+  ane_lzc #(.W(128)) u_alz (.v_i(a_lzin), .n_o(a_lz), .zero_o(a_zero));
+  ane_lzc #(.W(128), .Trailing(1'b1)) u_atz (.v_i(a_tzin), .n_o(a_tz), .zero_o(a_tzero));
 
   ane_pkg::mac_exact_t b_t;
   logic [6:0]          b_lz, b_tz;
@@ -160,12 +88,10 @@ module ane_mac_acc_exact #(
   logic               c_tbig;
   logic [7:0]         c_sa8;
   logic [31:0]        c_tzin;
-  logic [15:0] ctz_v1;  logic [15:0] ctz_c1;
-  logic [7:0] ctz_v2;  logic [15:0] ctz_c2;
-  logic [3:0] ctz_v3;  logic [11:0] ctz_c3;
-  logic [1:0] ctz_v4;  logic [7:0] ctz_c4;
-  logic ctz_v5;  logic [4:0] ctz_c5;
   logic [4:0]         c_tza;
+  logic               c_tzz;  // (unused: a zero acc has ea = -126, its count is never read)
+  assign c_tzin = {8'd0, acc_i[30:23] != 8'h00, acc_i[22:0]};
+  ane_lzc #(.W(32), .Trailing(1'b1)) u_ctz (.v_i(c_tzin), .n_o(c_tza), .zero_o(c_tzz));
   // to stage d
   logic [84:0]        c_big, c_small;
   logic [6:0]         c_sa;      // the small operand's shift (127: everything shifted out)
@@ -184,26 +110,6 @@ module ane_mac_acc_exact #(
     c_azero = acc_i[30:0] == 31'd0;
     c_asign = acc_i[31] && !c_anan;
     c_a     = {c_ae8 != 8'h00, acc_i[22:0]};
-    c_tzin  = {8'd0, c_a};
-    for (int i = 0; i < 16; i++) begin
-      ctz_v1[i] = c_tzin[2*i] | c_tzin[2*i+1];
-      ctz_c1[i] = !c_tzin[2*i];
-    end
-    for (int i = 0; i < 8; i++) begin
-      ctz_v2[i] = ctz_v1[2*i] | ctz_v1[2*i+1];
-      ctz_c2[2*i +: 2] = ctz_v1[2*i] ? {1'b0, ctz_c1[1*(2*i) +: 1]} : {1'b1, ctz_c1[1*(2*i+1) +: 1]};
-    end
-    for (int i = 0; i < 4; i++) begin
-      ctz_v3[i] = ctz_v2[2*i] | ctz_v2[2*i+1];
-      ctz_c3[3*i +: 3] = ctz_v2[2*i] ? {1'b0, ctz_c2[2*(2*i) +: 2]} : {1'b1, ctz_c2[2*(2*i+1) +: 2]};
-    end
-    for (int i = 0; i < 2; i++) begin
-      ctz_v4[i] = ctz_v3[2*i] | ctz_v3[2*i+1];
-      ctz_c4[4*i +: 4] = ctz_v3[2*i] ? {1'b0, ctz_c3[3*(2*i) +: 3]} : {1'b1, ctz_c3[3*(2*i+1) +: 3]};
-    end
-    ctz_v5 = ctz_v4[0] | ctz_v4[1];
-    ctz_c5 = ctz_v4[0] ? {1'b0, ctz_c4[3:0]} : {1'b1, ctz_c4[7:4]};
-    c_tza   = ctz_c5;
     c_ea    = $signed({2'd0, (c_ae8 == 8'h00) ? 8'd1 : c_ae8}) - 10'sd127;  // nominal msb exponent
     c_dt    = 11'(c_et) - 11'(c_ea);
     c_da    = 11'(c_ea) - 11'(c_et);
@@ -244,15 +150,12 @@ module ane_mac_acc_exact #(
   logic         dk_c1;
   logic         d_jam, d_neg;
   logic [127:0] d_tzin;
-  logic [63:0] dtz_v1;  logic [63:0] dtz_c1;
-  logic [31:0] dtz_v2;  logic [63:0] dtz_c2;
-  logic [15:0] dtz_v3;  logic [47:0] dtz_c3;
-  logic [7:0] dtz_v4;  logic [31:0] dtz_c4;
-  logic [3:0] dtz_v5;  logic [19:0] dtz_c5;
-  logic [1:0] dtz_v6;  logic [11:0] dtz_c6;
-  logic dtz_v7;  logic [6:0] dtz_c7;
   logic [6:0]   d_tzd;
   logic         d_dz;
+  // the trailing zeros of big - small (= those of big ^ small)
+  assign d_yn   = d_sa[0] ? {1'b0, d_small[84:1]} : d_small;
+  assign d_tzin = {43'd0, d_big ^ d_yn};
+  ane_lzc #(.W(128), .Trailing(1'b1)) u_dtz (.v_i(d_tzin), .n_o(d_tzd), .zero_o(d_dz));
   // to stage e
   logic [84:0]  d_xe;   // far: big; near: D
   logic         d_esign;
@@ -260,7 +163,6 @@ module ane_mac_acc_exact #(
     d_shr  = d_small >> d_sa;
     d_jam  = d_snz && (d_tzw < d_sa);
     d_y    = {d_shr[84:1], d_shr[0] | d_jam};
-    d_yn   = d_sa[0] ? {1'b0, d_small[84:1]} : d_small;
     // big + ~small = big - small - 1: carry out of big - small when big >= small, else
     // small - big = ~(big + ~small)
     d_ny   = ~d_yn;
@@ -281,35 +183,6 @@ module ane_mac_acc_exact #(
     dk_c1 = dk_gg[84] | dk_pp[84];
     d_neg  = !dk_c1;
     d_dd   = d_neg ? ~dk_r : dk_r1;
-    d_tzin = {43'd0, d_big ^ d_yn};  // the trailing zeros of big - small
-    for (int i = 0; i < 64; i++) begin
-      dtz_v1[i] = d_tzin[2*i] | d_tzin[2*i+1];
-      dtz_c1[i] = !d_tzin[2*i];
-    end
-    for (int i = 0; i < 32; i++) begin
-      dtz_v2[i] = dtz_v1[2*i] | dtz_v1[2*i+1];
-      dtz_c2[2*i +: 2] = dtz_v1[2*i] ? {1'b0, dtz_c1[1*(2*i) +: 1]} : {1'b1, dtz_c1[1*(2*i+1) +: 1]};
-    end
-    for (int i = 0; i < 16; i++) begin
-      dtz_v3[i] = dtz_v2[2*i] | dtz_v2[2*i+1];
-      dtz_c3[3*i +: 3] = dtz_v2[2*i] ? {1'b0, dtz_c2[2*(2*i) +: 2]} : {1'b1, dtz_c2[2*(2*i+1) +: 2]};
-    end
-    for (int i = 0; i < 8; i++) begin
-      dtz_v4[i] = dtz_v3[2*i] | dtz_v3[2*i+1];
-      dtz_c4[4*i +: 4] = dtz_v3[2*i] ? {1'b0, dtz_c3[3*(2*i) +: 3]} : {1'b1, dtz_c3[3*(2*i+1) +: 3]};
-    end
-    for (int i = 0; i < 4; i++) begin
-      dtz_v5[i] = dtz_v4[2*i] | dtz_v4[2*i+1];
-      dtz_c5[5*i +: 5] = dtz_v4[2*i] ? {1'b0, dtz_c4[4*(2*i) +: 4]} : {1'b1, dtz_c4[4*(2*i+1) +: 4]};
-    end
-    for (int i = 0; i < 2; i++) begin
-      dtz_v6[i] = dtz_v5[2*i] | dtz_v5[2*i+1];
-      dtz_c6[6*i +: 6] = dtz_v5[2*i] ? {1'b0, dtz_c5[5*(2*i) +: 5]} : {1'b1, dtz_c5[5*(2*i+1) +: 5]};
-    end
-    dtz_v7 = dtz_v6[0] | dtz_v6[1];
-    dtz_c7 = dtz_v6[0] ? {1'b0, dtz_c6[5:0]} : {1'b1, dtz_c6[11:6]};
-    d_tzd   = dtz_c7;
-    d_dz    = !dtz_v7;
     d_xe    = d_near ? d_dd : d_big;
     d_esign = (d_near && d_neg) ? !d_bsign : d_bsign;
   end
@@ -327,14 +200,10 @@ module ane_mac_acc_exact #(
   logic               ek_c1;
   logic               e_st60, e_st59, e_st58;
   logic [127:0]       e_nin, e_n;
-  logic [63:0] elz_v1;  logic [63:0] elz_c1;
-  logic [31:0] elz_v2;  logic [63:0] elz_c2;
-  logic [15:0] elz_v3;  logic [47:0] elz_c3;
-  logic [7:0] elz_v4;  logic [31:0] elz_c4;
-  logic [3:0] elz_v5;  logic [19:0] elz_c5;
-  logic [1:0] elz_v6;  logic [11:0] elz_c6;
-  logic elz_v7;  logic [6:0] elz_c7;
   logic [6:0]         e_lz;
+  logic               e_lzz;  // (unused: e_x is nonzero whenever e_lz is read)
+  assign e_nin = {1'b0, e_x, 43'd0};
+  ane_lzc #(.W(128)) u_elz (.v_i(e_nin), .n_o(e_lz), .zero_o(e_lzz));
   logic [7:0]         e_tl;
   // to stage f
   logic [23:0]        e_kept;
@@ -365,34 +234,6 @@ module ane_mac_acc_exact #(
     e_st60 = e_z[59:0] != {60{1'b1}};
     e_st59 = e_z[58:0] != {59{1'b1}};
     e_st58 = e_z[57:0] != {58{1'b1}};
-    e_nin  = {1'b0, e_x, 43'd0};
-    for (int i = 0; i < 64; i++) begin
-      elz_v1[i] = e_nin[2*i+1] | e_nin[2*i];
-      elz_c1[i] = !e_nin[2*i+1];
-    end
-    for (int i = 0; i < 32; i++) begin
-      elz_v2[i] = elz_v1[2*i+1] | elz_v1[2*i];
-      elz_c2[2*i +: 2] = elz_v1[2*i+1] ? {1'b0, elz_c1[1*(2*i+1) +: 1]} : {1'b1, elz_c1[1*(2*i) +: 1]};
-    end
-    for (int i = 0; i < 16; i++) begin
-      elz_v3[i] = elz_v2[2*i+1] | elz_v2[2*i];
-      elz_c3[3*i +: 3] = elz_v2[2*i+1] ? {1'b0, elz_c2[2*(2*i+1) +: 2]} : {1'b1, elz_c2[2*(2*i) +: 2]};
-    end
-    for (int i = 0; i < 8; i++) begin
-      elz_v4[i] = elz_v3[2*i+1] | elz_v3[2*i];
-      elz_c4[4*i +: 4] = elz_v3[2*i+1] ? {1'b0, elz_c3[3*(2*i+1) +: 3]} : {1'b1, elz_c3[3*(2*i) +: 3]};
-    end
-    for (int i = 0; i < 4; i++) begin
-      elz_v5[i] = elz_v4[2*i+1] | elz_v4[2*i];
-      elz_c5[5*i +: 5] = elz_v4[2*i+1] ? {1'b0, elz_c4[4*(2*i+1) +: 4]} : {1'b1, elz_c4[4*(2*i) +: 4]};
-    end
-    for (int i = 0; i < 2; i++) begin
-      elz_v6[i] = elz_v5[2*i+1] | elz_v5[2*i];
-      elz_c6[6*i +: 6] = elz_v5[2*i+1] ? {1'b0, elz_c5[5*(2*i+1) +: 5]} : {1'b1, elz_c5[5*(2*i) +: 5]};
-    end
-    elz_v7 = elz_v6[1] | elz_v6[0];
-    elz_c7 = elz_v6[1] ? {1'b0, elz_c6[11:6]} : {1'b1, elz_c6[5:0]};
-    e_lz = elz_c7;
     e_n  = e_nin << e_lz;
     e_tl = {1'b0, e_tzd} + {1'b0, e_lz};
     if (e_near) begin
@@ -541,7 +382,7 @@ module ane_mac_acc_exact #(
   end
 
   logic unused;
-  assign unused = ^{atz_v7, ctz_v5, elz_v7, 
+  assign unused = ^{a_tzero, c_tzz, e_lzz, 
                     c_dt[9:8], c_da[10:8], dk_r1[84], dk_pp[84],
                     dk_gg[84], d_xe[84], ek_c1, ek_pp[84], ek_gg[84], e_s[57:0], e_z[84:60], e_n[102:0], f_sr[23],
                     f_e[10:8]};

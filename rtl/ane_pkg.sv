@@ -233,6 +233,25 @@ package ane_pkg;
     fp16_unit = negative ? Fp16NegOne : Fp16One;
   endfunction
 
+  // ---- the digit steps of the exact units (ane_fp16_sqrt, ane_fp16_rsqrt, ane_fp16_recip) ----
+  // One square-root digit step: {next root, next remainder}. The remainder never exceeds twice
+  // the root, so n (the root's width after the step) bounds it to n + 1 bits.
+  function automatic logic [24:0] isqrt_step(logic [12:0] rem, logic [11:0] root, logic [1:0] pair, int n);
+    logic [14:0] r, tr;
+    logic        ge;
+    r  = {rem, pair};
+    tr = {1'b0, root, 2'b01};
+    ge = r >= tr;
+    isqrt_step = {root[10:0], ge, 13'((ge ? r - tr : r) & ((15'd1 << (n + 1)) - 15'd1))};
+  endfunction
+
+  // One restoring division step with r <= d: {quotient bit, next remainder}.
+  function automatic logic [12:0] div_step(logic [11:0] r, logic [11:0] d);
+    logic [12:0] t;
+    t = {r, 1'b0};
+    div_step = (t >= {1'b0, d}) ? {1'b1, 12'(t - {1'b0, d})} : {1'b0, t[11:0]};
+  endfunction
+
   // A finite nonzero fp16 value as m * 2^e with m an 11-bit integer whose bit 10 is set
   // (denormals normalized): {e[9:0] (two's complement), m[10:0]}.
   function automatic logic [20:0] fp16_normalize(logic [15:0] h);
