@@ -25,13 +25,6 @@ module ane_fp32_add #(
   output      logic [31:0] y_o
 );
 
-  function automatic logic [4:0] lzc27(logic [26:0] v);
-    logic [4:0] n;
-    n = 5'd27;
-    for (int i = 0; i < 27; i++) if (v[i]) n = 5'(26 - i);
-    lzc27 = n;
-  endfunction
-
   // ------------------------------------------------------------------ a: order and align
   logic        a_inf, b_inf, a_sign, b_sign;
   logic [7:0]  a_e, b_e, small_e, d;
@@ -88,6 +81,11 @@ module ane_fp32_add #(
   logic [26:0] bq_small;
   logic [27:0] sum;
   logic [4:0]  lz;
+  logic        unused_lz_none;  // (the forced one below sum[26:0] keeps the count at 27 or less)
+  assign sum = bq_sub ? ({1'b0, bq_big, 3'b000} - {1'b0, bq_small})
+                      : ({1'b0, bq_big, 3'b000} + {1'b0, bq_small});
+  // the leading zeros of sum[26:0], 27 for a zero sum
+  ane_lzc #(.W(32)) u_lz (.v_i({sum[26:0], 1'b1, 4'd0}), .n_o(lz), .zero_o(unused_lz_none));
   // stage b's results
   logic        bn_sp, bn_sp_zero, bn_sp_sign, bn_sign;
   logic [7:0]  bn_e;
@@ -95,9 +93,6 @@ module ane_fp32_add #(
   logic [4:0]  bn_lshift;
 
   always_comb begin
-    sum = bq_sub ? ({1'b0, bq_big, 3'b000} - {1'b0, bq_small})
-                 : ({1'b0, bq_big, 3'b000} + {1'b0, bq_small});
-    lz  = lzc27(sum[26:0]);
     // never below exponent 1 (a carry, sum[27], takes the right step instead)
     bn_lshift  = ({3'd0, lz} >= bq_e - 8'd1) ? 5'(bq_e - 8'd1) : lz;
     bn_sum     = sum;

@@ -75,9 +75,9 @@ module ane_pe_mean #(
   // the rounding's exponent facts (round_facts), from stage 4's exponent: {overflow, biased
   // exponent, bits dropped below the kept 11}
   logic [12:0] f4, p_f;
+  logic       unused_k2_none;  // (the forced one at bit 1 keeps k2 at 6 or less)
+  ane_lzc #(.W(8)) u_k2 (.v_i({x2_q[17:12], 2'b10}), .n_o(k2), .zero_o(unused_k2_none));
   always_comb begin
-    k2 = 3'd6;
-    for (int i = 11; i <= 17; i++) if (x2_q[i]) k2 = 3'(17 - i);
     // value = (q + sticky) * 2^(exp - 127 - 23 - 8 + 14)
     lsb2 = $signed({2'd0, x2_sum[30:23]}) - 10'sd144 - $signed({7'd0, k2});
   end

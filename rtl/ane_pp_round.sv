@@ -81,6 +81,12 @@ module ane_pp_round #(
   logic               up_d;
   logic [31:0]        mag_d;
   logic [4:0]         msb_d;
+  logic [4:0]         mag_lz;
+  logic               unused_mag_zero;  // (a zero magnitude gives msb 0, which the rounding never reads)
+  // int32 / 2^shift to fp16: the magnitude and its top bit (0 for a zero magnitude)
+  assign mag_d = acc_i[31] ? 32'(-$signed(acc_i)) : acc_i;
+  ane_lzc #(.W(32)) u_msb (.v_i(mag_d), .n_o(mag_lz), .zero_o(unused_mag_zero));
+  assign msb_d = ~mag_lz;
 
   always_comb begin
     acc_s     = $signed(acc_i);
@@ -90,11 +96,6 @@ module ane_pp_round #(
     half      = (shift_i == 5'd0) ? 32'd0 : (32'd1 << (shift_i - 5'd1));
     up_d      = (shift_i != 5'd0) && ((rem > half) || (rem == half && floor_q_d[0]));
     // int32 / 2^shift to fp16: the magnitude and its top bit
-    mag_d = acc_s[31] ? 32'(-acc_s) : acc_i;
-    msb_d = 5'd0;
-    for (int b = 0; b < 32; b++) begin
-      if (mag_d[b]) msb_d = 5'(b);
-    end
   end
 
   // ---- stage 1 -> 2 registers
