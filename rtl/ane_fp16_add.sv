@@ -101,24 +101,18 @@ module ane_fp16_add #(
   logic [13:0] norm_d, norm;  // significand in [13:3], guard [2], round and sticky [1:0]
   logic [4:0]  e_res_d, e_res;  // biased exponent of norm[13], 1 .. 31
   logic        zero_d, zero;
+  logic        unused_lz_none;  // (the one forced at bit 1 keeps lz at 14 or less)
+
+  // big >= small, so the difference is never negative.
+  assign sum = eff_sub ? {1'b0, big_sig, 3'b000} - {1'b0, small_al} : {1'b0, big_sig, 3'b000} + {1'b0, small_al};
+  // Normalize: left by the leading zeros, but not below exponent 1 (the denormal range):
+  // the shift is the leading-zero count of sum[13:0] with a one forced at bit 14 - big_e
+  // (big_e <= 14), which is min(leading zeros, big_e - 1); 14 only for a zero sum.
+  assign lim = (big_e <= 5'd14) ? (14'd1 << (5'd14 - big_e)) : 14'd0;
+  ane_lzc #(.W(16)) u_lz (.v_i({sum[13:0] | lim, 2'b10}), .n_o(lz), .zero_o(unused_lz_none));
 
   always_comb begin
-    // big >= small, so the difference is never negative.
-    if (eff_sub) begin
-      sum = {1'b0, big_sig, 3'b000} - {1'b0, small_al};
-    end else begin
-      sum = {1'b0, big_sig, 3'b000} + {1'b0, small_al};
-    end
     zero_d = (sum == 15'd0);  // exact cancellation, or 0 + 0: +0
-
-    // Normalize: left by the leading zeros, but not below exponent 1 (the denormal range):
-    // the shift is the leading-zero count of sum[13:0] with a one forced at bit 14 - big_e
-    // (big_e <= 14), which is min(leading zeros, big_e - 1).
-    lim = (big_e <= 5'd14) ? (14'd1 << (5'd14 - big_e)) : 14'd0;
-    lz  = 4'd14;  // 14 only for a zero sum
-    for (int sum_bit = 0; sum_bit < 14; sum_bit++) begin
-      if (sum[sum_bit] || lim[sum_bit]) lz = 4'(13 - sum_bit);
-    end
     if (sum[14]) begin
       norm_shift = 5'd0;
       norm_d     = {sum[14:2], (sum[1] || sum[0])};

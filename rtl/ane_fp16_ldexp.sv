@@ -32,13 +32,12 @@ module ane_fp16_ldexp #(
   logic [3:0]        lz;
   logic [1:0]        cls_d, cls;     // 0 finite nonzero, 1 zero, 2 inf (h passes)
   logic              sign_d, sign;
+  logic              unused_lz_none;
+  // Normalize (a denormal h has fewer than 11 significant bits): the left shift that brings its
+  // top bit to bit 10 (15 for a zero fraction, which no result reads).
+  ane_lzc #(.W(16)) u_lz (.v_i({1'b0, h_i[FH:0], 5'd0}), .n_o(lz), .zero_o(unused_lz_none));
 
   always_comb begin
-    // Normalize (a denormal h has fewer than 11 significant bits).
-    lz = 4'd0;
-    for (int b = 0; b < 10; b++) begin
-      if (h_i[b]) lz = 4'(10 - b);
-    end
     if (h_i[EH:EL] != 5'd0) begin
       sig_d = {1'b1, h_i[FH:0]};
       e     = $signed({5'd0, h_i[EH:EL]}) - 10'sd15;

@@ -43,6 +43,10 @@ module ane_fp16_mul #(
   logic [3:0]        a_lz, b_lz;
   logic [10:0]       a_sig, b_sig;
   logic signed [7:0] a_exp, b_exp;  // -9 .. 30
+  logic              unused_a_lz_none, unused_b_lz_none;
+  // the left shift that brings a nonzero denormal fraction's top bit to significand bit 10
+  ane_lzc #(.W(16)) u_alz (.v_i({1'b0, a_i[FH:0], 5'd0}), .n_o(a_lz), .zero_o(unused_a_lz_none));
+  ane_lzc #(.W(16)) u_blz (.v_i({1'b0, b_i[FH:0], 5'd0}), .n_o(b_lz), .zero_o(unused_b_lz_none));
 
   always_comb begin
     a_nan  = (a_i[EH:EL] == ane_pkg::Fp16ExpMax) && (a_i[FH:0] != 10'd0);
@@ -50,13 +54,6 @@ module ane_fp16_mul #(
     a_zero = (a_i[14:0] == 15'd0);
     a_den  = (a_i[EH:EL] == 5'h00) && !a_zero;
     a_sign = a_i[15] && !a_nan && !a_zero;  // N-1.1, N-1.2
-    // left shift that brings a nonzero denormal fraction's top bit to significand bit 10
-    a_lz   = 4'd0;
-    b_lz   = 4'd0;
-    for (int frac_bit = 0; frac_bit < 10; frac_bit++) begin
-      if (a_i[frac_bit]) a_lz = 4'(10 - frac_bit);
-      if (b_i[frac_bit]) b_lz = 4'(10 - frac_bit);
-    end
     a_sig  = a_den ? ({1'b0, a_i[FH:0]} << a_lz) : {1'b1, a_i[FH:0]};
     a_exp  = a_den ? (8'sd1 - $signed({4'd0, a_lz})) : $signed({3'd0, a_i[EH:EL]});
 
