@@ -335,29 +335,14 @@ module ane_td_table (
     logic [5:0]  base_q;
     assign v = rnd_in[47 * g +: 47];
 
-    // The shift: the leading zeros of {mag[45:13+K], 1} (at most 33 - K), by halving a 64-bit
-    // field (its bit 0, after the forced one, decides nothing: every part below keeps only its
-    // upper bits); mag moves by each power of two as soon as its bit of the count is known.
+    // The shift: the leading zeros of {mag[45:13+K], 1} (at most 33 - K), counted by ane_lzc in
+    // a 64-bit field; mag moves by each power of two of the count.
     logic [63:1] lz_in;
     logic        z5, z4, z3, z2, z1, z0;
-    logic [31:1] lz_a;
-    logic [15:1] lz_b;
-    logic [7:1]  lz_c;
-    logic [3:1]  lz_d;
-    logic        lz_e;
+    logic        unused_lz_none;  // (the forced one: never zero)
     logic [45:0] x1, x2, x3, x4, x5, x6;
     assign lz_in = 63'({mag_q[45:13+K], 1'b1}) << (29 + K);
-    assign z5   = lz_in[63:32] == 32'd0;
-    assign lz_a = z5 ? lz_in[31:1] : lz_in[63:33];
-    assign z4   = lz_a[31:16] == 16'd0;
-    assign lz_b = z4 ? lz_a[15:1] : lz_a[31:17];
-    assign z3   = lz_b[15:8] == 8'd0;
-    assign lz_c = z3 ? lz_b[7:1] : lz_b[15:9];
-    assign z2   = lz_c[7:4] == 4'd0;
-    assign lz_d = z2 ? lz_c[3:1] : lz_c[7:5];
-    assign z1   = lz_d[3:2] == 2'd0;
-    assign lz_e = z1 ? lz_d[1] : lz_d[3];
-    assign z0   = !lz_e;
+    ane_lzc #(.W(64)) u_lz (.v_i({lz_in, 1'b0}), .n_o({z5, z4, z3, z2, z1, z0}), .zero_o(unused_lz_none));
     assign x1   = z5 ? {mag_q[13:0], 32'd0} : mag_q;
     assign x2   = z4 ? {x1[29:0], 16'd0} : x1;
     assign x3   = z3 ? {x2[37:0], 8'd0} : x2;
