@@ -52,15 +52,15 @@ module ane_mac_mul #(
   logic [3:0] kmag4;
   logic [2:0] dmsb, kmsb;
   logic [15:0] data_i8, kernel_i8;
+  logic [2:0]  dlz, klz;
+  logic        unused_dzero, unused_kzero;  // (a zero magnitude: msb 0, as the shift wants)
+  assign dmag8 = data_i[7] ? (~data_i[7:0] + 8'd1) : data_i[7:0];
+  assign kmag8 = kernel_i[7] ? (~kernel_i[7:0] + 8'd1) : kernel_i[7:0];
+  ane_lzc #(.W(8)) u_dlz (.v_i(dmag8), .n_o(dlz), .zero_o(unused_dzero));
+  ane_lzc #(.W(8)) u_klz (.v_i(kmag8), .n_o(klz), .zero_o(unused_kzero));
+  assign dmsb = ~dlz;  // the index of the top set bit
+  assign kmsb = ~klz;
   always_comb begin
-    dmag8 = data_i[7] ? (~data_i[7:0] + 8'd1) : data_i[7:0];
-    kmag8 = kernel_i[7] ? (~kernel_i[7:0] + 8'd1) : kernel_i[7:0];
-    dmsb  = 3'd0;
-    kmsb  = 3'd0;
-    for (int b = 0; b < 8; b++) begin
-      if (dmag8[b]) dmsb = 3'(b);
-      if (kmag8[b]) kmsb = 3'(b);
-    end
     data_i8   = {5'(5'd15 + {2'd0, dmsb}), 11'({3'd0, dmag8} << (4'd10 - {1'b0, dmsb}))};
     kernel_i8 = {5'(5'd15 + {2'd0, kmsb}), 11'({3'd0, kmag8} << (4'd10 - {1'b0, kmsb}))};
     for (int q = 0; q < 4; q++) begin
@@ -187,10 +187,8 @@ module ane_mac_mul #(
     assign lz = {4'd0, !sig22[21]};  // normal x normal: sig22 >= 2^20
   end else begin : g_m5
     // denormal operands: up to 21 leading zeros
-    logic [31:0] nrm_x;
-    ane_mac_norm #(.Width(32)) u_norm (.v_i({sig22, 10'd0}), .x_o(nrm_x), .n_o(lz));
-    logic unused_nrm;
-    assign unused_nrm = ^nrm_x;
+    logic unused_zero;  // (a zero sig22: 31, as before)
+    ane_lzc #(.W(32)) u_lz (.v_i({sig22, 10'd0}), .n_o(lz), .zero_o(unused_zero));
   end
 
   always_comb begin

@@ -10,8 +10,8 @@
 // computed: q = floor(num / 2^14 / n) (18 restoring steps; at least 12 significant bits, so the
 // fp16 significand and the guard bit are among them) with remainder r. Below bit 14 the exact
 // quotient has (r 2^14 + num[13:0]) / n < 2^14, nonzero exactly when r or num[13:0] is: the
-// sticky bit. (q + sticky) * 2^(e - 127 - 23 - 8 + 14) is rounded to fp16 as ane_fp16_pack
-// rounds any wide value (leading one, exponent, 11 bits, guard, sticky), with the leading one
+// sticky bit. (q + sticky) * 2^(e - 127 - 23 - 8 + 14) is rounded to fp16 as any wide value is
+// rounded (leading one, exponent, 11 bits, guard, sticky), with the leading one
 // placed at bit 17 and the exponent's part of the rounding (the bits to drop below the normal
 // range, the biased exponent, overflow) computed a stage early: the exponent is known after
 // stage 2, and the rounding stage alone was the pooling unit's longest path (192 MHz in a
@@ -158,14 +158,14 @@ module ane_pe_mean #(
   // put the leading one at bit 17, and the exponent of its last bit drops by k. The
   // k <= 6 zero bits shifted in lie below the guard bit of every rounding (11 bits are kept
   // from bit 17), so with the sticky bit they stand for the exact remainder; and a leading one
-  // at a fixed place turns ane_fp16_pack's leading-one search into a constant.
+  // at a fixed place makes the rounding's leading-one search a constant.
   // num[13:0] = {sum[5:0], 8'd0}.
   logic [16:0] qn;           // below the leading one
   logic [15:0] packed_y;
   assign qn = 17'(p_q << p_k);
 
-  // RNE16 of (mag + sticky) 2^lsb, mag = 1 qn (leading one at bit 17): as ane_fp16_pack with the
-  // exponent's part (p_f) done a stage earlier.
+  // RNE16 of (mag + sticky) 2^lsb, mag = 1 qn (leading one at bit 17), with the exponent's part
+  // (p_f) done a stage earlier.
   logic [31:0] mag, lost;
   logic [5:0]  sh, ebias;
   logic [11:0] kept, sig;
