@@ -11,8 +11,10 @@
 
 #include "Vane_mac_lane_m1.h"
 #include "Vane_mac_lane_m5.h"
+#include "tb/harness/mac_stream_start.h"
 #include "tb/harness/sim.h"
 #include "tb/oracle/mac.h"
+#include "tb/tests/mac_drive.h"
 #include "tb/tests/mac_stimulus.h"
 #include "tb/tests/mac_stream.h"
 #include "tb/tests/test_seed.h"
@@ -31,28 +33,7 @@ using test::StreamGen;
 
 constexpr int kLatency = int(test::TimingModel::kLatency);  // accepted -> result (docs/mac_lane.md)
 
-struct Expected {
-  int slot;
-  uint32_t acc;
-  uint16_t fp16;
-  bool sat;
-  bool check_fp16;
-  uint64_t accept_cycle;
-  int64_t result_cycle;  // from the timing model (checked when the result port is always ready)
-};
-
-struct LaneRun {
-  uint64_t cycles = 0;
-  uint64_t accepted = 0;
-  uint64_t products = 0;
-  uint64_t results = 0;
-  uint64_t stall_cycles = 0;   // an operation was offered and not accepted
-  uint64_t timing_checks = 0;  // cycles whose in_ready_o / out_valid_o the timing model predicted
-  std::vector<uint32_t> raw;   // every result's raw slot value, in order
-  int min_latency = 1 << 30;
-  int max_latency = 0;
-  int max_k = 0;  // the longest reduction in the stream
-};
+using LaneRun = test::MacRun;
 
 // A fixed list of operations, in the interface of StreamGen (Next, max_k).
 class OpList {
@@ -67,127 +48,16 @@ class OpList {
   size_t next_ = 0;
 };
 
-// Drives `n_ops` operations from `gen_ops`; in_valid_pct / out_ready_pct set the gaps and
-// back-pressure (their random draws come from `seed`).
+// Drives `n_ops` operations from `gen_ops` on a freshly reset lane (test::DriveLane);
+// in_valid_pct / out_ready_pct set the gaps and back-pressure (their random draws come from
+// `seed`).
 template <class Model, class Source>
 LaneRun RunLaneOn(Generation gen, Source& gen_ops, uint64_t seed, uint64_t n_ops, int in_valid_pct, int out_ready_pct,
                   uint32_t x_seed) {
   harness::Sim<Model> sim("ane_mac_lane", harness::CurrentTestStem(), x_seed);
-  auto& dut = sim.dut();
-  oracle::MacLane model(gen);
-  test::TimingModel timing;
-  const bool exact_timing = out_ready_pct == 100;  // nothing ever stops the pipeline
+  harness::StartMacStream(sim);
   Rng rng(seed ^ 0x5EED);
-  std::deque<Expected> expected;
-  LaneRun run;
-
-  dut.clk_i = 0;
-  dut.in_valid_i = 0;
-  dut.out_ready_i = 0;
-  dut.rd_en_i = 0;
-  sim.Reset();
-
-  bool have_op = false;
-  Op op;
-  uint64_t issued = 0;
-  uint64_t idle = 0;
-  while (issued < n_ops || !expected.empty() || idle < 2 * kLatency) {
-    // Inputs for this cycle; valid holds its operation until accepted.
-    if (!have_op && issued < n_ops && int(rng.Below(100)) < in_valid_pct) {
-      op = gen_ops.Next();
-      have_op = true;
-    }
-    dut.in_valid_i = have_op;
-    dut.in_cmd_i = op.cmd;
-    dut.in_mode_i = uint8_t(op.mode);
-    dut.in_slot_i = uint8_t(op.slot);
-    dut.in_first_i = op.first;
-    dut.in_last_i = op.last;
-    dut.in_data_i = op.data;
-    dut.in_kernel_i = op.kernel;
-    dut.out_ready_i = int(rng.Below(100)) < out_ready_pct;
-    dut.rd_en_i = rng.Below(2);  // reads during traffic must not disturb anything
-    dut.rd_slot_i = uint8_t(rng.Below(8));
-    sim.Eval();
-
-    // Result handshake.
-    if (dut.out_valid_o && dut.out_ready_i) {
-      if (expected.empty()) {
-        ADD_FAILURE() << "unexpected result at cycle " << run.cycles;
-        return run;
-      }
-      const Expected e = expected.front();
-      expected.pop_front();
-      EXPECT_EQ(int(dut.out_slot_o), e.slot) << "cycle " << run.cycles;
-      EXPECT_EQ(dut.out_acc_o, e.acc) << std::hex << "slot " << e.slot << " raw result, cycle " << std::dec
-                                      << run.cycles;
-      if (e.check_fp16) {
-        EXPECT_EQ(dut.out_fp16_o, e.fp16) << std::hex << "slot " << e.slot;
-      }
-      EXPECT_EQ(bool(dut.out_sat_o), e.sat) << "slot " << e.slot;
-      if (exact_timing) {
-        EXPECT_EQ(int64_t(run.cycles), e.result_cycle) << "slot " << e.slot << ": result cycle";
-      }
-      ++run.results;
-      run.raw.push_back(dut.out_acc_o);
-      const int latency = int(run.cycles - e.accept_cycle);  // first cycle shown, if ready
-      run.min_latency = std::min(run.min_latency, latency);
-      run.max_latency = std::max(run.max_latency, latency);
-      if (::testing::Test::HasFailure()) return run;
-    }
-    if (have_op && !dut.in_ready_o) ++run.stall_cycles;
-    if (have_op && exact_timing) {
-      // the documented rule: ready from the cycle the previous operation leaves register 0
-      EXPECT_EQ(bool(dut.in_ready_o), int64_t(run.cycles) >= timing.ReadyFrom()) << "cycle " << run.cycles;
-      ++run.timing_checks;
-      if (::testing::Test::HasFailure()) return run;
-    }
-    // Operation handshake: the oracle executes it at once, in order.
-    if (have_op && dut.in_ready_o) {
-      have_op = false;
-      ++issued;
-      ++run.accepted;
-      idle = 0;
-      const int64_t leave = timing.Accept(op, int64_t(run.cycles));
-      if (op.cmd == kCmdLoad) {
-        model.Load(op.slot, uint32_t(op.data) | (uint32_t(op.kernel) << 16));
-      } else if (op.cmd == kCmdClear) {
-        model.Clear(op.slot);
-      } else {
-        if (op.first) {
-          for (int i = 0; i < (op.mode == MacMode::kInt4 ? 4 : 1); ++i) model.Clear(op.slot + i);
-        }
-        model.Step(op.mode, op.data, op.kernel, op.slot, op.last);
-        run.products += op.mode == MacMode::kInt4 ? 4 : 1;
-        if (op.last) {
-          const bool fp = !oracle::IsIntegerMode(op.mode);
-          expected.push_back({op.slot, model.ReadRaw(op.slot), fp ? model.ReadFp16(op.slot) : uint16_t(0),
-                              model.Saturated(op.slot), fp, run.cycles, leave + kLatency - 1});
-        }
-      }
-    } else if (issued >= n_ops) {
-      ++idle;
-    }
-    sim.Tick();
-    ++run.cycles;
-  }
-
-  run.max_k = gen_ops.max_k();
-  // Drained: read every slot through the read port.
-  dut.in_valid_i = 0;
-  for (int s = 0; s < 8; ++s) {
-    dut.rd_en_i = 1;
-    dut.rd_slot_i = uint8_t(s);
-    sim.Eval();
-    sim.Tick();
-    dut.rd_en_i = 0;
-    sim.Eval();
-    EXPECT_TRUE(dut.rd_valid_o);
-    EXPECT_EQ(dut.rd_acc_o, model.ReadRaw(s)) << "read port, slot " << s;
-    EXPECT_EQ(bool(dut.rd_sat_o), model.Saturated(s)) << "read port, slot " << s;
-    EXPECT_EQ(dut.rd_fp16_o, oracle::OutputPort(model.ReadRaw(s), gen)) << "read port, slot " << s;
-  }
-  return run;
+  return test::DriveLane(sim, gen, gen_ops, rng, n_ops, {in_valid_pct, out_ready_pct, true});
 }
 
 // Drives `n_ops` operations of the random stream `seed`.
@@ -377,11 +247,7 @@ int64_t RunPattern(const std::vector<int>& slots, int k, MacMode mode, int64_t* 
                    std::vector<int64_t>* result_cycles) {
   harness::Sim<Vane_mac_lane_m1> sim("ane_mac_lane", harness::CurrentTestStem());
   auto& dut = sim.dut();
-  dut.clk_i = 0;
-  dut.in_valid_i = 0;
-  dut.out_ready_i = 1;
-  dut.rd_en_i = 0;
-  sim.Reset();
+  harness::StartMacStream(sim);
   StreamGen operands(77);
   test::TimingModel timing;
   std::vector<Op> ops;
@@ -403,11 +269,7 @@ int64_t RunPattern(const std::vector<int>& slots, int k, MacMode mode, int64_t* 
     const bool valid = next < ops.size();
     const Op& op = ops[std::min(next, ops.size() - 1)];
     dut.in_valid_i = valid;
-    dut.in_cmd_i = kCmdMac;
-    dut.in_mode_i = uint8_t(op.mode);
-    dut.in_slot_i = uint8_t(op.slot);
-    dut.in_first_i = op.first;
-    dut.in_last_i = op.last;
+    test::PutOpControl(dut, op);  // kCmdMac, as every op of the pattern
     dut.in_data_i = op.data;
     dut.in_kernel_i = op.kernel;
     sim.Eval();

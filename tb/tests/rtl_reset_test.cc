@@ -89,6 +89,7 @@
 #include "tb/plan/work_unit.h"
 #include "tb/tests/core_stimulus.h"
 #include "tb/tests/kernel_stimulus.h"
+#include "tb/tests/mac_drive.h"
 #include "tb/tests/mac_stream.h"
 #include "tb/tests/planar_stimulus.h"
 #include "tb/tests/shifter_stimulus.h"
@@ -303,8 +304,6 @@ using test::Set;
 
 // ============================================================ MAC lane and array (N-2)
 
-constexpr int kLaneLatency = int(test::TimingModel::kLatency);
-
 // A random operation stream (test::StreamGen, the stream of rtl_mac_lane_test.cc and
 // rtl_mac_array_test.cc: interleaved reductions over the 8 slots in every mode, started by
 // first, a load or a clear).
@@ -369,112 +368,17 @@ struct MacBenchBase {
   bool AnyOutput(Rig& r) { return r.sim.dut().out_valid_o || r.sim.dut().rd_valid_o; }
 };
 
-// ane_mac_lane against oracle::MacLane, as rtl_mac_lane_test.cc: every result when it leaves the
-// lane, then every slot the job started read back through the read port.
+// ane_mac_lane through the lane test's own driver (test::DriveLane): every result when it leaves
+// the lane, then every slot the job started read back through the read port.
 template <class M, Generation kGen>
 struct LaneBench : MacBenchBase<M> {
   static constexpr const char* kTop = "ane_mac_lane";
   MacJob RandomJob(Rng& rng) { return RandomMacJob(rng, 200, 1800); }
 
   uint64_t Run(SimRig<M>& r, const MacJob& job, uint64_t traffic) {
-    M& d = r.sim.dut();
     test::StreamGen gen(job.stream);
-    oracle::MacLane lane(kGen);
     Rng rng(traffic);
-    struct Want {
-      int slot;
-      uint32_t acc;
-      uint16_t fp16;
-      bool sat, fp;
-    };
-    std::deque<Want> want;
-    bool started[8] = {};
-    bool have = false;
-    test::Op op;
-    uint64_t issued = 0, idle = 0, last = 0, results = 0;  // last: the job's last result or operation
-    while (issued < job.ops || !want.empty() || idle < 2 * kLaneLatency) {
-      if (!have && issued < job.ops && int(rng.Below(100)) < job.in_valid_pct) {
-        op = gen.Next();
-        have = true;
-      }
-      d.in_valid_i = have;
-      d.in_cmd_i = op.cmd;
-      d.in_mode_i = uint8_t(op.mode);
-      d.in_slot_i = uint8_t(op.slot);
-      d.in_first_i = op.first;
-      d.in_last_i = op.last;
-      d.in_data_i = op.data;
-      d.in_kernel_i = op.kernel;
-      d.out_ready_i = int(rng.Below(100)) < job.out_ready_pct;
-      d.rd_en_i = rng.Below(2);
-      d.rd_slot_i = uint8_t(rng.Below(8));
-      r.sim.Eval();
-      if (d.out_valid_o && d.out_ready_i) {
-        if (want.empty()) {
-          ADD_FAILURE() << "a result that no operation of this job finished, cycle " << r.sim.cycles();
-          return last;
-        }
-        const Want w = want.front();
-        want.pop_front();
-        if (int(d.out_slot_o) != w.slot || d.out_acc_o != w.acc || bool(d.out_sat_o) != w.sat ||
-            (w.fp && d.out_fp16_o != w.fp16)) {
-          ADD_FAILURE() << "result " << results << ": rtl slot " << int(d.out_slot_o) << std::hex << " acc 0x"
-                        << d.out_acc_o << " fp16 0x" << d.out_fp16_o << " sat " << int(d.out_sat_o) << ", oracle slot "
-                        << std::dec << w.slot << std::hex << " acc 0x" << w.acc << " fp16 0x" << w.fp16 << " sat "
-                        << w.sat;
-          return last;
-        }
-        ++results;
-        last = r.sim.cycles();
-      }
-      if (have && d.in_ready_o) {
-        have = false;
-        ++issued;
-        idle = 0;
-        last = std::max(last, r.sim.cycles());
-        if (op.cmd == test::kCmdLoad) {
-          lane.Load(op.slot, uint32_t(op.data) | (uint32_t(op.kernel) << 16));
-          started[op.slot] = true;
-        } else if (op.cmd == test::kCmdClear) {
-          lane.Clear(op.slot);
-          started[op.slot] = true;
-        } else {
-          if (op.first) {
-            for (int i = 0; i < (op.mode == MacMode::kInt4 ? 4 : 1); ++i) {
-              lane.Clear(op.slot + i);
-              started[op.slot + i] = true;
-            }
-          }
-          lane.Step(op.mode, op.data, op.kernel, op.slot, op.last);
-          if (op.last) {
-            const bool fp = !oracle::IsIntegerMode(op.mode);
-            want.push_back({op.slot, lane.ReadRaw(op.slot), fp ? lane.ReadFp16(op.slot) : uint16_t(0),
-                            lane.Saturated(op.slot), fp});
-          }
-        }
-      } else if (issued >= job.ops) {
-        ++idle;
-      }
-      r.sim.Tick();
-    }
-    // Drained: the slots this job started, through the read port (a slot it never touched holds
-    // whatever the interrupted job left, which no result of this job reads).
-    d.in_valid_i = 0;
-    for (int s = 0; s < 8; ++s) {
-      if (!started[s]) continue;
-      d.rd_en_i = 1;
-      d.rd_slot_i = uint8_t(s);
-      r.sim.Eval();
-      r.sim.Tick();
-      d.rd_en_i = 0;
-      r.sim.Eval();
-      EXPECT_TRUE(d.rd_valid_o);
-      EXPECT_EQ(d.rd_acc_o, lane.ReadRaw(s)) << "read port, slot " << s;
-      EXPECT_EQ(bool(d.rd_sat_o), lane.Saturated(s)) << "read port, slot " << s;
-      EXPECT_EQ(d.rd_fp16_o, oracle::OutputPort(lane.ReadRaw(s), kGen)) << "read port, slot " << s;
-    }
-    r.sim.Tick();  // the last read's answer leaves the read port
-    return last;
+    return test::DriveLane(r.sim, kGen, gen, rng, job.ops, {job.in_valid_pct, job.out_ready_pct, false}).last_cycle;
   }
 };
 
@@ -487,8 +391,8 @@ TEST(RtlReset, N2_MacLaneM5MidJob) {
   MidJobResets(b, 0x4E5E7002, 300);
 }
 
-// ane_mac_array against one oracle lane per lane, as rtl_mac_array_test.cc: broadcast and the
-// fp16 two-kernel mode, every lane of every result, then the started slots read back.
+// ane_mac_array through the array test's own driver (test::DriveArray): broadcast and the fp16
+// two- and four-kernel modes, every lane of every result, then the started slots read back.
 template <class M, Generation kGen, int kLanes>
 struct ArrayBench : MacBenchBase<M> {
   static constexpr const char* kTop = "ane_mac_array";
@@ -497,138 +401,10 @@ struct ArrayBench : MacBenchBase<M> {
   uint32_t min_ops_, spread_;
 
   uint64_t Run(SimRig<M>& r, const MacJob& job, uint64_t traffic) {
-    M& d = r.sim.dut();
-    std::vector<oracle::MacLane> lanes(kLanes, oracle::MacLane(kGen));
     test::StreamGen stream(job.stream);
     Rng rng(traffic);
-    struct Want {
-      int slot;
-      std::vector<uint32_t> acc;
-      std::vector<uint16_t> fp16;
-      std::vector<bool> sat;
-      bool fp;
-    };
-    std::deque<Want> want;
-    bool started[8] = {};
-    bool have = false;
-    test::Op op;
-    bool two_kernel = false;
-    uint16_t kernel_b = 0;
-    std::vector<uint16_t> data(kLanes), aux(kLanes);
-    uint64_t issued = 0, idle = 0, last = 0, results = 0;  // last: the job's last result or operation
-    while (issued < job.ops || !want.empty() || idle < 32) {
-      if (!have && issued < job.ops && int(rng.Below(100)) < job.in_valid_pct) {
-        op = stream.Next();
-        two_kernel = op.cmd == test::kCmdMac && op.mode == MacMode::kFp16 && rng.Below(2);
-        const uint16_t anchor = uint16_t(rng.Code() & 0xFBFF);
-        for (int i = 0; i < kLanes; ++i) {
-          test::Op lane_op;
-          stream.Operands(op.mode, anchor, &lane_op);
-          data[size_t(i)] = op.cmd == test::kCmdMac ? lane_op.data : rng.Code();
-          aux[size_t(i)] = rng.Code();
-        }
-        test::Op kb;
-        stream.Operands(MacMode::kFp16, anchor, &kb);
-        kernel_b = kb.kernel;
-        have = true;
-      }
-      d.in_valid_i = have;
-      d.in_cmd_i = op.cmd;
-      d.in_mode_i = uint8_t(op.mode);
-      d.in_slot_i = uint8_t(op.slot);
-      d.in_first_i = op.first;
-      d.in_last_i = op.last;
-      d.in_two_kernel_i = two_kernel;
-      d.in_four_kernel_i = 0;
-      d.in_kernel_a_i = op.kernel;
-      d.in_kernel_b_i = kernel_b;
-      d.in_kernel_c_i = 0;
-      d.in_kernel_d_i = 0;
-      for (int i = 0; i < kLanes && have; ++i) {
-        Set(d.in_data_i, 16, i, data[size_t(i)]);
-        Set(d.in_aux_i, 16, i, aux[size_t(i)]);
-      }
-      d.out_ready_i = int(rng.Below(100)) < job.out_ready_pct;
-      d.rd_en_i = rng.Below(2);
-      d.rd_slot_i = uint8_t(rng.Below(8));
-      r.sim.Eval();
-      if (d.out_valid_o && d.out_ready_i) {
-        if (want.empty()) {
-          ADD_FAILURE() << "a result that no operation of this job finished, cycle " << r.sim.cycles();
-          return last;
-        }
-        const Want w = want.front();
-        want.pop_front();
-        if (int(d.out_slot_o) != w.slot) {
-          ADD_FAILURE() << "result " << results << ": slot " << int(d.out_slot_o) << ", oracle " << w.slot;
-          return last;
-        }
-        for (int i = 0; i < kLanes; ++i) {
-          const uint32_t acc = Get(d.out_acc_o, 32, i), fp16 = Get(d.out_fp16_o, 16, i);
-          const bool sat = Get(d.out_sat_o, 1, i);
-          if (acc != w.acc[size_t(i)] || sat != w.sat[size_t(i)] || (w.fp && fp16 != w.fp16[size_t(i)])) {
-            ADD_FAILURE() << "result " << results << " lane " << i << std::hex << ": rtl acc 0x" << acc << " fp16 0x"
-                          << fp16 << " sat " << sat << ", oracle acc 0x" << w.acc[size_t(i)] << " fp16 0x"
-                          << w.fp16[size_t(i)] << " sat " << w.sat[size_t(i)];
-            return last;
-          }
-        }
-        ++results;
-        last = r.sim.cycles();
-      }
-      if (have && d.in_ready_o) {
-        have = false;
-        ++issued;
-        idle = 0;
-        last = std::max(last, r.sim.cycles());
-        Want w{op.slot, {}, {}, {}, !oracle::IsIntegerMode(op.mode)};
-        for (int i = 0; i < kLanes; ++i) {
-          oracle::MacLane& lane = lanes[size_t(i)];
-          if (op.cmd == test::kCmdLoad) {
-            lane.Load(op.slot, uint32_t(data[size_t(i)]) | (uint32_t(aux[size_t(i)]) << 16));
-          } else if (op.cmd == test::kCmdClear) {
-            lane.Clear(op.slot);
-          } else {
-            const uint16_t x = two_kernel ? data[size_t(i / 2)] : data[size_t(i)];
-            const uint16_t k = (two_kernel && (i % 2 == 1)) ? kernel_b : op.kernel;
-            if (op.first) {
-              for (int j = 0; j < (op.mode == MacMode::kInt4 ? 4 : 1); ++j) lane.Clear(op.slot + j);
-            }
-            lane.Step(op.mode, x, k, op.slot, op.last);
-            if (op.last) {
-              w.acc.push_back(lane.ReadRaw(op.slot));
-              w.fp16.push_back(w.fp ? lane.ReadFp16(op.slot) : uint16_t(0));
-              w.sat.push_back(lane.Saturated(op.slot));
-            }
-          }
-        }
-        if (op.cmd != test::kCmdMac) {
-          started[op.slot] = true;
-        } else if (op.first) {
-          for (int j = 0; j < (op.mode == MacMode::kInt4 ? 4 : 1); ++j) started[op.slot + j] = true;
-        }
-        if (op.cmd == test::kCmdMac && op.last) want.push_back(w);
-      } else if (issued >= job.ops) {
-        ++idle;
-      }
-      r.sim.Tick();
-    }
-    d.in_valid_i = 0;
-    for (int s = 0; s < 8; ++s) {
-      if (!started[s]) continue;
-      d.rd_en_i = 1;
-      d.rd_slot_i = uint8_t(s);
-      r.sim.Eval();
-      r.sim.Tick();
-      d.rd_en_i = 0;
-      r.sim.Eval();
-      for (int i = 0; i < kLanes; ++i) {
-        EXPECT_EQ(Get(d.rd_acc_o, 32, i), lanes[size_t(i)].ReadRaw(s)) << "read, lane " << i << " slot " << s;
-        EXPECT_EQ(bool(Get(d.rd_sat_o, 1, i)), lanes[size_t(i)].Saturated(s)) << "read, lane " << i << " slot " << s;
-      }
-    }
-    r.sim.Tick();
-    return last;
+    return test::DriveArray<M, kLanes>(r.sim, kGen, stream, rng, job.ops, {job.in_valid_pct, job.out_ready_pct, false})
+        .last_cycle;
   }
 };
 
