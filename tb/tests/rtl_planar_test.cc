@@ -27,6 +27,7 @@
 #include "tb/oracle/elementwise.h"
 #include "tb/oracle/planar.h"
 #include "tb/tests/fp16_values.h"
+#include "tb/tests/pe_units.h"
 #include "tb/tests/planar_stimulus.h"
 #include "tb/tests/test_seed.h"
 
@@ -108,66 +109,14 @@ TEST(RtlPePost, N4_1_XSeedsAndFullRate) {
 
 // ---- the elementwise unit ----
 
-constexpr int kEwLanes = 16;
-using test::EwOracle;
-constexpr int kEwOps = 12;
-const char* const kEwNames[kEwOps] = {"add", "sub", "mul",  "max",    "min",   "compare",
-                                      "abs", "neg", "relu", "square", "a+b*c", "(a+b)*c"};
-
-struct EwVec {
-  int op = 0;
-  std::array<uint16_t, kEwLanes> a{}, b{}, c{};
-};
-
-// Streams vectors through the unit with gaps and back-pressure; checks every lane of every
-// result in order. Returns the number of lane results compared.
-uint64_t RunEw(harness::Sim<Vane_pe_ew16>& sim, const std::vector<EwVec>& in, test::Rng& rng, int gap_pct,
-               int stall_pct) {
-  auto& d = sim.dut();
-  size_t next = 0, done = 0;
-  bool pending = false;
-  uint64_t compared = 0;
-  while (done < in.size()) {
-    const bool offer = next < in.size() && (pending || int(rng.Below(100)) >= gap_pct);
-    d.in_valid_i = offer;
-    if (offer) {
-      const EwVec& v = in[next];
-      d.in_op_i = uint8_t(v.op);
-      for (int w = 0; w < kEwLanes / 2; ++w) {
-        d.in_a_i[size_t(w)] = uint32_t(v.a[size_t(2 * w)]) | uint32_t(v.a[size_t(2 * w + 1)]) << 16;
-        d.in_b_i[size_t(w)] = uint32_t(v.b[size_t(2 * w)]) | uint32_t(v.b[size_t(2 * w + 1)]) << 16;
-        d.in_c_i[size_t(w)] = uint32_t(v.c[size_t(2 * w)]) | uint32_t(v.c[size_t(2 * w + 1)]) << 16;
-      }
-    }
-    d.out_ready_i = int(rng.Below(100)) >= stall_pct;
-    sim.Eval();
-    if (d.out_valid_o && d.out_ready_i) {
-      const EwVec& v = in[done++];
-      for (int l = 0; l < kEwLanes; ++l) {
-        const uint16_t got = uint16_t(d.out_y_o[size_t(l / 2)] >> (16 * (l % 2)));
-        const uint16_t want = EwOracle(v.op, v.a[size_t(l)], v.b[size_t(l)], v.c[size_t(l)]);
-        if (got != want) {
-          ADD_FAILURE() << kEwNames[v.op] << std::hex << " a 0x" << v.a[size_t(l)] << " b 0x" << v.b[size_t(l)]
-                        << " c 0x" << v.c[size_t(l)] << ": rtl 0x" << got << ", oracle 0x" << want;
-          return compared;
-        }
-        ++compared;
-      }
-    }
-    const bool take = offer && d.in_ready_o;
-    pending = offer && !take;
-    if (take) ++next;
-    sim.Tick();
-  }
-  d.in_valid_i = 0;
-  return compared;
-}
+using test::DriveEw;
+using test::EwVec;
+using test::kEwLanes;
+using test::kEwOps;
 
 harness::Sim<Vane_pe_ew16>* NewEwSim(uint32_t x_seed = 1) {
   auto* sim = new harness::Sim<Vane_pe_ew16>("ane_pe_ew", harness::CurrentTestStem(), x_seed);
-  sim->dut().in_valid_i = 0;
-  sim->dut().out_ready_i = 1;
-  sim->Reset();
+  test::StartStreamUnit(*sim);
   return sim;
 }
 
@@ -192,7 +141,7 @@ TEST(RtlPeEw, N4_1_EveryBinaryOperationOnAllPairsOfADenseSubset) {
         }
       }
     }
-    compared += RunEw(*sim, in, rng, 0, 0);
+    compared += DriveEw(*sim, in, rng, 0, 0).compared;
     if (HasFailure()) return;
   }
   EXPECT_GT(compared, 6 * 4000000ull);
@@ -206,34 +155,19 @@ TEST(RtlPeEw, N4_1_N4_3_RandomOperandsThroughEveryOperation) {
   std::vector<EwVec> in;
   const uint64_t values = 10'000'000ull * test::SoakFactor();
   for (uint64_t i = 0; i < values / kEwLanes; ++i) {
-    EwVec v;
-    v.op = int(rng.Below(kEwOps));
-    for (int l = 0; l < kEwLanes; ++l) {
-      v.a[size_t(l)] = rng.Code();
-      v.b[size_t(l)] = rng.Code();
-      v.c[size_t(l)] = rng.Code();
-      if (rng.Below(4) == 0) v.b[size_t(l)] = v.a[size_t(l)] ^ uint16_t(rng.Below(2) << 15);  // cancellations, ties
-    }
-    in.push_back(v);
+    in.push_back(test::RandomEwVec(rng, true));  // cancellations, ties
   }
-  EXPECT_EQ(RunEw(*sim, in, rng, 25, 25), in.size() * kEwLanes);
+  EXPECT_EQ(DriveEw(*sim, in, rng, 25, 25).compared, in.size() * kEwLanes);
 }
 
 TEST(RtlPeEw, N4_1_XSeedsAndFullRate) {
   for (uint32_t x_seed : {3u, 333u}) {
     test::Rng rng(0x42);
     std::unique_ptr<harness::Sim<Vane_pe_ew16>> sim(NewEwSim(x_seed));
-    std::vector<EwVec> in(2000);
-    for (auto& v : in) {
-      v.op = int(rng.Below(kEwOps));
-      for (int l = 0; l < kEwLanes; ++l) {
-        v.a[size_t(l)] = rng.Code();
-        v.b[size_t(l)] = rng.Code();
-        v.c[size_t(l)] = rng.Code();
-      }
-    }
+    std::vector<EwVec> in;
+    for (int i = 0; i < 2000; ++i) in.push_back(test::RandomEwVec(rng, false));
     const uint64_t start = sim->cycles();
-    EXPECT_EQ(RunEw(*sim, in, rng, 0, 0), in.size() * kEwLanes);
+    EXPECT_EQ(DriveEw(*sim, in, rng, 0, 0).compared, in.size() * kEwLanes);
     // One vector per cycle, latency 6.
     EXPECT_EQ(sim->cycles() - start, in.size() + 6);
   }
@@ -331,70 +265,16 @@ using test::Patch;
 
 using test::RandomPatches;
 
-struct ReduceResult {
-  uint32_t fp32;
-  uint16_t fp16;
-};
+using test::ReduceResult;
 
-std::vector<ReduceResult> OracleResults(const std::vector<Patch>& in) {
-  std::vector<ReduceResult> r;
-  uint32_t acc = 0;
-  for (const Patch& p : in) {
-    const uint32_t t = oracle::ReduceTree(p.op, p.v, p.mask);
-    acc = p.first ? t : oracle::ReduceAccumulate(p.op, acc, t);
-    if (p.last) r.push_back({acc, oracle::ReduceFinish(acc)});
-  }
-  return r;
-}
-
-struct RunStats {
-  uint64_t cycles = 0;
-  uint64_t first_result = 0;
-};
-
+// The results of a patch stream, each checked against the oracle (test::DriveReduce).
 std::vector<ReduceResult> RunReduce(harness::Sim<Vane_pe_reduce>& sim, const std::vector<Patch>& in, test::Rng& rng,
-                                    int gap_pct, int stall_pct, RunStats* st) {
-  auto& d = sim.dut();
-  std::vector<ReduceResult> out;
-  size_t expect = 0;
-  for (const Patch& p : in) expect += p.last;
-  size_t next = 0;
-  bool pending = false;
-  const uint64_t start = sim.cycles();
-  while (out.size() < expect) {
-    const bool offer = next < in.size() && (pending || int(rng.Below(100)) >= gap_pct);
-    d.in_valid_i = offer;
-    if (offer) {
-      const Patch& p = in[next];
-      d.in_op_i = uint8_t(harness::TreeOp(p.op));
-      d.in_first_i = p.first;
-      d.in_last_i = p.last;
-      d.in_mask_i = p.mask;
-      for (int w = 0; w < 32; ++w)
-        d.in_data_i[size_t(w)] = uint32_t(p.v[size_t(2 * w)]) | uint32_t(p.v[size_t(2 * w + 1)]) << 16;
-    }
-    d.out_ready_i = int(rng.Below(100)) >= stall_pct;
-    sim.Eval();
-    if (d.out_valid_o && d.out_ready_i) {
-      if (out.empty() && st) st->first_result = sim.cycles() - start;
-      out.push_back({d.out_fp32_o, d.out_fp16_o});
-    }
-    const bool take = offer && d.in_ready_o;
-    pending = offer && !take;
-    if (take) ++next;
-    sim.Tick();
-  }
-  d.in_valid_i = 0;
-  if (st) st->cycles = sim.cycles() - start;
-  return out;
-}
-
-void Compare(const std::vector<ReduceResult>& got, const std::vector<ReduceResult>& want) {
-  ASSERT_EQ(got.size(), want.size());
-  for (size_t i = 0; i < got.size(); ++i) {
-    ASSERT_EQ(got[i].fp32, want[i].fp32) << std::hex << "result " << i;
-    ASSERT_EQ(got[i].fp16, want[i].fp16) << std::hex << "result " << i;
-  }
+                                    int gap_pct, int stall_pct, test::StreamRun* st) {
+  std::vector<ReduceResult> got;
+  const test::StreamRun run = test::DriveReduce(sim, in, rng, gap_pct, stall_pct, &got);
+  EXPECT_EQ(run.results, test::ReduceOracle(in).size());
+  if (st) *st = run;
+  return got;
 }
 
 TEST(RtlPeReduce, N4_4_RandomReductionsUnderGapsAndBackPressure) {
@@ -407,7 +287,6 @@ TEST(RtlPeReduce, N4_4_RandomReductionsUnderGapsAndBackPressure) {
   sim.Reset();
   const auto in = RandomPatches(rng, int(20000 * test::SoakFactor()));
   const auto got = RunReduce(sim, in, rng, 30, 30, nullptr);
-  Compare(got, OracleResults(in));
   EXPECT_GT(in.size(), 50000u);
 }
 
@@ -426,7 +305,6 @@ TEST(RtlPeReduce, N4_4_DirectedSumsAtTheTopOfTheRange) {
     in[size_t(k)].v[5] = k == 2 ? 0x4800 : 0;
   }
   const auto got = RunReduce(sim, in, rng, 0, 0, nullptr);
-  Compare(got, OracleResults(in));
   ASSERT_EQ(got.size(), 3u);
   EXPECT_EQ(got[0].fp16, 0x7BFF);
   EXPECT_EQ(got[1].fp16, 0x7BFF);
@@ -442,7 +320,6 @@ TEST(RtlPeReduce, N4_4_XSeedsDoNotChangeAnyResult) {
     sim.Reset();
     const auto in = RandomPatches(rng, 500);
     runs.push_back(RunReduce(sim, in, rng, 20, 20, nullptr));
-    Compare(runs.back(), OracleResults(in));
   }
   for (size_t r = 1; r < runs.size(); ++r) {
     ASSERT_EQ(runs[r].size(), runs[0].size());
@@ -458,9 +335,8 @@ TEST(RtlPeReduce, N4_4_CyclesOnePatchPerCycleLatency22) {
   sim.Reset();
   std::vector<Patch> in = RandomPatches(rng, 1000);
   for (auto& p : in) p.first = p.last = true;
-  RunStats st;
+  test::StreamRun st;
   const auto got = RunReduce(sim, in, rng, 0, 0, &st);
-  Compare(got, OracleResults(in));
   EXPECT_EQ(st.first_result, 22u);
   EXPECT_EQ(st.cycles, in.size() + 22);
   RecordProperty("patches", int(in.size()));
@@ -482,9 +358,8 @@ TEST(RtlPeReduce, N4_4_CyclesAccumulatingPatchesWaitTwoCycles) {
     in[i].first = i % 4 == 0;
     in[i].last = i % 4 == 3;
   }
-  RunStats st;
+  test::StreamRun st;
   const auto got = RunReduce(sim, in, rng, 0, 0, &st);
-  Compare(got, OracleResults(in));
   EXPECT_EQ(st.first_result, 4u + 2u * 3u + 22u - 1u);
   EXPECT_EQ(st.cycles, in.size() + 2 * 250 * 3 + 22);
 }

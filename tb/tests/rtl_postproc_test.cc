@@ -20,6 +20,7 @@
 #include "tb/oracle/formats.h"
 #include "tb/oracle/postproc.h"
 #include "tb/regs/ane_regs.h"
+#include "tb/tests/postproc_stimulus.h"
 #include "tb/tests/test_seed.h"
 
 namespace ane {
@@ -48,23 +49,9 @@ std::vector<std::vector<uint16_t>> RunRtl(const PostConfig& cfg, const std::vect
   return drv.Run(in, gap, stall, stats);
 }
 
-std::vector<std::vector<uint16_t>> RunOracle(const PostConfig& cfg, const std::vector<PostVector>& in) {
-  oracle::PostProcessor pp(cfg);
-  std::vector<std::vector<uint16_t>> out;
-  for (const PostVector& v : in) out.push_back(pp.Process(v.acc, v.ch));
-  return out;
-}
-
-void ExpectSame(const std::vector<std::vector<uint16_t>>& got, const std::vector<std::vector<uint16_t>>& want,
-                const std::vector<PostVector>& in, const std::string& what) {
-  ASSERT_EQ(got.size(), want.size()) << what;
-  for (size_t v = 0; v < got.size(); ++v) {
-    for (size_t l = 0; l < got[v].size(); ++l) {
-      ASSERT_EQ(got[v][l], want[v][l]) << what << ": vector " << v << " lane " << l << std::hex << " acc 0x"
-                                       << in[v].acc[l] << " scale 0x" << in[v].ch.scale << " bias 0x" << in[v].ch.bias;
-    }
-  }
-}
+using test::ExpectSamePost;
+using test::PostOracle;
+using test::RandomPostAcc;
 
 // N-5.1 / N-5.4: every table, every fp16 input (as an exact fp32 accumulator value, m5 so that
 // denormals reach the table), with random input gaps and back-pressure.
@@ -84,45 +71,7 @@ TEST(RtlPostproc, N5_EveryTableOnAllFp16Inputs) {
     cfg.act = PostAct::kTable;
     cfg.table = oracle::DefaultActTable(fn);
     const auto got = RunRtl<Vane_postproc8_m5>(cfg, in, &rng, 10, 10);
-    ExpectSame(got, RunOracle(cfg, in), in, oracle::ActFnName(fn));
-  }
-}
-
-// A random configuration the post-processor accepts.
-PostConfig RandomConfig(test::Rng& rng, Generation gen) {
-  PostConfig c;
-  c.gen = gen;
-  c.int_acc = rng.Below(4) == 0;
-  if (c.int_acc) {
-    c.shift = int(rng.Below(32));
-    c.store = rng.Below(2) ? PostStore::kInt8 : PostStore::kFp16;
-  } else {
-    c.sr = rng.Below(3) == 0;
-    c.sr_width = 1 + int(rng.Below(13));
-    c.sr_seed = uint32_t(rng.Next()) | 1u;
-  }
-  const bool fp_store = c.store == PostStore::kFp16;
-  c.scale_en = fp_store && rng.Below(2);
-  c.bias_en = fp_store && rng.Below(2);
-  const uint32_t a = rng.Below(3);
-  c.act = a == 0 ? PostAct::kNone : (a == 1 ? PostAct::kRelu : PostAct::kTable);
-  if (!fp_store && c.act == PostAct::kTable) c.act = PostAct::kRelu;
-  c.table = oracle::DefaultActTable(oracle::kAllActFns[rng.Below(oracle::kNumActFns)]);
-  return c;
-}
-
-uint32_t RandomAcc(test::Rng& rng, bool int_acc) {
-  if (int_acc) {
-    const uint32_t r = uint32_t(rng.Next());
-    return rng.Below(2) ? r : uint32_t(int32_t(r) >> rng.Below(32));
-  }
-  switch (rng.Below(6)) {
-    case 0: return uint32_t(rng.Next());  // anything, NaN and inf included
-    case 1: return oracle::Fp16ToFp32(rng.Code());
-    case 2: return (uint32_t(rng.Below(2)) << 31) | ((103 + rng.Below(40)) << 23) | rng.Below(1u << 23);
-    case 3: return (uint32_t(rng.Below(2)) << 31) | ((127 - 30 + rng.Below(50)) << 23) | rng.Below(1u << 23);
-    case 4: return uint32_t(rng.Below(2)) << 31 | 0x477FE000u | rng.Below(0x4000);  // near 65504
-    default: return oracle::Fp16ToFp32(rng.Code()) + rng.Below(8192);
+    ExpectSamePost(got, PostOracle(cfg, in), in, oracle::ActFnName(fn));
   }
 }
 
@@ -133,19 +82,15 @@ void RandomVectors(Generation gen, uint64_t default_seed, int configs, int vecto
   test::Rng rng(seed);
   uint64_t values = 0;
   for (int k = 0; k < configs * int(test::SoakFactor()); ++k) {
-    const PostConfig cfg = RandomConfig(rng, gen);
+    const PostConfig cfg = test::RandomPostConfig(rng, gen);
     std::vector<PostVector> in;
     for (int v = 0; v < vectors_per_config; ++v) {
-      PostVector pv;
-      for (int l = 0; l < kLanes; ++l) pv.acc.push_back(RandomAcc(rng, cfg.int_acc));
-      pv.ch.scale = rng.Below(4) ? uint16_t(0x3000 + rng.Below(0x1800)) | uint16_t(rng.Below(2) << 15) : rng.Code();
-      pv.ch.bias = rng.Below(4) ? oracle::Fp16ToFp32(rng.Code()) : uint32_t(rng.Next());
-      in.push_back(pv);
+      in.push_back(test::RandomPostVector(rng, cfg, kLanes));
       values += kLanes;
     }
     const auto got = RunRtl<Model>(cfg, in, &rng, int(rng.Below(40)), int(rng.Below(40)));
-    ExpectSame(got, RunOracle(cfg, in), in,
-               "config " + std::to_string(k) + " ctrl 0x" + std::to_string(harness::PostCtrlWord(cfg)));
+    ExpectSamePost(got, PostOracle(cfg, in), in,
+                   "config " + std::to_string(k) + " ctrl 0x" + std::to_string(harness::PostCtrlWord(cfg)));
   }
   std::printf("%llu lane values (%llu vectors) compared\n", static_cast<unsigned long long>(values),
               static_cast<unsigned long long>(values / kLanes));
@@ -216,8 +161,8 @@ TEST(RtlPostproc, N3_3_IntegerAccumulatorRoundingToZeroIsPlusZero) {
       test::Rng rng(1);
       const auto got = gen == Generation::kM1 ? RunRtl<Vane_postproc8_m1>(cfg, in, &rng, 0, 0)
                                               : RunRtl<Vane_postproc8_m5>(cfg, in, &rng, 0, 0);
-      const auto want = RunOracle(cfg, in);
-      ExpectSame(got, want, in, "shift " + std::to_string(shift));
+      const auto want = PostOracle(cfg, in);
+      ExpectSamePost(got, want, in, "shift " + std::to_string(shift));
       for (const auto& v : want) {
         for (uint16_t h : v) EXPECT_NE(h, 0x8000) << "the oracle gave -0 at shift " << shift;
       }
@@ -237,16 +182,16 @@ TEST(RtlPostproc, N7_1_XSeedsGiveIdenticalResults) {
   std::vector<PostVector> in;
   for (int v = 0; v < 3000; ++v) {
     PostVector pv;
-    for (int l = 0; l < kLanes; ++l) pv.acc.push_back(RandomAcc(rng, false));
+    for (int l = 0; l < kLanes; ++l) pv.acc.push_back(RandomPostAcc(rng, false));
     pv.ch.scale = uint16_t(0x3800 + rng.Below(0x800));
     pv.ch.bias = oracle::Fp16ToFp32(uint16_t(rng.Below(0x3C00)));
     in.push_back(pv);
   }
-  const auto want = RunOracle(cfg, in);
+  const auto want = PostOracle(cfg, in);
   for (uint32_t x_seed : {1u, 2u, 3u}) {
     test::Rng stall_rng(x_seed);
-    ExpectSame(RunRtl<Vane_postproc8_m1>(cfg, in, &stall_rng, 20, 20, x_seed), want, in,
-               "x_seed " + std::to_string(x_seed));
+    ExpectSamePost(RunRtl<Vane_postproc8_m1>(cfg, in, &stall_rng, 20, 20, x_seed), want, in,
+                   "x_seed " + std::to_string(x_seed));
   }
 }
 
@@ -259,11 +204,11 @@ TEST(RtlPostproc, CyclesInitiationIntervalOneLatencyThirtyOne) {
   cfg.table = oracle::DefaultActTable(ActFn::kSigmoid);
   std::vector<PostVector> in(1000);
   for (auto& v : in) {
-    for (int l = 0; l < kLanes; ++l) v.acc.push_back(RandomAcc(rng, false));
+    for (int l = 0; l < kLanes; ++l) v.acc.push_back(RandomPostAcc(rng, false));
   }
   harness::PostRunStats stats;
   const auto got = RunRtl<Vane_postproc8_m1>(cfg, in, &rng, 0, 0, 1, &stats);
-  ExpectSame(got, RunOracle(cfg, in), in, "sigmoid");
+  ExpectSamePost(got, PostOracle(cfg, in), in, "sigmoid");
   std::printf("1000 vectors: %llu cycles, latency %llu\n", static_cast<unsigned long long>(stats.cycles),
               static_cast<unsigned long long>(stats.first_latency));
   EXPECT_EQ(stats.first_latency, 31u);

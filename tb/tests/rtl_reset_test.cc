@@ -91,7 +91,9 @@
 #include "tb/tests/kernel_stimulus.h"
 #include "tb/tests/mac_drive.h"
 #include "tb/tests/mac_stream.h"
+#include "tb/tests/pe_units.h"
 #include "tb/tests/planar_stimulus.h"
+#include "tb/tests/postproc_stimulus.h"
 #include "tb/tests/shifter_stimulus.h"
 #include "tb/tests/test_seed.h"
 #include "tb/tests/wide_port.h"
@@ -430,45 +432,6 @@ TEST(RtlReset, N2_MacArray256M5MidJob) {
 
 constexpr int kPpLanes = 8;
 
-// A random configuration and accumulator values, as rtl_postproc_test.cc: rounding, stochastic
-// rounding, requantization, scale, bias, ReLU, tables.
-oracle::PostConfig RandomPostConfig(Rng& rng, Generation gen) {
-  oracle::PostConfig c;
-  c.gen = gen;
-  c.int_acc = rng.Below(4) == 0;
-  if (c.int_acc) {
-    c.shift = int(rng.Below(32));
-    c.store = rng.Below(2) ? oracle::PostStore::kInt8 : oracle::PostStore::kFp16;
-  } else {
-    c.sr = rng.Below(3) == 0;
-    c.sr_width = 1 + int(rng.Below(13));
-    c.sr_seed = uint32_t(rng.Next()) | 1u;
-  }
-  const bool fp_store = c.store == oracle::PostStore::kFp16;
-  c.scale_en = fp_store && rng.Below(2);
-  c.bias_en = fp_store && rng.Below(2);
-  const uint32_t a = rng.Below(3);
-  c.act = a == 0 ? oracle::PostAct::kNone : (a == 1 ? oracle::PostAct::kRelu : oracle::PostAct::kTable);
-  if (!fp_store && c.act == oracle::PostAct::kTable) c.act = oracle::PostAct::kRelu;
-  c.table = oracle::DefaultActTable(oracle::kAllActFns[rng.Below(oracle::kNumActFns)]);
-  return c;
-}
-
-uint32_t RandomPostAcc(Rng& rng, bool int_acc) {
-  if (int_acc) {
-    const uint32_t r = uint32_t(rng.Next());
-    return rng.Below(2) ? r : uint32_t(int32_t(r) >> rng.Below(32));
-  }
-  switch (rng.Below(6)) {
-    case 0: return uint32_t(rng.Next());
-    case 1: return oracle::Fp16ToFp32(rng.Code());
-    case 2: return (uint32_t(rng.Below(2)) << 31) | ((103 + rng.Below(40)) << 23) | rng.Below(1u << 23);
-    case 3: return (uint32_t(rng.Below(2)) << 31) | ((127 - 30 + rng.Below(50)) << 23) | rng.Below(1u << 23);
-    case 4: return uint32_t(rng.Below(2)) << 31 | 0x477FE000u | rng.Below(0x4000);
-    default: return oracle::Fp16ToFp32(rng.Code()) + rng.Below(8192);
-  }
-}
-
 struct PostJob {
   oracle::PostConfig cfg;
   std::vector<harness::PostVector> in;
@@ -484,15 +447,9 @@ struct PostprocBench {
 
   PostJob RandomJob(Rng& rng) {
     PostJob j;
-    j.cfg = RandomPostConfig(rng, kGen);
+    j.cfg = test::RandomPostConfig(rng, kGen);  // rtl_postproc_test's jobs (tb/tests/postproc_stimulus.h)
     const int vectors = 50 + int(rng.Below(400));
-    for (int v = 0; v < vectors; ++v) {
-      harness::PostVector pv;
-      for (int l = 0; l < kPpLanes; ++l) pv.acc.push_back(RandomPostAcc(rng, j.cfg.int_acc));
-      pv.ch.scale = rng.Below(4) ? uint16_t(0x3000 + rng.Below(0x1800)) | uint16_t(rng.Below(2) << 15) : rng.Code();
-      pv.ch.bias = rng.Below(4) ? oracle::Fp16ToFp32(rng.Code()) : uint32_t(rng.Next());
-      j.in.push_back(pv);
-    }
+    for (int v = 0; v < vectors; ++v) j.in.push_back(test::RandomPostVector(rng, j.cfg, kPpLanes));
     j.gap_pct = int(rng.Below(40));
     j.stall_pct = int(rng.Below(40));
     return j;
@@ -509,20 +466,8 @@ struct PostprocBench {
     const auto got = drv.Run(
         job.in, [&] { return int(rng.Below(100)) < job.gap_pct; }, [&] { return int(rng.Below(100)) < job.stall_pct; });
     const uint64_t last = r.sim.cycles() - 1;
-    oracle::PostProcessor pp(job.cfg);
-    EXPECT_EQ(got.size(), job.in.size());
-    for (size_t v = 0; v < got.size() && v < job.in.size(); ++v) {
-      const std::vector<uint16_t> want = pp.Process(job.in[v].acc, job.in[v].ch);
-      for (int l = 0; l < kPpLanes; ++l) {
-        if (got[v][size_t(l)] != want[size_t(l)]) {
-          ADD_FAILURE() << "vector " << v << " lane " << l << std::hex << " acc 0x" << job.in[v].acc[size_t(l)]
-                        << " scale 0x" << job.in[v].ch.scale << " bias 0x" << job.in[v].ch.bias << ": rtl 0x"
-                        << got[v][size_t(l)] << ", oracle 0x" << want[size_t(l)] << " (ctrl 0x"
-                        << harness::PostCtrlWord(job.cfg) << ")";
-          return last;
-        }
-      }
-    }
+    test::ExpectSamePost(got, test::PostOracle(job.cfg, job.in), job.in,
+                         "ctrl 0x" + std::to_string(harness::PostCtrlWord(job.cfg)));
     return last;
   }
   // The probe's configuration writes took cycles 0 .. cfg_ - 1.
@@ -575,11 +520,7 @@ struct ShifterBench {
     ShifterJob j;
     j.layer = RandomShifterLayer(rng, kShLanes, kShBank);
     const oracle::ConvGeometry& g = j.layer.geom;
-    j.x = oracle::Tensor3{g.channels, g.height, g.width, {}};
-    for (int i = 0; i < g.channels * g.height * g.width; ++i) {
-      const uint16_t c = rng.Code();
-      j.x.codes.push_back(j.layer.elem16 ? c : uint16_t(int16_t(int8_t(uint8_t(c)))));
-    }
+    j.x = test::RandomShifterTensor(rng, g, j.layer.elem16);
     j.wus = harness::PlanWorkUnits(j.layer, j.x, kShBeat);
     j.reqs = harness::DenseRequests(j.layer, j.wus, 1 + int(rng.Below(3)));
     j.gap_pct = int(rng.Below(40));
@@ -588,7 +529,7 @@ struct ShifterBench {
   }
   void PowerUp(Rig& r) { harness::ShifterDriver<Model>(r.sim, kShLanes, kShBeat).Reset(); }
   // The configuration (registers and PREP, every job) and the layer; every lane of every vector
-  // against the oracle's convolution walk, as rtl_shifter_test.cc checks it.
+  // against the oracle's convolution walk (rtl_shifter_test's check, tb/tests/shifter_stimulus.h).
   uint64_t Run(Rig& r, const ShifterJob& job, uint64_t traffic) {
     harness::ShifterDriver<Model> drv(r.sim, kShLanes, kShBeat);
     Rng rng(traffic);
@@ -598,34 +539,7 @@ struct ShifterBench {
     cfg_ = r.sim.cycles() - entry;
     const auto out = drv.Run(job.wus, job.reqs, chance(job.gap_pct), chance(job.gap_pct), chance(job.stall_pct));
     const uint64_t last = r.sim.cycles() - 1;
-    const harness::ShifterLayer& l = job.layer;
-    size_t o = 0, wu = 0;
-    for (size_t i = 0; i < job.reqs.size(); ++i) {
-      const harness::ShifterRequest& q = job.reqs[i];
-      const harness::WorkUnit& w = job.wus[wu];
-      if (q.release) ++wu;
-      if (q.nodata) continue;
-      if (o >= out.size()) {
-        ADD_FAILURE() << "no vector for request " << i;
-        return last;
-      }
-      const harness::ShifterOutput& v = out[o++];
-      EXPECT_EQ(v.tag, q.tag & 0xFFFF) << "request " << i;
-      const oracle::ConvStep st{w.c0 + q.c, w.ky0 + q.ky, q.kx};
-      const std::vector<uint16_t> want = oracle::ShifterVector(job.x, l.geom, w.tile, kShLanes, st);
-      for (int lane = 0; lane < kShLanes; ++lane) {
-        // two-kernel mode: lane `lane` reads data value lane / 2 (the MAC array fans it out)
-        const int p = l.two_kernel ? lane / 2 : lane;
-        const oracle::LaneView lv = oracle::LaneAt(l.geom, w.tile, kShLanes, lane);
-        if (v.data[size_t(p)] != want[size_t(lane)] || v.mask[size_t(p)] != lv.active) {
-          ADD_FAILURE() << "request " << i << " (c " << st.c << " ky " << st.ky << " kx " << st.kx << ") lane " << lane
-                        << ": rtl 0x" << std::hex << v.data[size_t(p)] << " mask " << v.mask[size_t(p)] << ", oracle 0x"
-                        << want[size_t(lane)] << " active " << lv.active;
-          return last;
-        }
-      }
-    }
-    EXPECT_EQ(o, out.size()) << "vectors";
+    test::CheckShifterOutputs(job.layer, job.x, job.wus, job.reqs, out, kShLanes, "layer");
     return last;
   }
   // The probe's register writes and PREP took cycles 0 .. cfg_ - 1.
@@ -795,18 +709,11 @@ struct StreamBenchBase {
   bool AnyOutput(Rig& r) { return r.sim.dut().out_valid_o; }
 };
 
-// ---- ane_pe_ew (16 lanes): random operands through every operation, as rtl_planar_test.cc ----
+// ---- ane_pe_ew (16 lanes): random operands through every operation, rtl_planar_test's driver
+// (tb/tests/pe_units.h) ----
 
-constexpr int kEwLanes = 16;
-
-using test::EwOracle;
-
-struct EwVec {
-  int op = 0;
-  std::array<uint16_t, kEwLanes> a{}, b{}, c{};
-};
 struct EwJob {
-  std::vector<EwVec> in;
+  std::vector<test::EwVec> in;
   int gap_pct = 0, stall_pct = 0;
 };
 
@@ -815,64 +722,15 @@ struct PeEwBench : StreamBenchBase<Vane_pe_ew16> {
   static constexpr const char* kTop = "ane_pe_ew";
   EwJob RandomJob(Rng& rng) {
     EwJob j;
-    j.in.resize(50 + rng.Below(500));
-    for (EwVec& v : j.in) {
-      v.op = int(rng.Below(12));
-      for (int l = 0; l < kEwLanes; ++l) {
-        v.a[size_t(l)] = rng.Code();
-        v.b[size_t(l)] = rng.Code();
-        v.c[size_t(l)] = rng.Code();
-        if (rng.Below(4) == 0) v.b[size_t(l)] = v.a[size_t(l)] ^ uint16_t(rng.Below(2) << 15);  // cancellations
-      }
-    }
+    const size_t n = 50 + rng.Below(500);
+    for (size_t i = 0; i < n; ++i) j.in.push_back(test::RandomEwVec(rng, true));
     j.gap_pct = int(rng.Below(50));
     j.stall_pct = int(rng.Below(50));
     return j;
   }
   uint64_t Run(Rig& r, const EwJob& job, uint64_t traffic) {
-    Vane_pe_ew16& d = r.sim.dut();
     Rng rng(traffic);
-    size_t next = 0, done = 0;
-    bool pending = false;
-    uint64_t last = 0;
-    while (done < job.in.size()) {
-      const bool offer = next < job.in.size() && (pending || int(rng.Below(100)) >= job.gap_pct);
-      d.in_valid_i = offer;
-      if (offer) {
-        const EwVec& v = job.in[next];
-        d.in_op_i = uint8_t(v.op);
-        for (int w = 0; w < kEwLanes / 2; ++w) {
-          d.in_a_i[size_t(w)] = uint32_t(v.a[size_t(2 * w)]) | uint32_t(v.a[size_t(2 * w + 1)]) << 16;
-          d.in_b_i[size_t(w)] = uint32_t(v.b[size_t(2 * w)]) | uint32_t(v.b[size_t(2 * w + 1)]) << 16;
-          d.in_c_i[size_t(w)] = uint32_t(v.c[size_t(2 * w)]) | uint32_t(v.c[size_t(2 * w + 1)]) << 16;
-        }
-      }
-      d.out_ready_i = int(rng.Below(100)) >= job.stall_pct;
-      r.sim.Eval();
-      if (d.out_valid_o && d.out_ready_i) {
-        if (done >= next) {
-          ADD_FAILURE() << "a result with no vector of this job in flight, cycle " << r.sim.cycles();
-          return last;
-        }
-        const EwVec& v = job.in[done++];
-        for (int l = 0; l < kEwLanes; ++l) {
-          const uint16_t got = uint16_t(d.out_y_o[size_t(l / 2)] >> (16 * (l % 2)));
-          const uint16_t want = EwOracle(v.op, v.a[size_t(l)], v.b[size_t(l)], v.c[size_t(l)]);
-          if (got != want) {
-            ADD_FAILURE() << "vector " << done - 1 << " op " << v.op << " lane " << l << std::hex << ": rtl 0x" << got
-                          << ", oracle 0x" << want;
-            return last;
-          }
-        }
-        last = r.sim.cycles();
-      }
-      const bool take = offer && d.in_ready_o;
-      pending = offer && !take;
-      if (take) ++next;
-      r.sim.Tick();
-    }
-    d.in_valid_i = 0;
-    return last;
+    return test::DriveEw(r.sim, job.in, rng, job.gap_pct, job.stall_pct).last_cycle;
   }
   // While held in reset the unit sees any operation code, the undefined ones (12 .. 15)
   // included: its checks of the input protocol hold only out of reset.
@@ -892,153 +750,36 @@ TEST(RtlReset, N4_1_PeEw16MidJob) {
   MidJobResets(b, 0x4E5E4101, 200);
 }
 
-// ---- ane_pe_fc (16 lanes, 16 channels): random beats and table writes, as rtl_planar_fc_test.cc
+// ---- ane_pe_fc (16 lanes, 16 channels): random beats and table writes, rtl_planar_fc_test's
+// driver (tb/tests/pe_units.h) ----
 
-constexpr int kFcLanes = 16;
-constexpr int kFcChannels = 16;
-
-struct FcBeat {
-  std::array<uint16_t, kFcLanes> data{};
-  bool in_int8 = false, perch = false, gain = false, out_int8 = false;
-  int ch = 0;
-  oracle::FcUnary unary = oracle::FcUnary::kNone;
-};
-struct FcWrite {
-  int addr = 0;
-  uint16_t scale = 0x3C00, bias = 0;
-};
 struct FcJob {
-  std::vector<FcWrite> entries;  // written with the pipeline idle, before the beats
-  std::vector<FcBeat> in;
+  std::vector<test::FcWrite> entries;  // written with the pipeline idle, before the beats
+  std::vector<test::FcBeat> in;
   int gap_pct = 0, stall_pct = 0, write_pct = 0;
 };
-
-uint16_t FcOperand(Rng& rng) {
-  switch (rng.Below(6)) {
-    case 0: return 0x3C00;
-    case 1: return 0x0000;
-    case 2: return uint16_t(0x4C00 ^ (rng.Below(2) << 15));
-    case 3: return uint16_t((rng.Below(2) << 15) | (0x3000 + rng.Below(0x1800)));
-    default: return rng.Code();
-  }
-}
 
 struct PeFcBench : StreamBenchBase<Vane_pe_fc16> {
   using Job = FcJob;
   static constexpr const char* kTop = "ane_pe_fc";
   FcJob RandomJob(Rng& rng) {
     FcJob j;
-    const int entries = int(rng.Below(kFcChannels + 1));
+    const int entries = int(rng.Below(test::kFcChannels + 1));
     for (int e = 0; e < entries; ++e)
-      j.entries.push_back({int(rng.Below(kFcChannels)), FcOperand(rng), FcOperand(rng)});
-    j.in.resize(50 + rng.Below(500));
-    for (FcBeat& b : j.in) {
-      b.in_int8 = rng.Below(4) == 0;
-      b.perch = rng.Below(2) == 0;
-      b.ch = int(rng.Below(kFcChannels));
-      b.unary = oracle::FcUnary(rng.Below(4));
-      b.gain = rng.Below(4) == 0;
-      b.out_int8 = rng.Below(4) == 0;
-      for (auto& v : b.data) {
-        v = rng.Code();
-        if (rng.Below(8) == 0) v = uint16_t((rng.Below(2) << 15) | (0x6B00 + rng.Below(0x1200)));
-      }
-    }
+      j.entries.push_back({int(rng.Below(test::kFcChannels)), test::FcOperand(rng), test::FcOperand(rng)});
+    j.in = test::RandomFcBeats(rng, 50 + rng.Below(500));
     j.gap_pct = int(rng.Below(50));
     j.stall_pct = int(rng.Below(50));
     j.write_pct = int(rng.Below(10));
     return j;
   }
-  static void Drive(Vane_pe_fc16& d, const FcBeat& b) {
-    for (int w = 0; w < kFcLanes / 2; ++w)
-      d.in_data_i[size_t(w)] = uint32_t(b.data[size_t(2 * w)]) | uint32_t(b.data[size_t(2 * w + 1)]) << 16;
-    d.in_int8_i = b.in_int8;
-    d.in_perch_i = b.perch;
-    d.in_ch_i = uint8_t(b.ch);
-    d.in_unary_i = uint8_t(b.unary);
-    d.in_gain_i = b.gain;
-    d.in_out_int8_i = b.out_int8;
-  }
-  static void Drive(Vane_pe_fc16& d, const FcWrite& w) {
-    d.cfg_we_i = 1;
-    d.cfg_addr_i = uint8_t(w.addr);
-    d.cfg_scale_i = w.scale;
-    d.cfg_bias_i = w.bias;
-  }
-  // The table mirror starts at the reset value the RTL gives every entry (scale 1.0, bias +0):
-  // a job after a reset in the middle of another must not see that job's entries.
+  // The driver's table mirror starts at the reset value the RTL gives every entry (scale 1.0,
+  // bias +0): a job after a reset in the middle of another must not see that job's entries.
   uint64_t Run(Rig& r, const FcJob& job, uint64_t traffic) {
-    Vane_pe_fc16& d = r.sim.dut();
     Rng rng(traffic);
-    std::array<FcWrite, kFcChannels> table;
-    for (const FcWrite& w : job.entries) {
-      Drive(d, w);
-      r.sim.Eval();
-      table[size_t(w.addr)] = w;
-      r.sim.Tick();
-    }
-    d.cfg_we_i = 0;
-    std::deque<std::array<uint16_t, kFcLanes>> want;
-    size_t next = 0, done = 0;
-    bool pending = false;
-    uint64_t last = 0;
-    while (done < job.in.size()) {
-      const bool offer = next < job.in.size() && (pending || int(rng.Below(100)) >= job.gap_pct);
-      d.in_valid_i = offer;
-      if (offer) Drive(d, job.in[next]);
-      FcWrite w;
-      const bool write = int(rng.Below(100)) < job.write_pct;
-      if (write) {
-        w.addr = int(rng.Below(kFcChannels));
-        w.scale = FcOperand(rng);
-        w.bias = FcOperand(rng);
-        Drive(d, w);
-      } else {
-        d.cfg_we_i = 0;
-      }
-      d.out_ready_i = int(rng.Below(100)) >= job.stall_pct;
-      r.sim.Eval();
-      if (d.out_valid_o && d.out_ready_i) {
-        if (want.empty()) {
-          ADD_FAILURE() << "a result with no beat of this job in flight, cycle " << r.sim.cycles();
-          return last;
-        }
-        for (int l = 0; l < kFcLanes; ++l) {
-          const uint16_t got = uint16_t(d.out_y_o[size_t(l / 2)] >> (16 * (l % 2)));
-          if (got != want.front()[size_t(l)]) {
-            ADD_FAILURE() << "beat " << done << " lane " << l << std::hex << ": rtl 0x" << got << ", oracle 0x"
-                          << want.front()[size_t(l)];
-            return last;
-          }
-        }
-        want.pop_front();
-        ++done;
-        last = r.sim.cycles();
-      }
-      const bool take = offer && d.in_ready_o;
-      if (take) {
-        // the beat reads the table as it is before this cycle's write
-        const FcBeat& b = job.in[next];
-        const FcWrite& e = table[size_t(b.perch ? b.ch : 0)];
-        oracle::FcConfig c;
-        c.in_int8 = b.in_int8;
-        c.scale = e.scale;
-        c.bias = e.bias;
-        c.unary = b.unary;
-        c.gain = b.gain;
-        c.out_int8 = b.out_int8;
-        std::array<uint16_t, kFcLanes> y{};
-        for (int l = 0; l < kFcLanes; ++l) y[size_t(l)] = oracle::FormatConvert(c, b.data[size_t(l)]);
-        want.push_back(y);
-        ++next;
-      }
-      pending = offer && !take;
-      if (write) table[size_t(w.addr)] = w;
-      r.sim.Tick();
-    }
-    d.in_valid_i = 0;
-    d.cfg_we_i = 0;
-    return last;
+    test::FcDriver drv(r.sim);
+    drv.Load(job.entries);
+    return drv.Run(job.in, rng, job.gap_pct, job.stall_pct, job.write_pct).last_cycle;
   }
   void PowerUp(Rig& r) {
     r.sim.dut().cfg_we_i = 0;
@@ -1055,9 +796,7 @@ TEST(RtlReset, N4_1_PeFc16MidJob) {
   MidJobResets(b, 0x4E5E4102, 200);
 }
 
-// ---- ane_pe_transpose (8 x 8): random patches, as rtl_planar_fc_test.cc ----
-
-constexpr int kTn = 8;
+// ---- ane_pe_transpose (8 x 8): random patches, rtl_planar_fc_test's driver ----
 
 struct TransposeJob {
   std::vector<std::vector<uint16_t>> patches;
@@ -1069,9 +808,7 @@ struct PeTransposeBench : StreamBenchBase<Vane_pe_transpose8> {
   static constexpr const char* kTop = "ane_pe_transpose";
   TransposeJob RandomJob(Rng& rng) {
     TransposeJob j;
-    j.patches.assign(5 + rng.Below(60), std::vector<uint16_t>(kTn * kTn));
-    for (auto& p : j.patches)
-      for (auto& v : p) v = rng.Code();
+    j.patches = test::RandomTransposePatches(rng, 5 + rng.Below(60));
     j.gap_pct = int(rng.Below(4)) * 25;
     j.stall_pct = int(rng.Below(4)) * 25;
     return j;
@@ -1079,50 +816,8 @@ struct PeTransposeBench : StreamBenchBase<Vane_pe_transpose8> {
   // Every column beat against oracle::TransposePatch. A reset in the middle of a patch must
   // leave the next job's first row as row 0 of its first patch.
   uint64_t Run(Rig& r, const TransposeJob& job, uint64_t traffic) {
-    Vane_pe_transpose8& d = r.sim.dut();
     Rng rng(traffic);
-    const size_t beats = job.patches.size() * kTn;
-    size_t next = 0, done = 0;
-    bool pending = false;
-    uint64_t last = 0;
-    while (done < beats) {
-      const bool offer = next < beats && (pending || int(rng.Below(100)) >= job.gap_pct);
-      d.in_valid_i = offer;
-      if (offer) {
-        const auto& p = job.patches[next / kTn];
-        const size_t row = next % kTn;
-        for (int w = 0; w < kTn / 2; ++w)
-          d.in_row_i[size_t(w)] = uint32_t(p[row * kTn + size_t(2 * w)]) | uint32_t(p[row * kTn + size_t(2 * w + 1)])
-                                                                               << 16;
-      }
-      d.out_ready_i = int(rng.Below(100)) >= job.stall_pct;
-      r.sim.Eval();
-      if (d.out_valid_o && d.out_ready_i) {
-        // a patch's columns leave once its last row is in
-        if (done / kTn >= next / kTn) {
-          ADD_FAILURE() << "a column of a patch not yet received, cycle " << r.sim.cycles();
-          return last;
-        }
-        const auto t = oracle::TransposePatch(job.patches[done / kTn], kTn);
-        const size_t col = done % kTn;
-        for (int i = 0; i < kTn; ++i) {
-          const uint16_t got = uint16_t(d.out_col_o[size_t(i / 2)] >> (16 * (i % 2)));
-          if (got != t[col * kTn + size_t(i)]) {
-            ADD_FAILURE() << "patch " << done / kTn << " column " << col << " element " << i << std::hex << ": rtl 0x"
-                          << got << ", oracle 0x" << t[col * kTn + size_t(i)];
-            return last;
-          }
-        }
-        ++done;
-        last = r.sim.cycles();
-      }
-      const bool take = offer && d.in_ready_o;
-      pending = offer && !take;
-      if (take) ++next;
-      r.sim.Tick();
-    }
-    d.in_valid_i = 0;
-    return last;
+    return test::DriveTranspose(r.sim, job.patches, rng, job.gap_pct, job.stall_pct).last_cycle;
   }
 };
 
@@ -1182,11 +877,10 @@ TEST(RtlReset, N4_1_PePost4MidJob) {
   MidJobResets(b, 0x4E5E4104, 400);
 }
 
-// ---- ane_pe_reduce: random reductions of 1..5 patches, as rtl_planar_test.cc ----
+// ---- ane_pe_reduce: random reductions of 1..5 patches, rtl_planar_test's driver ----
 
-using test::Patch;
 struct ReduceJob {
-  std::vector<Patch> in;
+  std::vector<test::Patch> in;
   int gap_pct = 0, stall_pct = 0;
 };
 
@@ -1203,54 +897,8 @@ struct PeReduceBench : StreamBenchBase<Vane_pe_reduce> {
   // Every result (fp32 register and fp16 store) against the oracle's tree and running register;
   // the reduction the reset cut must not leak into the next job's first one.
   uint64_t Run(Rig& r, const ReduceJob& job, uint64_t traffic) {
-    Vane_pe_reduce& d = r.sim.dut();
     Rng rng(traffic);
-    std::deque<std::pair<uint32_t, uint16_t>> want;
-    uint32_t acc = 0;
-    size_t expect = 0, got = 0, next = 0;
-    for (const Patch& p : job.in) expect += p.last;
-    bool pending = false;
-    uint64_t last = 0;
-    while (got < expect) {
-      const bool offer = next < job.in.size() && (pending || int(rng.Below(100)) >= job.gap_pct);
-      d.in_valid_i = offer;
-      if (offer) {
-        const Patch& p = job.in[next];
-        d.in_op_i = uint8_t(harness::TreeOp(p.op));
-        d.in_first_i = p.first;
-        d.in_last_i = p.last;
-        d.in_mask_i = p.mask;
-        for (int w = 0; w < 32; ++w)
-          d.in_data_i[size_t(w)] = uint32_t(p.v[size_t(2 * w)]) | uint32_t(p.v[size_t(2 * w + 1)]) << 16;
-      }
-      d.out_ready_i = int(rng.Below(100)) >= job.stall_pct;
-      r.sim.Eval();
-      if (d.out_valid_o && d.out_ready_i) {
-        if (want.empty()) {
-          ADD_FAILURE() << "a result with no reduction of this job complete, cycle " << r.sim.cycles();
-          return last;
-        }
-        if (d.out_fp32_o != want.front().first || d.out_fp16_o != want.front().second) {
-          ADD_FAILURE() << "result " << got << std::hex << ": rtl 0x" << d.out_fp32_o << " / 0x" << d.out_fp16_o
-                        << ", oracle 0x" << want.front().first << " / 0x" << want.front().second;
-          return last;
-        }
-        want.pop_front();
-        ++got;
-        last = r.sim.cycles();
-      }
-      const bool take = offer && d.in_ready_o;
-      pending = offer && !take;
-      if (take) {
-        const Patch& p = job.in[next++];
-        const uint32_t t = oracle::ReduceTree(p.op, p.v, p.mask);
-        acc = p.first ? t : oracle::ReduceAccumulate(p.op, acc, t);
-        if (p.last) want.push_back({acc, oracle::ReduceFinish(acc)});
-      }
-      r.sim.Tick();
-    }
-    d.in_valid_i = 0;
-    return last;
+    return test::DriveReduce(r.sim, job.in, rng, job.gap_pct, job.stall_pct).last_cycle;
   }
 };
 

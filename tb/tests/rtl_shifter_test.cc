@@ -37,64 +37,8 @@ constexpr int kBankBytes = 512;
 constexpr int kBanks16 = 4;  // Vane_shifter16's ring (rtl/CMakeLists.txt)
 constexpr int kBeatBytes = 16;
 
-Tensor3 RandomTensor(test::Rng& rng, const ConvGeometry& g, bool elem16) {
-  Tensor3 x{g.channels, g.height, g.width, {}};
-  for (int i = 0; i < g.channels * g.height * g.width; ++i) {
-    const uint16_t c = rng.Code();
-    x.codes.push_back(elem16 ? c : uint16_t(int16_t(int8_t(uint8_t(c)))));
-  }
-  return x;
-}
-
-// Checks every vector against the oracle. Returns the number of lane values compared.
-uint64_t CheckOutputs(const ShifterLayer& l, const Tensor3& x, const std::vector<WorkUnit>& wus,
-                      const std::vector<ShifterRequest>& reqs, const std::vector<ShifterOutput>& out, int lanes,
-                      const std::string& what) {
-  // Map each request (in order) to its work unit.
-  std::vector<size_t> wu_of;
-  size_t w = 0;
-  for (const ShifterRequest& r : reqs) {
-    wu_of.push_back(w);
-    if (r.release) ++w;
-  }
-  EXPECT_EQ(w, wus.size()) << what;
-  uint64_t compared = 0;
-  size_t o = 0;
-  for (size_t i = 0; i < reqs.size(); ++i) {
-    if (reqs[i].nodata) continue;
-    if (o >= out.size()) {
-      ADD_FAILURE() << what << ": missing vector for request " << i;
-      return compared;
-    }
-    const ShifterOutput& v = out[o++];
-    const WorkUnit& wu = wus[wu_of[i]];
-    EXPECT_EQ(v.tag, reqs[i].tag & 0xFFFF) << what << " request " << i;
-    const oracle::ConvStep st{wu.c0 + reqs[i].c, wu.ky0 + reqs[i].ky, reqs[i].kx};
-    const std::vector<uint16_t> want = oracle::ShifterVector(x, l.geom, wu.tile, lanes, st);
-    for (int lane = 0; lane < lanes; ++lane) {
-      // In two-kernel mode the shifter delivers data value p for lanes 2p and 2p + 1 (the MAC
-      // array fans it out), so lane `lane` reads value lane / 2.
-      const int p = l.two_kernel ? lane / 2 : lane;
-      const oracle::LaneView lv = oracle::LaneAt(l.geom, wu.tile, lanes, lane);
-      if (v.data[size_t(p)] != want[size_t(lane)] || v.mask[size_t(p)] != lv.active) {
-        ADD_FAILURE() << what << ": request " << i << " (work unit " << wu_of[i] << ", c " << st.c << " ky " << st.ky
-                      << " kx " << st.kx << ") lane " << lane << " output (" << lv.oy << ", " << lv.ox << "): rtl 0x"
-                      << std::hex << v.data[size_t(p)] << " mask " << v.mask[size_t(p)] << ", oracle 0x"
-                      << want[size_t(lane)] << " active " << lv.active << std::dec;
-        return compared;
-      }
-      ++compared;
-    }
-    if (l.two_kernel) {  // the upper half of the data vector is idle
-      for (int p = lanes / 2; p < lanes; ++p) {
-        EXPECT_EQ(v.data[size_t(p)], 0) << what;
-        EXPECT_FALSE(v.mask[size_t(p)]) << what;
-      }
-    }
-  }
-  EXPECT_EQ(o, out.size()) << what;
-  return compared;
-}
+using test::CheckShifterOutputs;
+using test::RandomShifterTensor;
 
 template <class Model>
 struct Bench {
@@ -130,7 +74,7 @@ struct Bench {
     const auto out = Run(l, x, reps, rng, gap_pct, stall_pct, &st, &wus, &reqs);
     if (stats) *stats = st;
     if (wus_out) *wus_out = wus;
-    return CheckOutputs(l, x, wus, reqs, out, lanes, what);
+    return CheckShifterOutputs(l, x, wus, reqs, out, lanes, what);
   }
 };
 
@@ -157,7 +101,7 @@ TEST(RtlShifter, N2_SamePadded3x3PlanarFp16WalksEveryStep) {
   l.tile_w = 8;
   l.channels_per_wu = 2;
   ASSERT_EQ(harness::PlanShifterLayer(&l, 16, kBankBytes), "");
-  const Tensor3 x = RandomTensor(rng, l.geom, true);
+  const Tensor3 x = RandomShifterTensor(rng, l.geom, true);
   Bench<Vane_shifter16> b(16);
   std::vector<WorkUnit> wus;
   EXPECT_GT(b.RunChecked(l, x, 1, &rng, 0, 0, "3x3", nullptr, &wus), 0u);
@@ -177,7 +121,7 @@ TEST(RtlShifter, N2_WorkUnitsShorterThanThePipelineWaitForTheirBank) {
     l.tile_w = 4;
     l.channels_per_wu = 1;
     ASSERT_EQ(harness::PlanShifterLayer(&l, 16, kBankBytes), "");
-    const Tensor3 x = RandomTensor(rng, l.geom, true);
+    const Tensor3 x = RandomShifterTensor(rng, l.geom, true);
     Bench<Vane_shifter16> b(16);
     EXPECT_GT(b.RunChecked(l, x, 1, &rng, 0, 0, "1x" + std::to_string(kw) + " kernel, one channel per work unit"), 0u);
   }
@@ -193,7 +137,7 @@ TEST(RtlShifter, N2_InterleavedInt8Stride2Dilation2) {
   l.layout = Layout::kInterleaved;
   l.elem16 = false;
   ASSERT_EQ(harness::PlanShifterLayer(&l, 16, kBankBytes), "");
-  const Tensor3 x = RandomTensor(rng, l.geom, false);
+  const Tensor3 x = RandomShifterTensor(rng, l.geom, false);
   Bench<Vane_shifter16> b(16);
   EXPECT_GT(b.RunChecked(l, x, 1, &rng, 20, 20, "int8"), 0u);
 }
@@ -206,7 +150,7 @@ TEST(RtlShifter, N2_1_TwoKernelModeFeedsLanePairs) {
   l.tile_w = 4;
   l.two_kernel = true;
   ASSERT_EQ(harness::PlanShifterLayer(&l, 16, kBankBytes), "");
-  const Tensor3 x = RandomTensor(rng, l.geom, true);
+  const Tensor3 x = RandomShifterTensor(rng, l.geom, true);
   Bench<Vane_shifter16> b(16);
   EXPECT_GT(b.RunChecked(l, x, 2, &rng, 10, 10, "two-kernel"), 0u);
 }
@@ -219,7 +163,7 @@ TEST(RtlShifter, N2_SevenBySevenDilationFourSplitsKernelRowsAcrossWorkUnits) {
   l.tile_w = 16;
   l.kernel_rows_per_wu = 1;
   ASSERT_EQ(harness::PlanShifterLayer(&l, 16, kBankBytes), "");
-  const Tensor3 x = RandomTensor(rng, l.geom, true);
+  const Tensor3 x = RandomShifterTensor(rng, l.geom, true);
   Bench<Vane_shifter16> b(16);
   EXPECT_GT(b.RunChecked(l, x, 1, &rng, 0, 0, "7x7 d4"), 0u);
 }
@@ -233,7 +177,7 @@ TEST(RtlShifter, NoDataRequestReleasesAWorkUnit) {
   l.tile_h = 4;
   l.tile_w = 4;
   ASSERT_EQ(harness::PlanShifterLayer(&l, 16, kBankBytes), "");
-  const Tensor3 x = RandomTensor(rng, l.geom, true);
+  const Tensor3 x = RandomShifterTensor(rng, l.geom, true);
   Bench<Vane_shifter16> b(16);
   b.drv.Configure(l);
   const auto wus = harness::PlanWorkUnits(l, x, kBeatBytes);
@@ -243,7 +187,7 @@ TEST(RtlShifter, NoDataRequestReleasesAWorkUnit) {
   const auto out = b.drv.Run(
       wus, reqs, [] { return false; }, [] { return false; }, [] { return false; });
   ASSERT_EQ(out.size(), 2u);
-  EXPECT_EQ(CheckOutputs(l, x, wus, reqs, out, 16, "nodata"), 32u);
+  EXPECT_EQ(CheckShifterOutputs(l, x, wus, reqs, out, 16, "nodata"), 32u);
 }
 
 // ---- seeded random sweep ----
@@ -286,7 +230,7 @@ TEST(RtlShifter, N2_RandomLayersEveryKernelStrideDilationPaddingAndLayout) {
     cov.row_split |= l.kernel_rows_per_wu != 0;
     cov.multi_bank |= l.bank_per_channel && std::min(l.channels_per_wu, g.channels) > 1;
     cov.whole_ring |= l.bank_per_channel && l.channels_per_wu == kBanks16;
-    const Tensor3 x = RandomTensor(rng, g, l.elem16);
+    const Tensor3 x = RandomShifterTensor(rng, g, l.elem16);
     std::vector<WorkUnit> wus;
     std::vector<ShifterRequest> reqs;
     ShifterStats st;
@@ -297,7 +241,7 @@ TEST(RtlShifter, N2_RandomLayersEveryKernelStrideDilationPaddingAndLayout) {
         std::to_string(g.width) + " k" + std::to_string(g.kernel_h) + "x" + std::to_string(g.kernel_w) + " s" +
         std::to_string(g.stride_y) + "," + std::to_string(g.stride_x) + " d" + std::to_string(g.dilation_y) + "," +
         std::to_string(g.dilation_x) + " tile " + std::to_string(l.tile_h) + "x" + std::to_string(l.tile_w);
-    compared += CheckOutputs(l, x, wus, reqs, out, 16, what);
+    compared += CheckShifterOutputs(l, x, wus, reqs, out, 16, what);
     if (HasFailure()) return;
   }
   EXPECT_EQ(cov.kh.size(), 7u);
@@ -319,13 +263,13 @@ TEST(RtlShifter, XSeedsDoNotChangeAnyVector) {
   for (uint32_t x_seed : {1u, 77u, 0xBEEFu}) {
     test::Rng rng(0xA5);  // same layer, same stalls in every run
     const ShifterLayer l = RandomLayer(rng);
-    const Tensor3 x = RandomTensor(rng, l.geom, l.elem16);
+    const Tensor3 x = RandomShifterTensor(rng, l.geom, l.elem16);
     Bench<Vane_shifter16> b(16, x_seed);
     std::vector<WorkUnit> wus;
     std::vector<ShifterRequest> reqs;
     ShifterStats st;
     runs.push_back(b.Run(l, x, 2, &rng, 25, 25, &st, &wus, &reqs));
-    CheckOutputs(l, x, wus, reqs, runs.back(), 16, "x seed " + std::to_string(x_seed));
+    CheckShifterOutputs(l, x, wus, reqs, runs.back(), 16, "x seed " + std::to_string(x_seed));
   }
   for (size_t r = 1; r < runs.size(); ++r) {
     ASSERT_EQ(runs[r].size(), runs[0].size());
@@ -346,13 +290,13 @@ TEST(RtlShifter, CyclesOneVectorPerCycleAcrossWorkUnits) {
   l.tile_w = 4;
   l.channels_per_wu = 1;
   ASSERT_EQ(harness::PlanShifterLayer(&l, 16, kBankBytes), "");
-  const Tensor3 x = RandomTensor(rng, l.geom, true);
+  const Tensor3 x = RandomShifterTensor(rng, l.geom, true);
   Bench<Vane_shifter16> b(16);
   std::vector<WorkUnit> wus;
   std::vector<ShifterRequest> reqs;
   ShifterStats st;
   const auto out = b.Run(l, x, 8, &rng, 0, 0, &st, &wus, &reqs);
-  CheckOutputs(l, x, wus, reqs, out, 16, "full rate");
+  CheckShifterOutputs(l, x, wus, reqs, out, 16, "full rate");
   const uint64_t first_load_beats = wus[0].bytes.size() / kBeatBytes;
   // Cycles: the first work unit's load, then one request per cycle, then the latency.
   EXPECT_EQ(st.out_cycles, reqs.size());
@@ -374,7 +318,7 @@ TEST(RtlShifter256, N2_WholeArrayTilesInt8AndTwoKernelFp16) {
     l.tile_w = 16;
     l.elem16 = false;
     ASSERT_EQ(harness::PlanShifterLayer(&l, 256, kBankBytes), "");
-    const Tensor3 x = RandomTensor(rng, l.geom, false);
+    const Tensor3 x = RandomShifterTensor(rng, l.geom, false);
     EXPECT_GT(b.RunChecked(l, x, 2, &rng, 10, 10, "256 int8"), 0u);
   }
   {
@@ -385,7 +329,7 @@ TEST(RtlShifter256, N2_WholeArrayTilesInt8AndTwoKernelFp16) {
     l.two_kernel = true;
     l.layout = Layout::kInterleaved;
     ASSERT_EQ(harness::PlanShifterLayer(&l, 256, kBankBytes), "");
-    const Tensor3 x = RandomTensor(rng, l.geom, true);
+    const Tensor3 x = RandomShifterTensor(rng, l.geom, true);
     EXPECT_GT(b.RunChecked(l, x, 2, &rng, 10, 10, "256 two-kernel"), 0u);
   }
 }
