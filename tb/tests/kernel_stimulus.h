@@ -1,12 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
-// Random kernel groups (NUMERICS N-6) for the kernel extract's tests: rtl_kernel_extract_test and
-// the reset test's kernel-extract bench draw them the same way.
+// Random kernel groups (NUMERICS N-6) and the kernel extract's expected output, for its tests:
+// rtl_kernel_extract_test and the reset test's kernel-extract bench draw and check them the
+// same way.
 #ifndef TB_TESTS_KERNEL_STIMULUS_H_
 #define TB_TESTS_KERNEL_STIMULUS_H_
 
+#include <gtest/gtest.h>
+
 #include <cstdint>
+#include <string>
 #include <vector>
 
+#include "tb/harness/kernel_extract_driver.h"
+#include "tb/oracle/conv_walk.h"
 #include "tb/oracle/kernel_codec.h"
 #include "tb/tests/test_seed.h"
 
@@ -50,6 +56,74 @@ inline oracle::KernelGroup RandomGroup(Rng& rng, int steps, oracle::KernelFormat
   }
   for (int n = 0; n < (g.spec.params ? nk : 0); ++n) g.params.push_back({rng.Code(), uint32_t(rng.Next())});
   return g;
+}
+
+// The kernel extract's expected output for a stream of groups: the operations and parameter
+// records from the oracle's decoder and schedule, and the cycle figures the decoder reports.
+struct ExtractExpect {
+  std::vector<uint32_t> words;
+  std::vector<harness::ExtractOp> ops;
+  std::vector<harness::ExtractParam> params;
+  uint64_t header_words = 0, header_cycles = 0, idle_quads = 0, skipped_blocks = 0, dense_ops = 0;
+};
+
+inline void AddGroup(ExtractExpect* e, oracle::KernelGroup g, const oracle::ConvGeometry& geom) {
+  const std::vector<uint32_t> w = oracle::EncodeKernelGroup(&g);
+  const oracle::DecodedGroup d = oracle::DecodeKernelGroup(w.data(), w.size(), geom.Steps());
+  e->words.insert(e->words.end(), w.begin(), w.end());
+  for (size_t i = 0; i < d.params.size(); ++i) e->params.push_back({int(i), d.params[i]});
+  for (size_t i = 0; i < d.ops.size(); ++i) {
+    const auto& op = d.ops[i];
+    const oracle::ConvStep st = oracle::StepAt(geom, op.step);
+    harness::ExtractOp o;
+    o.coef_a = op.coef_a;
+    o.coef_b = op.coef_b;
+    o.coef_c = op.coef_c;
+    o.coef_d = op.coef_d;
+    o.c = st.c;
+    o.ky = st.ky;
+    o.kx = st.kx;
+    o.slot = op.slot;
+    o.first = op.first;
+    o.last = op.last;
+    o.end = i + 1 == d.ops.size();
+    e->ops.push_back(o);
+  }
+  e->header_words += uint64_t(d.header_words);
+  // Header cycles: one per word, a parameter record (two words) in one.
+  e->header_cycles += uint64_t(d.header_words) - uint64_t(d.params.size());
+  e->idle_quads += uint64_t(d.idle_quads);
+  e->skipped_blocks += uint64_t(d.skipped_blocks);
+  e->dense_ops += uint64_t(d.slots) * uint64_t(geom.Steps());
+}
+
+// Every operation and parameter record against the expectation; false at the first difference.
+inline bool CompareExtract(const ExtractExpect& e, const std::vector<harness::ExtractOp>& ops,
+                           const std::vector<harness::ExtractParam>& params, const std::string& what) {
+  EXPECT_EQ(ops.size(), e.ops.size()) << what;
+  if (ops.size() != e.ops.size()) return false;
+  for (size_t i = 0; i < ops.size(); ++i) {
+    const harness::ExtractOp& a = ops[i];
+    const harness::ExtractOp& b = e.ops[i];
+    const bool same = a.coef_a == b.coef_a && a.coef_b == b.coef_b && a.coef_c == b.coef_c && a.coef_d == b.coef_d &&
+                      a.c == b.c && a.ky == b.ky && a.kx == b.kx && a.slot == b.slot && a.first == b.first &&
+                      a.last == b.last && a.end == b.end;
+    EXPECT_TRUE(same) << what << ": operation " << i << std::hex << "\n  rtl    a 0x" << a.coef_a << " b 0x" << a.coef_b
+                      << " c 0x" << a.coef_c << " d 0x" << a.coef_d << std::dec << " c " << a.c << " ky " << a.ky
+                      << " kx " << a.kx << " slot " << a.slot << " first " << a.first << " last " << a.last << " end "
+                      << a.end << std::hex << "\n  oracle a 0x" << b.coef_a << " b 0x" << b.coef_b << " c 0x"
+                      << b.coef_c << " d 0x" << b.coef_d << std::dec << " c " << b.c << " ky " << b.ky << " kx " << b.kx
+                      << " slot " << b.slot << " first " << b.first << " last " << b.last << " end " << b.end;
+    if (!same) return false;
+  }
+  EXPECT_EQ(params.size(), e.params.size()) << what;
+  if (params.size() != e.params.size()) return false;
+  for (size_t i = 0; i < params.size(); ++i) {
+    EXPECT_EQ(params[i].kernel, e.params[i].kernel) << what << " parameter " << i;
+    EXPECT_TRUE(params[i].p == e.params[i].p) << what << " parameter " << i;
+    if (params[i].kernel != e.params[i].kernel || !(params[i].p == e.params[i].p)) return false;
+  }
+  return true;
 }
 
 }  // namespace ane::test

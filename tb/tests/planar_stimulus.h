@@ -1,13 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
-// Random stimulus shared by the planar tests: pooling windows (NUMERICS N-4.5) and values for
-// the reduction tree (N-4.4), and the elementwise unit's results (N-4.1, N-4.3).
+// Random stimulus shared by the planar tests and the reset test: pooling windows and poolings
+// (NUMERICS N-4.5), values for the reduction tree and line reductions (N-4.4), the elementwise
+// unit's results (N-4.1, N-4.3), and the checks of pooling and line-reduction results.
 #ifndef TB_TESTS_PLANAR_STIMULUS_H_
 #define TB_TESTS_PLANAR_STIMULUS_H_
 
+#include <gtest/gtest.h>
+
 #include <array>
 #include <cstdint>
+#include <string>
 #include <vector>
 
+#include "tb/harness/planar_run.h"
 #include "tb/harness/rtl_codes.h"
 #include "tb/oracle/conv_walk.h"
 #include "tb/oracle/elementwise.h"
@@ -99,6 +104,121 @@ inline std::vector<Patch> RandomPatches(Rng& rng, int reductions) {
 // 12 pass; N-4.1 / N-4.3) on one lane's operands.
 inline uint16_t EwOracle(int op, uint16_t a, uint16_t b, uint16_t c) {
   return harness::EwOracle(harness::PeEwOp(op), a, b, c);
+}
+
+// ---- pooling (ane_pe_pool, N-4.5) ----
+
+struct PoolCase {
+  oracle::PoolOp op = oracle::PoolOp::kMax;
+  oracle::ConvGeometry g;
+  oracle::Tensor3 x;
+};
+
+// A random pooling the unit takes: every operation, window, stride and padding, planes up to 70
+// wide (wider than the line buffer), 1..9 channels; values for the tree (TreeValue).
+inline PoolCase RandomPoolCase(Rng& rng) {
+  PoolCase c;
+  for (;;) {
+    c.op = oracle::PoolOp(rng.Below(3));
+    auto& g = c.g;
+    g = oracle::ConvGeometry();
+    g.channels = 1 + int(rng.Below(9));
+    RandomPoolWindow(rng, &g);
+    g.height = 1 + int(rng.Below(20));
+    g.width = 1 + int(rng.Below(rng.Below(4) == 0 ? 70 : 24));
+    if (oracle::CheckPoolGeometry(g).empty()) break;
+  }
+  c.x = {c.g.channels, c.g.height, c.g.width, {}};
+  for (int i = 0; i < c.g.channels * c.g.height * c.g.width; ++i) c.x.codes.push_back(TreeValue(rng));
+  return c;
+}
+
+// Random input gaps, back-pressure and configuration gaps (the options' seed left to the caller).
+inline harness::PoolRunOptions RandomPoolTraffic(Rng& rng) {
+  harness::PoolRunOptions opt;
+  opt.gap_pct = int(rng.Below(4)) * 15;
+  opt.stall_pct = int(rng.Below(4)) * 15;
+  opt.cfg_gap_pct = int(rng.Below(2)) * 30;
+  return opt;
+}
+
+// Every output against oracle::Pool; false at the first difference.
+inline bool ExpectPoolOracle(const PoolCase& c, const std::vector<uint16_t>& got, const std::string& what) {
+  const oracle::Tensor3 want = oracle::Pool(c.op, c.g, c.x);
+  EXPECT_EQ(got.size(), want.codes.size()) << what;
+  if (got.size() != want.codes.size()) return false;
+  for (size_t i = 0; i < got.size(); ++i) {
+    EXPECT_EQ(got[i], want.codes[i]) << std::hex << what << ": output " << std::dec << i << " (c "
+                                     << i / size_t(want.h * want.w) << ", oy " << (i / size_t(want.w)) % size_t(want.h)
+                                     << ", ox " << i % size_t(want.w) << ")";
+    if (got[i] != want.codes[i]) return false;
+  }
+  return true;
+}
+
+// ---- line reductions (ane_pe_vreduce, N-4.4) ----
+
+// Line counts around the block boundaries (64, 128, 192) more often than elsewhere.
+inline int RandomLines(Rng& rng) {
+  switch (rng.Below(4)) {
+    case 0: return 1 + int(rng.Below(63));
+    case 1: return 64 * (1 + int(rng.Below(3))) - 1 + int(rng.Below(3));
+    default: return 1 + int(rng.Below(260));
+  }
+}
+
+inline harness::LineJob RandomLineJob(Rng& rng) {
+  harness::LineJob j;
+  j.op = int(rng.Below(3));
+  j.n = RandomLines(rng);
+  j.len = 1 + int(rng.Below(harness::kLineMaxW));
+  for (int i = 0; i < j.n * j.len; ++i) j.lines.push_back(TreeValue(rng));
+  return j;
+}
+
+// Random input gaps, back-pressure and job gaps (the options' seed left to the caller).
+inline harness::LineRunOptions RandomLineTraffic(Rng& rng) {
+  harness::LineRunOptions opt;
+  opt.gap_pct = int(rng.Below(4)) * 15;
+  opt.stall_pct = int(rng.Below(4)) * 20;
+  opt.cfg_gap_pct = int(rng.Below(2)) * 40;
+  return opt;
+}
+
+// Column `col` of a job, in line order: the list the oracle reduces.
+inline std::vector<uint16_t> LineColumn(const harness::LineJob& j, int col) {
+  std::vector<uint16_t> list;
+  for (int r = 0; r < j.n; ++r) list.push_back(j.lines[size_t(r) * size_t(j.len) + size_t(col)]);
+  return list;
+}
+
+inline std::string DescribeLineJob(const harness::LineJob& j) {
+  return std::string(oracle::ReduceOpName(harness::ReduceOfTreeOp(j.op))) + " n " + std::to_string(j.n) + " len " +
+         std::to_string(j.len);
+}
+
+// Every column's fp16 store against oracle::ReduceList and its fp32 value against the
+// oracle's running register (OracleListFp32); false at the first difference.
+inline bool ExpectLineOracle(const std::vector<harness::LineJob>& jobs, const std::vector<harness::TreeResult>& got,
+                             const std::string& what) {
+  size_t at = 0;
+  for (size_t k = 0; k < jobs.size(); ++k) {
+    for (int col = 0; col < jobs[k].len; ++col, ++at) {
+      EXPECT_LT(at, got.size()) << what;
+      if (at >= got.size()) return false;
+      const std::vector<uint16_t> list = LineColumn(jobs[k], col);
+      const oracle::ReduceOp op = harness::ReduceOfTreeOp(jobs[k].op);
+      const uint16_t fp16 = oracle::ReduceList(op, list);
+      const uint32_t fp32 = OracleListFp32(op, list);
+      EXPECT_EQ(got[at].fp16, fp16) << std::hex << what << ": job " << std::dec << k << " (" << DescribeLineJob(jobs[k])
+                                    << ") column " << col;
+      EXPECT_EQ(got[at].fp32, fp32) << std::hex << what << ": fp32, job " << std::dec << k << " ("
+                                    << DescribeLineJob(jobs[k]) << ") column " << col;
+      if (got[at].fp16 != fp16 || got[at].fp32 != fp32) return false;
+    }
+  }
+  EXPECT_EQ(at, got.size()) << what;
+  return at == got.size();
 }
 
 }  // namespace ane::test

@@ -37,64 +37,12 @@ struct Bench {
 
 using test::RandomGroup;
 
-struct Expect {
-  std::vector<uint32_t> words;
-  std::vector<ExtractOp> ops;
-  std::vector<ExtractParam> params;
-  uint64_t header_words = 0, header_cycles = 0, idle_quads = 0, skipped_blocks = 0, dense_ops = 0;
-};
-
-void AddGroup(Expect* e, KernelGroup g, const oracle::ConvGeometry& geom) {
-  const std::vector<uint32_t> w = oracle::EncodeKernelGroup(&g);
-  const DecodedGroup d = oracle::DecodeKernelGroup(w.data(), w.size(), geom.Steps());
-  e->words.insert(e->words.end(), w.begin(), w.end());
-  for (size_t i = 0; i < d.params.size(); ++i) e->params.push_back({int(i), d.params[i]});
-  for (size_t i = 0; i < d.ops.size(); ++i) {
-    const auto& op = d.ops[i];
-    const oracle::ConvStep st = oracle::StepAt(geom, op.step);
-    ExtractOp o;
-    o.coef_a = op.coef_a;
-    o.coef_b = op.coef_b;
-    o.coef_c = op.coef_c;
-    o.coef_d = op.coef_d;
-    o.c = st.c;
-    o.ky = st.ky;
-    o.kx = st.kx;
-    o.slot = op.slot;
-    o.first = op.first;
-    o.last = op.last;
-    o.end = i + 1 == d.ops.size();
-    e->ops.push_back(o);
-  }
-  e->header_words += uint64_t(d.header_words);
-  // Header cycles: one per word, a parameter record (two words) in one.
-  e->header_cycles += uint64_t(d.header_words) - uint64_t(d.params.size());
-  e->idle_quads += uint64_t(d.idle_quads);
-  e->skipped_blocks += uint64_t(d.skipped_blocks);
-  e->dense_ops += uint64_t(d.slots) * uint64_t(geom.Steps());
-}
+using test::AddGroup;
+using Expect = test::ExtractExpect;
 
 void Compare(const Expect& e, const std::vector<ExtractOp>& ops, const std::vector<ExtractParam>& params,
              const std::string& what) {
-  ASSERT_EQ(ops.size(), e.ops.size()) << what;
-  for (size_t i = 0; i < ops.size(); ++i) {
-    const ExtractOp& a = ops[i];
-    const ExtractOp& b = e.ops[i];
-    ASSERT_TRUE(a.coef_a == b.coef_a && a.coef_b == b.coef_b && a.coef_c == b.coef_c && a.coef_d == b.coef_d &&
-                a.c == b.c && a.ky == b.ky && a.kx == b.kx && a.slot == b.slot && a.first == b.first &&
-                a.last == b.last && a.end == b.end)
-        << what << ": operation " << i << std::hex << "\n  rtl    a 0x" << a.coef_a << " b 0x" << a.coef_b << " c 0x"
-        << a.coef_c << " d 0x" << a.coef_d << std::dec << " c " << a.c << " ky " << a.ky << " kx " << a.kx << " slot "
-        << a.slot << " first " << a.first << " last " << a.last << " end " << a.end << std::hex << "\n  oracle a 0x"
-        << b.coef_a << " b 0x" << b.coef_b << " c 0x" << b.coef_c << " d 0x" << b.coef_d << std::dec << " c " << b.c
-        << " ky " << b.ky << " kx " << b.kx << " slot " << b.slot << " first " << b.first << " last " << b.last
-        << " end " << b.end;
-  }
-  ASSERT_EQ(params.size(), e.params.size()) << what;
-  for (size_t i = 0; i < params.size(); ++i) {
-    EXPECT_EQ(params[i].kernel, e.params[i].kernel) << what << " parameter " << i;
-    EXPECT_TRUE(params[i].p == e.params[i].p) << what << " parameter " << i;
-  }
+  test::CompareExtract(e, ops, params, what);
 }
 
 oracle::ConvGeometry Shape(int c, int kh, int kw) {

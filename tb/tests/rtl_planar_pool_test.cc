@@ -20,40 +20,14 @@ namespace {
 using harness::PoolRunOptions;
 using harness::PoolStats;
 
-struct PoolCase {
-  oracle::PoolOp op = oracle::PoolOp::kMax;
-  oracle::ConvGeometry g;
-  oracle::Tensor3 x;
-};
-
-PoolCase RandomCase(test::Rng& rng) {
-  PoolCase c;
-  for (;;) {
-    c.op = oracle::PoolOp(rng.Below(3));
-    auto& g = c.g;
-    g.channels = 1 + int(rng.Below(9));
-    test::RandomPoolWindow(rng, &g);
-    g.height = 1 + int(rng.Below(20));
-    g.width = 1 + int(rng.Below(rng.Below(4) == 0 ? 70 : 24));
-    if (oracle::CheckPoolGeometry(g).empty()) break;
-  }
-  c.x = {c.g.channels, c.g.height, c.g.width, {}};
-  for (int i = 0; i < c.g.channels * c.g.height * c.g.width; ++i) c.x.codes.push_back(test::TreeValue(rng));
-  return c;
-}
+using test::PoolCase;
 
 std::vector<uint16_t> RunPool(const PoolCase& c, const PoolRunOptions& opt, PoolStats* st = nullptr) {
   return harness::RtlPool(harness::ToPoolGeometry(c.op, c.g), c.x.codes, opt, st);
 }
 
 void ExpectOracle(const PoolCase& c, const std::vector<uint16_t>& got, const std::string& what) {
-  const oracle::Tensor3 want = oracle::Pool(c.op, c.g, c.x);
-  ASSERT_EQ(got.size(), want.codes.size()) << what;
-  for (size_t i = 0; i < got.size(); ++i) {
-    ASSERT_EQ(got[i], want.codes[i]) << std::hex << what << ": output " << std::dec << i << " (c "
-                                     << i / size_t(want.h * want.w) << ", oy " << (i / size_t(want.w)) % size_t(want.h)
-                                     << ", ox " << i % size_t(want.w) << ")";
-  }
+  test::ExpectPoolOracle(c, got, what);
 }
 
 std::string Describe(const PoolCase& c) {
@@ -77,14 +51,11 @@ TEST(RtlPePool, N4_5_RandomPoolingsUnderGapsAndBackPressure) {
   int strips = 0, partial_groups = 0;
   const int n = int(1500 * test::SoakFactor());
   for (int i = 0; i < n; ++i) {
-    const PoolCase c = RandomCase(rng);
-    PoolRunOptions opt;
-    opt.gap_pct = int(rng.Below(4)) * 15;
-    opt.stall_pct = int(rng.Below(4)) * 15;
-    opt.cfg_gap_pct = int(rng.Below(2)) * 30;
+    const PoolCase c = test::RandomPoolCase(rng);
+    PoolRunOptions opt = test::RandomPoolTraffic(rng);
     opt.seed = rng.Next();
     ExpectOracle(c, RunPool(c, opt), "case " + std::to_string(i) + ": " + Describe(c));
-    if (HasFatalFailure()) return;
+    if (HasFailure()) return;
     kh.insert(c.g.kernel_h);
     kw.insert(c.g.kernel_w);
     sy.insert(c.g.stride_y);
@@ -160,7 +131,7 @@ TEST(RtlPePool, N4_5_EdgeCorrectMeanAndSpecialValues) {
 TEST(RtlPePool, N4_5_XSeedsDoNotChangeAnyResult) {
   test::Rng rng(0x5EED);
   std::vector<PoolCase> cases;
-  for (int i = 0; i < 30; ++i) cases.push_back(RandomCase(rng));
+  for (int i = 0; i < 30; ++i) cases.push_back(test::RandomPoolCase(rng));
   std::vector<std::vector<uint16_t>> first;
   for (uint32_t x_seed : {1u, 7u, 0xBEEFu}) {
     for (size_t i = 0; i < cases.size(); ++i) {

@@ -22,52 +22,11 @@ using harness::LineJob;
 using harness::LineRunOptions;
 using harness::LineStats;
 
-oracle::ReduceOp OpOf(int code) { return harness::ReduceOfTreeOp(code); }
-
-// Column j of a job, in line order: the list the oracle reduces.
-std::vector<uint16_t> Column(const LineJob& j, int col) {
-  std::vector<uint16_t> list;
-  for (int r = 0; r < j.n; ++r) list.push_back(j.lines[size_t(r) * size_t(j.len) + size_t(col)]);
-  return list;
-}
-
-std::string Describe(const LineJob& j) {
-  return std::string(oracle::ReduceOpName(OpOf(j.op))) + " n " + std::to_string(j.n) + " len " + std::to_string(j.len);
-}
+using test::DescribeLineJob;
 
 void ExpectOracle(const std::vector<LineJob>& jobs, const std::vector<harness::TreeResult>& got,
                   const std::string& what) {
-  size_t at = 0;
-  for (size_t k = 0; k < jobs.size(); ++k) {
-    for (int col = 0; col < jobs[k].len; ++col, ++at) {
-      ASSERT_LT(at, got.size()) << what;
-      const std::vector<uint16_t> list = Column(jobs[k], col);
-      const oracle::ReduceOp op = OpOf(jobs[k].op);
-      ASSERT_EQ(got[at].fp16, oracle::ReduceList(op, list))
-          << std::hex << what << ": job " << std::dec << k << " (" << Describe(jobs[k]) << ") column " << col;
-      ASSERT_EQ(got[at].fp32, test::OracleListFp32(op, list))
-          << std::hex << what << ": fp32, job " << std::dec << k << " (" << Describe(jobs[k]) << ") column " << col;
-    }
-  }
-  EXPECT_EQ(at, got.size()) << what;
-}
-
-// Line counts around the block boundaries (64, 128, 192) more often than elsewhere.
-int RandomLines(test::Rng& rng) {
-  switch (rng.Below(4)) {
-    case 0: return 1 + int(rng.Below(63));
-    case 1: return 64 * (1 + int(rng.Below(3))) - 1 + int(rng.Below(3));
-    default: return 1 + int(rng.Below(260));
-  }
-}
-
-LineJob RandomJob(test::Rng& rng) {
-  LineJob j;
-  j.op = int(rng.Below(3));
-  j.n = RandomLines(rng);
-  j.len = 1 + int(rng.Below(harness::kLineMaxW));
-  for (int i = 0; i < j.n * j.len; ++i) j.lines.push_back(test::TreeValue(rng));
-  return j;
+  test::ExpectLineOracle(jobs, got, what);
 }
 
 // N-4.4: random jobs, 1 to 4 back to back, every line count around the 64-line blocks, every
@@ -83,14 +42,11 @@ TEST(RtlPeVreduce, N4_4_RandomJobsUnderGapsAndBackPressure) {
   for (int i = 0; i < runs; ++i) {
     std::vector<LineJob> jobs;
     const int k = 1 + int(rng.Below(4));
-    for (int q = 0; q < k; ++q) jobs.push_back(RandomJob(rng));
-    LineRunOptions opt;
-    opt.gap_pct = int(rng.Below(4)) * 15;
-    opt.stall_pct = int(rng.Below(4)) * 20;
-    opt.cfg_gap_pct = int(rng.Below(2)) * 40;
+    for (int q = 0; q < k; ++q) jobs.push_back(test::RandomLineJob(rng));
+    LineRunOptions opt = test::RandomLineTraffic(rng);
     opt.seed = rng.Next();
     ExpectOracle(jobs, harness::RtlLineReduce(jobs, opt), "run " + std::to_string(i));
-    if (HasFatalFailure()) return;
+    if (HasFailure()) return;
     for (const LineJob& j : jobs) {
       lens.insert(j.len);
       ops.insert(j.op);
@@ -117,7 +73,7 @@ TEST(RtlPeVreduce, N4_4_TensorColumnsAndChannelsMatchReduceTensor) {
     oracle::Tensor3 x{
         1 + int(rng.Below(i % 2 ? 140 : 6)), 1 + int(rng.Below(i % 2 ? 9 : 150)), 1 + int(rng.Below(40)), {}};
     for (int e = 0; e < x.c * x.h * x.w; ++e) x.codes.push_back(test::TreeValue(rng));
-    const oracle::ReduceOp op = OpOf(int(rng.Below(3)));
+    const oracle::ReduceOp op = harness::ReduceOfTreeOp(int(rng.Below(3)));
     for (oracle::ReduceAxis axis : {oracle::ReduceAxis::kColumns, oracle::ReduceAxis::kChannels}) {
       LineRunOptions opt;
       opt.gap_pct = 10;
@@ -173,7 +129,7 @@ TEST(RtlPeVreduce, N4_4_WorkedCases) {
 TEST(RtlPeVreduce, N4_4_XSeedsDoNotChangeAnyResult) {
   test::Rng rng(0x5EED);
   std::vector<LineJob> jobs;
-  for (int i = 0; i < 12; ++i) jobs.push_back(RandomJob(rng));
+  for (int i = 0; i < 12; ++i) jobs.push_back(test::RandomLineJob(rng));
   std::vector<harness::TreeResult> first;
   for (uint32_t x_seed : {1u, 7u, 0xBEEFu}) {
     LineRunOptions opt;
@@ -208,10 +164,10 @@ TEST(RtlPeVreduce, N4_4_CyclesOneBeatPerCycle) {
     for (int i = 0; i < sh.n * sh.len; ++i) j.lines.push_back(test::TreeValue(rng));
     LineStats st;
     const auto got = harness::RtlLineReduce({j}, {}, &st);
-    ExpectOracle({j}, got, Describe(j));
+    ExpectOracle({j}, got, DescribeLineJob(j));
     const int64_t beats = int64_t(sh.n) * ((sh.len + harness::kLineLanes - 1) / harness::kLineLanes);
     EXPECT_EQ(st.beats, beats);
-    EXPECT_EQ(st.cycles, uint64_t(1 + beats + sh.len + 26)) << Describe(j);
+    EXPECT_EQ(st.cycles, uint64_t(1 + beats + sh.len + 26)) << DescribeLineJob(j);
     RecordProperty(("cycles_n" + std::to_string(sh.n) + "_len" + std::to_string(sh.len)).c_str(), int(st.cycles));
   }
   // Three jobs of 128 lines of 16 back to back: the next job's lines are written while the

@@ -572,9 +572,7 @@ TEST(RtlReset, N2_Shifter256MidLayer) {
 
 struct ExtractJob {
   oracle::ConvGeometry geom;
-  std::vector<uint32_t> words;
-  std::vector<harness::ExtractOp> ops;
-  std::vector<harness::ExtractParam> params;
+  test::ExtractExpect e;  // the words and the expected operations and parameter records
   int gap_pct = 0, stall_pct = 0;
 };
 
@@ -584,8 +582,8 @@ struct KernelExtractBench {
   using Job = ExtractJob;
   static constexpr const char* kTop = "ane_kernel_extract";
 
-  // 1 .. 4 groups of one reduction shape in one stream; the expected operations and parameter
-  // records from the oracle's decoder and schedule.
+  // 1 .. 4 groups of one reduction shape in one stream, drawn and expected as
+  // rtl_kernel_extract_test does (tb/tests/kernel_stimulus.h).
   ExtractJob RandomJob(Rng& rng) {
     ExtractJob j;
     j.geom.channels = 1 + int(rng.Below(6));
@@ -598,25 +596,7 @@ struct KernelExtractBench {
       const bool two = int(f) <= 2 && rng.Below(2);
       oracle::KernelGroup g = test::RandomGroup(rng, j.geom.Steps(), f, rng.Below(3) != 0, two ? 2 : 1,
                                                 1 + int(rng.Below(8)), zero_pcts[rng.Below(4)]);
-      const std::vector<uint32_t> w = oracle::EncodeKernelGroup(&g);
-      const oracle::DecodedGroup dg = oracle::DecodeKernelGroup(w.data(), w.size(), j.geom.Steps());
-      j.words.insert(j.words.end(), w.begin(), w.end());
-      for (size_t i = 0; i < dg.params.size(); ++i) j.params.push_back({int(i), dg.params[i]});
-      for (size_t i = 0; i < dg.ops.size(); ++i) {
-        const oracle::KernelOp& op = dg.ops[i];
-        const oracle::ConvStep st = oracle::StepAt(j.geom, op.step);
-        harness::ExtractOp o;
-        o.coef_a = op.coef_a;
-        o.coef_b = op.coef_b;
-        o.c = st.c;
-        o.ky = st.ky;
-        o.kx = st.kx;
-        o.slot = op.slot;
-        o.first = op.first;
-        o.last = op.last;
-        o.end = i + 1 == dg.ops.size();
-        j.ops.push_back(o);
-      }
+      test::AddGroup(&j.e, g, j.geom);
     }
     j.gap_pct = int(rng.Below(50));
     j.stall_pct = int(rng.Below(50));
@@ -632,30 +612,12 @@ struct KernelExtractBench {
     std::vector<harness::ExtractParam> params;
     harness::ExtractStats st;
     const uint64_t start = r.sim.cycles();
-    drv.Run(job.words, job.ops.size(), job.params.size(), chance(job.gap_pct), chance(job.stall_pct),
+    drv.Run(job.e.words, job.e.ops.size(), job.e.params.size(), chance(job.gap_pct), chance(job.stall_pct),
             chance(job.stall_pct), &ops, &params, &st);
     // the cycle of the last operation (the driver then waits for the extract to go idle); a
     // stream of groups with no operation at all ends with its last parameter record
     const uint64_t last = st.op_cycles ? start + st.cycles - 1 : r.sim.cycles() - 5;
-    EXPECT_EQ(ops.size(), job.ops.size()) << "operations";
-    for (size_t i = 0; i < ops.size() && i < job.ops.size(); ++i) {
-      const harness::ExtractOp& a = ops[i];
-      const harness::ExtractOp& b = job.ops[i];
-      if (!(a.coef_a == b.coef_a && a.coef_b == b.coef_b && a.c == b.c && a.ky == b.ky && a.kx == b.kx &&
-            a.slot == b.slot && a.first == b.first && a.last == b.last && a.end == b.end)) {
-        ADD_FAILURE() << "operation " << i << std::hex << ": rtl a 0x" << a.coef_a << " b 0x" << a.coef_b << std::dec
-                      << " c " << a.c << " ky " << a.ky << " kx " << a.kx << " slot " << a.slot << " first " << a.first
-                      << " last " << a.last << " end " << a.end << std::hex << "; oracle a 0x" << b.coef_a << " b 0x"
-                      << b.coef_b << std::dec << " c " << b.c << " ky " << b.ky << " kx " << b.kx << " slot " << b.slot
-                      << " first " << b.first << " last " << b.last << " end " << b.end;
-        return last;
-      }
-    }
-    EXPECT_EQ(params.size(), job.params.size()) << "parameter records";
-    for (size_t i = 0; i < params.size() && i < job.params.size(); ++i) {
-      EXPECT_EQ(params[i].kernel, job.params[i].kernel) << "parameter " << i;
-      EXPECT_TRUE(params[i].p == job.params[i].p) << "parameter " << i;
-    }
+    test::CompareExtract(job.e, ops, params, "stream");
     return last;
   }
   void ResetMidJob(Rig& r, int hold, Rng& junk) {
@@ -907,70 +869,12 @@ TEST(RtlReset, N4_4_PeReduceMidJob) {
   MidJobResets(b, 0x4E5E4401, 100);
 }
 
-// ---- ane_pe_vreduce (4 lanes, lines up to 16): line jobs through harness::StreamLineJobs, as
-// rtl_planar_vreduce_test.cc ----
-
-oracle::ReduceOp ReduceOpOf(int code) { return harness::ReduceOfTreeOp(code); }
-
-struct VreduceJob {
-  std::vector<harness::LineJob> jobs;
-  harness::LineRunOptions opt;
-};
-
-struct PeVreduceBench {
-  using Model = Vane_pe_vreduce4;
+// The planar units with a configuration stream and a busy flag, driven by the harness.
+template <class M>
+struct CfgStreamBenchBase {
+  using Model = M;
   using Rig = SimRig<Model>;
-  using Job = VreduceJob;
-  static constexpr const char* kTop = "ane_pe_vreduce";
-  // 1 .. 3 line jobs back to back, line counts around the 64-line blocks.
-  VreduceJob RandomJob(Rng& rng) {
-    VreduceJob v;
-    const int k = 1 + int(rng.Below(3));
-    for (int q = 0; q < k; ++q) {
-      harness::LineJob j;
-      j.op = int(rng.Below(3));
-      switch (rng.Below(4)) {
-        case 0: j.n = 1 + int(rng.Below(63)); break;
-        case 1: j.n = 64 * (1 + int(rng.Below(3))) - 1 + int(rng.Below(3)); break;
-        default: j.n = 1 + int(rng.Below(260)); break;
-      }
-      j.len = 1 + int(rng.Below(harness::kLineMaxW));
-      for (int i = 0; i < j.n * j.len; ++i) j.lines.push_back(test::TreeValue(rng));
-      v.jobs.push_back(std::move(j));
-    }
-    v.opt.gap_pct = int(rng.Below(4)) * 15;
-    v.opt.stall_pct = int(rng.Below(4)) * 20;
-    v.opt.cfg_gap_pct = int(rng.Below(2)) * 40;
-    return v;
-  }
   void PowerUp(Rig& r) { harness::ResetIdle(r.sim); }
-  // Every column's fp16 store against oracle::ReduceList and its fp32 value against the
-  // oracle's running register (patches of 64 from the identity).
-  uint64_t Run(Rig& r, const VreduceJob& job, uint64_t traffic) {
-    harness::LineRunOptions opt = job.opt;
-    opt.seed = traffic;
-    const std::vector<harness::TreeResult> got = harness::StreamLineJobs(r.sim, job.jobs, opt);
-    const uint64_t last = r.sim.cycles() - 1;
-    size_t at = 0;
-    for (size_t k = 0; k < job.jobs.size(); ++k) {
-      const harness::LineJob& j = job.jobs[k];
-      const oracle::ReduceOp op = ReduceOpOf(j.op);
-      for (int col = 0; col < j.len; ++col, ++at) {
-        std::vector<uint16_t> list;
-        for (int row = 0; row < j.n; ++row) list.push_back(j.lines[size_t(row) * size_t(j.len) + size_t(col)]);
-        const uint32_t acc = test::OracleListFp32(op, list);
-        if (at >= got.size() || got[at].fp16 != oracle::ReduceList(op, list) || got[at].fp32 != acc) {
-          ADD_FAILURE() << "job " << k << " (n " << j.n << " len " << j.len << ") column " << col << std::hex
-                        << ": rtl 0x" << (at < got.size() ? got[at].fp32 : 0) << " / 0x"
-                        << (at < got.size() ? got[at].fp16 : 0) << ", oracle 0x" << acc << " / 0x"
-                        << oracle::ReduceList(op, list);
-          return last;
-        }
-      }
-    }
-    EXPECT_EQ(at, got.size()) << "results";
-    return last;
-  }
   void ResetMidJob(Rig& r, int hold, Rng& junk) { harness::ResetStreamUnitMidJob(r.sim, hold, Below(junk)); }
   void Quiet(Rig& r, Rng& rng) {
     r.sim.dut().cfg_valid_i = 0;
@@ -979,6 +883,35 @@ struct PeVreduceBench {
   }
   bool AnyOutput(Rig& r) { return r.sim.dut().out_valid_o; }
   bool Busy(Rig& r) { return r.sim.dut().busy_o; }
+};
+
+// ---- ane_pe_vreduce (4 lanes, lines up to 16): line jobs through harness::StreamLineJobs, with
+// rtl_planar_vreduce_test's jobs and check (tb/tests/planar_stimulus.h) ----
+
+struct VreduceJob {
+  std::vector<harness::LineJob> jobs;
+  harness::LineRunOptions opt;
+};
+
+struct PeVreduceBench : CfgStreamBenchBase<Vane_pe_vreduce4> {
+  using Job = VreduceJob;
+  static constexpr const char* kTop = "ane_pe_vreduce";
+  // 1 .. 3 line jobs back to back, line counts around the 64-line blocks.
+  VreduceJob RandomJob(Rng& rng) {
+    VreduceJob v;
+    const int k = 1 + int(rng.Below(3));
+    for (int q = 0; q < k; ++q) v.jobs.push_back(test::RandomLineJob(rng));
+    v.opt = test::RandomLineTraffic(rng);
+    return v;
+  }
+  uint64_t Run(Rig& r, const VreduceJob& job, uint64_t traffic) {
+    harness::LineRunOptions opt = job.opt;
+    opt.seed = traffic;
+    const std::vector<harness::TreeResult> got = harness::StreamLineJobs(r.sim, job.jobs, opt);
+    const uint64_t last = r.sim.cycles() - 1;
+    test::ExpectLineOracle(job.jobs, got, "line jobs");
+    return last;
+  }
 };
 
 TEST(RtlReset, N4_4_PeVreduce4MidJob) {
@@ -987,64 +920,31 @@ TEST(RtlReset, N4_4_PeVreduce4MidJob) {
 }
 
 // ---- ane_pe_pool (4 lanes, output rows of 16): random poolings through harness::StreamPool,
-// as rtl_planar_pool_test.cc ----
+// with rtl_planar_pool_test's cases and check (tb/tests/planar_stimulus.h) ----
 
 struct PoolJob {
-  oracle::PoolOp op = oracle::PoolOp::kMax;
-  oracle::ConvGeometry g;
-  oracle::Tensor3 x;
+  test::PoolCase c;
   harness::PoolRunOptions opt;
 };
 
-struct PePoolBench {
-  using Model = Vane_pe_pool4;
-  using Rig = SimRig<Model>;
+struct PePoolBench : CfgStreamBenchBase<Vane_pe_pool4> {
   using Job = PoolJob;
   static constexpr const char* kTop = "ane_pe_pool";
   PoolJob RandomJob(Rng& rng) {
     PoolJob j;
-    for (;;) {
-      j.op = oracle::PoolOp(rng.Below(3));
-      j.g = oracle::ConvGeometry();
-      j.g.channels = 1 + int(rng.Below(9));
-      test::RandomPoolWindow(rng, &j.g);
-      j.g.height = 1 + int(rng.Below(20));
-      j.g.width = 1 + int(rng.Below(rng.Below(4) == 0 ? 70 : 24));
-      if (oracle::CheckPoolGeometry(j.g).empty()) break;
-    }
-    j.x = {j.g.channels, j.g.height, j.g.width, {}};
-    for (int i = 0; i < j.g.channels * j.g.height * j.g.width; ++i) j.x.codes.push_back(test::TreeValue(rng));
-    j.opt.gap_pct = int(rng.Below(4)) * 15;
-    j.opt.stall_pct = int(rng.Below(4)) * 15;
-    j.opt.cfg_gap_pct = int(rng.Below(2)) * 30;
+    j.c = test::RandomPoolCase(rng);
+    j.opt = test::RandomPoolTraffic(rng);
     return j;
   }
-  void PowerUp(Rig& r) { harness::ResetIdle(r.sim); }
   uint64_t Run(Rig& r, const PoolJob& job, uint64_t traffic) {
     harness::PoolRunOptions opt = job.opt;
     opt.seed = traffic;
     const std::vector<uint16_t> got =
-        harness::StreamPool(r.sim, harness::ToPoolGeometry(job.op, job.g), job.x.codes, opt);
+        harness::StreamPool(r.sim, harness::ToPoolGeometry(job.c.op, job.c.g), job.c.x.codes, opt);
     const uint64_t last = r.sim.cycles() - 1;
-    const oracle::Tensor3 want = oracle::Pool(job.op, job.g, job.x);
-    EXPECT_EQ(got.size(), want.codes.size());
-    for (size_t i = 0; i < got.size() && i < want.codes.size(); ++i) {
-      if (got[i] != want.codes[i]) {
-        ADD_FAILURE() << oracle::PoolOpName(job.op) << " output " << i << std::hex << ": rtl 0x" << got[i]
-                      << ", oracle 0x" << want.codes[i];
-        break;
-      }
-    }
+    test::ExpectPoolOracle(job.c, got, oracle::PoolOpName(job.c.op));
     return last;
   }
-  void ResetMidJob(Rig& r, int hold, Rng& junk) { harness::ResetStreamUnitMidJob(r.sim, hold, Below(junk)); }
-  void Quiet(Rig& r, Rng& rng) {
-    r.sim.dut().cfg_valid_i = 0;
-    r.sim.dut().in_valid_i = 0;
-    r.sim.dut().out_ready_i = rng.Below(2);
-  }
-  bool AnyOutput(Rig& r) { return r.sim.dut().out_valid_o; }
-  bool Busy(Rig& r) { return r.sim.dut().busy_o; }
 };
 
 TEST(RtlReset, N4_5_PePool4MidJob) {
