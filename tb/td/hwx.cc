@@ -382,10 +382,99 @@ Hwx ParseHwx(std::vector<uint8_t> bytes) {
   return h;
 }
 
+namespace {
+
+constexpr uint64_t kTextFile = 0x4000, kBase = 0x30000000;
+
+// An LC_SEGMENT_64 command with its sections.
+std::vector<uint8_t> SegmentCommand(const std::string& name, uint64_t vmaddr, uint64_t vmsize, uint64_t fileoff,
+                                    uint64_t filesize, uint32_t prot, uint32_t flags,
+                                    const std::vector<Section>& sects) {
+  std::vector<uint8_t> c(kSegmentBytes + kSectionBytes * sects.size(), 0);
+  Put32(&c, 0, kLcSegment64);
+  Put32(&c, 4, uint32_t(c.size()));
+  std::memcpy(c.data() + 8, name.data(), std::min<size_t>(16, name.size()));
+  Put64(&c, 24, vmaddr);
+  Put64(&c, 32, vmsize);
+  Put64(&c, 40, fileoff);
+  Put64(&c, 48, filesize);
+  Put32(&c, 56, prot);
+  Put32(&c, 60, prot);
+  Put32(&c, 64, uint32_t(sects.size()));
+  Put32(&c, 68, flags);
+  for (size_t k = 0; k < sects.size(); ++k) {
+    const uint64_t so = kSegmentBytes + kSectionBytes * k;
+    std::memcpy(c.data() + so, sects[k].sectname.data(), std::min<size_t>(16, sects[k].sectname.size()));
+    std::memcpy(c.data() + so + 16, sects[k].segname.data(), std::min<size_t>(16, sects[k].segname.size()));
+    Put64(&c, so + 32, sects[k].addr);
+    Put64(&c, so + 40, sects[k].size);
+    Put32(&c, so + 48, sects[k].offset);
+    Put32(&c, so + 52, sects[k].align);
+    Put32(&c, so + 64, sects[k].flags);
+  }
+  return c;
+}
+
+// The LC_THREAD command of the buffer address table: TDs, weights, each tensor's entry, the
+// scratch buffers (16 MiB apart from `scratch_at`), the TD size and count.
+std::vector<uint8_t> BarTableCommand(const HwxSpec& spec, uint64_t wt_off, uint64_t scratch_at) {
+  std::vector<uint8_t> c(16 + 4 * kBarThreadWords + 8, 0);
+  Put32(&c, 0, kLcThread);
+  Put32(&c, 4, uint32_t(c.size()));
+  Put32(&c, 8, 1);
+  Put32(&c, 12, kBarThreadWords);
+  Put64(&c, 16, kBase);
+  if (!spec.weights.empty()) Put64(&c, 16 + 8, kBase + wt_off);
+  for (const HwxTensor& t : spec.tensors) Put64(&c, 16 + 8 * uint64_t(t.bar), t.vmaddr);
+  for (size_t i = 0; i < spec.scratch_bars.size(); ++i) {
+    Put64(&c, 16 + 8 * uint64_t(spec.scratch_bars[i]), scratch_at + (uint64_t(i) << 24));
+  }
+  Put64(&c, 16 + 4 * 512, kBase);
+  Put32(&c, 16 + 4 * 514, regs::td::kTdBytes / 4 - 1);
+  Put32(&c, 16 + 4 * 515, spec.td_count);
+  std::memcpy(c.data() + 16 + 4 * kBarThreadWords, "net", 3);
+  return c;
+}
+
+// The LC_THREAD command that describes one tensor (role, type, dims, strides, size).
+std::vector<uint8_t> TensorThreadCommand(const HwxTensor& t) {
+  const uint32_t name_at = 16 + 4 * kTensorThreadWords + 4;
+  std::vector<uint8_t> c((name_at + t.name.size() + 1 + 7) / 8 * 8, 0);
+  Put32(&c, 0, kLcThread);
+  Put32(&c, 4, uint32_t(c.size()));
+  Put32(&c, 8, 3);
+  Put32(&c, 12, kTensorThreadWords);
+  Put32(&c, 16, 3);
+  Put32(&c, 20, uint32_t(t.role));
+  Put32(&c, 16 + 4 * 2, 16 + 4 * kTensorThreadWords);  // "net"
+  std::memcpy(c.data() + 16 + 4 * kTensorThreadWords, "net", 3);
+  Put32(&c, 16 + 4 * 4, name_at);
+  std::memcpy(c.data() + name_at, t.name.data(), t.name.size());
+  Put32(&c, 16 + 4 * 5, t.type);
+  for (int d = 0; d < 5; ++d) {
+    Put32(&c, 16 + 4 * (6 + uint64_t(d)), t.dims[d]);
+    Put64(&c, 16 + 4 * (16 + 2 * uint64_t(d)), t.strides[d]);
+  }
+  Put32(&c, 16 + 4 * 26, 1);
+  Put32(&c, 16 + 4 * 27, name_at);
+  Put32(&c, 16 + 4 * 28, t.bytes);
+  return c;
+}
+
+// A command with an 8-aligned string after `at` bytes of header (LC_IDENT, LC_LOADFVMLIB).
+std::vector<uint8_t> StringCommand(uint32_t cmd, uint32_t at, const std::string& text) {
+  std::vector<uint8_t> c((at + text.size() + 1 + 7) / 8 * 8, 0);
+  Put32(&c, 0, cmd);
+  Put32(&c, 4, uint32_t(c.size()));
+  std::memcpy(c.data() + at, text.data(), text.size());
+  return c;
+}
+
+}  // namespace
+
 std::vector<uint8_t> WriteHwx(HwxSpec* spec) {
   // Layout: header and load commands from 0, the __TEXT segment at file 0x4000 (TDs, then the
   // weights 64-byte aligned), then one 0x4000-aligned __FVMLIB segment per tensor.
-  constexpr uint64_t kTextFile = 0x4000, kBase = 0x30000000;
   const uint64_t tds = spec->tds.size();
   const uint64_t wt_off = (tds + 63) / 64 * 64;
   const uint64_t text_size = std::max<uint64_t>((wt_off + spec->weights.size() + 0x3FFF) / 0x4000 * 0x4000, 0x4000);
@@ -409,106 +498,31 @@ std::vector<uint8_t> WriteHwx(HwxSpec* spec) {
     t.vmsize = std::max<uint64_t>((uint64_t(t.bytes) + 0x3FFF) / 0x4000 * 0x4000, 0x4000);
     next_addr += t.vmsize;
   }
-  const size_t nt = spec->tensors.size();
   // Load commands.
   std::vector<std::vector<uint8_t>> cmds;
-  auto segment = [&](const std::string& name, uint64_t vmaddr, uint64_t vmsize, uint64_t fileoff, uint64_t filesize,
-                     uint32_t prot, uint32_t flags, const std::vector<Section>& sects) {
-    std::vector<uint8_t> c(kSegmentBytes + kSectionBytes * sects.size(), 0);
-    Put32(&c, 0, kLcSegment64);
-    Put32(&c, 4, uint32_t(c.size()));
-    std::memcpy(c.data() + 8, name.data(), std::min<size_t>(16, name.size()));
-    Put64(&c, 24, vmaddr);
-    Put64(&c, 32, vmsize);
-    Put64(&c, 40, fileoff);
-    Put64(&c, 48, filesize);
-    Put32(&c, 56, prot);
-    Put32(&c, 60, prot);
-    Put32(&c, 64, uint32_t(sects.size()));
-    Put32(&c, 68, flags);
-    for (size_t k = 0; k < sects.size(); ++k) {
-      const uint64_t so = kSegmentBytes + kSectionBytes * k;
-      std::memcpy(c.data() + so, sects[k].sectname.data(), std::min<size_t>(16, sects[k].sectname.size()));
-      std::memcpy(c.data() + so + 16, sects[k].segname.data(), std::min<size_t>(16, sects[k].segname.size()));
-      Put64(&c, so + 32, sects[k].addr);
-      Put64(&c, so + 40, sects[k].size);
-      Put32(&c, so + 48, sects[k].offset);
-      Put32(&c, so + 52, sects[k].align);
-      Put32(&c, so + 64, sects[k].flags);
-    }
-    cmds.push_back(c);
-  };
-  segment("__PAGEZERO", 0, 0x4000, 0, 0, 0, 0x4, {});
+  cmds.push_back(SegmentCommand("__PAGEZERO", 0, 0x4000, 0, 0, 0, 0x4, {}));
   std::vector<Section> text;
   text.push_back(Section{"__TEXT", "__text", kBase, tds, uint32_t(kTextFile), 14, 0, 0, 0x28, 0});
   if (!spec->weights.empty()) {
     text.push_back(Section{"__TEXT", "__const", kBase + wt_off, spec->weights.size(), uint32_t(kTextFile + wt_off), 6,
                            0, 0, 0x26, 0});
   }
-  segment("__TEXT", kBase, text_size, kTextFile, text_size, 5, 0, text);
+  cmds.push_back(SegmentCommand("__TEXT", kBase, text_size, kTextFile, text_size, 5, 0, text));
   for (const HwxTensor& t : spec->tensors) {
     const bool in = t.role == TensorRole::kInput;
-    segment("__FVMLIB", t.vmaddr, t.vmsize, 0, 0, in ? 1 : 2, 0x6,
-            {Section{"__FVMLIB", in ? "__const" : "__data", t.vmaddr, t.bytes, 0, 14, 0, 0, in ? 0x21u : 0x23u, 0}});
+    cmds.push_back(SegmentCommand(
+        "__FVMLIB", t.vmaddr, t.vmsize, 0, 0, in ? 1 : 2, 0x6,
+        {Section{"__FVMLIB", in ? "__const" : "__data", t.vmaddr, t.bytes, 0, 14, 0, 0, in ? 0x21u : 0x23u, 0}}));
   }
   for (const HwxTensor& t : spec->tensors) {
-    std::vector<uint8_t> c((20 + t.name.size() + 1 + 7) / 8 * 8, 0);
-    Put32(&c, 0, kLcLoadFvmlib);
-    Put32(&c, 4, uint32_t(c.size()));
+    std::vector<uint8_t> c = StringCommand(kLcLoadFvmlib, 20, t.name);
     Put32(&c, 8, 20);
     Put32(&c, 16, uint32_t(t.vmaddr));
-    std::memcpy(c.data() + 20, t.name.data(), t.name.size());
     cmds.push_back(c);
   }
-  {  // buffer address table
-    std::vector<uint8_t> c(16 + 4 * kBarThreadWords + 8, 0);
-    Put32(&c, 0, kLcThread);
-    Put32(&c, 4, uint32_t(c.size()));
-    Put32(&c, 8, 1);
-    Put32(&c, 12, kBarThreadWords);
-    Put64(&c, 16, kBase);
-    if (!spec->weights.empty()) Put64(&c, 16 + 8, kBase + wt_off);
-    for (const HwxTensor& t : spec->tensors) Put64(&c, 16 + 8 * uint64_t(t.bar), t.vmaddr);
-    for (size_t i = 0; i < spec->scratch_bars.size(); ++i) {  // 16 MiB apart, after the tensors
-      Put64(&c, 16 + 8 * uint64_t(spec->scratch_bars[i]), next_addr + (uint64_t(i) << 24));
-    }
-    Put64(&c, 16 + 4 * 512, kBase);
-    Put32(&c, 16 + 4 * 514, regs::td::kTdBytes / 4 - 1);
-    Put32(&c, 16 + 4 * 515, spec->td_count);
-    std::memcpy(c.data() + 16 + 4 * kBarThreadWords, "net", 3);
-    cmds.push_back(c);
-  }
-  for (const HwxTensor& t : spec->tensors) {
-    const uint32_t name_at = 16 + 4 * kTensorThreadWords + 4;
-    std::vector<uint8_t> c((name_at + t.name.size() + 1 + 7) / 8 * 8, 0);
-    Put32(&c, 0, kLcThread);
-    Put32(&c, 4, uint32_t(c.size()));
-    Put32(&c, 8, 3);
-    Put32(&c, 12, kTensorThreadWords);
-    Put32(&c, 16, 3);
-    Put32(&c, 20, uint32_t(t.role));
-    Put32(&c, 16 + 4 * 2, 16 + 4 * kTensorThreadWords);  // "net"
-    std::memcpy(c.data() + 16 + 4 * kTensorThreadWords, "net", 3);
-    Put32(&c, 16 + 4 * 4, name_at);
-    std::memcpy(c.data() + name_at, t.name.data(), t.name.size());
-    Put32(&c, 16 + 4 * 5, t.type);
-    for (int d = 0; d < 5; ++d) {
-      Put32(&c, 16 + 4 * (6 + uint64_t(d)), t.dims[d]);
-      Put64(&c, 16 + 4 * (16 + 2 * uint64_t(d)), t.strides[d]);
-    }
-    Put32(&c, 16 + 4 * 26, 1);
-    Put32(&c, 16 + 4 * 27, name_at);
-    Put32(&c, 16 + 4 * 28, t.bytes);
-    cmds.push_back(c);
-  }
-  {
-    std::string text_id = spec->ident;
-    std::vector<uint8_t> c((8 + text_id.size() + 1 + 7) / 8 * 8, 0);
-    Put32(&c, 0, kLcIdent);
-    Put32(&c, 4, uint32_t(c.size()));
-    std::memcpy(c.data() + 8, text_id.data(), text_id.size());
-    cmds.push_back(c);
-  }
+  cmds.push_back(BarTableCommand(*spec, wt_off, next_addr));  // scratch buffers after the tensors
+  for (const HwxTensor& t : spec->tensors) cmds.push_back(TensorThreadCommand(t));
+  cmds.push_back(StringCommand(kLcIdent, 8, spec->ident));
   size_t sizeofcmds = 0;
   for (const auto& c : cmds) sizeofcmds += c.size();
   if (kHeaderBytes + sizeofcmds > kTextFile)
@@ -528,7 +542,6 @@ std::vector<uint8_t> WriteHwx(HwxSpec* spec) {
   }
   std::copy(spec->tds.begin(), spec->tds.end(), out.begin() + int64_t(kTextFile));
   std::copy(spec->weights.begin(), spec->weights.end(), out.begin() + int64_t(kTextFile + wt_off));
-  (void)nt;
   return out;
 }
 

@@ -83,6 +83,39 @@ void ReadSlot(harness::Sim<Model>& sim, int s) {
   sim.Eval();
 }
 
+// The slots of a drained lane through its read port (all 8, or the started ones) against the
+// oracle lane.
+template <class Model>
+void ExpectLaneSlots(harness::Sim<Model>& sim, const oracle::MacLane& model, oracle::Generation gen, const MacRun& run,
+                     bool all) {
+  auto& dut = sim.dut();
+  for (int s = 0; s < 8; ++s) {
+    if (!all && !run.started[s]) continue;
+    ReadSlot(sim, s);
+    EXPECT_TRUE(dut.rd_valid_o);
+    EXPECT_EQ(dut.rd_acc_o, model.ReadRaw(s)) << "read port, slot " << s;
+    EXPECT_EQ(bool(dut.rd_sat_o), model.Saturated(s)) << "read port, slot " << s;
+    EXPECT_EQ(dut.rd_fp16_o, oracle::OutputPort(model.ReadRaw(s), gen)) << "read port, slot " << s;
+  }
+  sim.Tick();  // the last read's answer leaves the read port
+}
+
+// The same for every lane of a drained array.
+template <class Model>
+void ExpectArraySlots(harness::Sim<Model>& sim, const std::vector<oracle::MacLane>& lanes, const MacRun& run,
+                      bool all) {
+  auto& dut = sim.dut();
+  for (int s = 0; s < 8; ++s) {
+    if (!all && !run.started[s]) continue;
+    ReadSlot(sim, s);
+    for (size_t i = 0; i < lanes.size() && !::testing::Test::HasFailure(); ++i) {
+      EXPECT_EQ(Get(dut.rd_acc_o, 32, int(i)), lanes[i].ReadRaw(s)) << "read, lane " << i << " slot " << s;
+      EXPECT_EQ(bool(Get(dut.rd_sat_o, 1, int(i))), lanes[i].Saturated(s)) << "read, lane " << i << " slot " << s;
+    }
+  }
+  sim.Tick();  // the last read's answer leaves the read port
+}
+
 inline void MarkStarted(MacRun& run, const Op& op) {
   if (op.cmd != kCmdMac) {
     run.started[op.slot] = true;
@@ -189,16 +222,41 @@ MacRun DriveLane(harness::Sim<Model>& sim, oracle::Generation gen, Source& ops, 
   run.max_k = ops.max_k();
 
   // Drained: the slots, through the read port.
-  for (int s = 0; s < 8; ++s) {
-    if (!traffic.read_all && !run.started[s]) continue;
-    ReadSlot(sim, s);
-    EXPECT_TRUE(dut.rd_valid_o);
-    EXPECT_EQ(dut.rd_acc_o, model.ReadRaw(s)) << "read port, slot " << s;
-    EXPECT_EQ(bool(dut.rd_sat_o), model.Saturated(s)) << "read port, slot " << s;
-    EXPECT_EQ(dut.rd_fp16_o, oracle::OutputPort(model.ReadRaw(s), gen)) << "read port, slot " << s;
-  }
-  sim.Tick();  // the last read's answer leaves the read port
+  ExpectLaneSlots(sim, model, gen, run, traffic.read_all);
   return run;
+}
+
+// One operation of the array: the stream's next, with one data value per lane drawn around a
+// common anchor and, for fp16 operations at random, the two- or four-kernel mapping.
+struct ArrayOp {
+  Op op;        // control, and kernel A in op.kernel
+  int per = 1;  // kernels per data value: 1, 2 (two-kernel) or 4 (four-kernel)
+  uint16_t kernel_b = 0, kernel_c = 0, kernel_d = 0;
+  std::vector<uint16_t> data;  // per data value
+  std::vector<uint16_t> aux;   // per lane, CmdLoad upper halves
+};
+
+inline ArrayOp NextArrayOp(StreamGen& stream, Rng& rng, int lanes) {
+  ArrayOp a;
+  a.op = stream.Next();
+  if (a.op.cmd == kCmdMac && a.op.mode == oracle::MacMode::kFp16) a.per = int(1u << rng.Below(3));
+  a.data.resize(size_t(lanes));
+  a.aux.resize(size_t(lanes));
+  const uint16_t anchor = uint16_t(rng.Code() & 0xFBFF);
+  for (int i = 0; i < lanes; ++i) {
+    Op lane_op;
+    stream.Operands(a.op.mode, anchor, &lane_op);
+    a.data[size_t(i)] = a.op.cmd == kCmdMac ? lane_op.data : rng.Code();
+    a.aux[size_t(i)] = rng.Code();
+  }
+  Op kb, kc, kd;
+  stream.Operands(oracle::MacMode::kFp16, anchor, &kb);
+  stream.Operands(oracle::MacMode::kFp16, anchor, &kc);
+  stream.Operands(oracle::MacMode::kFp16, anchor, &kd);
+  a.kernel_b = kb.kernel;
+  a.kernel_c = kc.kernel;
+  a.kernel_d = kd.kernel;
+  return a;
 }
 
 // ane_mac_array: `n_ops` operations of the stream, each with one data value per lane (operands
@@ -208,13 +266,6 @@ MacRun DriveLane(harness::Sim<Model>& sim, oracle::Generation gen, Source& ops, 
 template <class Model, int kLanes>
 MacRun DriveArray(harness::Sim<Model>& sim, oracle::Generation gen, StreamGen& stream, Rng& rng, uint64_t n_ops,
                   const MacTraffic& traffic) {
-  struct ArrayOp {
-    Op op;        // control, and kernel A in op.kernel
-    int per = 1;  // kernels per data value: 1, 2 (two-kernel) or 4 (four-kernel)
-    uint16_t kernel_b = 0, kernel_c = 0, kernel_d = 0;
-    std::vector<uint16_t> data;  // per data value
-    std::vector<uint16_t> aux;   // per lane, CmdLoad upper halves
-  };
   struct Expected {
     int slot;
     std::vector<uint32_t> acc;
@@ -231,25 +282,7 @@ MacRun DriveArray(harness::Sim<Model>& sim, oracle::Generation gen, StreamGen& s
   uint64_t issued = 0, idle = 0;
   while (issued < n_ops || !expected.empty() || idle < 32) {  // drained: longer than the pipeline
     if (!have && issued < n_ops && int(rng.Below(100)) < traffic.in_valid_pct) {
-      a = ArrayOp();
-      a.op = stream.Next();
-      if (a.op.cmd == kCmdMac && a.op.mode == oracle::MacMode::kFp16) a.per = int(1u << rng.Below(3));
-      a.data.resize(kLanes);
-      a.aux.resize(kLanes);
-      const uint16_t anchor = uint16_t(rng.Code() & 0xFBFF);
-      for (int i = 0; i < kLanes; ++i) {
-        Op lane_op;
-        stream.Operands(a.op.mode, anchor, &lane_op);
-        a.data[size_t(i)] = a.op.cmd == kCmdMac ? lane_op.data : rng.Code();
-        a.aux[size_t(i)] = rng.Code();
-      }
-      Op kb, kc, kd;
-      stream.Operands(oracle::MacMode::kFp16, anchor, &kb);
-      stream.Operands(oracle::MacMode::kFp16, anchor, &kc);
-      stream.Operands(oracle::MacMode::kFp16, anchor, &kd);
-      a.kernel_b = kb.kernel;
-      a.kernel_c = kc.kernel;
-      a.kernel_d = kd.kernel;
+      a = NextArrayOp(stream, rng, kLanes);
       have = true;
     }
     dut.in_valid_i = have;
@@ -318,15 +351,7 @@ MacRun DriveArray(harness::Sim<Model>& sim, oracle::Generation gen, StreamGen& s
     ++run.cycles;
   }
 
-  for (int s = 0; s < 8; ++s) {
-    if (!traffic.read_all && !run.started[s]) continue;
-    ReadSlot(sim, s);
-    for (int i = 0; i < kLanes && !::testing::Test::HasFailure(); ++i) {
-      EXPECT_EQ(Get(dut.rd_acc_o, 32, i), lanes[size_t(i)].ReadRaw(s)) << "read, lane " << i << " slot " << s;
-      EXPECT_EQ(bool(Get(dut.rd_sat_o, 1, i)), lanes[size_t(i)].Saturated(s)) << "read, lane " << i << " slot " << s;
-    }
-  }
-  sim.Tick();  // the last read's answer leaves the read port
+  ExpectArraySlots(sim, lanes, run, traffic.read_all);
   return run;
 }
 
