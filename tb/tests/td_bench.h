@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "tb/harness/sim.h"
 #include "tb/tests/test_seed.h"
 
 namespace ane::test {
@@ -112,6 +113,44 @@ class ReadPort {
   bool held_ = false;
   uint32_t held_addr_ = 0;
 };
+
+// A block's write port seen from memory: a write offered and not taken must be offered again
+// unchanged (compared by its text) and not withdrawn.
+class WritePort {
+ public:
+  // After the cycle's Eval, with the offered write's text (`shown`, read only when valid).
+  // Returns whether a write was taken.
+  bool Observe(uint64_t now, bool valid, bool ready, const std::string& shown) {
+    if (valid) {
+      if (held_) {
+        EXPECT_EQ(shown, held_text_) << "cycle " << now << ": a waiting write changed";
+      }
+      held_text_ = shown;
+    } else if (held_) {
+      ADD_FAILURE() << "cycle " << now << ": a write was withdrawn";
+    }
+    held_ = valid && !ready;
+    return valid && ready;
+  }
+
+ private:
+  bool held_ = false;
+  std::string held_text_;
+};
+
+// The random delay before start_i (0 .. tr.start_delay_max cycles), in which the block must
+// be idle and offer nothing; `each` drives the cycle's other inputs.
+template <class M, class Each>
+void StartDelay(harness::Sim<M>& sim, const Traffic& tr, Rng& rng, Each&& each) {
+  M& d = sim.dut();
+  const int start_delay = tr.start_delay_max ? int(rng.Below(uint32_t(tr.start_delay_max) + 1)) : 0;
+  for (int i = 0; i < start_delay; ++i) {
+    each();
+    sim.Eval();
+    EXPECT_FALSE(d.busy_o || d.rd_valid_o || d.wr_valid_o || d.done_o) << "activity before start";
+    sim.Tick();
+  }
+}
 
 #ifdef ANE_SOURCE_DIR
 // A program compiled by Apple's compiler, from sim/hwx (tests built with ANE_SOURCE_DIR).
