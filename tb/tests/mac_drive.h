@@ -116,6 +116,15 @@ void ExpectArraySlots(harness::Sim<Model>& sim, const std::vector<oracle::MacLan
   sim.Tick();  // the last read's answer leaves the read port
 }
 
+// The cycle's result-port readiness and a random read (reads during traffic must not disturb
+// anything).
+template <class M>
+void PutPortTraffic(M& dut, Rng& rng, const MacTraffic& traffic) {
+  dut.out_ready_i = int(rng.Below(100)) < traffic.out_ready_pct;
+  dut.rd_en_i = rng.Below(2);
+  dut.rd_slot_i = uint8_t(rng.Below(8));
+}
+
 inline void MarkStarted(MacRun& run, const Op& op) {
   if (op.cmd != kCmdMac) {
     run.started[op.slot] = true;
@@ -158,9 +167,7 @@ MacRun DriveLane(harness::Sim<Model>& sim, oracle::Generation gen, Source& ops, 
     PutOpControl(dut, op);
     dut.in_data_i = op.data;
     dut.in_kernel_i = op.kernel;
-    dut.out_ready_i = int(rng.Below(100)) < traffic.out_ready_pct;
-    dut.rd_en_i = rng.Below(2);  // reads during traffic must not disturb anything
-    dut.rd_slot_i = uint8_t(rng.Below(8));
+    PutPortTraffic(dut, rng, traffic);
     sim.Eval();
 
     if (dut.out_valid_o && dut.out_ready_i) {
@@ -297,9 +304,7 @@ MacRun DriveArray(harness::Sim<Model>& sim, oracle::Generation gen, StreamGen& s
       Set(dut.in_data_i, 16, i, a.data[size_t(i)]);
       Set(dut.in_aux_i, 16, i, a.aux[size_t(i)]);
     }
-    dut.out_ready_i = int(rng.Below(100)) < traffic.out_ready_pct;
-    dut.rd_en_i = rng.Below(2);
-    dut.rd_slot_i = uint8_t(rng.Below(8));
+    PutPortTraffic(dut, rng, traffic);
     sim.Eval();
 
     if (dut.out_valid_o && dut.out_ready_i) {
@@ -334,8 +339,7 @@ MacRun DriveArray(harness::Sim<Model>& sim, oracle::Generation gen, StreamGen& s
       const uint16_t ks[4] = {op.kernel, a.kernel_b, a.kernel_c, a.kernel_d};
       for (int i = 0; i < kLanes; ++i) {
         oracle::MacLane& lane = lanes[size_t(i)];
-        const uint16_t d = op.cmd == kCmdMac ? a.data[size_t(i / a.per)] : a.data[size_t(i)];
-        MacOracleStep(lane, op, d, ks[i % a.per], a.aux[size_t(i)]);
+        MacOracleStep(lane, op, a.data[size_t(i / a.per)], ks[i % a.per], a.aux[size_t(i)]);  // per = 1 unless fp16 MAC
         if (op.cmd == kCmdMac && op.last) {
           e.acc.push_back(lane.ReadRaw(op.slot));
           e.fp16.push_back(e.fp ? lane.ReadFp16(op.slot) : uint16_t(0));

@@ -133,14 +133,16 @@ inline PoolCase RandomPoolCase(Rng& rng) {
   return c;
 }
 
-// Random input gaps, back-pressure and configuration gaps (the options' seed left to the caller).
-inline harness::PoolRunOptions RandomPoolTraffic(Rng& rng) {
-  harness::PoolRunOptions opt;
+// Random input gaps (0..45 %), back-pressure (0, 1, 2 or 3 x stall_step %) and configuration or
+// job gaps (0 or cfg_gap %) of a planar unit's stream (the options' seed left to the caller).
+inline harness::StreamRunOptions RandomStreamTraffic(Rng& rng, int stall_step, int cfg_gap) {
+  harness::StreamRunOptions opt;
   opt.gap_pct = int(rng.Below(4)) * 15;
-  opt.stall_pct = int(rng.Below(4)) * 15;
-  opt.cfg_gap_pct = int(rng.Below(2)) * 30;
+  opt.stall_pct = int(rng.Below(4)) * stall_step;
+  opt.cfg_gap_pct = int(rng.Below(2)) * cfg_gap;
   return opt;
 }
+inline harness::PoolRunOptions RandomPoolTraffic(Rng& rng) { return RandomStreamTraffic(rng, 15, 30); }
 
 // Every output against oracle::Pool; false at the first difference.
 inline bool ExpectPoolOracle(const PoolCase& c, const std::vector<uint16_t>& got, const std::string& what) {
@@ -176,14 +178,7 @@ inline harness::LineJob RandomLineJob(Rng& rng) {
   return j;
 }
 
-// Random input gaps, back-pressure and job gaps (the options' seed left to the caller).
-inline harness::LineRunOptions RandomLineTraffic(Rng& rng) {
-  harness::LineRunOptions opt;
-  opt.gap_pct = int(rng.Below(4)) * 15;
-  opt.stall_pct = int(rng.Below(4)) * 20;
-  opt.cfg_gap_pct = int(rng.Below(2)) * 40;
-  return opt;
-}
+inline harness::LineRunOptions RandomLineTraffic(Rng& rng) { return RandomStreamTraffic(rng, 20, 40); }
 
 // Column `col` of a job, in line order: the list the oracle reduces.
 inline std::vector<uint16_t> LineColumn(const harness::LineJob& j, int col) {
