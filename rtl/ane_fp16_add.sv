@@ -124,46 +124,18 @@ module ane_fp16_add #(
     end
   end
 
-  if (Pipe) begin : g_pipe
-    logic       big_sign_q2, spec_sign_q2;
-    logic [1:0] spec_q2;
-    always_ff @(posedge clk_i) begin
-      if (en_i) begin
-        eff_sub      <= eff_sub_d;
-        big_sig      <= big_sig_d;
-        small_al     <= small_al_d;
-        big_e        <= big_e_d;
-        big_sign_q   <= big_sign_d;
-        spec_q       <= spec_d;
-        spec_sign_q  <= spec_sign_d;
-        norm         <= norm_d;
-        e_res        <= e_res_d;
-        zero         <= zero_d;
-        big_sign_q2  <= big_sign_q;
-        spec_q2      <= spec_q;
-        spec_sign_q2 <= spec_sign_q;
-      end
-    end
-    assign big_sign  = big_sign_q2;
-    assign spec      = spec_q2;
-    assign spec_sign = spec_sign_q2;
-  end else begin : g_comb
-    assign eff_sub     = eff_sub_d;
-    assign big_sig     = big_sig_d;
-    assign small_al    = small_al_d;
-    assign big_e       = big_e_d;
-    assign big_sign_q  = big_sign_d;
-    assign spec_q      = spec_d;
-    assign spec_sign_q = spec_sign_d;
-    assign norm        = norm_d;
-    assign e_res       = e_res_d;
-    assign zero        = zero_d;
-    assign big_sign    = big_sign_q;
-    assign spec        = spec_q;
-    assign spec_sign   = spec_sign_q;
-    logic unused;
-    assign unused = ^{clk_i, en_i};
-  end
+  // The pipeline registers (ane_pipe_reg: Pipe = 1, registers with enable en_i and no reset;
+  // Pipe = 0, wires).
+  ane_pipe_reg #(.W($bits({eff_sub, big_sig, small_al, big_e, big_sign_q, spec_q, spec_sign_q, norm, e_res,
+        zero})), .Pipe(Pipe)) u_s1 (
+    .clk_i, .en_i, .d_i({eff_sub_d, big_sig_d, small_al_d, big_e_d, big_sign_d, spec_d, spec_sign_d, norm_d,
+          e_res_d, zero_d}),
+    .q_o({eff_sub, big_sig, small_al, big_e, big_sign_q, spec_q, spec_sign_q, norm, e_res, zero})
+  );
+  ane_pipe_reg #(.W($bits({big_sign, spec, spec_sign})), .Pipe(Pipe)) u_s2 (
+    .clk_i, .en_i, .d_i({big_sign_q, spec_q, spec_sign_q}),
+    .q_o({big_sign, spec, spec_sign})
+  );
 
   // ---- stage 3: RNE (N-0.3) and packing; overflow when the code reaches the inf exponent
   logic        round_up;

@@ -53,23 +53,12 @@ module ane_fp16_ldexp #(
     sign_d = h_i[15];
   end
 
-  if (Pipe) begin : g_pipe
-    always_ff @(posedge clk_i) begin
-      if (en_i) begin
-        sig    <= sig_d;
-        e_new  <= e_new_d;
-        cls    <= cls_d;
-        sign   <= sign_d;
-      end
-    end
-  end else begin : g_comb
-    assign sig    = sig_d;
-    assign e_new  = e_new_d;
-    assign cls    = cls_d;
-    assign sign   = sign_d;
-    logic unused;
-    assign unused = ^{clk_i, en_i};
-  end
+  // The pipeline registers (ane_pipe_reg: Pipe = 1, registers with enable en_i and no reset;
+  // Pipe = 0, wires).
+  ane_pipe_reg #(.W($bits({sig, e_new, cls, sign})), .Pipe(Pipe)) u_pipe (
+    .clk_i, .en_i, .d_i({sig_d, e_new_d, cls_d, sign_d}),
+    .q_o({sig, e_new, cls, sign})
+  );
 
   // ---- stage 2
   logic [3:0]        rshift;    // right shift into the denormal range, 0 .. 13

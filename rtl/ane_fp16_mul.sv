@@ -103,45 +103,18 @@ module ane_fp16_mul #(
     tmask_d    = ~({22{1'b1}} << (tshift_d - 5'd1));
   end
 
-  if (Pipe) begin : g_pipe
-    logic              y_sign_q2;
-    logic [1:0]        spec_q2;
-    always_ff @(posedge clk_i) begin
-      if (en_i) begin
-        a_sig_q   <= a_sig[9:0];
-        b_sig_q   <= b_sig[9:0];
-        y_sign_q  <= y_sign_d;
-        es_q      <= es_d;
-        spec_q    <= spec_d;
-        prod      <= prod_d;
-        tiny      <= tiny_d;
-        tshift    <= tshift_d;
-        eb        <= eb_d;
-        eb1       <= eb1_d;
-        tmask     <= tmask_d;
-        y_sign_q2 <= y_sign_q;
-        spec_q2   <= spec_q;
-      end
-    end
-    assign y_sign = y_sign_q2;
-    assign spec   = spec_q2;
-  end else begin : g_comb
-    assign a_sig_q  = a_sig[9:0];
-    assign b_sig_q  = b_sig[9:0];
-    assign y_sign_q = y_sign_d;
-    assign es_q     = es_d;
-    assign spec_q   = spec_d;
-    assign prod     = prod_d;
-    assign tiny     = tiny_d;
-    assign tshift   = tshift_d;
-    assign eb       = eb_d;
-    assign eb1      = eb1_d;
-    assign tmask    = tmask_d;
-    assign y_sign   = y_sign_q;
-    assign spec     = spec_q;
-    logic unused;
-    assign unused = ^{clk_i, en_i};
-  end
+  // The pipeline registers (ane_pipe_reg: Pipe = 1, registers with enable en_i and no reset;
+  // Pipe = 0, wires).
+  ane_pipe_reg #(.W($bits({a_sig_q, b_sig_q, y_sign_q, es_q, spec_q, prod, tiny, tshift, eb, eb1, tmask})),
+        .Pipe(Pipe)) u_s1 (
+    .clk_i, .en_i, .d_i({a_sig[9:0], b_sig[9:0], y_sign_d, es_d, spec_d, prod_d, tiny_d, tshift_d, eb_d,
+          eb1_d, tmask_d}),
+    .q_o({a_sig_q, b_sig_q, y_sign_q, es_q, spec_q, prod, tiny, tshift, eb, eb1, tmask})
+  );
+  ane_pipe_reg #(.W($bits({y_sign, spec})), .Pipe(Pipe)) u_s2 (
+    .clk_i, .en_i, .d_i({y_sign_q, spec_q}),
+    .q_o({y_sign, spec})
+  );
 
   logic unused_sig;
   assign unused_sig = a_sig[10] ^ b_sig[10];

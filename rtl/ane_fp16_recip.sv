@@ -195,65 +195,24 @@ module ane_fp16_recip #(
   end
 
   // ------------------------------------------------------------------ registers
-  if (Pipe) begin : g_pipe
-    always_ff @(posedge clk_i) begin
-      if (en_i) begin
-        s1_m <= m[9:0];
-        s1_r <= n0_r;
-        s1_t <= n0_t;
-        s1_ex <= a_ex;
-        s1_sp <= a_sp;
-        s1_cls <= a_cls;
-        s2_m <= s1_m;
-        s2_r <= n1_r;
-        s2_t <= n1_t;
-        s2_ex <= s1_ex;
-        s2_sp <= s1_sp;
-        s2_cls <= s1_cls;
-        s3_m <= s2_m;
-        s3_r <= n2_r;
-        s3_t <= n2_t;
-        s3_ex <= s2_ex;
-        s3_sp <= s2_sp;
-        s3_cls <= s2_cls;
-        s4_m <= s3_m;
-        s4_r <= n3_r;
-        s4_t <= n3_t;
-        s4_ex <= s3_ex;
-        s4_sp <= s3_sp;
-        s4_cls <= s3_cls;
-      end
-    end
-  end else begin : g_comb
-    always_comb begin
-      s1_m = m[9:0];
-      s1_r = n0_r;
-      s1_t = n0_t;
-      s1_ex = a_ex;
-      s1_sp = a_sp;
-      s1_cls = a_cls;
-      s2_m = s1_m;
-      s2_r = n1_r;
-      s2_t = n1_t;
-      s2_ex = s1_ex;
-      s2_sp = s1_sp;
-      s2_cls = s1_cls;
-      s3_m = s2_m;
-      s3_r = n2_r;
-      s3_t = n2_t;
-      s3_ex = s2_ex;
-      s3_sp = s2_sp;
-      s3_cls = s2_cls;
-      s4_m = s3_m;
-      s4_r = n3_r;
-      s4_t = n3_t;
-      s4_ex = s3_ex;
-      s4_sp = s3_sp;
-      s4_cls = s3_cls;
-    end
-    logic unused;
-    assign unused = ^{clk_i, en_i};
-  end
+  // The pipeline registers (ane_pipe_reg: Pipe = 1, registers with enable en_i and no reset;
+  // Pipe = 0, wires).
+  ane_pipe_reg #(.W($bits({s1_m, s1_r, s1_t, s1_ex, s1_sp, s1_cls})), .Pipe(Pipe)) u_s1 (
+    .clk_i, .en_i, .d_i({m[9:0], n0_r, n0_t, a_ex, a_sp, a_cls}),
+    .q_o({s1_m, s1_r, s1_t, s1_ex, s1_sp, s1_cls})
+  );
+  ane_pipe_reg #(.W($bits({s2_m, s2_r, s2_t, s2_ex, s2_sp, s2_cls})), .Pipe(Pipe)) u_s2 (
+    .clk_i, .en_i, .d_i({s1_m, n1_r, n1_t, s1_ex, s1_sp, s1_cls}),
+    .q_o({s2_m, s2_r, s2_t, s2_ex, s2_sp, s2_cls})
+  );
+  ane_pipe_reg #(.W($bits({s3_m, s3_r, s3_t, s3_ex, s3_sp, s3_cls})), .Pipe(Pipe)) u_s3 (
+    .clk_i, .en_i, .d_i({s2_m, n2_r, n2_t, s2_ex, s2_sp, s2_cls}),
+    .q_o({s3_m, s3_r, s3_t, s3_ex, s3_sp, s3_cls})
+  );
+  ane_pipe_reg #(.W($bits({s4_m, s4_r, s4_t, s4_ex, s4_sp, s4_cls})), .Pipe(Pipe)) u_s4 (
+    .clk_i, .en_i, .d_i({s3_m, n3_r, n3_t, s3_ex, s3_sp, s3_cls}),
+    .q_o({s4_m, s4_r, s4_t, s4_ex, s4_sp, s4_cls})
+  );
 
 
 endmodule

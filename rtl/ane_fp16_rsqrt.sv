@@ -412,131 +412,44 @@ module ane_fp16_rsqrt #(
   end
 
   // ------------------------------------------------------------------ registers
-  if (Pipe) begin : g_pipe
-    always_ff @(posedge clk_i) begin
-      if (en_i) begin
-        s1_m2 <= m2;
-        s1_r <= n0_r;
-        s1_t <= n0_t;
-        s1_ex <= a_ex;
-        s1_sp <= a_sp;
-        s2_m2 <= s1_m2;
-        s2_r <= n1_r;
-        s2_t <= n1_t;
-        s2_ex <= s1_ex;
-        s2_sp <= s1_sp;
-        s3_m2 <= s2_m2;
-        s3_r <= n2_r;
-        s3_t <= n2_t;
-        s3_rem <= n2_rem;
-        s3_root <= n2_root;
-        s3_ex <= s2_ex;
-        s3_sp <= s2_sp;
-        s4_m2 <= s3_m2;
-        s4_r <= n3_r;
-        s4_t <= n3_t;
-        s4_rem <= n3_rem;
-        s4_root <= n3_root;
-        s4_ex <= s3_ex;
-        s4_sp <= s3_sp;
-        s5_m2 <= s4_m2;
-        s5_r <= n4_r;
-        s5_t <= n4_t;
-        s5_rem <= n4_rem;
-        s5_root <= n4_root;
-        s5_ex <= s4_ex;
-        s5_sp <= s4_sp;
-        s6_m2 <= s5_m2;
-        s6_r <= n5_r;
-        s6_t <= n5_t;
-        s6_rem <= n5_rem;
-        s6_root <= n5_root;
-        s6_ex <= s5_ex;
-        s6_sp <= s5_sp;
-        s7_m2 <= s6_m2;
-        s7_r <= n6_r;
-        s7_t <= n6_t;
-        s7_rem <= n6_rem;
-        s7_root <= n6_root;
-        s7_ex <= s6_ex;
-        s7_sp <= s6_sp;
-        s8_m2 <= s7_m2;
-        s8_r <= n7_r;
-        s8_t <= n7_t;
-        s8_rem <= n7_rem;
-        s8_root <= n7_root;
-        s8_ex <= s7_ex;
-        s8_sp <= s7_sp;
-        s9_t <= n8_t;
-        s9_rem <= n8_rem;
-        s9_root <= n8_root;
-        s9_ex <= s8_ex;
-        s9_sp <= s8_sp;
-      end
-    end
-  end else begin : g_comb
-    always_comb begin
-      s1_m2 = m2;
-      s1_r = n0_r;
-      s1_t = n0_t;
-      s1_ex = a_ex;
-      s1_sp = a_sp;
-      s2_m2 = s1_m2;
-      s2_r = n1_r;
-      s2_t = n1_t;
-      s2_ex = s1_ex;
-      s2_sp = s1_sp;
-      s3_m2 = s2_m2;
-      s3_r = n2_r;
-      s3_t = n2_t;
-      s3_rem = n2_rem;
-      s3_root = n2_root;
-      s3_ex = s2_ex;
-      s3_sp = s2_sp;
-      s4_m2 = s3_m2;
-      s4_r = n3_r;
-      s4_t = n3_t;
-      s4_rem = n3_rem;
-      s4_root = n3_root;
-      s4_ex = s3_ex;
-      s4_sp = s3_sp;
-      s5_m2 = s4_m2;
-      s5_r = n4_r;
-      s5_t = n4_t;
-      s5_rem = n4_rem;
-      s5_root = n4_root;
-      s5_ex = s4_ex;
-      s5_sp = s4_sp;
-      s6_m2 = s5_m2;
-      s6_r = n5_r;
-      s6_t = n5_t;
-      s6_rem = n5_rem;
-      s6_root = n5_root;
-      s6_ex = s5_ex;
-      s6_sp = s5_sp;
-      s7_m2 = s6_m2;
-      s7_r = n6_r;
-      s7_t = n6_t;
-      s7_rem = n6_rem;
-      s7_root = n6_root;
-      s7_ex = s6_ex;
-      s7_sp = s6_sp;
-      s8_m2 = s7_m2;
-      s8_r = n7_r;
-      s8_t = n7_t;
-      s8_rem = n7_rem;
-      s8_root = n7_root;
-      s8_ex = s7_ex;
-      s8_sp = s7_sp;
-      s9_t = n8_t;
-      s9_rem = n8_rem;
-      s9_root = n8_root;
-      s9_ex = s8_ex;
-      s9_sp = s8_sp;
-    end
-    logic unused;
-    assign unused = ^{clk_i, en_i};
-  end
+  // The pipeline registers (ane_pipe_reg: Pipe = 1, registers with enable en_i and no reset;
+  // Pipe = 0, wires).
+  ane_pipe_reg #(.W($bits({s1_m2, s1_r, s1_t, s1_ex, s1_sp})), .Pipe(Pipe)) u_s1 (
+    .clk_i, .en_i, .d_i({m2, n0_r, n0_t, a_ex, a_sp}),
+    .q_o({s1_m2, s1_r, s1_t, s1_ex, s1_sp})
+  );
+  ane_pipe_reg #(.W($bits({s2_m2, s2_r, s2_t, s2_ex, s2_sp})), .Pipe(Pipe)) u_s2 (
+    .clk_i, .en_i, .d_i({s1_m2, n1_r, n1_t, s1_ex, s1_sp}),
+    .q_o({s2_m2, s2_r, s2_t, s2_ex, s2_sp})
+  );
+  ane_pipe_reg #(.W($bits({s3_m2, s3_r, s3_t, s3_rem, s3_root, s3_ex, s3_sp})), .Pipe(Pipe)) u_s3 (
+    .clk_i, .en_i, .d_i({s2_m2, n2_r, n2_t, n2_rem, n2_root, s2_ex, s2_sp}),
+    .q_o({s3_m2, s3_r, s3_t, s3_rem, s3_root, s3_ex, s3_sp})
+  );
+  ane_pipe_reg #(.W($bits({s4_m2, s4_r, s4_t, s4_rem, s4_root, s4_ex, s4_sp})), .Pipe(Pipe)) u_s4 (
+    .clk_i, .en_i, .d_i({s3_m2, n3_r, n3_t, n3_rem, n3_root, s3_ex, s3_sp}),
+    .q_o({s4_m2, s4_r, s4_t, s4_rem, s4_root, s4_ex, s4_sp})
+  );
+  ane_pipe_reg #(.W($bits({s5_m2, s5_r, s5_t, s5_rem, s5_root, s5_ex, s5_sp})), .Pipe(Pipe)) u_s5 (
+    .clk_i, .en_i, .d_i({s4_m2, n4_r, n4_t, n4_rem, n4_root, s4_ex, s4_sp}),
+    .q_o({s5_m2, s5_r, s5_t, s5_rem, s5_root, s5_ex, s5_sp})
+  );
+  ane_pipe_reg #(.W($bits({s6_m2, s6_r, s6_t, s6_rem, s6_root, s6_ex, s6_sp})), .Pipe(Pipe)) u_s6 (
+    .clk_i, .en_i, .d_i({s5_m2, n5_r, n5_t, n5_rem, n5_root, s5_ex, s5_sp}),
+    .q_o({s6_m2, s6_r, s6_t, s6_rem, s6_root, s6_ex, s6_sp})
+  );
+  ane_pipe_reg #(.W($bits({s7_m2, s7_r, s7_t, s7_rem, s7_root, s7_ex, s7_sp})), .Pipe(Pipe)) u_s7 (
+    .clk_i, .en_i, .d_i({s6_m2, n6_r, n6_t, n6_rem, n6_root, s6_ex, s6_sp}),
+    .q_o({s7_m2, s7_r, s7_t, s7_rem, s7_root, s7_ex, s7_sp})
+  );
+  ane_pipe_reg #(.W($bits({s8_m2, s8_r, s8_t, s8_rem, s8_root, s8_ex, s8_sp})), .Pipe(Pipe)) u_s8 (
+    .clk_i, .en_i, .d_i({s7_m2, n7_r, n7_t, n7_rem, n7_root, s7_ex, s7_sp}),
+    .q_o({s8_m2, s8_r, s8_t, s8_rem, s8_root, s8_ex, s8_sp})
+  );
+  ane_pipe_reg #(.W($bits({s9_t, s9_rem, s9_root, s9_ex, s9_sp})), .Pipe(Pipe)) u_s9 (
+    .clk_i, .en_i, .d_i({n8_t, n8_rem, n8_root, s8_ex, s8_sp}),
+    .q_o({s9_t, s9_rem, s9_root, s9_ex, s9_sp})
+  );
 
 
 endmodule

@@ -171,53 +171,24 @@ module ane_fp16_sqrt #(
   end
 
   // ------------------------------------------------------------------ registers
-  if (Pipe) begin : g_pipe
-    always_ff @(posedge clk_i) begin
-      if (en_i) begin
-        s1_t <= n0_t;
-        s1_rem <= n0_rem;
-        s1_root <= n0_root;
-        s1_ex <= a_ex;
-        s1_sp <= a_sp;
-        s2_t <= n1_t;
-        s2_rem <= n1_rem;
-        s2_root <= n1_root;
-        s2_ex <= s1_ex;
-        s2_sp <= s1_sp;
-        s3_rem <= n2_rem;
-        s3_root <= n2_root;
-        s3_ex <= s2_ex;
-        s3_sp <= s2_sp;
-        s4_rem <= n3_rem;
-        s4_root <= n3_root;
-        s4_ex <= s3_ex;
-        s4_sp <= s3_sp;
-      end
-    end
-  end else begin : g_comb
-    always_comb begin
-      s1_t = n0_t;
-      s1_rem = n0_rem;
-      s1_root = n0_root;
-      s1_ex = a_ex;
-      s1_sp = a_sp;
-      s2_t = n1_t;
-      s2_rem = n1_rem;
-      s2_root = n1_root;
-      s2_ex = s1_ex;
-      s2_sp = s1_sp;
-      s3_rem = n2_rem;
-      s3_root = n2_root;
-      s3_ex = s2_ex;
-      s3_sp = s2_sp;
-      s4_rem = n3_rem;
-      s4_root = n3_root;
-      s4_ex = s3_ex;
-      s4_sp = s3_sp;
-    end
-    logic unused;
-    assign unused = ^{clk_i, en_i};
-  end
+  // The pipeline registers (ane_pipe_reg: Pipe = 1, registers with enable en_i and no reset;
+  // Pipe = 0, wires).
+  ane_pipe_reg #(.W($bits({s1_t, s1_rem, s1_root, s1_ex, s1_sp})), .Pipe(Pipe)) u_s1 (
+    .clk_i, .en_i, .d_i({n0_t, n0_rem, n0_root, a_ex, a_sp}),
+    .q_o({s1_t, s1_rem, s1_root, s1_ex, s1_sp})
+  );
+  ane_pipe_reg #(.W($bits({s2_t, s2_rem, s2_root, s2_ex, s2_sp})), .Pipe(Pipe)) u_s2 (
+    .clk_i, .en_i, .d_i({n1_t, n1_rem, n1_root, s1_ex, s1_sp}),
+    .q_o({s2_t, s2_rem, s2_root, s2_ex, s2_sp})
+  );
+  ane_pipe_reg #(.W($bits({s3_rem, s3_root, s3_ex, s3_sp})), .Pipe(Pipe)) u_s3 (
+    .clk_i, .en_i, .d_i({n2_rem, n2_root, s2_ex, s2_sp}),
+    .q_o({s3_rem, s3_root, s3_ex, s3_sp})
+  );
+  ane_pipe_reg #(.W($bits({s4_rem, s4_root, s4_ex, s4_sp})), .Pipe(Pipe)) u_s4 (
+    .clk_i, .en_i, .d_i({n3_rem, n3_root, s3_ex, s3_sp}),
+    .q_o({s4_rem, s4_root, s4_ex, s4_sp})
+  );
 
 
 endmodule

@@ -161,46 +161,14 @@ module ane_fp32_add #(
   end
 
   // ------------------------------------------------------------------ pipeline registers
-  if (Pipe) begin : g_pipe
-    always_ff @(posedge clk_i) begin
-      if (en_i) begin
-        bq_sp      <= an_sp;
-        bq_sp_zero <= an_sp_zero;
-        bq_sp_sign <= an_sp_sign;
-        bq_sign    <= an_sign;
-        bq_sub     <= an_sub;
-        bq_e       <= an_e;
-        bq_big     <= an_big;
-        bq_small   <= an_small;
-        cq_sp      <= bn_sp;
-        cq_sp_zero <= bn_sp_zero;
-        cq_sp_sign <= bn_sp_sign;
-        cq_sign    <= bn_sign;
-        cq_e       <= bn_e;
-        cq_sum     <= bn_sum;
-        cq_lshift  <= bn_lshift;
-      end
-    end
-  end else begin : g_comb
-    always_comb begin
-      bq_sp      = an_sp;
-      bq_sp_zero = an_sp_zero;
-      bq_sp_sign = an_sp_sign;
-      bq_sign    = an_sign;
-      bq_sub     = an_sub;
-      bq_e       = an_e;
-      bq_big     = an_big;
-      bq_small   = an_small;
-      cq_sp      = bn_sp;
-      cq_sp_zero = bn_sp_zero;
-      cq_sp_sign = bn_sp_sign;
-      cq_sign    = bn_sign;
-      cq_e       = bn_e;
-      cq_sum     = bn_sum;
-      cq_lshift  = bn_lshift;
-    end
-    logic unused;
-    assign unused = ^{clk_i, en_i};
-  end
+  // The pipeline registers (ane_pipe_reg: Pipe = 1, registers with enable en_i and no reset;
+  // Pipe = 0, wires).
+  ane_pipe_reg #(.W($bits({bq_sp, bq_sp_zero, bq_sp_sign, bq_sign, bq_sub, bq_e, bq_big, bq_small, cq_sp,
+        cq_sp_zero, cq_sp_sign, cq_sign, cq_e, cq_sum, cq_lshift})), .Pipe(Pipe)) u_pipe (
+    .clk_i, .en_i, .d_i({an_sp, an_sp_zero, an_sp_sign, an_sign, an_sub, an_e, an_big, an_small, bn_sp,
+          bn_sp_zero, bn_sp_sign, bn_sign, bn_e, bn_sum, bn_lshift}),
+    .q_o({bq_sp, bq_sp_zero, bq_sp_sign, bq_sign, bq_sub, bq_e, bq_big, bq_small, cq_sp, cq_sp_zero,
+          cq_sp_sign, cq_sign, cq_e, cq_sum, cq_lshift})
+  );
 
 endmodule

@@ -207,45 +207,20 @@ module ane_mac_acc_add #(
   end
 
   // ------------------------------------------------------------------ pipeline registers
-  if (Pipe) begin : g_pipe
-    always_ff @(posedge clk_i) begin
-      if (en_i) begin
-        b_side  <= a_side;
-        b_big   <= a_big;
-        b_small <= a_small;
-        b_d     <= a_d;
-        b_sub   <= a_sub;
-        c_side  <= b_side;
-        c_sum   <= b_sum;
-        d_side  <= c_side;
-        d_n     <= c_n;
-        d_eb    <= c_eb;
-        d_nz    <= c_nz;
-        d_zero  <= c_zero;
-        d_inc   <= c_inc;
-        d_icarry <= c_sum[27];
-      end
-    end
-  end else begin : g_comb
-    always_comb begin
-      b_side  = a_side;
-      b_big   = a_big;
-      b_small = a_small;
-      b_d     = a_d;
-      b_sub   = a_sub;
-      c_side  = b_side;
-      c_sum   = b_sum;
-      d_side  = c_side;
-      d_n     = c_n;
-      d_eb    = c_eb;
-      d_nz    = c_nz;
-      d_zero  = c_zero;
-      d_inc   = c_inc;
-      d_icarry = c_sum[27];
-    end
-    logic unused;
-    assign unused = ^{clk_i, en_i};
-  end
+  // The pipeline registers (ane_pipe_reg: Pipe = 1, registers with enable en_i and no reset;
+  // Pipe = 0, wires).
+  ane_pipe_reg #(.W($bits({b_side, b_big, b_small, b_d, b_sub})), .Pipe(Pipe)) u_b (
+    .clk_i, .en_i, .d_i({a_side, a_big, a_small, a_d, a_sub}),
+    .q_o({b_side, b_big, b_small, b_d, b_sub})
+  );
+  ane_pipe_reg #(.W($bits({c_side, c_sum})), .Pipe(Pipe)) u_c (
+    .clk_i, .en_i, .d_i({b_side, b_sum}),
+    .q_o({c_side, c_sum})
+  );
+  ane_pipe_reg #(.W($bits({d_side, d_n, d_eb, d_nz, d_zero, d_inc, d_icarry})), .Pipe(Pipe)) u_d (
+    .clk_i, .en_i, .d_i({c_side, c_n, c_eb, c_nz, c_zero, c_inc, c_sum[27]}),
+    .q_o({d_side, d_n, d_eb, d_nz, d_zero, d_inc, d_icarry})
+  );
 
   logic unused_nrm;
   assign unused_nrm = ^{nrm_x[4:0], d_side.e, d_side.pass, d_n[2:0], d_sr[23]};

@@ -287,99 +287,31 @@ module ane_mac_acc_exact #(
   end
 
   // ------------------------------------------------------------------ pipeline registers
-  if (Pipe) begin : g_pipe
-    always_ff @(posedge clk_i) begin
-      if (en_i) begin
-        b_t     <= t_i;
-        b_lz    <= a_lz;
-        b_tz    <= a_tz;
-        b_zero  <= a_zero;
-        c_mt    <= b_mt;
-        c_et    <= b_et;
-        c_tzm   <= b_tzm;
-        c_tinf  <= b_t.inf;
-        c_tsign <= b_t.sign;
-        c_tzero <= b_zero && !b_t.inf;
-        d_big   <= c_big;
-        d_small <= c_small;
-        d_sa    <= c_sa;
-        d_tzw   <= c_tzw;
-        d_snz   <= c_snz;
-        d_near  <= c_near;
-        d_sub   <= c_sub;
-        d_bsign <= c_bsign;
-        d_e     <= c_e;
-        d_spec  <= c_spec;
-        d_spv   <= c_spv;
-        d_ceil  <= c_ceil;
-        e_x     <= d_xe[83:0];
-        e_y     <= d_y;
-        e_tzd   <= d_tzd;
-        e_dz    <= d_dz;
-        e_near  <= d_near;
-        e_sub   <= d_sub;
-        e_sign  <= d_esign;
-        e_e     <= d_e;
-        e_spec  <= d_spec;
-        e_spv   <= d_spv;
-        e_ceil  <= d_ceil;
-        f_kept  <= e_kept;
-        f_rup   <= e_rup;
-        f_zero  <= e_zero;
-        f_sign  <= e_sign;
-        f_ef    <= e_ef;
-        f_spec  <= e_spec;
-        f_spv   <= e_spv;
-        f_ceil  <= e_ceil;
-      end
-    end
-  end else begin : g_comb
-    always_comb begin
-      b_t     = t_i;
-      b_lz    = a_lz;
-      b_tz    = a_tz;
-      b_zero  = a_zero;
-      c_mt    = b_mt;
-      c_et    = b_et;
-      c_tzm   = b_tzm;
-      c_tinf  = b_t.inf;
-      c_tsign = b_t.sign;
-      c_tzero = b_zero && !b_t.inf;
-      d_big   = c_big;
-      d_small = c_small;
-      d_sa    = c_sa;
-      d_tzw   = c_tzw;
-      d_snz   = c_snz;
-      d_near  = c_near;
-      d_sub   = c_sub;
-      d_bsign = c_bsign;
-      d_e     = c_e;
-      d_spec  = c_spec;
-      d_spv   = c_spv;
-      d_ceil  = c_ceil;
-      e_x     = d_xe[83:0];
-      e_y     = d_y;
-      e_tzd   = d_tzd;
-      e_dz    = d_dz;
-      e_near  = d_near;
-      e_sub   = d_sub;
-      e_sign  = d_esign;
-      e_e     = d_e;
-      e_spec  = d_spec;
-      e_spv   = d_spv;
-      e_ceil  = d_ceil;
-      f_kept  = e_kept;
-      f_rup   = e_rup;
-      f_zero  = e_zero;
-      f_sign  = e_sign;
-      f_ef    = e_ef;
-      f_spec  = e_spec;
-      f_spv   = e_spv;
-      f_ceil  = e_ceil;
-    end
-    logic unused_clk;
-    assign unused_clk = ^{clk_i, en_i};
-  end
+  // The pipeline registers (ane_pipe_reg: Pipe = 1, registers with enable en_i and no reset;
+  // Pipe = 0, wires).
+  ane_pipe_reg #(.W($bits({b_t, b_lz, b_tz, b_zero})), .Pipe(Pipe)) u_b (
+    .clk_i, .en_i, .d_i({t_i, a_lz, a_tz, a_zero}),
+    .q_o({b_t, b_lz, b_tz, b_zero})
+  );
+  ane_pipe_reg #(.W($bits({c_mt, c_et, c_tzm, c_tinf, c_tsign, c_tzero})), .Pipe(Pipe)) u_c (
+    .clk_i, .en_i, .d_i({b_mt, b_et, b_tzm, b_t.inf, b_t.sign, b_zero && !b_t.inf}),
+    .q_o({c_mt, c_et, c_tzm, c_tinf, c_tsign, c_tzero})
+  );
+  ane_pipe_reg #(.W($bits({d_big, d_small, d_sa, d_tzw, d_snz, d_near, d_sub, d_bsign, d_e, d_spec, d_spv,
+        d_ceil})), .Pipe(Pipe)) u_d (
+    .clk_i, .en_i, .d_i({c_big, c_small, c_sa, c_tzw, c_snz, c_near, c_sub, c_bsign, c_e, c_spec, c_spv,
+          c_ceil}),
+    .q_o({d_big, d_small, d_sa, d_tzw, d_snz, d_near, d_sub, d_bsign, d_e, d_spec, d_spv, d_ceil})
+  );
+  ane_pipe_reg #(.W($bits({e_x, e_y, e_tzd, e_dz, e_near, e_sub, e_sign, e_e, e_spec, e_spv, e_ceil})),
+        .Pipe(Pipe)) u_e (
+    .clk_i, .en_i, .d_i({d_xe[83:0], d_y, d_tzd, d_dz, d_near, d_sub, d_esign, d_e, d_spec, d_spv, d_ceil}),
+    .q_o({e_x, e_y, e_tzd, e_dz, e_near, e_sub, e_sign, e_e, e_spec, e_spv, e_ceil})
+  );
+  ane_pipe_reg #(.W($bits({f_kept, f_rup, f_zero, f_sign, f_ef, f_spec, f_spv, f_ceil})), .Pipe(Pipe)) u_f (
+    .clk_i, .en_i, .d_i({e_kept, e_rup, e_zero, e_sign, e_ef, e_spec, e_spv, e_ceil}),
+    .q_o({f_kept, f_rup, f_zero, f_sign, f_ef, f_spec, f_spv, f_ceil})
+  );
 
   logic unused;
   assign unused = ^{a_tzero, c_tzz, e_lzz, 

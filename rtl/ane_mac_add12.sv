@@ -180,35 +180,20 @@ module ane_mac_add12 #(
   end
 
   // ------------------------------------------------------------------ pipeline registers
-  if (Pipe) begin : g_pipe
-    always_ff @(posedge clk_i) begin
-      if (en_i) begin
-        b_side  <= i_side;
-        b_big   <= i_big;
-        b_small <= i_small;
-        b_d     <= i_d;
-        b_sub   <= i_sub;
-        c_side  <= b_side;
-        c_sum   <= b_sum;
-        d_side  <= c_out;
-        d_val   <= c_val;
-      end
-    end
-  end else begin : g_comb
-    always_comb begin
-      b_side  = i_side;
-      b_big   = i_big;
-      b_small = i_small;
-      b_d     = i_d;
-      b_sub   = i_sub;
-      c_side  = b_side;
-      c_sum   = b_sum;
-      d_side  = c_out;
-      d_val   = c_val;
-    end
-    logic unused;
-    assign unused = ^{clk_i, en_i};
-  end
+  // The pipeline registers (ane_pipe_reg: Pipe = 1, registers with enable en_i and no reset;
+  // Pipe = 0, wires).
+  ane_pipe_reg #(.W($bits({b_side, b_big, b_small, b_d, b_sub})), .Pipe(Pipe)) u_b (
+    .clk_i, .en_i, .d_i({i_side, i_big, i_small, i_d, i_sub}),
+    .q_o({b_side, b_big, b_small, b_d, b_sub})
+  );
+  ane_pipe_reg #(.W($bits({c_side, c_sum})), .Pipe(Pipe)) u_c (
+    .clk_i, .en_i, .d_i({b_side, b_sum}),
+    .q_o({c_side, c_sum})
+  );
+  ane_pipe_reg #(.W($bits({d_side, d_val})), .Pipe(Pipe)) u_d (
+    .clk_i, .en_i, .d_i({c_out, c_val}),
+    .q_o({d_side, d_val})
+  );
 
   logic unused_nrm;
   assign unused_nrm = ^{nrm_x[1:0], d_side.pad, x.zero, x.e, y_i.zero, big.inf, big.zero, sml.inf, sml.zero, sml.sign};

@@ -164,17 +164,10 @@ module ane_mac_mul #(
     pp_d.int4 = dec_q.int4;
   end
 
-  if (Pipe) begin : g_pipe
-    always_ff @(posedge clk_i) begin
-      if (ld_i) dec_q <= dec_d;
-      if (en_i) pp_q <= pp_d;
-    end
-  end else begin : g_comb
-    assign dec_q = dec_d;
-    assign pp_q  = pp_d;
-    logic unused;
-    assign unused = ^{clk_i, ld_i, en_i};
-  end
+  // The pipeline registers (ane_pipe_reg: Pipe = 1, registers with no reset; Pipe = 0, wires):
+  // the decoded operands load with ld_i, the partial products advance with en_i.
+  ane_pipe_reg #(.W($bits(dec_q)), .Pipe(Pipe)) u_dec (.clk_i, .en_i(ld_i), .d_i(dec_d), .q_o(dec_q));
+  ane_pipe_reg #(.W($bits(pp_q)), .Pipe(Pipe)) u_pp (.clk_i, .en_i, .d_i(pp_d), .q_o(pp_q));
 
   // ------------------------------------------------------------------ stage 2
   logic [21:0] sig22, sig_n;

@@ -103,55 +103,28 @@ module ane_pe_mean #(
   assign y3 = div_bits(x3_sum[22:0], x3_n, x3_r, x3_q, 5, 3);
   assign y4 = div_bits(x4_sum[22:0], x4_n, x4_r, x4_q, 2, 0);
 
-  if (Pipe) begin : g_pipe
-    always_ff @(posedge clk_i) begin
-      if (en_i) begin
-        x1_sum <= sum_i;
-        x1_n   <= n_i;
-        {x1_r, x1_q} <= y0;
-        x2_sum <= x1_sum;
-        x2_n   <= x1_n;
-        {x2_r, x2_q} <= y1;
-        x3_sum <= x2_sum;
-        x3_n   <= x2_n;
-        {x3_r, x3_q} <= y2;
-        x3_k   <= k2;
-        x3_lsb <= lsb2;
-        x4_k   <= x3_k;
-        x4_lsb <= x3_lsb;
-        p_k    <= x4_k;
-        p_f    <= f4;
-        x4_sum <= x3_sum;
-        x4_n   <= x3_n;
-        {x4_r, x4_q} <= y3;
-        p_sum  <= x4_sum;
-        {p_r, p_q} <= y4;
-      end
-    end
-  end else begin : g_comb
-    assign x1_sum = sum_i;
-    assign x1_n   = n_i;
-    assign {x1_r, x1_q} = y0;
-    assign x2_sum = x1_sum;
-    assign x2_n   = x1_n;
-    assign {x2_r, x2_q} = y1;
-    assign x3_sum = x2_sum;
-    assign x3_n   = x2_n;
-    assign {x3_r, x3_q} = y2;
-    assign x3_k   = k2;
-    assign x3_lsb = lsb2;
-    assign x4_k   = x3_k;
-    assign x4_lsb = x3_lsb;
-    assign p_k    = x4_k;
-    assign p_f    = f4;
-    assign x4_sum = x3_sum;
-    assign x4_n   = x3_n;
-    assign {x4_r, x4_q} = y3;
-    assign p_sum  = x4_sum;
-    assign {p_r, p_q} = y4;
-    logic unused;
-    assign unused = ^{clk_i, en_i};
-  end
+  // The pipeline registers (ane_pipe_reg: Pipe = 1, registers with enable en_i and no reset;
+  // Pipe = 0, wires).
+  ane_pipe_reg #(.W($bits({x1_sum, x1_n, {x1_r, x1_q}})), .Pipe(Pipe)) u_x1 (
+    .clk_i, .en_i, .d_i({sum_i, n_i, y0}),
+    .q_o({x1_sum, x1_n, {x1_r, x1_q}})
+  );
+  ane_pipe_reg #(.W($bits({x2_sum, x2_n, {x2_r, x2_q}})), .Pipe(Pipe)) u_x2 (
+    .clk_i, .en_i, .d_i({x1_sum, x1_n, y1}),
+    .q_o({x2_sum, x2_n, {x2_r, x2_q}})
+  );
+  ane_pipe_reg #(.W($bits({x3_sum, x3_n, {x3_r, x3_q}, x3_k, x3_lsb})), .Pipe(Pipe)) u_x3 (
+    .clk_i, .en_i, .d_i({x2_sum, x2_n, y2, k2, lsb2}),
+    .q_o({x3_sum, x3_n, {x3_r, x3_q}, x3_k, x3_lsb})
+  );
+  ane_pipe_reg #(.W($bits({x4_k, x4_lsb, x4_sum, x4_n, {x4_r, x4_q}})), .Pipe(Pipe)) u_x4 (
+    .clk_i, .en_i, .d_i({x3_k, x3_lsb, x3_sum, x3_n, y3}),
+    .q_o({x4_k, x4_lsb, x4_sum, x4_n, {x4_r, x4_q}})
+  );
+  ane_pipe_reg #(.W($bits({p_k, p_f, p_sum, {p_r, p_q}})), .Pipe(Pipe)) u_p (
+    .clk_i, .en_i, .d_i({x4_k, f4, x4_sum, y4}),
+    .q_o({p_k, p_f, p_sum, {p_r, p_q}})
+  );
 
   // The rounding stage. q lies in [2^11, 2^18): it is shifted left by k = 17 - (its leading
   // one, among bits 17..11: known after stage 1, so k and the exponent come from stage 2) to

@@ -31,21 +31,18 @@ module ane_pe_node #(
     sel = (a_ge_b == (op_i == ane_pkg::PeTreeMax)) ? a_i : b_i;
   end
 
-  if (Pipe) begin : g_pipe
-    logic [31:0] sel_b;
-    logic        sum_b;
-    always_ff @(posedge clk_i) begin
-      if (en_i) begin
-        sel_b <= sel;
-        sum_b <= op_i == ane_pkg::PeTreeSum;
-        sel_c <= sel_b;
-        sum_c <= sum_b;
-      end
-    end
-  end else begin : g_comb
-    assign sel_c = sel;
-    assign sum_c = op_i == ane_pkg::PeTreeSum;
-  end
+  logic [31:0] sel_b;
+  logic sum_b;
+  // The pipeline registers (ane_pipe_reg: Pipe = 1, registers with enable en_i and no reset;
+  // Pipe = 0, wires).
+  ane_pipe_reg #(.W($bits({sel_b, sum_b})), .Pipe(Pipe)) u_s1 (
+    .clk_i, .en_i, .d_i({sel, op_i == ane_pkg::PeTreeSum}),
+    .q_o({sel_b, sum_b})
+  );
+  ane_pipe_reg #(.W($bits({sel_c, sum_c})), .Pipe(Pipe)) u_s2 (
+    .clk_i, .en_i, .d_i({sel_b, sum_b}),
+    .q_o({sel_c, sum_c})
+  );
 
   assign y_o = sum_c ? sum : sel_c;
 

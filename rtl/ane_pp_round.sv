@@ -174,73 +174,20 @@ module ane_pp_round #(
   logic               ir_bit, isticky, inormal, ibig, izero;
   logic [4:0]         ieb;
 
-  if (Pipe) begin : g_pipe
-    logic [15:0] rne_q2;
-    logic [1:0]  sr_cls_q2;
-    logic [4:0]  sr_eb_q2;
-    logic        sign_q2;
-    always_ff @(posedge clk_i) begin
-      if (en_i) begin
-        rne_q     <= rne_d;
-        sig24     <= sig24_d;
-        qshift    <= qshift_d[4:0];
-        qzero     <= qzero_d;
-        rnd       <= rnd_d;
-        sr_cls_q  <= sr_cls_d;
-        sr_eb_q   <= sr_eb_d;
-        sign_q    <= acc_i[31];
-        floor_q   <= floor_q_d;
-        up        <= up_d;
-        mag       <= mag_d;
-        msb       <= msb_d;
-        rne_q2    <= rne_q;
-        sum       <= sum_d;
-        sr_cls_q2 <= sr_cls_q;
-        sr_eb_q2  <= sr_eb_q;
-        sign_q2   <= sign_q;
-        int8_q    <= int8_d;
-        m_sh      <= m_sh_d;
-        ir_bit    <= ir_bit_d;
-        isticky   <= isticky_d;
-        inormal   <= inormal_d;
-        ibig      <= ibig_d;
-        izero     <= izero_d;
-        ieb       <= ieb_d;
-      end
-    end
-    assign rne    = rne_q2;
-    assign sr_cls = sr_cls_q2;
-    assign sr_eb  = sr_eb_q2;
-    assign sign   = sign_q2;
-  end else begin : g_comb
-    assign rne_q    = rne_d;
-    assign sig24    = sig24_d;
-    assign qshift   = qshift_d[4:0];
-    assign qzero    = qzero_d;
-    assign rnd      = rnd_d;
-    assign sr_cls_q = sr_cls_d;
-    assign sr_eb_q  = sr_eb_d;
-    assign sign_q   = acc_i[31];
-    assign floor_q  = floor_q_d;
-    assign up       = up_d;
-    assign mag      = mag_d;
-    assign msb      = msb_d;
-    assign rne      = rne_q;
-    assign sum      = sum_d;
-    assign sr_cls   = sr_cls_q;
-    assign sr_eb    = sr_eb_q;
-    assign sign     = sign_q;
-    assign int8_q   = int8_d;
-    assign m_sh     = m_sh_d;
-    assign ir_bit   = ir_bit_d;
-    assign isticky  = isticky_d;
-    assign inormal  = inormal_d;
-    assign ibig     = ibig_d;
-    assign izero    = izero_d;
-    assign ieb      = ieb_d;
-    logic unused;
-    assign unused = ^{clk_i, en_i};
-  end
+  // The pipeline registers (ane_pipe_reg: Pipe = 1, registers with enable en_i and no reset;
+  // Pipe = 0, wires).
+  ane_pipe_reg #(.W($bits({rne_q, sig24, qshift, qzero, rnd, sr_cls_q, sr_eb_q, sign_q, floor_q, up, mag,
+        msb, sum, int8_q, m_sh, ir_bit, isticky, inormal, ibig, izero, ieb})), .Pipe(Pipe)) u_s1 (
+    .clk_i, .en_i, .d_i({rne_d, sig24_d, qshift_d[4:0], qzero_d, rnd_d, sr_cls_d, sr_eb_d, acc_i[31],
+          floor_q_d, up_d, mag_d, msb_d, sum_d, int8_d, m_sh_d, ir_bit_d, isticky_d, inormal_d, ibig_d,
+                izero_d, ieb_d}),
+    .q_o({rne_q, sig24, qshift, qzero, rnd, sr_cls_q, sr_eb_q, sign_q, floor_q, up, mag, msb, sum, int8_q,
+          m_sh, ir_bit, isticky, inormal, ibig, izero, ieb})
+  );
+  ane_pipe_reg #(.W($bits({rne, sr_cls, sr_eb, sign})), .Pipe(Pipe)) u_s2 (
+    .clk_i, .en_i, .d_i({rne_q, sr_cls_q, sr_eb_q, sign_q}),
+    .q_o({rne, sr_cls, sr_eb, sign})
+  );
 
   // ================================================================ stage 3
   logic [11:0] t;          // whole fp16 ulps, <= 2048
