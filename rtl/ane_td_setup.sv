@@ -206,14 +206,18 @@ module ane_td_setup #(
     end
   end
 
-  // the table: the last enabled channel's block
-  always_ff @(posedge clk_i) begin
-    if (take && !wr_header_i && wr_addr_i >= ane_regs_pkg::TdKernelDMASrcCoeffBaseAddrAddr[23:0] &&
-        4'((wr_addr_i - ane_regs_pkg::TdKernelDMASrcCoeffBaseAddrAddr[23:0]) >> 2) == 4'(nen - 5'd1) &&
-        wr_addr_i < ane_regs_pkg::TdKernelDMASrcCoeffBaseAddrAddr[23:0] + 24'd64) begin
-      tbase_q <= k_sum;
-    end
+  // the table: the last enabled channel's block. A TD that runs has channels 0 .. E-1 enabled
+  // (the field checks below refuse any other set), so the last one is the enabled channel whose
+  // successor is not. Its base is chosen from the channels' registers one cycle later (the table
+  // loader starts many cycles after the last word), with no count of the enable bits in the path.
+  logic [15:0] klast;
+  logic [31:0] tsel;
+  always_comb begin
+    klast = ken_q & ~{1'b0, ken_q[15:1]};
+    tsel  = '0;
+    for (int c = 0; c < 16; c++) tsel = tsel | ({32{klast[c]}} & kbase_q[32*c +: 32]);
   end
+  always_ff @(posedge clk_i) tbase_q <= tsel;
 
   logic planar_word, src1_word, sgs_word, dgs_word;
   assign planar_word = !wr_header_i && wr_addr_i >= ane_regs_pkg::TdPlanarAddr[23:0] &&
