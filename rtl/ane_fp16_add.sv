@@ -126,15 +126,13 @@ module ane_fp16_add #(
 
   // The pipeline registers (ane_pipe_reg: Pipe = 1, registers with enable en_i and no reset;
   // Pipe = 0, wires).
-  ane_pipe_reg #(.W($bits({eff_sub, big_sig, small_al, big_e, big_sign_q, spec_q, spec_sign_q, norm, e_res,
-        zero})), .Pipe(Pipe)) u_s1 (
-    .clk_i, .en_i, .d_i({eff_sub_d, big_sig_d, small_al_d, big_e_d, big_sign_d, spec_d, spec_sign_d, norm_d,
-          e_res_d, zero_d}),
-    .q_o({eff_sub, big_sig, small_al, big_e, big_sign_q, spec_q, spec_sign_q, norm, e_res, zero})
+  ane_pipe_reg #(.W($bits({eff_sub, big_sig, small_al, big_e, big_sign_q, spec_q, spec_sign_q})), .Pipe(Pipe)) u_s1 (
+    .clk_i, .en_i, .d_i({eff_sub_d, big_sig_d, small_al_d, big_e_d, big_sign_d, spec_d, spec_sign_d}),
+    .q_o({eff_sub, big_sig, small_al, big_e, big_sign_q, spec_q, spec_sign_q})
   );
-  ane_pipe_reg #(.W($bits({big_sign, spec, spec_sign})), .Pipe(Pipe)) u_s2 (
-    .clk_i, .en_i, .d_i({big_sign_q, spec_q, spec_sign_q}),
-    .q_o({big_sign, spec, spec_sign})
+  ane_pipe_reg #(.W($bits({norm, e_res, zero, big_sign, spec, spec_sign})), .Pipe(Pipe)) u_s2 (
+    .clk_i, .en_i, .d_i({norm_d, e_res_d, zero_d, big_sign_q, spec_q, spec_sign_q}),
+    .q_o({norm, e_res, zero, big_sign, spec, spec_sign})
   );
 
   // ---- stage 3: RNE (N-0.3) and packing; overflow when the code reaches the inf exponent

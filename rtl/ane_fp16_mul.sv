@@ -105,15 +105,13 @@ module ane_fp16_mul #(
 
   // The pipeline registers (ane_pipe_reg: Pipe = 1, registers with enable en_i and no reset;
   // Pipe = 0, wires).
-  ane_pipe_reg #(.W($bits({a_sig_q, b_sig_q, y_sign_q, es_q, spec_q, prod, tiny, tshift, eb, eb1, tmask})),
-        .Pipe(Pipe)) u_s1 (
-    .clk_i, .en_i, .d_i({a_sig[9:0], b_sig[9:0], y_sign_d, es_d, spec_d, prod_d, tiny_d, tshift_d, eb_d,
-          eb1_d, tmask_d}),
-    .q_o({a_sig_q, b_sig_q, y_sign_q, es_q, spec_q, prod, tiny, tshift, eb, eb1, tmask})
+  ane_pipe_reg #(.W($bits({a_sig_q, b_sig_q, y_sign_q, es_q, spec_q})), .Pipe(Pipe)) u_s1 (
+    .clk_i, .en_i, .d_i({a_sig[9:0], b_sig[9:0], y_sign_d, es_d, spec_d}),
+    .q_o({a_sig_q, b_sig_q, y_sign_q, es_q, spec_q})
   );
-  ane_pipe_reg #(.W($bits({y_sign, spec})), .Pipe(Pipe)) u_s2 (
-    .clk_i, .en_i, .d_i({y_sign_q, spec_q}),
-    .q_o({y_sign, spec})
+  ane_pipe_reg #(.W($bits({prod, tiny, tshift, eb, eb1, tmask, y_sign, spec})), .Pipe(Pipe)) u_s2 (
+    .clk_i, .en_i, .d_i({prod_d, tiny_d, tshift_d, eb_d, eb1_d, tmask_d, y_sign_q, spec_q}),
+    .q_o({prod, tiny, tshift, eb, eb1, tmask, y_sign, spec})
   );
 
   logic unused_sig;

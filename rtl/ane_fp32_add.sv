@@ -163,12 +163,13 @@ module ane_fp32_add #(
   // ------------------------------------------------------------------ pipeline registers
   // The pipeline registers (ane_pipe_reg: Pipe = 1, registers with enable en_i and no reset;
   // Pipe = 0, wires).
-  ane_pipe_reg #(.W($bits({bq_sp, bq_sp_zero, bq_sp_sign, bq_sign, bq_sub, bq_e, bq_big, bq_small, cq_sp,
-        cq_sp_zero, cq_sp_sign, cq_sign, cq_e, cq_sum, cq_lshift})), .Pipe(Pipe)) u_pipe (
-    .clk_i, .en_i, .d_i({an_sp, an_sp_zero, an_sp_sign, an_sign, an_sub, an_e, an_big, an_small, bn_sp,
-          bn_sp_zero, bn_sp_sign, bn_sign, bn_e, bn_sum, bn_lshift}),
-    .q_o({bq_sp, bq_sp_zero, bq_sp_sign, bq_sign, bq_sub, bq_e, bq_big, bq_small, cq_sp, cq_sp_zero,
-          cq_sp_sign, cq_sign, cq_e, cq_sum, cq_lshift})
+  ane_pipe_reg #(.W($bits({bq_sp, bq_sp_zero, bq_sp_sign, bq_sign, bq_sub, bq_e, bq_big, bq_small})), .Pipe(Pipe)) u_s1 (
+    .clk_i, .en_i, .d_i({an_sp, an_sp_zero, an_sp_sign, an_sign, an_sub, an_e, an_big, an_small}),
+    .q_o({bq_sp, bq_sp_zero, bq_sp_sign, bq_sign, bq_sub, bq_e, bq_big, bq_small})
+  );
+  ane_pipe_reg #(.W($bits({cq_sp, cq_sp_zero, cq_sp_sign, cq_sign, cq_e, cq_sum, cq_lshift})), .Pipe(Pipe)) u_s2 (
+    .clk_i, .en_i, .d_i({bn_sp, bn_sp_zero, bn_sp_sign, bn_sign, bn_e, bn_sum, bn_lshift}),
+    .q_o({cq_sp, cq_sp_zero, cq_sp_sign, cq_sign, cq_e, cq_sum, cq_lshift})
   );
 
 endmodule

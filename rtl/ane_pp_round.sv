@@ -176,17 +176,17 @@ module ane_pp_round #(
 
   // The pipeline registers (ane_pipe_reg: Pipe = 1, registers with enable en_i and no reset;
   // Pipe = 0, wires).
-  ane_pipe_reg #(.W($bits({rne_q, sig24, qshift, qzero, rnd, sr_cls_q, sr_eb_q, sign_q, floor_q, up, mag,
-        msb, sum, int8_q, m_sh, ir_bit, isticky, inormal, ibig, izero, ieb})), .Pipe(Pipe)) u_s1 (
-    .clk_i, .en_i, .d_i({rne_d, sig24_d, qshift_d[4:0], qzero_d, rnd_d, sr_cls_d, sr_eb_d, acc_i[31],
-          floor_q_d, up_d, mag_d, msb_d, sum_d, int8_d, m_sh_d, ir_bit_d, isticky_d, inormal_d, ibig_d,
-                izero_d, ieb_d}),
-    .q_o({rne_q, sig24, qshift, qzero, rnd, sr_cls_q, sr_eb_q, sign_q, floor_q, up, mag, msb, sum, int8_q,
-          m_sh, ir_bit, isticky, inormal, ibig, izero, ieb})
+  ane_pipe_reg #(.W($bits({rne_q, sig24, qshift, qzero, rnd, sr_cls_q, sr_eb_q, sign_q, floor_q, up, mag, msb})),
+        .Pipe(Pipe)) u_s1 (
+    .clk_i, .en_i, .d_i({rne_d, sig24_d, qshift_d[4:0], qzero_d, rnd_d, sr_cls_d, sr_eb_d, acc_i[31], floor_q_d, up_d,
+          mag_d, msb_d}),
+    .q_o({rne_q, sig24, qshift, qzero, rnd, sr_cls_q, sr_eb_q, sign_q, floor_q, up, mag, msb})
   );
-  ane_pipe_reg #(.W($bits({rne, sr_cls, sr_eb, sign})), .Pipe(Pipe)) u_s2 (
-    .clk_i, .en_i, .d_i({rne_q, sr_cls_q, sr_eb_q, sign_q}),
-    .q_o({rne, sr_cls, sr_eb, sign})
+  ane_pipe_reg #(.W($bits({rne, sr_cls, sr_eb, sign, sum, int8_q, m_sh, ir_bit, isticky, inormal, ibig, izero, ieb})),
+        .Pipe(Pipe)) u_s2 (
+    .clk_i, .en_i, .d_i({rne_q, sr_cls_q, sr_eb_q, sign_q, sum_d, int8_d, m_sh_d, ir_bit_d, isticky_d, inormal_d, ibig_d,
+          izero_d, ieb_d}),
+    .q_o({rne, sr_cls, sr_eb, sign, sum, int8_q, m_sh, ir_bit, isticky, inormal, ibig, izero, ieb})
   );
 
   // ================================================================ stage 3
