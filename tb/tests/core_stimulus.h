@@ -12,6 +12,7 @@
 #include "tb/oracle/mac.h"
 #include "tb/oracle/postproc.h"
 #include "tb/plan/core_plan.h"
+#include "tb/tests/conv_shapes.h"
 #include "tb/tests/test_seed.h"
 
 namespace ane::test {
@@ -46,13 +47,7 @@ inline LayerCase RandomLayer(test::Rng& rng, bool allow_int8, bool depthwise = f
   g.stride_x = 1 + int(rng.Below(2));
   g.dilation_y = 1 + int(rng.Below(rng.Below(3) == 0 ? 2 : 1));
   g.dilation_x = 1 + int(rng.Below(rng.Below(3) == 0 ? 2 : 1));
-  const int ey = (g.kernel_h - 1) * g.dilation_y + 1, ex = (g.kernel_w - 1) * g.dilation_x + 1;
-  g.pad_top = int(rng.Below(uint32_t(ey)));
-  g.pad_bottom = int(rng.Below(uint32_t(ey)));
-  g.pad_left = int(rng.Below(uint32_t(ex)));
-  g.pad_right = int(rng.Below(uint32_t(ex)));
-  g.height = std::max(1, ey - g.pad_top - g.pad_bottom) + int(rng.Below(12));
-  g.width = std::max(1, ex - g.pad_left - g.pad_right) + int(rng.Below(14));
+  test::DrawPadsAndSize(&g, rng, 12, 14);
   g.channels = 1 + int(rng.Below(rng.Below(3) == 0 ? 12 : 5));
   l.groups = 1 + int(rng.Below(3));
   l.cout = l.groups * (1 + int(rng.Below(rng.Below(3) == 0 ? 20 : 6)));

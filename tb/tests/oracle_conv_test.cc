@@ -16,6 +16,7 @@
 
 #include "tb/oracle/conv.h"
 #include "tb/oracle/mac.h"
+#include "tb/tests/conv_shapes.h"
 #include "tb/tests/test_seed.h"
 
 namespace ane {
@@ -49,13 +50,7 @@ RandomCase MakeCase(test::Rng& rng, bool int8) {
   g.stride_x = 1 + int(rng.Below(4));
   g.dilation_y = 1 + int(rng.Below(3));
   g.dilation_x = 1 + int(rng.Below(3));
-  const int ey = (g.kernel_h - 1) * g.dilation_y + 1, ex = (g.kernel_w - 1) * g.dilation_x + 1;
-  g.pad_top = int(rng.Below(uint32_t(ey)));
-  g.pad_bottom = int(rng.Below(uint32_t(ey)));
-  g.pad_left = int(rng.Below(uint32_t(ex)));
-  g.pad_right = int(rng.Below(uint32_t(ex)));
-  g.height = std::max(1, ey - g.pad_top - g.pad_bottom) + int(rng.Below(9));
-  g.width = std::max(1, ex - g.pad_left - g.pad_right) + int(rng.Below(9));
+  test::DrawPadsAndSize(&g, rng, 9, 9);
   g.channels = 1 + int(rng.Below(4));
   l.groups = 1 + int(rng.Below(3));
   l.cout = l.groups * (1 + int(rng.Below(4)));

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "tb/oracle/conv_walk.h"
+#include "tb/tests/conv_shapes.h"
 #include "tb/tests/test_seed.h"
 
 namespace ane {
@@ -18,26 +19,8 @@ using oracle::ConvStep;
 using oracle::Tensor3;
 using oracle::TileMap;
 
-ConvGeometry Geom(int c, int h, int w, int kh, int kw, int sy, int sx, int dy, int dx, int pt, int pb, int pl, int pr) {
-  ConvGeometry g;
-  g.channels = c;
-  g.height = h;
-  g.width = w;
-  g.kernel_h = kh;
-  g.kernel_w = kw;
-  g.stride_y = sy;
-  g.stride_x = sx;
-  g.dilation_y = dy;
-  g.dilation_x = dx;
-  g.pad_top = pt;
-  g.pad_bottom = pb;
-  g.pad_left = pl;
-  g.pad_right = pr;
-  return g;
-}
-
 TEST(OracleConvWalk, N2_StepOrderIsChannelOuterKernelColumnInner) {
-  const ConvGeometry g = Geom(2, 5, 5, 2, 3, 1, 1, 1, 1, 0, 0, 0, 0);
+  const ConvGeometry g = test::ConvShape(2, 5, 5, 2, 3, 1, 1, 1, 1, 0, 0, 0, 0);
   const int want[][3] = {{0, 0, 0}, {0, 0, 1}, {0, 0, 2}, {0, 1, 0}, {0, 1, 1}, {0, 1, 2},
                          {1, 0, 0}, {1, 0, 1}, {1, 0, 2}, {1, 1, 0}, {1, 1, 1}, {1, 1, 2}};
   ASSERT_EQ(g.Steps(), 12);
@@ -52,24 +35,24 @@ TEST(OracleConvWalk, N2_StepOrderIsChannelOuterKernelColumnInner) {
 
 TEST(OracleConvWalk, OutputSizesOfWorkedCases) {
   // 56x56, 3x3, pad 1, stride 1 -> 56x56 ("same" convolution).
-  EXPECT_EQ(Geom(1, 56, 56, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1).OutHeight(), 56);
+  EXPECT_EQ(test::ConvShape(1, 56, 56, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1).OutHeight(), 56);
   // 7x7, 3x3, stride 2, no padding -> 3x3.
-  EXPECT_EQ(Geom(1, 7, 7, 3, 3, 2, 2, 1, 1, 0, 0, 0, 0).OutWidth(), 3);
+  EXPECT_EQ(test::ConvShape(1, 7, 7, 3, 3, 2, 2, 1, 1, 0, 0, 0, 0).OutWidth(), 3);
   // 10 wide, 3 taps at dilation 4 span 9 columns -> 2 outputs.
-  EXPECT_EQ(Geom(1, 10, 10, 3, 3, 1, 1, 4, 4, 0, 0, 0, 0).OutWidth(), 2);
+  EXPECT_EQ(test::ConvShape(1, 10, 10, 3, 3, 1, 1, 4, 4, 0, 0, 0, 0).OutWidth(), 2);
   // 224, 7x7, stride 2, pad 3 -> 112 (a classic stem).
-  EXPECT_EQ(Geom(3, 224, 224, 7, 7, 2, 2, 1, 1, 3, 3, 3, 3).OutHeight(), 112);
+  EXPECT_EQ(test::ConvShape(3, 224, 224, 7, 7, 2, 2, 1, 1, 3, 3, 3, 3).OutHeight(), 112);
   // 5 high, 1 tap, stride 4 -> rows 0 and 4.
-  EXPECT_EQ(Geom(1, 5, 5, 1, 1, 4, 4, 1, 1, 0, 0, 0, 0).OutHeight(), 2);
+  EXPECT_EQ(test::ConvShape(1, 5, 5, 1, 1, 4, 4, 1, 1, 0, 0, 0, 0).OutHeight(), 2);
 }
 
 TEST(OracleConvWalk, RejectsUnsupportedGeometryWithAReason) {
-  EXPECT_NE(oracle::CheckConvGeometry(Geom(1, 8, 8, 8, 3, 1, 1, 1, 1, 0, 0, 0, 0)), "");
-  EXPECT_NE(oracle::CheckConvGeometry(Geom(1, 8, 8, 3, 3, 5, 1, 1, 1, 0, 0, 0, 0)), "");
-  EXPECT_NE(oracle::CheckConvGeometry(Geom(1, 8, 8, 3, 3, 1, 1, 1, 0, 0, 0, 0, 0)), "");
-  EXPECT_NE(oracle::CheckConvGeometry(Geom(1, 8, 8, 3, 3, 1, 1, 1, 1, 3, 0, 0, 0)), "");
-  EXPECT_NE(oracle::CheckConvGeometry(Geom(1, 2, 2, 5, 5, 1, 1, 1, 1, 0, 0, 0, 0)), "");
-  EXPECT_EQ(oracle::CheckConvGeometry(Geom(1, 8, 8, 7, 7, 4, 4, 1, 1, 6, 6, 6, 6)), "");
+  EXPECT_NE(oracle::CheckConvGeometry(test::ConvShape(1, 8, 8, 8, 3, 1, 1, 1, 1, 0, 0, 0, 0)), "");
+  EXPECT_NE(oracle::CheckConvGeometry(test::ConvShape(1, 8, 8, 3, 3, 5, 1, 1, 1, 0, 0, 0, 0)), "");
+  EXPECT_NE(oracle::CheckConvGeometry(test::ConvShape(1, 8, 8, 3, 3, 1, 1, 1, 0, 0, 0, 0, 0)), "");
+  EXPECT_NE(oracle::CheckConvGeometry(test::ConvShape(1, 8, 8, 3, 3, 1, 1, 1, 1, 3, 0, 0, 0)), "");
+  EXPECT_NE(oracle::CheckConvGeometry(test::ConvShape(1, 2, 2, 5, 5, 1, 1, 1, 1, 0, 0, 0, 0)), "");
+  EXPECT_EQ(oracle::CheckConvGeometry(test::ConvShape(1, 8, 8, 7, 7, 4, 4, 1, 1, 6, 6, 6, 6)), "");
 }
 
 // An independent reference: copy the tensor into an explicitly zero-padded array, then read
@@ -81,9 +64,9 @@ TEST(OracleConvWalk, N2_InputAtMatchesAZeroPaddedCopyOfTheTensor) {
   for (int iter = 0; iter < 300; ++iter) {
     ConvGeometry g;
     do {
-      g = Geom(1 + int(rng.Below(3)), 1 + int(rng.Below(12)), 1 + int(rng.Below(12)), 1 + int(rng.Below(7)),
-               1 + int(rng.Below(7)), 1 + int(rng.Below(4)), 1 + int(rng.Below(4)), 1 + int(rng.Below(4)),
-               1 + int(rng.Below(4)), 0, 0, 0, 0);
+      g = test::ConvShape(1 + int(rng.Below(3)), 1 + int(rng.Below(12)), 1 + int(rng.Below(12)), 1 + int(rng.Below(7)),
+                          1 + int(rng.Below(7)), 1 + int(rng.Below(4)), 1 + int(rng.Below(4)), 1 + int(rng.Below(4)),
+                          1 + int(rng.Below(4)), 0, 0, 0, 0);
       const int ey = g.dilation_y * (g.kernel_h - 1) + 1, ex = g.dilation_x * (g.kernel_w - 1) + 1;
       g.pad_top = int(rng.Below(uint32_t(ey)));
       g.pad_bottom = int(rng.Below(uint32_t(ey)));
@@ -118,7 +101,7 @@ TEST(OracleConvWalk, N2_InputAtMatchesAZeroPaddedCopyOfTheTensor) {
 }
 
 TEST(OracleConvWalk, LanesMapRowMajorOntoTheTileAndPairUpInTwoKernelMode) {
-  const ConvGeometry g = Geom(1, 10, 10, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0);  // 10x10 outputs
+  const ConvGeometry g = test::ConvShape(1, 10, 10, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0);  // 10x10 outputs
   const TileMap t{8, 6, 2, 5, false};  // rows 8..9, columns 6..10 (column 10 is off the map)
   auto lv = oracle::LaneAt(g, t, 16, 0);
   EXPECT_TRUE(lv.active);

@@ -18,6 +18,7 @@
 #include "tb/harness/sim.h"
 #include "tb/oracle/conv.h"
 #include "tb/plan/core_plan.h"
+#include "tb/tests/conv_shapes.h"
 #include "tb/tests/core_stimulus.h"
 #include "tb/tests/test_seed.h"
 
@@ -259,13 +260,7 @@ LayerCase LargeKernelLayer(test::Rng& rng) {
   g.stride_x = 1 + int(rng.Below(3));
   g.dilation_y = 1 + int(rng.Below(2));
   g.dilation_x = 1 + int(rng.Below(2));
-  const int ey = (g.kernel_h - 1) * g.dilation_y + 1, ex = (g.kernel_w - 1) * g.dilation_x + 1;
-  g.pad_top = int(rng.Below(uint32_t(ey)));
-  g.pad_bottom = int(rng.Below(uint32_t(ey)));
-  g.pad_left = int(rng.Below(uint32_t(ex)));
-  g.pad_right = int(rng.Below(uint32_t(ex)));
-  g.height = std::max(1, ey - g.pad_top - g.pad_bottom) + int(rng.Below(6));
-  g.width = std::max(1, ex - g.pad_left - g.pad_right) + int(rng.Below(6));
+  test::DrawPadsAndSize(&g, rng, 6, 6);
   g.channels = 1 + int(rng.Below(2));
   l.groups = 1 + int(rng.Below(2));
   l.cout = l.groups * (1 + int(rng.Below(4)));

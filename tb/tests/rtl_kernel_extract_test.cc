@@ -14,6 +14,7 @@
 #include "tb/harness/sim.h"
 #include "tb/oracle/conv_walk.h"
 #include "tb/oracle/kernel_codec.h"
+#include "tb/tests/conv_shapes.h"
 #include "tb/tests/kernel_stimulus.h"
 #include "tb/tests/test_seed.h"
 
@@ -45,16 +46,6 @@ void Compare(const Expect& e, const std::vector<ExtractOp>& ops, const std::vect
   test::CompareExtract(e, ops, params, what);
 }
 
-oracle::ConvGeometry Shape(int c, int kh, int kw) {
-  oracle::ConvGeometry g;
-  g.channels = c;
-  g.kernel_h = kh;
-  g.kernel_w = kw;
-  g.height = kh;
-  g.width = kw;
-  return g;
-}
-
 TEST(RtlKernelExtract, N6_HandWrittenDenseStream) {
   Bench b;
   b.drv.Configure(1, 1, 3);
@@ -83,7 +74,8 @@ TEST(RtlKernelExtract, N6_RandomGroupsEveryFormatAndDensity) {
   uint64_t total_ops = 0, skipped = 0, four_groups = 0;
   const int streams = int(400 * test::SoakFactor());
   for (int it = 0; it < streams; ++it) {
-    const oracle::ConvGeometry geom = Shape(1 + int(rng.Below(6)), 1 + int(rng.Below(7)), 1 + int(rng.Below(7)));
+    const oracle::ConvGeometry geom =
+        test::WindowShape(1 + int(rng.Below(6)), 1 + int(rng.Below(7)), 1 + int(rng.Below(7)));
     b.drv.Configure(geom.channels, geom.kernel_h, geom.kernel_w);
     Expect e;
     const int groups = 1 + int(rng.Below(4));
@@ -115,7 +107,7 @@ TEST(RtlKernelExtract, N6_RandomGroupsEveryFormatAndDensity) {
 TEST(RtlKernelExtract, XSeedsDoNotChangeAnyOperation) {
   for (uint32_t x_seed : {1u, 99u, 0xC0FFEEu}) {
     test::Rng rng(0x77);
-    const oracle::ConvGeometry geom = Shape(3, 3, 3);
+    const oracle::ConvGeometry geom = test::WindowShape(3, 3, 3);
     Expect e;
     for (KernelFormat f : {KernelFormat::kFp16, KernelFormat::kInt8Sym, KernelFormat::kPalette, KernelFormat::kRaw8,
                            KernelFormat::kRaw4}) {
@@ -150,7 +142,7 @@ uint64_t RunCycles(const Expect& e, ExtractStats* st, const oracle::ConvGeometry
 
 TEST(RtlKernelExtract, CyclesOneOperationPerCycleAndSparseSkipsSaveCycles) {
   test::Rng rng(0xC1C);
-  const oracle::ConvGeometry geom = Shape(16, 3, 3);  // K = 144, 36 quads
+  const oracle::ConvGeometry geom = test::WindowShape(16, 3, 3);  // K = 144, 36 quads
   for (int r : {1, 8}) {
     // Dense fp16, `per` kernels per slot: operations back to back after the one header word
     // (four-kernel: one operation of four values, 64 bits, the whole stream beat, per cycle).

@@ -18,6 +18,7 @@
 #include "tb/harness/sim.h"
 #include "tb/oracle/conv_walk.h"
 #include "tb/plan/work_unit.h"
+#include "tb/tests/conv_shapes.h"
 #include "tb/tests/shifter_stimulus.h"
 #include "tb/tests/test_seed.h"
 
@@ -78,25 +79,12 @@ struct Bench {
   }
 };
 
-ConvGeometry Geom(int c, int h, int w, int kh, int kw, int s, int d, int pad) {
-  ConvGeometry g;
-  g.channels = c;
-  g.height = h;
-  g.width = w;
-  g.kernel_h = kh;
-  g.kernel_w = kw;
-  g.stride_y = g.stride_x = s;
-  g.dilation_y = g.dilation_x = d;
-  g.pad_top = g.pad_bottom = g.pad_left = g.pad_right = pad;
-  return g;
-}
-
 // ---- directed ----
 
 TEST(RtlShifter, N2_SamePadded3x3PlanarFp16WalksEveryStep) {
   test::Rng rng(1);
   ShifterLayer l;
-  l.geom = Geom(3, 7, 9, 3, 3, 1, 1, 1);
+  l.geom = test::SquareConvShape(3, 7, 9, 3, 3, 1, 1, 1);
   l.tile_h = 2;
   l.tile_w = 8;
   l.channels_per_wu = 2;
@@ -116,7 +104,7 @@ TEST(RtlShifter, N2_WorkUnitsShorterThanThePipelineWaitForTheirBank) {
   test::Rng rng(9);
   for (int kw : {1, 2}) {
     ShifterLayer l;
-    l.geom = Geom(6, 5, 8, 1, kw, 1, 1, 0);
+    l.geom = test::SquareConvShape(6, 5, 8, 1, kw, 1, 1, 0);
     l.tile_h = 2;
     l.tile_w = 4;
     l.channels_per_wu = 1;
@@ -130,7 +118,7 @@ TEST(RtlShifter, N2_WorkUnitsShorterThanThePipelineWaitForTheirBank) {
 TEST(RtlShifter, N2_InterleavedInt8Stride2Dilation2) {
   test::Rng rng(2);
   ShifterLayer l;
-  l.geom = Geom(4, 11, 13, 3, 2, 2, 2, 2);
+  l.geom = test::SquareConvShape(4, 11, 13, 3, 2, 2, 2, 2);
   l.tile_h = 4;
   l.tile_w = 4;
   l.channels_per_wu = 4;
@@ -145,7 +133,7 @@ TEST(RtlShifter, N2_InterleavedInt8Stride2Dilation2) {
 TEST(RtlShifter, N2_1_TwoKernelModeFeedsLanePairs) {
   test::Rng rng(3);
   ShifterLayer l;
-  l.geom = Geom(2, 6, 10, 3, 3, 1, 1, 1);
+  l.geom = test::SquareConvShape(2, 6, 10, 3, 3, 1, 1, 1);
   l.tile_h = 2;
   l.tile_w = 4;
   l.two_kernel = true;
@@ -158,7 +146,7 @@ TEST(RtlShifter, N2_1_TwoKernelModeFeedsLanePairs) {
 TEST(RtlShifter, N2_SevenBySevenDilationFourSplitsKernelRowsAcrossWorkUnits) {
   test::Rng rng(4);
   ShifterLayer l;
-  l.geom = Geom(2, 30, 30, 7, 7, 1, 4, 6);
+  l.geom = test::SquareConvShape(2, 30, 30, 7, 7, 1, 4, 6);
   l.tile_h = 1;
   l.tile_w = 16;
   l.kernel_rows_per_wu = 1;
@@ -173,7 +161,7 @@ TEST(RtlShifter, N2_SevenBySevenDilationFourSplitsKernelRowsAcrossWorkUnits) {
 TEST(RtlShifter, NoDataRequestReleasesAWorkUnit) {
   test::Rng rng(5);
   ShifterLayer l;
-  l.geom = Geom(3, 4, 4, 1, 1, 1, 1, 0);
+  l.geom = test::SquareConvShape(3, 4, 4, 1, 1, 1, 1, 0);
   l.tile_h = 4;
   l.tile_w = 4;
   ASSERT_EQ(harness::PlanShifterLayer(&l, 16, kBankBytes), "");
@@ -285,7 +273,7 @@ TEST(RtlShifter, XSeedsDoNotChangeAnyVector) {
 TEST(RtlShifter, CyclesOneVectorPerCycleAcrossWorkUnits) {
   test::Rng rng(6);
   ShifterLayer l;
-  l.geom = Geom(8, 16, 16, 3, 3, 1, 1, 1);
+  l.geom = test::SquareConvShape(8, 16, 16, 3, 3, 1, 1, 1);
   l.tile_h = 4;
   l.tile_w = 4;
   l.channels_per_wu = 1;
@@ -313,7 +301,7 @@ TEST(RtlShifter256, N2_WholeArrayTilesInt8AndTwoKernelFp16) {
   Bench<Vane_shifter256> b(256);
   {
     ShifterLayer l;  // int8: a 16x16 tile, 3x3 same padding, patch 18x18 = 324 bytes
-    l.geom = Geom(2, 20, 20, 3, 3, 1, 1, 1);
+    l.geom = test::SquareConvShape(2, 20, 20, 3, 3, 1, 1, 1);
     l.tile_h = 16;
     l.tile_w = 16;
     l.elem16 = false;
@@ -323,7 +311,7 @@ TEST(RtlShifter256, N2_WholeArrayTilesInt8AndTwoKernelFp16) {
   }
   {
     ShifterLayer l;  // fp16 two-kernel: 128 positions, an 8x16 tile, patch 10x18x2 = 360 bytes
-    l.geom = Geom(2, 12, 20, 3, 3, 1, 1, 1);
+    l.geom = test::SquareConvShape(2, 12, 20, 3, 3, 1, 1, 1);
     l.tile_h = 8;
     l.tile_w = 16;
     l.two_kernel = true;
