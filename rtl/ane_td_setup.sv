@@ -122,7 +122,7 @@ module ane_td_setup #(
   logic [15:0] koff_nz_q, ksz1_q, ksz0_q;  // kernel channel c: a nonzero block offset, a size of one block, of none
   logic        planar_nz_q, src1_nz_q, sgs_nz_q, dgs_nz_q;
   // Byte addresses, added as their words pass (the header, with the buffer indices, comes
-  // first; the channels' En words before their base words): one buffer-table read and one adder.
+  // first): one buffer-table read and one adder.
   logic [31:0] xbase_q, ybase_q, tbase_q;
   logic [16*32-1:0] kbase_q;
   logic [31:0] s1base_q, s1row_q, s1plane_q, s1fmt_q, pcfg_q, ppost_q, ps0s_q;  // a planar task's
