@@ -292,7 +292,9 @@ class Sim {
   uint64_t wave_ticks_left_ = 0;  // traced cycles left before the waveform ends
   uint64_t wave_evals_left_ = 0;  // traced evaluations left before it ends
   bool low_seen_ = false;         // the last eval saw clk_i low, and clk_i is still low
+#ifdef ANE_COVERAGE
   bool coverage_started_ = false;  // the counters were zeroed after the first evaluation
+#endif
   uint64_t cycles_ = 0;
   uint64_t timeout_ = uint64_t(1) << 40;
   static constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
