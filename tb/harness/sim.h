@@ -272,9 +272,9 @@ class Sim {
     const std::string dir = CoverageDir();
     if (dir.empty()) return;
     static std::atomic<unsigned> n{0};
-    context_->coveragep()->write((dir + "/" + model_->modelName() + "." + std::to_string(getpid()) + "." +
-                                  std::to_string(n++) + kind + ".dat")
-                                     .c_str());
+    context_->coveragep()->write(
+        (dir + "/" + model_->modelName() + "." + std::to_string(getpid()) + "." + std::to_string(n++) + kind + ".dat")
+            .c_str());
 #else
     (void)kind;
 #endif
