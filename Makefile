@@ -13,7 +13,7 @@ FUZZ_SECONDS ?= 3600
 COV_BUILD ?= build-cov
 SHARD    ?= 1/1
 
-.PHONY: help deps configure build run nightly test lint synth synth-smoke wave results tables diagram soak fuzz coverage coverage-build coverage-shard coverage-report clean
+.PHONY: help deps configure build run nightly test lint synth synth-smoke wave results tables diagram soak fuzz coverage coverage-build coverage-shard coverage-report mutate mutate-shard mutate-report clean
 
 help: ## list every target
 	@echo "ANE bit-exact model -- make targets"
@@ -86,6 +86,22 @@ coverage-shard: coverage-build ## one shard of the coverage run: make coverage-s
 
 coverage-report: ## merge the shards' data: out/coverage/html, line.info, the per-block table in docs/results.md
 	@python3 scripts/coverage.py report --out out/coverage --update docs/results.md
+
+MUT_BUILD ?= build-mut
+MUT_SEED ?= 1
+MUT_PER_BLOCK ?= 20
+MUT_SECONDS ?= 7200
+mutate-shard: deps ## one shard of the mutation run: make mutate-shard SHARD=I/N (out/mutate/shard-I.json)
+	@python3 scripts/mutate.py run --build $(MUT_BUILD) --out out/mutate --shard $(SHARD) --seed $(MUT_SEED) \
+	  --per-block $(MUT_PER_BLOCK) --time-limit $(MUT_SECONDS) -j $(JOBS)
+
+mutate-report: ## merge the mutation shards: out/mutate/report.md and the table in docs/results.md
+	@python3 scripts/mutate.py report --out out/mutate --update docs/results.md
+
+mutate: ## mutation score of the MAC lane, post-processor, planar engine and TD blocks (about 2 h; CI does not run it)
+	@rm -f out/mutate/shard-*.json
+	@$(MAKE) --no-print-directory mutate-shard SHARD=1/1
+	@$(MAKE) --no-print-directory mutate-report
 
 coverage: ## line, toggle and functional coverage of the RTL by its tests and the default suite (CI does not run it)
 	@rm -f out/coverage/shard-*.dat

@@ -68,15 +68,37 @@ def kind_of(page):
     return page.split("/", 1)[0].replace("v_", "") if page.startswith("v_") else page
 
 
+def bin_name(fields):
+    """A cover point's name: its path inside the bound cover module (u_cov; u_rst for the
+    reset-in-every-state bins of a module that has both), which keeps a
+    generate loop's index (g_seg[3].N5_1_segment); the label alone where there is no such path."""
+    h = fields.get("h", "")
+    for inst in (".u_cov.", ".u_rst."):
+        if inst in h:
+            return h.split(inst, 1)[1]
+    return fields.get("o", "")
+
+
 def merge_points(paths):
-    """Points keyed by (kind, file, line, column, comment), counts summed over instances."""
+    """Points keyed by (kind, file, line, column, comment), counts summed over instances (the
+    lanes of an array, the parameterizations of a module); a cover point's comment is its
+    bin_name, so a generate loop's bins stay apart."""
     points = collections.Counter()
     for p in paths:
         for fields, count in read_points(p):
-            key = (kind_of(fields.get("page", "")), os.path.basename(fields.get("f", "")), int(fields.get("l", "0")),
-                   fields.get("n", ""), fields.get("o", ""))
+            kind = kind_of(fields.get("page", ""))
+            key = (kind, os.path.basename(fields.get("f", "")), int(fields.get("l", "0")), fields.get("n", ""),
+                   bin_name(fields) if kind == "user" else fields.get("o", ""))
             points[key] += count
     return points
+
+
+def target_file(f):
+    """The RTL file a bins file (rtl/cov/<module>_cov.sv, <module>_rst_cov.sv) is bound to."""
+    for tail in ("_rst_cov.sv", "_cov.sv"):
+        if f.endswith(tail):
+            return f[:-len(tail)] + ".sv"
+    return f
 
 
 # ---------------------------------------------------------------- run
@@ -164,15 +186,21 @@ def blocks_of_modules():
     return of
 
 
+def clause_of(label):
+    """A bin's label: N<a>_<b>_<what> belongs to clause N-a.b, TD_<what> to the TD format's
+    checks and states, RST_<what> to reset in every state."""
+    m = re.match(r"N(\d+)_(\d+)_", label)
+    if m:
+        return f"N-{m.group(1)}.{m.group(2)}"
+    return {"TD": "TD format", "RST": "reset in every state"}.get(label.split("_", 1)[0], "(no clause)")
+
+
 def bins_by_clause(points):
-    """User (SV cover) points: label N<a>_<b>_<bin> -> clause N-a.b."""
+    """User (SV cover) points by clause: (bin name, target file, line, hits)."""
     out = collections.defaultdict(list)
-    for (kind, f, l, _n, o), count in points.items():
-        if kind != "user":
-            continue
-        m = re.match(r"N(\d+)_(\d+)_(\w+)$", o.split(".")[-1])
-        clause = f"N-{m.group(1)}.{m.group(2)}" if m else "(no clause)"
-        out[clause].append((o.split(".")[-1], f, l, count))
+    for (kind, f, l, _n, name), count in points.items():
+        if kind == "user":
+            out[clause_of(name.split(".")[-1])].append((name, target_file(f), l, count))
     return out
 
 
@@ -208,6 +236,9 @@ def cmd_report(a):
     of = blocks_of_modules()
     per_file = collections.defaultdict(lambda: collections.Counter())
     for (kind, f, l, _n, _o), count in points.items():
+        if f.endswith("_cov.sv") and kind != "user":
+            continue  # the bins' own statements and signals are not the design's
+        f = target_file(f)
         if kind in ("line", "branch"):
             per_file[f]["line_total"] += 1
             per_file[f]["line_hit"] += count > 0
@@ -236,13 +267,20 @@ def cmd_report(a):
                           f"({fc['line_hit']}/{fc['line_total']}) | {pct(fc['toggle_hit'], fc['toggle_total']):.1f} % "
                           f"({fc['toggle_hit']}/{fc['toggle_total']}) | {fc['bins_hit']} / {fc['bins_total']} |")
     bins = bins_by_clause(points)
-    md += ["", "Functional bins (SV `cover` points, by contract clause):", "",
-           "| Clause | Bin | Where | Hits |", "|---|---|---|---:|"]
+    md += ["", "Functional bins (SV `cover` points in rtl/cov/, bound to the modules they watch), by clause; "
+           "every bin with its hits is in `out/coverage/bins.md`:", "",
+           "| Clause | Bins hit | Not hit |", "|---|---:|---|"]
+    full = ["# Functional bins and their hits", "", "| Clause | Bin | Module | Hits |", "|---|---|---|---:|"]
     for clause in sorted(bins):
-        for name, f, l, count in sorted(bins[clause]):
-            md.append(f"| {clause} | `{name}` | `{f}:{l}` | {count} |")
+        items = sorted(bins[clause])
+        missed = [f"`{f[:-3]}: {name}`" for name, f, _l, count in items if count == 0]
+        hit = len(items) - len(missed)
+        md.append(f"| {clause} | {hit} / {len(items)} | {', '.join(missed) if missed else '-'} |")
+        for name, f, _l, count in items:
+            full.append(f"| {clause} | `{name}` | `{f[:-3]}` | {count} |")
     table = "\n".join(md) + "\n"
     open(os.path.join(out, "coverage_section.md"), "w").write(table)
+    open(os.path.join(out, "bins.md"), "w").write("\n".join(full) + "\n")
     print(table)
     if a.update:
         path = a.update

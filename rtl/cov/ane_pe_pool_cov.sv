@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: Apache-2.0
+// ane_pe_pool_cov: functional-coverage bins of the planar pooling unit ane_pe_pool (NUMERICS
+// N-4.5 pooling, with N-4.4's tree and N-4.2 inf - inf in a mean's sum): max, min and mean;
+// every window height and width, stride and top / left padding the unit takes; windows that
+// hang over the top, bottom, left and right edge and the four corners; the edge-correct mean
+// (the count of real elements below the window's size: the contract's equivalent of excluding
+// the padding, there is no count_include_pad), a mean of one element and of the whole 8 x 8
+// window; stride larger than the window; the widest output row (MaxOutW); an 8-row window
+// across the line buffer's bank wrap; padding positions walked without a beat. Window bins
+// read the walker at a window's last position (step && hend && row_out: the position is taken
+// and a window ends there); row bins read stage S1 (v_q[1] with the enable); configuration
+// bins the configuration handshake.
+// Bound to every ane_pe_pool only in the coverage build (the bind at the end of this file);
+// never synthesized. Nothing here drives the design.
+`default_nettype none
+
+// Line and toggle counters off in this file (its helper logic is not the design); the cover
+// statements (v_user points) count regardless.
+// verilator coverage_off
+module ane_pe_pool_cov #(
+  parameter int NumLanes = 4,
+  parameter int MaxOutW  = 16,
+  parameter int CntW     = 12
+) (
+  input wire logic                   clk_i,
+  input wire logic                   rst_ni,
+  input wire logic                   cfg_valid_i,
+  input wire logic                   cfg_ready_o,
+  input wire logic [3:0]             cfg_kh_i,
+  input wire logic [3:0]             cfg_kw_i,
+  input wire logic [3:0]             cfg_sy_i,
+  input wire logic [3:0]             cfg_sx_i,
+  input wire logic [2:0]             cfg_pt_i,
+  input wire logic [2:0]             cfg_pl_i,
+  input wire logic                   out_valid_o,
+  input wire logic                   out_ready_i,
+  // the unit's own signals: the walker, the window's element count, stage S1
+  input wire logic                   en,
+  input wire logic                   step,
+  input wire logic                   hend,
+  input wire logic                   row_out,
+  input wire logic                   real_pos,
+  input wire logic [1:0]             op_q,
+  input wire logic [CntW+1:0]        y_q,
+  input wire logic [CntW+1:0]        x_q,
+  input wire logic [CntW-1:0]        h_q,
+  input wire logic [CntW-1:0]        w_q,
+  input wire logic [CntW-1:0]        ow_q,
+  input wire logic [CntW-1:0]        ox_q,
+  input wire logic [3:0]             kh_q,
+  input wire logic [3:0]             kw_q,
+  input wire logic [3:0]             sy_q,
+  input wire logic [3:0]             sx_q,
+  input wire logic [3:0]             ncols,
+  input wire logic [3:0]             nrows,
+  input wire logic [27:1]            v_q,
+  input wire logic [8*NumLanes*16-1:0] s1_win_q,
+  input wire logic [7:0]             s1_cmask_q,
+  input wire logic [1:0]             op1,
+  input wire logic [8*NumLanes*32-1:0] s12_q,
+  input wire logic [1:0]             op12
+);
+
+  localparam int PW  = CntW + 2;
+  localparam int L16 = NumLanes * 16;
+
+  logic cfire, wfire, s1, s12;
+  assign cfire = rst_ni && cfg_valid_i && cfg_ready_o;
+  // a window's last position is taken: its window ends here
+  assign wfire = rst_ni && step && hend && row_out;
+  // stage S1 (a window row) advances
+  assign s1    = rst_ni && en && v_q[1];
+  // stage S12 (a window's row partials, the second filter's inputs) advances
+  assign s12   = rst_ni && en && v_q[12];
+
+  // The window ending at (y_q, x_q): rows y_q - KH + 1 .. y_q, columns x_q - KW + 1 .. x_q.
+  logic pad_t, pad_b, pad_l, pad_r, is_mean;
+  logic [6:0] n_real, n_win;
+  assign pad_t   = y_q + PW'(1) < PW'(kh_q);
+  assign pad_b   = y_q >= PW'(h_q);
+  assign pad_l   = x_q + PW'(1) < PW'(kw_q);
+  assign pad_r   = x_q >= PW'(w_q);
+  assign is_mean = op_q == ane_pkg::PeTreeSum;
+  assign n_real  = 7'(ncols * nrows);
+  assign n_win   = 7'(kh_q * kw_q);
+
+  // Stage S1's window row: a masked +inf (or NaN) and a masked -inf in one lane; a NaN.
+  logic row_ii, row_nan;
+  always_comb begin
+    row_ii  = 1'b0;
+    row_nan = 1'b0;
+    for (int l = 0; l < NumLanes; l++) begin
+      logic p, n;
+      p = 1'b0;
+      n = 1'b0;
+      for (int k = 0; k < 8; k++) begin
+        logic [15:0] x;
+        x = s1_win_q[k*L16 + l*16 +: 16];
+        if (s1_cmask_q[k]) begin
+          p       |= ane_pkg::fp16_boundary(x) == ane_pkg::Fp16PosInf;
+          n       |= x == 16'hFC00;
+          row_nan |= ane_pkg::fp16_is_nan(x);
+        end
+      end
+      row_ii |= p && n;
+    end
+  end
+
+  // Stage S12's row partials (fp32; rows outside the plane are the identity): +inf and -inf
+  // in one lane's window.
+  logic win_ii;
+  always_comb begin
+    win_ii = 1'b0;
+    for (int l = 0; l < NumLanes; l++) begin
+      logic p, n;
+      p = 1'b0;
+      n = 1'b0;
+      for (int k = 0; k < 8; k++) begin
+        p |= s12_q[(l*8 + k)*32 +: 32] == 32'h7F80_0000;
+        n |= s12_q[(l*8 + k)*32 +: 32] == 32'hFF80_0000;
+      end
+      win_ii |= p && n;
+    end
+  end
+
+  // N-4.5: the operators (0 mean, 1 max, 2 min) at a window's end.
+  for (genvar i = 0; i < 3; i++) begin : g_op
+    always_ff @(posedge clk_i) begin
+      N4_5_pool_op: cover (wfire && op_q == 2'(i));
+    end
+  end
+  // Every window size, stride and top / left padding the unit takes.
+  for (genvar i = 1; i <= 8; i++) begin : g_k
+    always_ff @(posedge clk_i) begin
+      N4_5_kh: cover (cfire && cfg_kh_i == 4'(i));
+      N4_5_kw: cover (cfire && cfg_kw_i == 4'(i));
+      N4_5_sy: cover (cfire && cfg_sy_i == 4'(i));
+      N4_5_sx: cover (cfire && cfg_sx_i == 4'(i));
+    end
+  end
+  for (genvar i = 0; i < 8; i++) begin : g_p
+    always_ff @(posedge clk_i) begin
+      N4_5_pt: cover (cfire && cfg_pt_i == 3'(i));
+      N4_5_pl: cover (cfire && cfg_pl_i == 3'(i));
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    // ---- N-4.5: windows over the edges ----
+    N4_5_pad_top:             cover (wfire && pad_t);
+    N4_5_pad_bottom:          cover (wfire && pad_b);
+    N4_5_pad_left:            cover (wfire && pad_l);
+    N4_5_pad_right:           cover (wfire && pad_r);
+    N4_5_corner_top_left:     cover (wfire && pad_t && pad_l);
+    N4_5_corner_top_right:    cover (wfire && pad_t && pad_r);
+    N4_5_corner_bottom_left:  cover (wfire && pad_b && pad_l);
+    N4_5_corner_bottom_right: cover (wfire && pad_b && pad_r);
+    N4_5_pad_top_and_bottom:  cover (wfire && pad_t && pad_b);
+    N4_5_pad_left_and_right:  cover (wfire && pad_l && pad_r);
+    // ---- N-4.5: the edge-correct mean ----
+    N4_5_mean_edge_count:     cover (wfire && is_mean && n_real < n_win);
+    N4_5_mean_count_one:      cover (wfire && is_mean && n_real == 7'd1 && n_win > 7'd1);
+    N4_5_mean_full_8x8:       cover (wfire && is_mean && n_real == 7'd64);
+    N4_5_max_edge_window:     cover (wfire && op_q == ane_pkg::PeTreeMax && n_real < n_win);
+    N4_5_min_edge_window:     cover (wfire && op_q == ane_pkg::PeTreeMin && n_real < n_win);
+    // ---- N-4.5: geometry ----
+    N4_5_window_1x1:          cover (wfire && kh_q == 4'd1 && kw_q == 4'd1);
+    N4_5_stride_gt_window_x:  cover (wfire && sx_q > kw_q);
+    N4_5_stride_gt_window_y:  cover (wfire && sy_q > kh_q);
+    N4_5_overlap_x:           cover (wfire && sx_q < kw_q);
+    N4_5_overlap_y:           cover (wfire && sy_q < kh_q);
+    N4_5_widest_row:          cover (wfire && ow_q == CntW'(MaxOutW) && ox_q == CntW'(MaxOutW - 1));
+    N4_5_kh8_bank_wrap:       cover (wfire && kh_q == 4'd8 && y_q >= PW'(8));
+    N4_5_pad_position:        cover (rst_ni && step && !real_pos);
+    N4_5_cfg_while_results:   cover (cfire && v_q != '0);
+    N4_5_back_pressure:       cover (rst_ni && out_valid_o && !out_ready_i);
+    // ---- N-4.2 in a mean's sum (within a window row: filter 1; across rows: filter 2), N-1
+    // NaN in max / min ----
+    N4_2_pool_inf_minus_inf:  cover (s1 && op1 == ane_pkg::PeTreeSum && row_ii);
+    N4_2_pool_rows_inf_minus_inf: cover (s12 && op12 == ane_pkg::PeTreeSum && win_ii);
+    N4_5_max_nan:             cover (s1 && op1 == ane_pkg::PeTreeMax && row_nan);
+    N4_5_min_nan:             cover (s1 && op1 == ane_pkg::PeTreeMin && row_nan);
+  end
+
+endmodule
+
+bind ane_pe_pool ane_pe_pool_cov #(.NumLanes(NumLanes), .MaxOutW(MaxOutW), .CntW(CntW)) u_cov (.*);
+
+`default_nettype wire
+// verilator coverage_on
