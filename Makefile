@@ -109,4 +109,4 @@ coverage: ## line, toggle and functional coverage of the RTL by its tests and th
 	@$(MAKE) --no-print-directory coverage-report
 
 clean: ## remove build outputs
-	rm -rf $(BUILD) $(BUILD).configure.log $(FUZZ_BUILD) $(COV_BUILD) $(COV_BUILD).configure.log out
+	rm -rf $(BUILD) $(BUILD).configure.log $(FUZZ_BUILD) $(COV_BUILD) $(COV_BUILD).configure.log $(MUT_BUILD) out

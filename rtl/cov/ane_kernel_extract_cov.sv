@@ -67,6 +67,14 @@ module ane_kernel_extract_cov (
   input wire logic [3:0]  d2_mul_q
 );
 
+  // Reset released: the covers read this flop, not rst_ni (a clocked read of the asynchronous
+  // reset is SYNCASYNCNET); it rises at the first clock edge after the reset.
+  logic live_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) live_q <= 1'b0;
+    else         live_q <= 1'b1;
+  end
+
   localparam logic [2:0] SHdr = 3'd0;
   localparam logic [2:0] FmtInt8 = 3'd1, FmtPal = 3'd2, FmtRaw8 = 3'd3, FmtRaw4 = 3'd4;
 
@@ -75,7 +83,7 @@ module ane_kernel_extract_cov (
   logic [2:0] h_fmt, h_rm1;
   logic       h_sparse, h_two, h_pcs, h_params, h_four;
   logic [3:0] h_pb;
-  assign hfire    = rst_ni && state_q == SHdr && hdr_go;
+  assign hfire    = live_q && state_q == SHdr && hdr_go;
   assign h_fmt    = win_q[2:0];
   assign h_sparse = win_q[3];
   assign h_two    = win_q[4];
@@ -89,10 +97,10 @@ module ane_kernel_extract_cov (
   logic       bgo, ifire, pfire, ofire;
   logic [7:0] all_slots;
   logic       zero_blk;
-  assign bgo       = rst_ni && body_go;
-  assign ifire     = rst_ni && issue;
-  assign pfire     = rst_ni && en && p_valid_q;
-  assign ofire     = rst_ni && op_valid_o && op_ready_i;
+  assign bgo       = live_q && body_go;
+  assign ifire     = live_q && issue;
+  assign pfire     = live_q && en && p_valid_q;
+  assign ofire     = live_q && op_valid_o && op_ready_i;
   assign all_slots = 8'((9'd2 << rm1_q) - 9'd1);
   // some slot of the group has every keep bit of the quad at 0 (A and B in two-kernel mode)
   always_comb begin
@@ -212,9 +220,9 @@ module ane_kernel_extract_cov (
     N2_1_four_kernel_op:         cover (ifire && four_q);
     N6_1_per_kernel_scale_op:    cover (ifire && fmt_q == FmtInt8 && pcs_q);
     // ---- the header's wait and the ports ----
-    N6_2_header_waits_for_stage_p: cover (rst_ni && state_q == SHdr && cnt_q >= 8'd32 && p_valid_q);
-    N2_1_op_back_pressure:       cover (rst_ni && op_valid_o && !op_ready_i);
-    N3_1_pp_back_pressure:       cover (rst_ni && pp_valid_o && !pp_ready_i);
+    N6_2_header_waits_for_stage_p: cover (live_q && state_q == SHdr && cnt_q >= 8'd32 && p_valid_q);
+    N2_1_op_back_pressure:       cover (live_q && op_valid_o && !op_ready_i);
+    N3_1_pp_back_pressure:       cover (live_q && pp_valid_o && !pp_ready_i);
   end
 
 endmodule

@@ -42,6 +42,14 @@ module ane_mac_ctrl_cov (
   input wire logic [3:0]  rot_fh
 );
 
+  // Reset released: the covers read this flop, not rst_ni (a clocked read of the asynchronous
+  // reset is SYNCASYNCNET); it rises at the first clock edge after the reset.
+  logic live_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) live_q <= 1'b0;
+    else         live_q <= 1'b1;
+  end
+
   // ---------------------------------------------------------------- helper state
   // Per slot: the last fp mode that wrote its pending quad, and whether its continuation flag
   // comes from a CmdLoad (1) or from an earlier reduction that ended in it (0).
@@ -78,7 +86,7 @@ module ane_mac_ctrl_cov (
     pos   = pos_q[2*s0_slot_q +: 2];
     cnt   = cnt_q[2*s0_slot_q +: 2];
     bpos  = s0_first_q ? 2'd0 : pos;
-    fp_go = rst_ni && adv0 && s0_fp;
+    fp_go = live_q && adv0 && s0_fp;
     // N-2.4: the final quad of a reduction holds bpos + 1 products; fewer than 4 are padded
     q1 = fp_go && s0_last_q && (bpos == 2'd0);
     q2 = fp_go && s0_last_q && (bpos == 2'd1);
@@ -97,20 +105,20 @@ module ane_mac_ctrl_cov (
     // int8 x fp16, ...): both are fp16 values by then
     mixed_quad  = fp_go && (bpos != 2'd0) && (fp_mode_q[s0_slot_q] != s0_mode_q);
     // N-2.5 loads and clears as they execute (L0)
-    do_load  = rst_ni && adv0 && (s0_cmd_q == 2'(ane_pkg::CmdLoad));
-    do_clear = rst_ni && adv0 && (s0_cmd_q == 2'(ane_pkg::CmdClear));
+    do_load  = live_q && adv0 && (s0_cmd_q == 2'(ane_pkg::CmdLoad));
+    do_clear = live_q && adv0 && (s0_cmd_q == 2'(ane_pkg::CmdClear));
     // N-2.9 (interpretation 2)
-    cmp_first = rst_ni && adv0 && s0_cmp && s0_first_q;
-    cmp_hold  = rst_ni && adv0 && s0_cmp && !s0_first_q && hv_q[s0_slot_q];
-    cmp_empty = rst_ni && adv0 && s0_cmp && !s0_first_q && !hv_q[s0_slot_q];
+    cmp_first = live_q && adv0 && s0_cmp && s0_first_q;
+    cmp_hold  = live_q && adv0 && s0_cmp && !s0_first_q && hv_q[s0_slot_q];
+    cmp_empty = live_q && adv0 && s0_cmp && !s0_first_q && !hv_q[s0_slot_q];
     // N-2.8 (interpretation 3): int4 quads of slots base + 1..3 through the hold register
-    i4_extra = rst_ni && adv0 && s0_xa;
-    i4_phase = rst_ni && adv0 && s0_i4 && (rot_done != 4'h0) && (rot_done != 4'hF);
-    int_fh   = rst_ni && adv0 && s0_int && (rot_fh != 4'h0);
-    i8_read  = rst_ni && adv0 && s0_i8 && rot_done[0] && !rot_qclr[0];
+    i4_extra = live_q && adv0 && s0_xa;
+    i4_phase = live_q && adv0 && s0_i4 && (rot_done != 4'h0) && (rot_done != 4'hF);
+    int_fh   = live_q && adv0 && s0_int && (rot_fh != 4'h0);
+    i8_read  = live_q && adv0 && s0_i8 && rot_done[0] && !rot_qclr[0];
     // N-7.1: the same-slot wait and result back-pressure
-    hz_wait  = rst_ni && en && s0_valid_q && hazard;
-    bp_stall = rst_ni && !en;
+    hz_wait  = live_q && en && s0_valid_q && hazard;
+    bp_stall = live_q && !en;
   end
 
   logic unused_cov;

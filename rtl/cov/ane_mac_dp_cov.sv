@@ -46,6 +46,14 @@ module ane_mac_dp_cov #(
   input wire logic                                   out_sat_o
 );
 
+  // Reset released: the covers read this flop, not rst_ni (a clocked read of the asynchronous
+  // reset is SYNCASYNCNET); it rises at the first clock edge after the reset.
+  logic live_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) live_q <= 1'b0;
+    else         live_q <= 1'b1;
+  end
+
   ane_pkg::mac_ctl_t ctl;
   ane_pkg::mac_oq_t  oq;
   assign ctl = ctl_i;
@@ -89,7 +97,7 @@ module ane_mac_dp_cov #(
   logic [31:0]       cmp_acc;
   logic              v9, fpv, intv, cmpv;
   always_comb begin
-    v9   = rst_ni && en_i && (ctl.l9_fwe != 8'd0);
+    v9   = live_q && en_i && (ctl.l9_fwe != 8'd0);
     fpv  = v9 && !ctl.l9_int && !ctl.l9_cmp;
     intv = v9 && ctl.l9_int;
     cmpv = v9 && ctl.l9_cmp;
@@ -217,7 +225,7 @@ module ane_mac_dp_cov #(
   logic       c_p_flush, c_p_up_2m14, c_p_03ff_flush, c_p_den, c_p_den_neg, c_p_smallest, c_p_03ff_kept;
   logic       c_p_under0;
   always_comb begin
-    pv      = rst_ni && fresh_q;
+    pv      = live_q && fresh_q;
     pfp     = pv && !head_tag_q.intg && !head_tag_q.cmp;
     pint    = pv && head_tag_q.intg;
     pcmp    = pv && head_tag_q.cmp;
@@ -301,7 +309,7 @@ module ane_mac_dp_cov #(
     logic [5:0]  gpos;
     logic [45:0] sum, mask, rem, half;
     always_comb begin
-      v5    = rst_ni && en_i && (ctl.l5_twe != 8'd0);
+      v5    = live_q && en_i && (ctl.l5_twe != 8'd0);
       pass5 = f5_q[2];
       pad5  = f5_q[1];
       st    = v5 && !f5_q[0] && !pass5;  // add12(t, p): the pending quad is read
@@ -545,7 +553,7 @@ module ane_mac_dp_cov #(
       end
     end
     logic v5;
-    assign v5 = rst_ni && en_i && (ctl.l5_twe != 8'd0);
+    assign v5 = live_q && en_i && (ctl.l5_twe != 8'd0);
 
     always_ff @(posedge clk_i) begin
       // N-2.4 the quad stage (exact, m5)

@@ -28,12 +28,20 @@ module ane_mac_lane_cov #(
   input wire logic [15:0] in_kernel_i
 );
 
+  // Reset released: the covers read this flop, not rst_ni (a clocked read of the asynchronous
+  // reset is SYNCASYNCNET); it rises at the first clock edge after the reset.
+  logic live_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) live_q <= 1'b0;
+    else         live_q <= 1'b1;
+  end
+
   // ---------------------------------------------------------------- the accepted operation
   logic fire, mac, load, clear;
   logic m_fp16, m_int8, m_i8f16, m_f16i8, m_int4, m_max, m_min, m_cmp;
   logic a_fp, b_fp;  // the data / kernel operand is an fp16 value in this mode
   always_comb begin
-    fire    = rst_ni && in_valid_i && in_ready_o;
+    fire    = live_q && in_valid_i && in_ready_o;
     mac     = fire && (in_cmd_i == 2'(ane_pkg::CmdMac));
     load    = fire && (in_cmd_i == 2'(ane_pkg::CmdLoad));
     clear   = fire && (in_cmd_i == 2'(ane_pkg::CmdClear));

@@ -28,6 +28,14 @@ module ane_pe_ew_cov #(
   input wire logic [NumLanes*16-1:0] out_y_o
 );
 
+  // Reset released: the covers read this flop, not rst_ni (a clocked read of the asynchronous
+  // reset is SYNCASYNCNET); it rises at the first clock edge after the reset.
+  logic live_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) live_q <= 1'b0;
+    else         live_q <= 1'b1;
+  end
+
   // N-1 on a code, and the classes of a boundary value (no NaN, no -0 left).
   function automatic logic [15:0] bnd(logic [15:0] v);
     bnd = ane_pkg::fp16_boundary(v);
@@ -55,8 +63,8 @@ module ane_pe_ew_cov #(
   endfunction
 
   logic fire, ofire;
-  assign fire  = rst_ni && in_valid_i && in_ready_o;
-  assign ofire = rst_ni && out_valid_o && out_ready_i;
+  assign fire  = live_q && in_valid_i && in_ready_o;
+  assign ofire = live_q && out_valid_o && out_ready_i;
 
   // Per-lane predicates of the accepted vector, OR-ed over the lanes ("some lane").
   logic add_ii, sub_ii, mul_zi, am_zi, am_ii, am_nz, ma_ii, ma_zi;
@@ -167,7 +175,7 @@ module ane_pe_ew_cov #(
     N4_1_result_subnormal:         cover (ofire && res_sub);
     N4_1_result_neg_zero:          cover (ofire && res_negz);
     N4_1_result_inf:               cover (ofire && res_inf);
-    N4_1_back_pressure:            cover (rst_ni && out_valid_o && !out_ready_i);
+    N4_1_back_pressure:            cover (live_q && out_valid_o && !out_ready_i);
     // ---- N-4.7: softmax's subtraction of the maximum ----
     N4_7_sub_nan_lane_from_inf_max: cover (fire && in_op_i == ane_pkg::PeEwSub && sm_nan);
     N4_7_sub_finite_from_inf_max:   cover (fire && in_op_i == ane_pkg::PeEwSub && sm_max);

@@ -45,9 +45,17 @@ module ane_pe_fc_cov #(
   input wire logic                   oint8_q
 );
 
+  // Reset released: the covers read this flop, not rst_ni (a clocked read of the asynchronous
+  // reset is SYNCASYNCNET); it rises at the first clock edge after the reset.
+  logic live_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) live_q <= 1'b0;
+    else         live_q <= 1'b1;
+  end
+
   logic fire, ofire;
-  assign fire  = rst_ni && in_valid_i && in_ready_o;
-  assign ofire = rst_ni && out_valid_o && out_ready_i;
+  assign fire  = live_q && in_valid_i && in_ready_o;
+  assign ofire = live_q && out_valid_o && out_ready_i;
 
   // The output register's gain and format (stage 9), one register on from the unit's.
   logic gain8_q, gain9_q, oint9_q;
@@ -129,7 +137,7 @@ module ane_pe_fc_cov #(
     N4_1_identity_entry:          cover (fire && ident);
     N4_1_int8_store_clamp_hi:     cover (ofire && oint9_q && o_127);
     N4_1_int8_store_clamp_lo:     cover (ofire && oint9_q && o_m128);
-    N4_1_back_pressure:           cover (rst_ni && out_valid_o && !out_ready_i);
+    N4_1_back_pressure:           cover (live_q && out_valid_o && !out_ready_i);
     // ---- N-4.2: at the scale multiply and the bias add ----
     N4_2_fc_zero_times_inf:       cover (fire && zi);
     N4_2_fc_inf_minus_inf:        cover (fire && ii);

@@ -53,15 +53,23 @@ module ane_pe_linebuf_cov #(
   input wire logic [31:0]                 rt1_q
 );
 
+  // Reset released: the covers read this flop, not rst_ni (a clocked read of the asynchronous
+  // reset is SYNCASYNCNET); it rises at the first clock edge after the reset.
+  logic live_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) live_q <= 1'b0;
+    else         live_q <= 1'b1;
+  end
+
   localparam int LenW = $clog2(MaxW + 1);
 
   logic cfire, ofire, hfirst, hlast, r1_in;
-  assign cfire  = rst_ni && cfg_valid_i && cfg_ready_o;
-  assign ofire  = rst_ni && out_valid_o && out_ready_i;
+  assign cfire  = live_q && cfg_valid_i && cfg_ready_o;
+  assign ofire  = live_q && out_valid_o && out_ready_i;
   assign hfirst = hfirst_q[rh_q];
   assign hlast  = hlast_q[rh_q];
   // a later block's tree result meets its column's running value in the node (R1 advancing)
-  assign r1_in  = rst_ni && en_r && rv_q[1] && !rfirst_q[1];
+  assign r1_in  = live_q && en_r && rv_q[1] && !rfirst_q[1];
 
   logic        run_ii;
   logic [30:0] omag;
@@ -88,19 +96,19 @@ module ane_pe_linebuf_cov #(
     N4_4_line_len_max:           cover (cfire && cfg_len_i == LenW'(MaxW));
     N4_4_line_len_partial_beat:  cover (cfire && (32'(cfg_len_i) % NumLanes) != 0);
     N4_4_line_cfg_while_busy:    cover (cfire && busy_o);
-    N4_4_line_one_element_list:  cover (rst_ni && p_fire && hfirst && hlast && r_rows == 7'd1);
-    N4_4_line_end_inside_block:  cover (rst_ni && p_fire && hlast && r_rows != 7'd64);
-    N4_4_line_end_at_block_end:  cover (rst_ni && p_fire && hlast && r_rows == 7'd64);
-    N4_4_line_later_block:       cover (rst_ni && p_fire && !hfirst);
-    N4_4_line_retention_waits:   cover (rst_ni && r_valid_i && en_r && hazard);
-    N4_4_line_writer_waits:      cover (rst_ni && in_valid_i && wbusy_q && full_q[wh_q]);
+    N4_4_line_one_element_list:  cover (live_q && p_fire && hfirst && hlast && r_rows == 7'd1);
+    N4_4_line_end_inside_block:  cover (live_q && p_fire && hlast && r_rows != 7'd64);
+    N4_4_line_end_at_block_end:  cover (live_q && p_fire && hlast && r_rows == 7'd64);
+    N4_4_line_later_block:       cover (live_q && p_fire && !hfirst);
+    N4_4_line_retention_waits:   cover (live_q && r_valid_i && en_r && hazard);
+    N4_4_line_writer_waits:      cover (live_q && in_valid_i && wbusy_q && full_q[wh_q]);
     // ---- N-4.2: inf - inf = +0 in the running node ----
     N4_2_line_inf_minus_inf:     cover (r1_in && run_ii);
     // ---- N-4.4: the fp16 store, plain range ----
     N4_4_line_store_rounds_to_max: cover (ofire && omag > 31'h477F_E000 && omag < 31'h477F_F000);
     N4_4_line_store_overflow_inf:  cover (ofire && omag >= 31'h477F_F000 && omag < 31'h7F80_0000);
     N4_4_line_store_subnormal:     cover (ofire && out_fp16_o[14:10] == 5'd0 && out_fp16_o[9:0] != 10'd0);
-    N4_4_line_back_pressure:       cover (rst_ni && out_valid_o && !out_ready_i);
+    N4_4_line_back_pressure:       cover (live_q && out_valid_o && !out_ready_i);
   end
 
 endmodule

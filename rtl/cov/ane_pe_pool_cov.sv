@@ -61,17 +61,25 @@ module ane_pe_pool_cov #(
   input wire logic [1:0]             op12
 );
 
+  // Reset released: the covers read this flop, not rst_ni (a clocked read of the asynchronous
+  // reset is SYNCASYNCNET); it rises at the first clock edge after the reset.
+  logic live_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) live_q <= 1'b0;
+    else         live_q <= 1'b1;
+  end
+
   localparam int PW  = CntW + 2;
   localparam int L16 = NumLanes * 16;
 
   logic cfire, wfire, s1, s12;
-  assign cfire = rst_ni && cfg_valid_i && cfg_ready_o;
+  assign cfire = live_q && cfg_valid_i && cfg_ready_o;
   // a window's last position is taken: its window ends here
-  assign wfire = rst_ni && step && hend && row_out;
+  assign wfire = live_q && step && hend && row_out;
   // stage S1 (a window row) advances
-  assign s1    = rst_ni && en && v_q[1];
+  assign s1    = live_q && en && v_q[1];
   // stage S12 (a window's row partials, the second filter's inputs) advances
-  assign s12   = rst_ni && en && v_q[12];
+  assign s12   = live_q && en && v_q[12];
 
   // The window ending at (y_q, x_q): rows y_q - KH + 1 .. y_q, columns x_q - KW + 1 .. x_q.
   logic pad_t, pad_b, pad_l, pad_r, is_mean;
@@ -171,9 +179,9 @@ module ane_pe_pool_cov #(
     N4_5_overlap_y:           cover (wfire && sy_q < kh_q);
     N4_5_widest_row:          cover (wfire && ow_q == CntW'(MaxOutW) && ox_q == CntW'(MaxOutW - 1));
     N4_5_kh8_bank_wrap:       cover (wfire && kh_q == 4'd8 && y_q >= PW'(8));
-    N4_5_pad_position:        cover (rst_ni && step && !real_pos);
+    N4_5_pad_position:        cover (live_q && step && !real_pos);
     N4_5_cfg_while_results:   cover (cfire && v_q != '0);
-    N4_5_back_pressure:       cover (rst_ni && out_valid_o && !out_ready_i);
+    N4_5_back_pressure:       cover (live_q && out_valid_o && !out_ready_i);
     // ---- N-4.2 in a mean's sum (within a window row: filter 1; across rows: filter 2), N-1
     // NaN in max / min ----
     N4_2_pool_inf_minus_inf:  cover (s1 && op1 == ane_pkg::PeTreeSum && row_ii);

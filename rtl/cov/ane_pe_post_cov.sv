@@ -27,9 +27,17 @@ module ane_pe_post_cov #(
   input wire logic [NumLanes*16-1:0] out_data_o
 );
 
+  // Reset released: the covers read this flop, not rst_ni (a clocked read of the asynchronous
+  // reset is SYNCASYNCNET); it rises at the first clock edge after the reset.
+  logic live_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) live_q <= 1'b0;
+    else         live_q <= 1'b1;
+  end
+
   logic fire, ofire;
-  assign fire  = rst_ni && in_valid_i && in_ready_o;
-  assign ofire = rst_ni && out_valid_o && out_ready_i;
+  assign fire  = live_q && in_valid_i && in_ready_o;
+  assign ofire = live_q && out_valid_o && out_ready_i;
 
   // Per-lane classes of the accepted vector (raw code x, boundary value b = N-1 of x),
   // OR-ed over the lanes.
@@ -93,7 +101,7 @@ module ane_pe_post_cov #(
     N4_1_result_subnormal:     cover (ofire && res_sub);
     N4_1_result_inf:           cover (ofire && res_inf);
     N4_1_result_neg_zero:      cover (ofire && res_negz);
-    N4_1_back_pressure:        cover (rst_ni && out_valid_o && !out_ready_i);
+    N4_1_back_pressure:        cover (live_q && out_valid_o && !out_ready_i);
   end
 
 endmodule

@@ -40,11 +40,19 @@ module ane_pe_reduce_cov (
   input wire logic [31:0]          lv6_q
 );
 
+  // Reset released: the covers read this flop, not rst_ni (a clocked read of the asynchronous
+  // reset is SYNCASYNCNET); it rises at the first clock edge after the reset.
+  logic live_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) live_q <= 1'b0;
+    else         live_q <= 1'b1;
+  end
+
   logic fire, ofire, acc_in;
-  assign fire   = rst_ni && in_valid_i && in_ready_o;
-  assign ofire  = rst_ni && out_valid_o && out_ready_i;
+  assign fire   = live_q && in_valid_i && in_ready_o;
+  assign ofire  = live_q && out_valid_o && out_ready_i;
   // a patch that accumulates enters the running register's node: S18 valid, advancing, not first
-  assign acc_in = rst_ni && en && v_q[18] && !hazard && !first_sr[18];
+  assign acc_in = live_q && en && v_q[18] && !hazard && !first_sr[18];
 
   // The patch's masked inputs after N-1: +inf (or a NaN), -inf, a NaN.
   logic has_pinf, has_ninf, has_nan;
@@ -87,7 +95,7 @@ module ane_pe_reduce_cov (
     N4_4_end_at_patch_end:   cover (fire && in_last_i && (&in_mask_i));
     N4_4_multi_patch_end:    cover (fire && in_last_i && !in_first_i);
     N4_4_identity_patch:     cover (fire && in_mask_i == 64'd0);
-    N4_4_acc_waits:          cover (rst_ni && en && hazard);
+    N4_4_acc_waits:          cover (live_q && en && hazard);
     N4_4_max_nan_input:      cover (fire && in_op_i == ane_pkg::PeTreeMax && has_nan);
     N4_4_min_nan_input:      cover (fire && in_op_i == ane_pkg::PeTreeMin && has_nan);
     // ---- N-4.2: inf - inf = +0 in a sum node of the tree, and in the running register ----
@@ -98,7 +106,7 @@ module ane_pe_reduce_cov (
     N4_4_store_overflow_inf:  cover (ofire && omag >= 31'h477F_F000 && omag < 31'h7F80_0000);
     N4_4_store_subnormal:     cover (ofire && out_fp16_o[14:10] == 5'd0 && out_fp16_o[9:0] != 10'd0);
     N4_4_result_inf:          cover (ofire && omag == 31'h7F80_0000);
-    N4_4_back_pressure:       cover (rst_ni && out_valid_o && !out_ready_i);
+    N4_4_back_pressure:       cover (live_q && out_valid_o && !out_ready_i);
   end
 
 endmodule

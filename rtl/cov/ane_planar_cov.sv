@@ -54,10 +54,18 @@ module ane_planar_cov #(
   input wire logic [1:0]                lq_op
 );
 
+  // Reset released: the covers read this flop, not rst_ni (a clocked read of the asynchronous
+  // reset is SYNCASYNCNET); it rises at the first clock edge after the reset.
+  logic live_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) live_q <= 1'b0;
+    else         live_q <= 1'b1;
+  end
+
   logic go, tfire, lfire;
-  assign go    = rst_ni && start;
-  assign tfire = rst_ni && tr_in_valid && tr_in_ready && k_tree;
-  assign lfire = rst_ni && lq_pop && k_line;
+  assign go    = live_q && start;
+  assign tfire = live_q && tr_in_valid && tr_in_ready && k_tree;
+  assign lfire = live_q && lq_pop && k_line;
 
   // (the ports' bits no bin reads: the rest of the configuration, the result's broadcast bit)
   logic unused;

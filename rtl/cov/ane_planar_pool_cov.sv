@@ -43,16 +43,24 @@ module ane_planar_pool_cov #(
   input wire logic [13:0]   ox_q
 );
 
+  // Reset released: the covers read this flop, not rst_ni (a clocked read of the asynchronous
+  // reset is SYNCASYNCNET); it rises at the first clock edge after the reset.
+  logic live_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) live_q <= 1'b0;
+    else         live_q <= 1'b1;
+  end
+
   logic infire, tifire, tofire, tqfire, dfire;
-  assign infire = rst_ni && in_valid_i && in_ready_o;
-  assign tifire = rst_ni && ti_valid && ti_ready;
-  assign tofire = rst_ni && to_valid && to_ready;
-  assign tqfire = rst_ni && tq_valid && tq_ready;
-  assign dfire  = rst_ni && d_valid_o && d_ready_i;
+  assign infire = live_q && in_valid_i && in_ready_o;
+  assign tifire = live_q && ti_valid && ti_ready;
+  assign tofire = live_q && to_valid && to_ready;
+  assign tqfire = live_q && tq_valid && tq_ready;
+  assign dfire  = live_q && d_valid_o && d_ready_i;
 
   always_ff @(posedge clk_i) begin
-    N4_5_one_group:                 cover (rst_ni && start_i && ng == 14'd1);
-    N4_5_several_groups:            cover (rst_ni && start_i && ng > 14'd1);
+    N4_5_one_group:                 cover (live_q && start_i && ng == 14'd1);
+    N4_5_several_groups:            cover (live_q && start_i && ng > 14'd1);
     N4_5_group_of_one_channel:      cover (infire && in_clast_i && r_q == '0);
     N4_5_short_group_zero_rows:     cover (tifire && pad_q);
     N4_5_columns_past_end_dropped:  cover (tofire && !keep);

@@ -69,12 +69,20 @@ module ane_shifter_cov #(
   input wire logic [NumBanks*$clog2(NumBanks)-1:0] bank_nb
 );
 
+  // Reset released: the covers read this flop, not rst_ni (a clocked read of the asynchronous
+  // reset is SYNCASYNCNET); it rises at the first clock edge after the reset.
+  logic live_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) live_q <= 1'b0;
+    else         live_q <= 1'b1;
+  end
+
   localparam int unsigned EntryW = 53;   // ane_shifter's lane-table entry
   localparam int unsigned BkW    = $clog2(NumBanks);
 
   logic bfire, ofire;
-  assign bfire = rst_ni && en && vb_q && !b_nodata_q;
-  assign ofire = rst_ni && out_valid_o && out_ready_i;
+  assign bfire = live_q && en && vb_q && !b_nodata_q;
+  assign ofire = live_q && out_valid_o && out_ready_i;
 
   // Stage B's window test per lane (as ane_shifter's lanes make it), OR-ed over the lanes.
   logic pad_t, pad_b, pad_l, pad_r, c_tl, c_tr, c_bl, c_br, any_act, any_in, idle, past;
@@ -178,15 +186,15 @@ module ane_shifter_cov #(
     // ---- work units, banks and the ports ----
     N2_0_work_unit_several_banks: cover (bfire && bank_nb[b_bank_q*BkW +: BkW] != '0);
     N2_0_step_reads_later_bank:   cover (bfire && b_crel_q != '0);
-    N2_0_ring_wrap:               cover (rst_ni && ld_take && ld_last_i && ld_bank_q == BkW'(NumBanks - 1));
-    N2_0_release:                 cover (rst_ni && rq_take && rq_release_i);
-    N2_0_release_back_to_back:    cover (rst_ni && rq_take && rel_prev_q);
-    N2_0_nodata_release:          cover (rst_ni && rq_take && rq_nodata_i && rq_release_i);
-    N2_0_load_waits_for_bank:     cover (rst_ni && ld_valid_i && !ld_ready_o);
-    N2_0_request_waits:           cover (rst_ni && rq_valid_i && !rq_ready_o && en);
-    N2_0_request_waits_for_load:  cover (rst_ni && rq_valid_i && en && !full_q[rd_bank_q]);
-    N2_0_request_waits_release:   cover (rst_ni && rq_valid_i && en && full_q[rd_bank_q] && rel_q[rd_bank_q]);
-    N2_0_back_pressure:           cover (rst_ni && out_valid_o && !out_ready_i);
+    N2_0_ring_wrap:               cover (live_q && ld_take && ld_last_i && ld_bank_q == BkW'(NumBanks - 1));
+    N2_0_release:                 cover (live_q && rq_take && rq_release_i);
+    N2_0_release_back_to_back:    cover (live_q && rq_take && rel_prev_q);
+    N2_0_nodata_release:          cover (live_q && rq_take && rq_nodata_i && rq_release_i);
+    N2_0_load_waits_for_bank:     cover (live_q && ld_valid_i && !ld_ready_o);
+    N2_0_request_waits:           cover (live_q && rq_valid_i && !rq_ready_o && en);
+    N2_0_request_waits_for_load:  cover (live_q && rq_valid_i && en && !full_q[rd_bank_q]);
+    N2_0_request_waits_release:   cover (live_q && rq_valid_i && en && full_q[rd_bank_q] && rel_q[rd_bank_q]);
+    N2_0_back_pressure:           cover (live_q && out_valid_o && !out_ready_i);
   end
 
 endmodule
