@@ -272,10 +272,6 @@ class Sim {
     const std::string dir = CoverageDir();
     if (dir.empty()) return;
     static std::atomic<unsigned> n{0};
-    // One record per instance: a bin of a generate loop (g_op[3].N4_1_opcode) or of a module
-    // with two instances would otherwise be one merged point (scripts/coverage.py merges the
-    // instances of a line or a toggle itself, and keeps a bin's path in its cover module).
-    context_->coveragep()->forcePerInstance(true);
     context_->coveragep()->write(
         (dir + "/" + model_->modelName() + "." + std::to_string(getpid()) + "." + std::to_string(n++) + kind + ".dat")
             .c_str());
