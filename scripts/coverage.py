@@ -149,24 +149,32 @@ def cmd_run(a):
     os.makedirs(logs, exist_ok=True)
 
     def run_one(argv, name, extra_env=None):
+        # Each job writes into a folder of its own, merged (and its files removed) as soon as
+        # it ends: a test binary makes thousands of simulations, each with a file of counters.
+        sub = os.path.join(dat, name)
+        os.makedirs(sub)
         with open(os.path.join(logs, f"{name}.shard-{i}.log"), "w") as log:
-            rc = subprocess.run(argv, cwd=ROOT, env=dict(env, **(extra_env or {})), stdout=log,
-                                stderr=subprocess.STDOUT).returncode
-        print(f"coverage: {'ok  ' if rc == 0 else 'FAIL'} {name} (shard {i}/{n})", flush=True)
-        return rc
+            rc = subprocess.run(argv, cwd=ROOT, env=dict(env, ANE_COVERAGE_DIR=sub, **(extra_env or {})),
+                                stdout=log, stderr=subprocess.STDOUT).returncode
+        drop_settle_toggles(sub)
+        files = sorted(glob.glob(os.path.join(sub, "*.dat")))
+        verilator_merge(files, os.path.join(dat, f"{name}.dat"), unlink=True)
+        shutil.rmtree(sub, ignore_errors=True)
+        print(f"coverage: {'ok  ' if rc == 0 else 'FAIL'} {name} (shard {i}/{n}, {len(files)} simulations)",
+              flush=True)
+        return rc, len(files)
 
     jobs = [([b], os.path.basename(b)) for b in binaries]
     jobs.append(([os.path.join(build, "ane"), "regress", "sim/regress/default.yaml", "--engine", "both", "--shard",
                   f"{i}/{n}"], "default-suite"))
     with ThreadPoolExecutor(max_workers=a.jobs) as pool:
-        rcs = list(pool.map(lambda j: run_one(*j), jobs))
-    drop_settle_toggles(dat)
+        results = list(pool.map(lambda j: run_one(*j), jobs))
     files = sorted(glob.glob(os.path.join(dat, "*.dat")))
     shard_dat = os.path.join(out, f"shard-{i}.dat")
     if not verilator_merge(files, shard_dat, unlink=True):
         fail("no coverage data was written (a build without coverage counters?)")
-    print(f"coverage: {len(files)} simulations merged into {shard_dat}")
-    if any(rcs):
+    print(f"coverage: {sum(r[1] for r in results)} simulations of {len(jobs)} jobs merged into {shard_dat}")
+    if any(r[0] for r in results):
         print("coverage: some tests failed (logs in out/coverage/logs); the data is kept", file=sys.stderr)
         return 1
     return 0

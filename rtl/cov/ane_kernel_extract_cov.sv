@@ -149,38 +149,155 @@ module ane_kernel_extract_cov (
 
   // N-6: every format (0 fp16, 1 int8sym, 2 palette, 3 raw8, 4 raw4), dense and sparse; the
   // two- and four-kernel mappings with the formats whose coefficients are fp16 (0 .. 2).
-  for (genvar f = 0; f < 5; f++) begin : g_fmt
+  if (1) begin : g_fmt_0
     always_ff @(posedge clk_i) begin
-      N2_1_kernel_format:   cover (hfire && h_fmt == 3'(f));
-      N2_1_dense_format:    cover (hfire && h_fmt == 3'(f) && !h_sparse);
-      N6_3_sparse_format:   cover (hfire && h_fmt == 3'(f) && h_sparse);
-      N3_1_params_format:   cover (hfire && h_fmt == 3'(f) && h_params);
+      N2_1_kernel_format_0:   cover (hfire && h_fmt == 3'(0));
+      N2_1_dense_format_0:    cover (hfire && h_fmt == 3'(0) && !h_sparse);
+      N6_3_sparse_format_0:   cover (hfire && h_fmt == 3'(0) && h_sparse);
+      N3_1_params_format_0:   cover (hfire && h_fmt == 3'(0) && h_params);
     end
-    if (f < 3) begin : g_multi
+    if (1) begin : g_multi
       always_ff @(posedge clk_i) begin
-        N2_1_two_kernel:        cover (hfire && h_fmt == 3'(f) && h_two);
-        N6_3_two_kernel_sparse: cover (hfire && h_fmt == 3'(f) && h_two && h_sparse);
-        N2_1_four_kernel:       cover (hfire && h_fmt == 3'(f) && h_four);
+        N2_1_two_kernel_0:        cover (hfire && h_fmt == 3'(0) && h_two);
+        N6_3_two_kernel_sparse_0: cover (hfire && h_fmt == 3'(0) && h_two && h_sparse);
+        N2_1_four_kernel_0:       cover (hfire && h_fmt == 3'(0) && h_four);
       end
+    end
+  end
+  if (1) begin : g_fmt_1
+    always_ff @(posedge clk_i) begin
+      N2_1_kernel_format_1:   cover (hfire && h_fmt == 3'(1));
+      N2_1_dense_format_1:    cover (hfire && h_fmt == 3'(1) && !h_sparse);
+      N6_3_sparse_format_1:   cover (hfire && h_fmt == 3'(1) && h_sparse);
+      N3_1_params_format_1:   cover (hfire && h_fmt == 3'(1) && h_params);
+    end
+    if (1) begin : g_multi
+      always_ff @(posedge clk_i) begin
+        N2_1_two_kernel_1:        cover (hfire && h_fmt == 3'(1) && h_two);
+        N6_3_two_kernel_sparse_1: cover (hfire && h_fmt == 3'(1) && h_two && h_sparse);
+        N2_1_four_kernel_1:       cover (hfire && h_fmt == 3'(1) && h_four);
+      end
+    end
+  end
+  if (1) begin : g_fmt_2
+    always_ff @(posedge clk_i) begin
+      N2_1_kernel_format_2:   cover (hfire && h_fmt == 3'(2));
+      N2_1_dense_format_2:    cover (hfire && h_fmt == 3'(2) && !h_sparse);
+      N6_3_sparse_format_2:   cover (hfire && h_fmt == 3'(2) && h_sparse);
+      N3_1_params_format_2:   cover (hfire && h_fmt == 3'(2) && h_params);
+    end
+    if (1) begin : g_multi
+      always_ff @(posedge clk_i) begin
+        N2_1_two_kernel_2:        cover (hfire && h_fmt == 3'(2) && h_two);
+        N6_3_two_kernel_sparse_2: cover (hfire && h_fmt == 3'(2) && h_two && h_sparse);
+        N2_1_four_kernel_2:       cover (hfire && h_fmt == 3'(2) && h_four);
+      end
+    end
+  end
+  if (1) begin : g_fmt_3
+    always_ff @(posedge clk_i) begin
+      N2_1_kernel_format_3:   cover (hfire && h_fmt == 3'(3));
+      N2_1_dense_format_3:    cover (hfire && h_fmt == 3'(3) && !h_sparse);
+      N6_3_sparse_format_3:   cover (hfire && h_fmt == 3'(3) && h_sparse);
+      N3_1_params_format_3:   cover (hfire && h_fmt == 3'(3) && h_params);
+    end
+  end
+  if (1) begin : g_fmt_4
+    always_ff @(posedge clk_i) begin
+      N2_1_kernel_format_4:   cover (hfire && h_fmt == 3'(4));
+      N2_1_dense_format_4:    cover (hfire && h_fmt == 3'(4) && !h_sparse);
+      N6_3_sparse_format_4:   cover (hfire && h_fmt == 3'(4) && h_sparse);
+      N3_1_params_format_4:   cover (hfire && h_fmt == 3'(4) && h_params);
     end
   end
 
   // N-6.2: every palette index width b in {1, 2, 4, 6, 8}: the header, sparse, and the last
   // entry (index 2^b - 1) read.
-  for (genvar i = 0; i < 5; i++) begin : g_pal
-    localparam logic [3:0] B = (i == 0) ? 4'd1 : (i == 1) ? 4'd2 : (i == 2) ? 4'd4 : (i == 3) ? 4'd6 : 4'd8;
+  if (1) begin : g_pal_1b
+    localparam logic [3:0] B = (0 == 0) ? 4'd1 : (0 == 1) ? 4'd2 : (0 == 2) ? 4'd4 : (0 == 3) ? 4'd6 : 4'd8;
     always_ff @(posedge clk_i) begin
-      N6_2_palette_bits:        cover (hfire && h_fmt == FmtPal && h_pb == B);
-      N6_2_palette_bits_sparse: cover (hfire && h_fmt == FmtPal && h_pb == B && h_sparse);
-      N6_2_palette_last_entry:  cover (pfire && fmt_q == FmtPal && pbits_q == B && p_st_q[0] &&
+      N6_2_palette_bits_1b:        cover (hfire && h_fmt == FmtPal && h_pb == B);
+      N6_2_palette_bits_sparse_1b: cover (hfire && h_fmt == FmtPal && h_pb == B && h_sparse);
+      N6_2_palette_last_entry_1b:  cover (pfire && fmt_q == FmtPal && pbits_q == B && p_st_q[0] &&
+                                       (p_raw_q[7:0] & pmask) == pmask);
+    end
+  end
+  if (1) begin : g_pal_2b
+    localparam logic [3:0] B = (1 == 0) ? 4'd1 : (1 == 1) ? 4'd2 : (1 == 2) ? 4'd4 : (1 == 3) ? 4'd6 : 4'd8;
+    always_ff @(posedge clk_i) begin
+      N6_2_palette_bits_2b:        cover (hfire && h_fmt == FmtPal && h_pb == B);
+      N6_2_palette_bits_sparse_2b: cover (hfire && h_fmt == FmtPal && h_pb == B && h_sparse);
+      N6_2_palette_last_entry_2b:  cover (pfire && fmt_q == FmtPal && pbits_q == B && p_st_q[0] &&
+                                       (p_raw_q[7:0] & pmask) == pmask);
+    end
+  end
+  if (1) begin : g_pal_4b
+    localparam logic [3:0] B = (2 == 0) ? 4'd1 : (2 == 1) ? 4'd2 : (2 == 2) ? 4'd4 : (2 == 3) ? 4'd6 : 4'd8;
+    always_ff @(posedge clk_i) begin
+      N6_2_palette_bits_4b:        cover (hfire && h_fmt == FmtPal && h_pb == B);
+      N6_2_palette_bits_sparse_4b: cover (hfire && h_fmt == FmtPal && h_pb == B && h_sparse);
+      N6_2_palette_last_entry_4b:  cover (pfire && fmt_q == FmtPal && pbits_q == B && p_st_q[0] &&
+                                       (p_raw_q[7:0] & pmask) == pmask);
+    end
+  end
+  if (1) begin : g_pal_6b
+    localparam logic [3:0] B = (3 == 0) ? 4'd1 : (3 == 1) ? 4'd2 : (3 == 2) ? 4'd4 : (3 == 3) ? 4'd6 : 4'd8;
+    always_ff @(posedge clk_i) begin
+      N6_2_palette_bits_6b:        cover (hfire && h_fmt == FmtPal && h_pb == B);
+      N6_2_palette_bits_sparse_6b: cover (hfire && h_fmt == FmtPal && h_pb == B && h_sparse);
+      N6_2_palette_last_entry_6b:  cover (pfire && fmt_q == FmtPal && pbits_q == B && p_st_q[0] &&
+                                       (p_raw_q[7:0] & pmask) == pmask);
+    end
+  end
+  if (1) begin : g_pal_8b
+    localparam logic [3:0] B = (4 == 0) ? 4'd1 : (4 == 1) ? 4'd2 : (4 == 2) ? 4'd4 : (4 == 3) ? 4'd6 : 4'd8;
+    always_ff @(posedge clk_i) begin
+      N6_2_palette_bits_8b:        cover (hfire && h_fmt == FmtPal && h_pb == B);
+      N6_2_palette_bits_sparse_8b: cover (hfire && h_fmt == FmtPal && h_pb == B && h_sparse);
+      N6_2_palette_last_entry_8b:  cover (pfire && fmt_q == FmtPal && pbits_q == B && p_st_q[0] &&
                                        (p_raw_q[7:0] & pmask) == pmask);
     end
   end
 
   // Every slot count R = 1 .. 8.
-  for (genvar r = 0; r < 8; r++) begin : g_slots
+  if (1) begin : g_slots_0
     always_ff @(posedge clk_i) begin
-      N2_1_slots: cover (hfire && h_rm1 == 3'(r));
+      N2_1_slots_0: cover (hfire && h_rm1 == 3'(0));
+    end
+  end
+  if (1) begin : g_slots_1
+    always_ff @(posedge clk_i) begin
+      N2_1_slots_1: cover (hfire && h_rm1 == 3'(1));
+    end
+  end
+  if (1) begin : g_slots_2
+    always_ff @(posedge clk_i) begin
+      N2_1_slots_2: cover (hfire && h_rm1 == 3'(2));
+    end
+  end
+  if (1) begin : g_slots_3
+    always_ff @(posedge clk_i) begin
+      N2_1_slots_3: cover (hfire && h_rm1 == 3'(3));
+    end
+  end
+  if (1) begin : g_slots_4
+    always_ff @(posedge clk_i) begin
+      N2_1_slots_4: cover (hfire && h_rm1 == 3'(4));
+    end
+  end
+  if (1) begin : g_slots_5
+    always_ff @(posedge clk_i) begin
+      N2_1_slots_5: cover (hfire && h_rm1 == 3'(5));
+    end
+  end
+  if (1) begin : g_slots_6
+    always_ff @(posedge clk_i) begin
+      N2_1_slots_6: cover (hfire && h_rm1 == 3'(6));
+    end
+  end
+  if (1) begin : g_slots_7
+    always_ff @(posedge clk_i) begin
+      N2_1_slots_7: cover (hfire && h_rm1 == 3'(7));
     end
   end
 

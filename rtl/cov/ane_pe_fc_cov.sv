@@ -115,9 +115,24 @@ module ane_pe_fc_cov #(
   end
 
   // N-4.1: one bin per unary operation (0 none, 1 abs, 2 neg, 3 relu).
-  for (genvar i = 0; i < 4; i++) begin : g_unary
+  if (1) begin : g_unary_0
     always_ff @(posedge clk_i) begin
-      N4_1_unary: cover (fire && in_unary_i == 2'(i));
+      N4_1_unary_0: cover (fire && in_unary_i == 2'(0));
+    end
+  end
+  if (1) begin : g_unary_1
+    always_ff @(posedge clk_i) begin
+      N4_1_unary_1: cover (fire && in_unary_i == 2'(1));
+    end
+  end
+  if (1) begin : g_unary_2
+    always_ff @(posedge clk_i) begin
+      N4_1_unary_2: cover (fire && in_unary_i == 2'(2));
+    end
+  end
+  if (1) begin : g_unary_3
+    always_ff @(posedge clk_i) begin
+      N4_1_unary_3: cover (fire && in_unary_i == 2'(3));
     end
   end
 

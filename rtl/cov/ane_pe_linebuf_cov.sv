@@ -82,9 +82,19 @@ module ane_pe_linebuf_cov #(
   assign unused = ^{out_fp32_o[31], out_fp16_o[15], rv_q[3:2], rfirst_q[3:2]};
 
   // N-4.4: every operator of a job.
-  for (genvar i = 0; i < 3; i++) begin : g_op
+  if (1) begin : g_op_0
     always_ff @(posedge clk_i) begin
-      N4_4_line_op: cover (cfire && cfg_op_i == 2'(i));
+      N4_4_line_op_0: cover (cfire && cfg_op_i == 2'(0));
+    end
+  end
+  if (1) begin : g_op_1
+    always_ff @(posedge clk_i) begin
+      N4_4_line_op_1: cover (cfire && cfg_op_i == 2'(1));
+    end
+  end
+  if (1) begin : g_op_2
+    always_ff @(posedge clk_i) begin
+      N4_4_line_op_2: cover (cfire && cfg_op_i == 2'(2));
     end
   end
 

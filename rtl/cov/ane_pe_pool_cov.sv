@@ -132,24 +132,132 @@ module ane_pe_pool_cov #(
   end
 
   // N-4.5: the operators (0 mean, 1 max, 2 min) at a window's end.
-  for (genvar i = 0; i < 3; i++) begin : g_op
+  if (1) begin : g_op_0
     always_ff @(posedge clk_i) begin
-      N4_5_pool_op: cover (wfire && op_q == 2'(i));
+      N4_5_pool_op_0: cover (wfire && op_q == 2'(0));
+    end
+  end
+  if (1) begin : g_op_1
+    always_ff @(posedge clk_i) begin
+      N4_5_pool_op_1: cover (wfire && op_q == 2'(1));
+    end
+  end
+  if (1) begin : g_op_2
+    always_ff @(posedge clk_i) begin
+      N4_5_pool_op_2: cover (wfire && op_q == 2'(2));
     end
   end
   // Every window size, stride and top / left padding the unit takes.
-  for (genvar i = 1; i <= 8; i++) begin : g_k
+  if (1) begin : g_k_1
     always_ff @(posedge clk_i) begin
-      N4_5_kh: cover (cfire && cfg_kh_i == 4'(i));
-      N4_5_kw: cover (cfire && cfg_kw_i == 4'(i));
-      N4_5_sy: cover (cfire && cfg_sy_i == 4'(i));
-      N4_5_sx: cover (cfire && cfg_sx_i == 4'(i));
+      N4_5_kh_1: cover (cfire && cfg_kh_i == 4'(1));
+      N4_5_kw_1: cover (cfire && cfg_kw_i == 4'(1));
+      N4_5_sy_1: cover (cfire && cfg_sy_i == 4'(1));
+      N4_5_sx_1: cover (cfire && cfg_sx_i == 4'(1));
     end
   end
-  for (genvar i = 0; i < 8; i++) begin : g_p
+  if (1) begin : g_k_2
     always_ff @(posedge clk_i) begin
-      N4_5_pt: cover (cfire && cfg_pt_i == 3'(i));
-      N4_5_pl: cover (cfire && cfg_pl_i == 3'(i));
+      N4_5_kh_2: cover (cfire && cfg_kh_i == 4'(2));
+      N4_5_kw_2: cover (cfire && cfg_kw_i == 4'(2));
+      N4_5_sy_2: cover (cfire && cfg_sy_i == 4'(2));
+      N4_5_sx_2: cover (cfire && cfg_sx_i == 4'(2));
+    end
+  end
+  if (1) begin : g_k_3
+    always_ff @(posedge clk_i) begin
+      N4_5_kh_3: cover (cfire && cfg_kh_i == 4'(3));
+      N4_5_kw_3: cover (cfire && cfg_kw_i == 4'(3));
+      N4_5_sy_3: cover (cfire && cfg_sy_i == 4'(3));
+      N4_5_sx_3: cover (cfire && cfg_sx_i == 4'(3));
+    end
+  end
+  if (1) begin : g_k_4
+    always_ff @(posedge clk_i) begin
+      N4_5_kh_4: cover (cfire && cfg_kh_i == 4'(4));
+      N4_5_kw_4: cover (cfire && cfg_kw_i == 4'(4));
+      N4_5_sy_4: cover (cfire && cfg_sy_i == 4'(4));
+      N4_5_sx_4: cover (cfire && cfg_sx_i == 4'(4));
+    end
+  end
+  if (1) begin : g_k_5
+    always_ff @(posedge clk_i) begin
+      N4_5_kh_5: cover (cfire && cfg_kh_i == 4'(5));
+      N4_5_kw_5: cover (cfire && cfg_kw_i == 4'(5));
+      N4_5_sy_5: cover (cfire && cfg_sy_i == 4'(5));
+      N4_5_sx_5: cover (cfire && cfg_sx_i == 4'(5));
+    end
+  end
+  if (1) begin : g_k_6
+    always_ff @(posedge clk_i) begin
+      N4_5_kh_6: cover (cfire && cfg_kh_i == 4'(6));
+      N4_5_kw_6: cover (cfire && cfg_kw_i == 4'(6));
+      N4_5_sy_6: cover (cfire && cfg_sy_i == 4'(6));
+      N4_5_sx_6: cover (cfire && cfg_sx_i == 4'(6));
+    end
+  end
+  if (1) begin : g_k_7
+    always_ff @(posedge clk_i) begin
+      N4_5_kh_7: cover (cfire && cfg_kh_i == 4'(7));
+      N4_5_kw_7: cover (cfire && cfg_kw_i == 4'(7));
+      N4_5_sy_7: cover (cfire && cfg_sy_i == 4'(7));
+      N4_5_sx_7: cover (cfire && cfg_sx_i == 4'(7));
+    end
+  end
+  if (1) begin : g_k_8
+    always_ff @(posedge clk_i) begin
+      N4_5_kh_8: cover (cfire && cfg_kh_i == 4'(8));
+      N4_5_kw_8: cover (cfire && cfg_kw_i == 4'(8));
+      N4_5_sy_8: cover (cfire && cfg_sy_i == 4'(8));
+      N4_5_sx_8: cover (cfire && cfg_sx_i == 4'(8));
+    end
+  end
+  if (1) begin : g_p_0
+    always_ff @(posedge clk_i) begin
+      N4_5_pt_0: cover (cfire && cfg_pt_i == 3'(0));
+      N4_5_pl_0: cover (cfire && cfg_pl_i == 3'(0));
+    end
+  end
+  if (1) begin : g_p_1
+    always_ff @(posedge clk_i) begin
+      N4_5_pt_1: cover (cfire && cfg_pt_i == 3'(1));
+      N4_5_pl_1: cover (cfire && cfg_pl_i == 3'(1));
+    end
+  end
+  if (1) begin : g_p_2
+    always_ff @(posedge clk_i) begin
+      N4_5_pt_2: cover (cfire && cfg_pt_i == 3'(2));
+      N4_5_pl_2: cover (cfire && cfg_pl_i == 3'(2));
+    end
+  end
+  if (1) begin : g_p_3
+    always_ff @(posedge clk_i) begin
+      N4_5_pt_3: cover (cfire && cfg_pt_i == 3'(3));
+      N4_5_pl_3: cover (cfire && cfg_pl_i == 3'(3));
+    end
+  end
+  if (1) begin : g_p_4
+    always_ff @(posedge clk_i) begin
+      N4_5_pt_4: cover (cfire && cfg_pt_i == 3'(4));
+      N4_5_pl_4: cover (cfire && cfg_pl_i == 3'(4));
+    end
+  end
+  if (1) begin : g_p_5
+    always_ff @(posedge clk_i) begin
+      N4_5_pt_5: cover (cfire && cfg_pt_i == 3'(5));
+      N4_5_pl_5: cover (cfire && cfg_pl_i == 3'(5));
+    end
+  end
+  if (1) begin : g_p_6
+    always_ff @(posedge clk_i) begin
+      N4_5_pt_6: cover (cfire && cfg_pt_i == 3'(6));
+      N4_5_pl_6: cover (cfire && cfg_pl_i == 3'(6));
+    end
+  end
+  if (1) begin : g_p_7
+    always_ff @(posedge clk_i) begin
+      N4_5_pt_7: cover (cfire && cfg_pt_i == 3'(7));
+      N4_5_pl_7: cover (cfire && cfg_pl_i == 3'(7));
     end
   end
 

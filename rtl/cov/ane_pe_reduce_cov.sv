@@ -80,11 +80,25 @@ module ane_pe_reduce_cov (
   assign unused = ^{out_fp32_o[31], out_fp16_o[15], v_q[17:0], first_sr[17:0], op_sr[35:0]};
 
   // N-4.4: every operator, alone and with the running register (a patch that is not first).
-  for (genvar i = 0; i < 3; i++) begin : g_op
+  if (1) begin : g_op_0
     always_ff @(posedge clk_i) begin
-      N4_4_tree_op:            cover (fire && in_op_i == 2'(i));
-      N4_4_tree_op_single:     cover (fire && in_op_i == 2'(i) && in_first_i && in_last_i);
-      N4_4_tree_op_accumulate: cover (fire && in_op_i == 2'(i) && !in_first_i);
+      N4_4_tree_op_0:            cover (fire && in_op_i == 2'(0));
+      N4_4_tree_op_single_0:     cover (fire && in_op_i == 2'(0) && in_first_i && in_last_i);
+      N4_4_tree_op_accumulate_0: cover (fire && in_op_i == 2'(0) && !in_first_i);
+    end
+  end
+  if (1) begin : g_op_1
+    always_ff @(posedge clk_i) begin
+      N4_4_tree_op_1:            cover (fire && in_op_i == 2'(1));
+      N4_4_tree_op_single_1:     cover (fire && in_op_i == 2'(1) && in_first_i && in_last_i);
+      N4_4_tree_op_accumulate_1: cover (fire && in_op_i == 2'(1) && !in_first_i);
+    end
+  end
+  if (1) begin : g_op_2
+    always_ff @(posedge clk_i) begin
+      N4_4_tree_op_2:            cover (fire && in_op_i == 2'(2));
+      N4_4_tree_op_single_2:     cover (fire && in_op_i == 2'(2) && in_first_i && in_last_i);
+      N4_4_tree_op_accumulate_2: cover (fire && in_op_i == 2'(2) && !in_first_i);
     end
   end
 

@@ -96,45 +96,119 @@ module ane_planar_cov #(
   end
 
   // The sources' formats and broadcasts (only the sources the operator reads).
-  for (genvar k = 0; k < 3; k++) begin : g_src
+  if (1) begin : g_src_0
     always_ff @(posedge clk_i) begin
-      N4_1_src_int8:       cover (go && src_on[k] && int8[k]);
-      N4_1_src_bcast_w:    cover (go && src_on[k] && bw[k]);
-      N4_1_src_bcast_h:    cover (go && src_on[k] && rowst[32*k +: 32] == 32'd0);
-      N4_1_src_bcast_c:    cover (go && src_on[k] && planest[32*k +: 32] == 32'd0);
+      N4_1_src_int8_0:       cover (go && src_on[0] && int8[0]);
+      N4_1_src_bcast_w_0:    cover (go && src_on[0] && bw[0]);
+      N4_1_src_bcast_h_0:    cover (go && src_on[0] && rowst[32*0 +: 32] == 32'd0);
+      N4_1_src_bcast_c_0:    cover (go && src_on[0] && planest[32*0 +: 32] == 32'd0);
+    end
+  end
+  if (1) begin : g_src_1
+    always_ff @(posedge clk_i) begin
+      N4_1_src_int8_1:       cover (go && src_on[1] && int8[1]);
+      N4_1_src_bcast_w_1:    cover (go && src_on[1] && bw[1]);
+      N4_1_src_bcast_h_1:    cover (go && src_on[1] && rowst[32*1 +: 32] == 32'd0);
+      N4_1_src_bcast_c_1:    cover (go && src_on[1] && planest[32*1 +: 32] == 32'd0);
+    end
+  end
+  if (1) begin : g_src_2
+    always_ff @(posedge clk_i) begin
+      N4_1_src_int8_2:       cover (go && src_on[2] && int8[2]);
+      N4_1_src_bcast_w_2:    cover (go && src_on[2] && bw[2]);
+      N4_1_src_bcast_h_2:    cover (go && src_on[2] && rowst[32*2 +: 32] == 32'd0);
+      N4_1_src_bcast_c_2:    cover (go && src_on[2] && planest[32*2 +: 32] == 32'd0);
     end
   end
 
   // AXIS of kinds 1 and 2, and each operator in each kind and axis.
-  for (genvar a = 0; a < 2; a++) begin : g_axis
+  if (1) begin : g_axis_0
     always_ff @(posedge clk_i) begin
-      N4_4_tree_axis:          cover (go && k_tree && axis == 1'(a));
-      N4_4_line_axis:          cover (go && k_line && axis == 1'(a));
-      // kind 1: a = 0 rows, 1 planes
-      N4_4_tree_one_element:   cover (tfire && axis == 1'(a) && pa_first && pa_last && $onehot(pa_mask));
-      N4_4_tree_end_inside:    cover (tfire && axis == 1'(a) && pa_last && !(&pa_mask));
-      N4_4_tree_end_exact:     cover (tfire && axis == 1'(a) && pa_last && (&pa_mask));
-      N4_4_tree_multi_patch:   cover (tfire && axis == 1'(a) && pa_last && !pa_first);
-      // kind 2: a = 0 columns (the lines are rows), 1 channels (the lines are channels)
-      N4_4_line_one_element:   cover (lfire && axis == 1'(a) && lq_n == 14'd1);
-      N4_4_line_end_inside:    cover (lfire && axis == 1'(a) && lq_n[5:0] != 6'd0);
-      N4_4_line_end_exact:     cover (lfire && axis == 1'(a) && lq_n[5:0] == 6'd0);
-      N4_4_line_multi_block:   cover (lfire && axis == 1'(a) && lq_n > 14'd64);
-      N4_4_line_strip_partial: cover (lfire && axis == 1'(a) && lq_len < QW'(LineW));
-      N4_4_line_strip_full:    cover (lfire && axis == 1'(a) && lq_len == QW'(LineW));
+      N4_4_tree_axis_0:          cover (go && k_tree && axis == 1'(0));
+      N4_4_line_axis_0:          cover (go && k_line && axis == 1'(0));
+      // kind 1: axis 0 rows, 1 planes
+      N4_4_tree_one_element_0:   cover (tfire && axis == 1'(0) && pa_first && pa_last && $onehot(pa_mask));
+      N4_4_tree_end_inside_0:    cover (tfire && axis == 1'(0) && pa_last && !(&pa_mask));
+      N4_4_tree_end_exact_0:     cover (tfire && axis == 1'(0) && pa_last && (&pa_mask));
+      N4_4_tree_multi_patch_0:   cover (tfire && axis == 1'(0) && pa_last && !pa_first);
+      // kind 2: axis 0 columns (the lines are rows), 1 channels (the lines are channels)
+      N4_4_line_one_element_0:   cover (lfire && axis == 1'(0) && lq_n == 14'd1);
+      N4_4_line_end_inside_0:    cover (lfire && axis == 1'(0) && lq_n[5:0] != 6'd0);
+      N4_4_line_end_exact_0:     cover (lfire && axis == 1'(0) && lq_n[5:0] == 6'd0);
+      N4_4_line_multi_block_0:   cover (lfire && axis == 1'(0) && lq_n > 14'd64);
+      N4_4_line_strip_partial_0: cover (lfire && axis == 1'(0) && lq_len < QW'(LineW));
+      N4_4_line_strip_full_0:    cover (lfire && axis == 1'(0) && lq_len == QW'(LineW));
     end
-    for (genvar o = 0; o < 3; o++) begin : g_op
+    if (1) begin : g_op_0
       always_ff @(posedge clk_i) begin
-        N4_4_tree_op: cover (tfire && axis == 1'(a) && treeop == 2'(o));
-        N4_4_line_op: cover (lfire && axis == 1'(a) && lq_op == 2'(o));
+        N4_4_tree_op_0_0: cover (tfire && axis == 1'(0) && treeop == 2'(0));
+        N4_4_line_op_0_0: cover (lfire && axis == 1'(0) && lq_op == 2'(0));
+      end
+    end
+    if (1) begin : g_op_1
+      always_ff @(posedge clk_i) begin
+        N4_4_tree_op_0_1: cover (tfire && axis == 1'(0) && treeop == 2'(1));
+        N4_4_line_op_0_1: cover (lfire && axis == 1'(0) && lq_op == 2'(1));
+      end
+    end
+    if (1) begin : g_op_2
+      always_ff @(posedge clk_i) begin
+        N4_4_tree_op_0_2: cover (tfire && axis == 1'(0) && treeop == 2'(2));
+        N4_4_line_op_0_2: cover (lfire && axis == 1'(0) && lq_op == 2'(2));
+      end
+    end
+  end
+  if (1) begin : g_axis_1
+    always_ff @(posedge clk_i) begin
+      N4_4_tree_axis_1:          cover (go && k_tree && axis == 1'(1));
+      N4_4_line_axis_1:          cover (go && k_line && axis == 1'(1));
+      // kind 1: axis 0 rows, 1 planes
+      N4_4_tree_one_element_1:   cover (tfire && axis == 1'(1) && pa_first && pa_last && $onehot(pa_mask));
+      N4_4_tree_end_inside_1:    cover (tfire && axis == 1'(1) && pa_last && !(&pa_mask));
+      N4_4_tree_end_exact_1:     cover (tfire && axis == 1'(1) && pa_last && (&pa_mask));
+      N4_4_tree_multi_patch_1:   cover (tfire && axis == 1'(1) && pa_last && !pa_first);
+      // kind 2: axis 0 columns (the lines are rows), 1 channels (the lines are channels)
+      N4_4_line_one_element_1:   cover (lfire && axis == 1'(1) && lq_n == 14'd1);
+      N4_4_line_end_inside_1:    cover (lfire && axis == 1'(1) && lq_n[5:0] != 6'd0);
+      N4_4_line_end_exact_1:     cover (lfire && axis == 1'(1) && lq_n[5:0] == 6'd0);
+      N4_4_line_multi_block_1:   cover (lfire && axis == 1'(1) && lq_n > 14'd64);
+      N4_4_line_strip_partial_1: cover (lfire && axis == 1'(1) && lq_len < QW'(LineW));
+      N4_4_line_strip_full_1:    cover (lfire && axis == 1'(1) && lq_len == QW'(LineW));
+    end
+    if (1) begin : g_op_0
+      always_ff @(posedge clk_i) begin
+        N4_4_tree_op_1_0: cover (tfire && axis == 1'(1) && treeop == 2'(0));
+        N4_4_line_op_1_0: cover (lfire && axis == 1'(1) && lq_op == 2'(0));
+      end
+    end
+    if (1) begin : g_op_1
+      always_ff @(posedge clk_i) begin
+        N4_4_tree_op_1_1: cover (tfire && axis == 1'(1) && treeop == 2'(1));
+        N4_4_line_op_1_1: cover (lfire && axis == 1'(1) && lq_op == 2'(1));
+      end
+    end
+    if (1) begin : g_op_2
+      always_ff @(posedge clk_i) begin
+        N4_4_tree_op_1_2: cover (tfire && axis == 1'(1) && treeop == 2'(2));
+        N4_4_line_op_1_2: cover (lfire && axis == 1'(1) && lq_op == 2'(2));
       end
     end
   end
 
   // Pooling's operators (0 mean, 1 max, 2 min) as tasks.
-  for (genvar o = 0; o < 3; o++) begin : g_pool_op
+  if (1) begin : g_pool_op_0
     always_ff @(posedge clk_i) begin
-      N4_5_pool_task_op: cover (go && k_pool && treeop == 2'(o));
+      N4_5_pool_task_op_0: cover (go && k_pool && treeop == 2'(0));
+    end
+  end
+  if (1) begin : g_pool_op_1
+    always_ff @(posedge clk_i) begin
+      N4_5_pool_task_op_1: cover (go && k_pool && treeop == 2'(1));
+    end
+  end
+  if (1) begin : g_pool_op_2
+    always_ff @(posedge clk_i) begin
+      N4_5_pool_task_op_2: cover (go && k_pool && treeop == 2'(2));
     end
   end
 

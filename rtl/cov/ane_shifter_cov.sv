@@ -147,12 +147,36 @@ module ane_shifter_cov #(
   end
 
   // Every stride and dilation the shifter takes (1 .. 4).
-  for (genvar i = 1; i <= 4; i++) begin : g_sd
+  if (1) begin : g_sd_1
     always_ff @(posedge clk_i) begin
-      N2_0_stride_y:   cover (bfire && sy_q == 3'(i));
-      N2_0_stride_x:   cover (bfire && sx_q == 3'(i));
-      N2_0_dilation_y: cover (bfire && dy_q == 3'(i));
-      N2_0_dilation_x: cover (bfire && dx_q == 3'(i));
+      N2_0_stride_y_1:   cover (bfire && sy_q == 3'(1));
+      N2_0_stride_x_1:   cover (bfire && sx_q == 3'(1));
+      N2_0_dilation_y_1: cover (bfire && dy_q == 3'(1));
+      N2_0_dilation_x_1: cover (bfire && dx_q == 3'(1));
+    end
+  end
+  if (1) begin : g_sd_2
+    always_ff @(posedge clk_i) begin
+      N2_0_stride_y_2:   cover (bfire && sy_q == 3'(2));
+      N2_0_stride_x_2:   cover (bfire && sx_q == 3'(2));
+      N2_0_dilation_y_2: cover (bfire && dy_q == 3'(2));
+      N2_0_dilation_x_2: cover (bfire && dx_q == 3'(2));
+    end
+  end
+  if (1) begin : g_sd_3
+    always_ff @(posedge clk_i) begin
+      N2_0_stride_y_3:   cover (bfire && sy_q == 3'(3));
+      N2_0_stride_x_3:   cover (bfire && sx_q == 3'(3));
+      N2_0_dilation_y_3: cover (bfire && dy_q == 3'(3));
+      N2_0_dilation_x_3: cover (bfire && dx_q == 3'(3));
+    end
+  end
+  if (1) begin : g_sd_4
+    always_ff @(posedge clk_i) begin
+      N2_0_stride_y_4:   cover (bfire && sy_q == 3'(4));
+      N2_0_stride_x_4:   cover (bfire && sx_q == 3'(4));
+      N2_0_dilation_y_4: cover (bfire && dy_q == 3'(4));
+      N2_0_dilation_x_4: cover (bfire && dx_q == 3'(4));
     end
   end
 
