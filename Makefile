@@ -10,8 +10,10 @@ CTEST_ARGS ?=
 FUZZ_BUILD ?= build-fuzz
 FUZZ_RUNS ?= 1000000
 FUZZ_SECONDS ?= 3600
+COV_BUILD ?= build-cov
+SHARD    ?= 1/1
 
-.PHONY: help deps configure build run nightly test lint synth synth-smoke wave results tables diagram soak fuzz clean
+.PHONY: help deps configure build run nightly test lint synth synth-smoke wave results tables diagram soak fuzz coverage coverage-build coverage-shard coverage-report mutate mutate-shard mutate-report clean
 
 help: ## list every target
 	@echo "ANE bit-exact model -- make targets"
@@ -75,5 +77,36 @@ fuzz: deps ## libFuzzer + ASan/UBSan on the input readers (.npy, op files, suite
 	@status=0; for t in npy value operation suite junit hwx tdyaml; do \
 	  tb/fuzz/run.sh $(FUZZ_BUILD) $$t $(FUZZ_RUNS) $(FUZZ_SECONDS) || status=1; done; exit $$status
 
+coverage-build: deps ## the coverage build in $(COV_BUILD)/: every model with line, toggle and cover counters, the RTL tests and ane
+	@cmake -S . -B $(COV_BUILD) $(if $(wildcard $(COV_BUILD)/CMakeCache.txt),,-G Ninja) -DCMAKE_BUILD_TYPE=Release -DANE_COVERAGE=ON > $(COV_BUILD).configure.log 2>&1 || (cat $(COV_BUILD).configure.log; exit 1)
+	@cmake --build $(COV_BUILD) -j $(JOBS) --target ane $$(sed -n 's/^ane_test(\(rtl_[a-z0-9_]*\) .*/\1/p' tb/tests/CMakeLists.txt)
+
+coverage-shard: coverage-build ## one shard of the coverage run: make coverage-shard SHARD=I/N (data in out/coverage/shard-I.dat)
+	@python3 scripts/coverage.py run --build $(COV_BUILD) --out out/coverage --shard $(SHARD) -j $(JOBS)
+
+coverage-report: ## merge the shards' data: out/coverage/html, line.info, the per-block table in docs/results.md
+	@python3 scripts/coverage.py report --out out/coverage --update docs/results.md
+
+MUT_BUILD ?= build-mut
+MUT_SEED ?= 1
+MUT_PER_BLOCK ?= 20
+MUT_SECONDS ?= 7200
+mutate-shard: deps ## one shard of the mutation run: make mutate-shard SHARD=I/N (out/mutate/shard-I.json)
+	@python3 scripts/mutate.py run --build $(MUT_BUILD) --out out/mutate --shard $(SHARD) --seed $(MUT_SEED) \
+	  --per-block $(MUT_PER_BLOCK) --time-limit $(MUT_SECONDS) -j $(JOBS)
+
+mutate-report: ## merge the mutation shards: out/mutate/report.md and the table in docs/results.md
+	@python3 scripts/mutate.py report --out out/mutate --update docs/results.md
+
+mutate: ## mutation score of the MAC lane, post-processor, planar engine and TD blocks (about 2 h; CI does not run it)
+	@rm -f out/mutate/shard-*.json
+	@$(MAKE) --no-print-directory mutate-shard SHARD=1/1
+	@$(MAKE) --no-print-directory mutate-report
+
+coverage: ## line, toggle and functional coverage of the RTL by its tests and the default suite (CI does not run it)
+	@rm -f out/coverage/shard-*.dat
+	@$(MAKE) --no-print-directory coverage-shard SHARD=1/1
+	@$(MAKE) --no-print-directory coverage-report
+
 clean: ## remove build outputs
-	rm -rf $(BUILD) $(BUILD).configure.log $(FUZZ_BUILD) out
+	rm -rf $(BUILD) $(BUILD).configure.log $(FUZZ_BUILD) $(COV_BUILD) $(COV_BUILD).configure.log $(MUT_BUILD) out

@@ -17,7 +17,7 @@ import re
 import sys
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-SKIP_DIRS = {".git", "build", "build-fuzz", "out"}
+SKIP_DIRS = {".git", "out"}  # and every top-level build* folder (the .gitignore's /build-*/)
 SPDX = "SPDX-License-Identifier: Apache-2.0"
 
 # comment leader by file name or extension
@@ -50,7 +50,8 @@ def leader(rel):
 def files():
     for d, dirs, names in os.walk(ROOT):
         rel_d = os.path.relpath(d, ROOT)
-        dirs[:] = sorted(x for x in dirs if not (rel_d == "." and x in SKIP_DIRS) and x != ".git")
+        dirs[:] = sorted(x for x in dirs
+                         if not (rel_d == "." and (x in SKIP_DIRS or x.startswith("build"))) and x != ".git")
         for n in sorted(names):
             rel = os.path.normpath(os.path.join(rel_d, n))
             yield rel, os.path.join(ROOT, rel)

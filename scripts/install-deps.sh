@@ -13,6 +13,7 @@ packages=(
   z3
   clang-format  # make lint and flow.format: the C++ style (.clang-format)
   graphviz  # make diagram: docs/architecture.svg from docs/architecture.dot
+  lcov  # make coverage: the HTML report (genhtml)
   clang-14 libclang-rt-14-dev llvm-14  # make fuzz and the fuzz.* tests: libFuzzer, sanitizers, llvm-symbolizer
 )
 

@@ -16,7 +16,10 @@
 //   operation that runs several blocks one after another), each with its .top sidecar;
 // - a cycle timeout for clocked tests;
 // - InterruptAt: stop whatever a driver is doing at an exact cycle (a reset in the middle of a
-//   job, tb/tests/rtl_reset_test.cc).
+//   job, tb/tests/rtl_reset_test.cc);
+// - coverage (a build with ANE_COVERAGE, `make coverage`): when ANE_COVERAGE_DIR is set, each
+//   Sim writes its model's counters to $ANE_COVERAGE_DIR/<model>.<pid>.<n>.dat when it ends,
+//   and those of the model's first evaluation (its settling) to a .settle.dat before that.
 #ifndef TB_HARNESS_SIM_H_
 #define TB_HARNESS_SIM_H_
 
@@ -34,8 +37,25 @@
 
 #include "verilated.h"
 #include "verilated_fst_c.h"
+#ifdef ANE_COVERAGE
+#include <unistd.h>
+
+#include <atomic>
+
+#include "verilated_cov.h"
+#endif
 
 namespace ane::harness {
+
+// Where coverage counters go, or "" (ANE_COVERAGE_DIR unset, or a build without coverage).
+inline std::string CoverageDir() {
+#ifdef ANE_COVERAGE
+  const char* dir = std::getenv("ANE_COVERAGE_DIR");
+  return dir ? std::string(dir) : std::string();
+#else
+  return std::string();
+#endif
+}
 
 // Where a test's waveform goes, or "" when tracing is off.
 inline std::string WaveDir() {
@@ -117,6 +137,7 @@ class Sim {
     Verilated::threadContextp(context_.get());
     if (trace_) trace_->close();
     model_->final();
+    WriteCoverage();
     model_.reset();
   }
   Sim(const Sim&) = delete;
@@ -139,6 +160,7 @@ class Sim {
   void Eval() {
     Verilated::threadContextp(context_.get());
     model_->eval();
+    CoverageStart();
     if constexpr (HasClock<Model>::value) low_seen_ = model_->clk_i == 0;
     Dump();
     CountWaveStep(wave_evals_left_);
@@ -167,6 +189,7 @@ class Sim {
     if (trace_) {
       model_->clk_i = 0;
       model_->eval();
+      CoverageStart();
       Dump();
       model_->clk_i = 1;
       model_->eval();
@@ -176,6 +199,7 @@ class Sim {
       if (!low_seen_ || model_->clk_i != 0) {
         model_->clk_i = 0;
         model_->eval();
+        CoverageStart();
       }
       model_->clk_i = 1;
       model_->eval();
@@ -228,6 +252,34 @@ class Sim {
     }
   }
 
+  // Coverage. After the first evaluation the counters are written to a ".settle" file and
+  // zeroed: Verilator counts a combinational block's unconditional statements only when it
+  // first settles the model, so their line points come from that file; its toggle points,
+  // counted against the random power-up values of --x-initial unique, are no toggles and are
+  // dropped (scripts/coverage.py). At the end the counters are written again (the counters
+  // live in the model: before it goes).
+  void CoverageStart() {
+#ifdef ANE_COVERAGE
+    if (!coverage_started_) {
+      coverage_started_ = true;
+      WriteCoverage(".settle");
+      context_->coveragep()->zero();
+    }
+#endif
+  }
+  void WriteCoverage(const std::string& kind = "") {
+#ifdef ANE_COVERAGE
+    const std::string dir = CoverageDir();
+    if (dir.empty()) return;
+    static std::atomic<unsigned> n{0};
+    context_->coveragep()->write(
+        (dir + "/" + model_->modelName() + "." + std::to_string(getpid()) + "." + std::to_string(n++) + kind + ".dat")
+            .c_str());
+#else
+    (void)kind;
+#endif
+  }
+
   // Whether the model has a clk_i input (a clocked top).
   template <class M, class = void>
   struct HasClock : std::false_type {};
@@ -240,6 +292,9 @@ class Sim {
   uint64_t wave_ticks_left_ = 0;  // traced cycles left before the waveform ends
   uint64_t wave_evals_left_ = 0;  // traced evaluations left before it ends
   bool low_seen_ = false;         // the last eval saw clk_i low, and clk_i is still low
+#ifdef ANE_COVERAGE
+  bool coverage_started_ = false;  // the counters were zeroed after the first evaluation
+#endif
   uint64_t cycles_ = 0;
   uint64_t timeout_ = uint64_t(1) << 40;
   static constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: Apache-2.0
+// ane_core_load_cov: reset-in-state coverage of ane_core_load (rtl/ane_core_load.sv): the core's
+// input loader: its layer constants (cst_busy_q), its walker (wk_q), its streamer (st_q, and
+// pad_q: a work unit's pad segment); the flags are not exclusive (the walker runs ahead of the
+// streamer), so each has its own bin, and idle is none of them.
+// One bin per state: rst_ni fell while the block was in it.
+// Bound only in the coverage build (the bind below; Verilator --coverage-user counts each
+// labelled cover): never synthesized, it drives nothing in the design.
+//
+// Sampled at the falling edge of rst_ni from the state registers themselves. The block writes
+// them with nonblocking assignments, so in the time step of that edge every process still reads
+// the state from before the reset (the reset's update comes later, in the NBA region): no race.
+// A copy taken at posedge clk_i would hold the state of the cycle before. armed_q (reset with
+// rst_ni, set by the first clock edge after its release) keeps a fall of rst_ni with no clock
+// edge since the last one out.
+`default_nettype none
+
+// Line and toggle counters off in this file (its helper logic is not the design); the cover
+// statements (v_user points) count regardless.
+// verilator coverage_off
+module ane_core_load_cov (
+  input wire logic clk_i,
+  input wire logic rst_ni,
+  input wire logic cst_busy_q,
+  input wire logic wk_q,
+  input wire logic st_q,
+  input wire logic pad_q
+);
+
+  logic armed_q;  // out of reset for at least one clock edge
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) armed_q <= 1'b0;
+    else armed_q <= 1'b1;
+  end
+
+  always @(negedge rst_ni) begin
+    RST_core_load_idle: cover (armed_q && !cst_busy_q && !wk_q && !st_q);
+    RST_core_load_const: cover (armed_q && cst_busy_q);
+    RST_core_load_walk: cover (armed_q && wk_q);
+    RST_core_load_stream: cover (armed_q && st_q && !pad_q);
+    RST_core_load_pad: cover (armed_q && st_q && pad_q);
+  end
+
+endmodule
+
+bind ane_core_load ane_core_load_cov u_cov (.*);
+
+`default_nettype wire
+// verilator coverage_on

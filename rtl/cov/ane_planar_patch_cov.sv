@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: Apache-2.0
+// ane_planar_patch_cov: reset-in-state coverage of ane_planar_patch (rtl/ane_planar_patch.sv): the
+// tree's patch assembler: empty (no slot held), filling a patch (cm_q), a list's overflow patch
+// leaving (sp_q).
+// One bin per state: rst_ni fell while the block was in it.
+// Bound only in the coverage build (the bind below; Verilator --coverage-user counts each
+// labelled cover): never synthesized, it drives nothing in the design.
+//
+// Sampled at the falling edge of rst_ni from the state registers themselves. The block writes
+// them with nonblocking assignments, so in the time step of that edge every process still reads
+// the state from before the reset (the reset's update comes later, in the NBA region): no race.
+// A copy taken at posedge clk_i would hold the state of the cycle before. armed_q (reset with
+// rst_ni, set by the first clock edge after its release) keeps a fall of rst_ni with no clock
+// edge since the last one out.
+`default_nettype none
+
+// Line and toggle counters off in this file (its helper logic is not the design); the cover
+// statements (v_user points) count regardless.
+// verilator coverage_off
+module ane_planar_patch_cov (
+  input wire logic clk_i,
+  input wire logic rst_ni,
+  input wire logic sp_q,
+  input wire logic [63:0] cm_q
+);
+
+  logic armed_q;  // out of reset for at least one clock edge
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) armed_q <= 1'b0;
+    else armed_q <= 1'b1;
+  end
+
+  always @(negedge rst_ni) begin
+    RST_planar_patch_empty: cover (armed_q && !sp_q && cm_q == '0);
+    RST_planar_patch_filling: cover (armed_q && !sp_q && cm_q != '0);
+    RST_planar_patch_spill: cover (armed_q && sp_q);
+  end
+
+endmodule
+
+bind ane_planar_patch ane_planar_patch_cov u_cov (.*);
+
+`default_nettype wire
+// verilator coverage_on
