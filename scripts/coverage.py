@@ -6,7 +6,8 @@
       Runs every RTL test binary (build-cov/rtl_*_test, GoogleTest's own sharding: shard I of N
       of each binary's tests) and the default suite on both engines (`ane regress --shard I/N`)
       with ANE_COVERAGE_DIR set, so that every simulation writes its counters; merges them into
-      OUT/shard-I.dat.
+      OUT/shard-I.dat (each binary's files as soon as it ends). With --only JOB[,JOB], runs those
+      jobs again and adds their counters to the existing OUT/shard-I.dat (after a test was added).
   coverage.py report --out out/coverage [--update docs/results.md] [--check]
       Merges the shards' data (OUT/shard-*.dat) into OUT/merged.dat, writes OUT/line.info (lcov)
       and OUT/html (genhtml), and a table per block: line %, toggle %, functional bins hit. With
@@ -141,6 +142,10 @@ def cmd_run(a):
     dat = os.path.join(out, "dat", f"shard-{i}")
     shutil.rmtree(dat, ignore_errors=True)
     os.makedirs(dat)
+    shard_dat = os.path.join(out, f"shard-{i}.dat")
+    only = [x for x in (a.only or "").split(",") if x]
+    if only and not os.path.isfile(shard_dat):
+        fail(f"--only: no {shard_dat} to add to (run the whole shard first)")
     binaries = sorted(glob.glob(os.path.join(build, "rtl_*_test")))
     if not binaries:
         fail(f"--build {a.build}: no rtl_*_test binaries (build them first)")
@@ -167,10 +172,18 @@ def cmd_run(a):
     jobs = [([b], os.path.basename(b)) for b in binaries]
     jobs.append(([os.path.join(build, "ane"), "regress", "sim/regress/default.yaml", "--engine", "both", "--shard",
                   f"{i}/{n}"], "default-suite"))
+    if only:
+        unknown = sorted(set(only) - {name for _argv, name in jobs})
+        if unknown:
+            fail(f"--only: no job named {', '.join(unknown)} (the rtl_*_test binaries and default-suite)")
+        jobs = [j for j in jobs if j[1] in only]
     with ThreadPoolExecutor(max_workers=a.jobs) as pool:
         results = list(pool.map(lambda j: run_one(*j), jobs))
     files = sorted(glob.glob(os.path.join(dat, "*.dat")))
-    shard_dat = os.path.join(out, f"shard-{i}.dat")
+    if only:  # added to the shard's data: counts add up, hit or not and the percentages stay right
+        keep = shard_dat + ".before.dat"
+        os.replace(shard_dat, keep)
+        files.append(keep)
     if not verilator_merge(files, shard_dat, unlink=True):
         fail("no coverage data was written (a build without coverage counters?)")
     print(f"coverage: {sum(r[1] for r in results)} simulations of {len(jobs)} jobs merged into {shard_dat}")
@@ -315,6 +328,8 @@ def main():
     r.add_argument("--out", default="out/coverage")
     r.add_argument("--shard", default="1/1")
     r.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
+    r.add_argument("--only", help="comma-separated jobs to run again, their data added to the shard's "
+                   "(after a test was added: the bins it hits, without the whole run)")
     q = sub.add_parser("report")
     q.add_argument("--out", default="out/coverage")
     q.add_argument("--update")

@@ -67,8 +67,8 @@ struct ExtractExpect {
   uint64_t header_words = 0, header_cycles = 0, idle_quads = 0, skipped_blocks = 0, dense_ops = 0;
 };
 
-inline void AddGroup(ExtractExpect* e, oracle::KernelGroup g, const oracle::ConvGeometry& geom) {
-  const std::vector<uint32_t> w = oracle::EncodeKernelGroup(&g);
+// A group's words as the oracle's decoder reads them (words the encoder wrote, or edited ones).
+inline void AddWords(ExtractExpect* e, const std::vector<uint32_t>& w, const oracle::ConvGeometry& geom) {
   const oracle::DecodedGroup d = oracle::DecodeKernelGroup(w.data(), w.size(), geom.Steps());
   e->words.insert(e->words.end(), w.begin(), w.end());
   for (size_t i = 0; i < d.params.size(); ++i) e->params.push_back({int(i), d.params[i]});
@@ -95,6 +95,10 @@ inline void AddGroup(ExtractExpect* e, oracle::KernelGroup g, const oracle::Conv
   e->idle_quads += uint64_t(d.idle_quads);
   e->skipped_blocks += uint64_t(d.skipped_blocks);
   e->dense_ops += uint64_t(d.slots) * uint64_t(geom.Steps());
+}
+
+inline void AddGroup(ExtractExpect* e, oracle::KernelGroup g, const oracle::ConvGeometry& geom) {
+  AddWords(e, oracle::EncodeKernelGroup(&g), geom);
 }
 
 // Every operation and parameter record against the expectation; false at the first difference.

@@ -253,8 +253,10 @@ inline ArrayOp NextArrayOp(StreamGen& stream, Rng& rng, int lanes) {
   for (int i = 0; i < lanes; ++i) {
     Op lane_op;
     stream.Operands(a.op.mode, anchor, &lane_op);
-    a.data[size_t(i)] = a.op.cmd == kCmdMac ? lane_op.data : rng.Code();
-    a.aux[size_t(i)] = rng.Code();
+    // a load's accumulator value per lane: zeros, infinities, NaN, the thresholds (RandomAcc)
+    const uint32_t acc = test::RandomAcc(rng);
+    a.data[size_t(i)] = a.op.cmd == kCmdMac ? lane_op.data : uint16_t(acc);
+    a.aux[size_t(i)] = uint16_t(acc >> 16);
   }
   Op kb, kc, kd;
   stream.Operands(oracle::MacMode::kFp16, anchor, &kb);

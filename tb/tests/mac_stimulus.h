@@ -22,7 +22,11 @@ inline uint16_t RandomOperand(Rng& rng, uint16_t anchor) {
     case 6: return uint16_t((rng.Code() & 0x87FF) | 0x3800);       // in [0.5, 2)
     case 7: return uint16_t(0x7400 + rng.Below(0x400));            // near 16384..32768
     case 8: return uint16_t(rng.Below(3) == 0 ? 0x7C00 : 0xFC00);  // infinities
-    default: return uint16_t((rng.Code() & 0x9FFF) | 0x2000);      // moderate magnitudes
+    case 9: {                                                      // NaN or a signed zero
+      const uint16_t sign = uint16_t(rng.Below(2) << 15);
+      return rng.Below(2) ? uint16_t(sign | (0x7C01 + rng.Below(0x3FF))) : sign;
+    }
+    default: return uint16_t((rng.Code() & 0x9FFF) | 0x2000);  // moderate magnitudes
   }
 }
 

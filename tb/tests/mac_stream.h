@@ -147,9 +147,9 @@ class StreamGen {
         op->data = RandomOperand(rng_, anchor);
         op->kernel = rng_.Code();
         break;
-      case MacMode::kInt4:
-        op->data = rng_.Code();
-        op->kernel = rng_.Code();
+      case MacMode::kInt4:  // now and then every data nibble -8 against a kernel of -8
+        op->data = rng_.Below(8) == 0 ? 0x8888 : rng_.Code();
+        op->kernel = rng_.Below(8) == 0 ? uint16_t((rng_.Code() & 0xFFF8) | 0x8) : rng_.Code();
         break;
       case MacMode::kCmpMax:
       case MacMode::kCmpMin:

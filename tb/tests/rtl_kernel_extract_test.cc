@@ -39,6 +39,7 @@ struct Bench {
 using test::RandomGroup;
 
 using test::AddGroup;
+using test::AddWords;
 using Expect = test::ExtractExpect;
 
 void Compare(const Expect& e, const std::vector<ExtractOp>& ops, const std::vector<ExtractParam>& params,
@@ -102,6 +103,61 @@ TEST(RtlKernelExtract, N6_RandomGroupsEveryFormatAndDensity) {
   EXPECT_GT(total_ops, 100000u);
   EXPECT_GT(skipped, 100u);  // the skip path ran
   EXPECT_GT(four_groups, 50u);
+}
+
+// N-6.1 and N-2.8 at the ends of their ranges, which the encoder never writes (it clamps q to
+// -127 and chooses scales that keep the weights finite): q = -128, a dequantized weight that
+// overflows to -inf, subnormal and -0 weights (N-6.1's multiply keeps denormals and signs), and
+// raw int4 -8. The int8 words are the encoder's for the integers below at scale 1.0, then the
+// byte of q = -127 becomes -128 and the scale word is rewritten; the oracle's decoder reads the
+// edited words, and the expected operations must hold each corner.
+TEST(RtlKernelExtract, N6_1_N2_8_RangeEndsTheEncoderNeverWrites) {
+  const uint64_t seed = test::TestSeed(0xE48);
+  SCOPED_TRACE(test::SeedNote(seed));
+  test::Rng rng(seed);
+  const oracle::ConvGeometry geom = test::WindowShape(1, 1, 8);
+  Expect e;
+  oracle::KernelGroup g;
+  g.spec.format = KernelFormat::kInt8Sym;
+  g.steps = geom.Steps();
+  // -127, 127, 0, 1, -1, 2, 64, -64
+  g.weights = {{0xD7F0, 0x57F0, 0x0000, 0x3C00, 0xBC00, 0x4000, 0x5400, 0xD400}};
+  g.scales = {0x3C00};
+  std::vector<uint32_t> w = oracle::EncodeKernelGroup(&g);
+  ASSERT_EQ(w.size(), 4u);
+  ASSERT_EQ(w[1] & 0xFFFFu, 0x3C00u);
+  ASSERT_EQ(w[2] & 0xFFu, 0x81u);  // q = -127, the first step
+  w[2] = (w[2] & ~0xFFu) | 0x80u;  // q = -128
+  // 512: -128 x 512 = -65536 overflows, 127 x 512 = 65024 does not; 2^-24 and -2^-24: every
+  // product a subnormal, 0 x -2^-24 = -0; -1.0: 0 x -1 = -0
+  for (const uint32_t scale : {0x6000u, 0x0001u, 0x8001u, 0xBC00u}) {
+    std::vector<uint32_t> v = w;
+    v[1] = (v[1] & 0xFFFF0000u) | scale;
+    AddWords(&e, v, geom);
+  }
+  oracle::KernelGroup r;  // raw int4 at both ends: -8 .. 7
+  r.spec.format = KernelFormat::kRaw4;
+  r.steps = geom.Steps();
+  r.weights = {{0xFFF8, 0x0007, 0xFFF8, 0x0001, 0xFFFF, 0x0000, 0xFFF9, 0x0006}};
+  AddGroup(&e, r, geom);
+  bool neg_inf = false, subnormal = false, neg_zero = false, max_finite = false;
+  for (const ExtractOp& op : e.ops) {
+    neg_inf |= op.coef_a == 0xFC00;
+    subnormal |= (op.coef_a & 0x7C00) == 0 && (op.coef_a & 0x03FF) != 0;
+    neg_zero |= op.coef_a == 0x8000;
+    max_finite |= op.coef_a == 0x7BF0;  // 127 x 512 = 65024
+  }
+  EXPECT_TRUE(neg_inf && subnormal && neg_zero && max_finite) << "the stimulus misses a corner";
+  for (int run = 0; run < 8 && !HasFailure(); ++run) {
+    Bench b(uint32_t(rng.Next()));
+    b.drv.Configure(geom.channels, geom.kernel_h, geom.kernel_w);
+    std::vector<ExtractOp> ops;
+    std::vector<ExtractParam> params;
+    const int gap = run == 0 ? 0 : int(rng.Below(50)), stall = run == 0 ? 0 : int(rng.Below(50));
+    auto chance = [&rng](int pct) { return [&rng, pct] { return int(rng.Below(100)) < pct; }; };
+    b.drv.Run(e.words, e.ops.size(), e.params.size(), chance(gap), chance(stall), chance(stall), &ops, &params);
+    Compare(e, ops, params, "run " + std::to_string(run));
+  }
 }
 
 TEST(RtlKernelExtract, XSeedsDoNotChangeAnyOperation) {

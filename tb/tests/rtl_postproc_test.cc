@@ -170,6 +170,94 @@ TEST(RtlPostproc, N3_3_IntegerAccumulatorRoundingToZeroIsPlusZero) {
   }
 }
 
+// N-3.3: requantization to int8 at every shift 0 .. 31, both generations: accumulators at each
+// rounding case of acc / 2^shift (exact, below, at and above the half, ties to even both ways,
+// negative ties) and at both saturation ends; no scale, bias or activation.
+TEST(RtlPostproc, N3_3_Int8RequantizationAtEveryShift) {
+  bool sat_hi = false, sat_lo = false;
+  for (Generation gen : {Generation::kM1, Generation::kM5}) {
+    for (int shift = 0; shift <= 31; ++shift) {
+      PostConfig cfg;
+      cfg.gen = gen;
+      cfg.int_acc = true;
+      cfg.shift = shift;
+      cfg.store = PostStore::kInt8;
+      const int64_t unit = int64_t(1) << shift, half = unit / 2;
+      std::vector<int64_t> values = {0, 1, -1, INT32_MIN, INT32_MAX, 127 * unit, -128 * unit, 128 * unit, -129 * unit};
+      for (int64_t k : {int64_t(0), int64_t(1), int64_t(2), int64_t(-1), int64_t(-2), int64_t(126), int64_t(-127)}) {
+        for (int64_t d : {int64_t(0), half - 1, half, half + 1}) values.push_back(k * unit + d);
+      }
+      std::vector<PostVector> in;
+      PostVector pv;
+      for (int64_t v : values) {
+        if (v < INT32_MIN || v > INT32_MAX) continue;
+        pv.acc.push_back(uint32_t(int32_t(v)));
+        if (pv.acc.size() == size_t(kLanes)) {
+          in.push_back(pv);
+          pv.acc.clear();
+        }
+      }
+      while (!pv.acc.empty() && pv.acc.size() < size_t(kLanes)) pv.acc.push_back(0);
+      if (!pv.acc.empty()) in.push_back(pv);
+      test::Rng rng(uint64_t(shift) + 1);
+      const auto got = gen == Generation::kM1 ? RunRtl<Vane_postproc8_m1>(cfg, in, &rng, 20, 20)
+                                              : RunRtl<Vane_postproc8_m5>(cfg, in, &rng, 20, 20);
+      const auto want = PostOracle(cfg, in);
+      if (!ExpectSamePost(got, want, in, "shift " + std::to_string(shift))) return;
+      for (const auto& v : want) {
+        for (uint16_t h : v) {
+          sat_hi |= h == 0x7F;
+          sat_lo |= h == 0x80;
+        }
+      }
+    }
+  }
+  EXPECT_TRUE(sat_hi && sat_lo) << "the stimulus reached no saturation end";
+}
+
+// N-5.1 / N-5.4: tables no function of the default set has: the segment width at both ends of
+// its range (2^-8 and 2^7), odd symmetry and none, random finite slopes and intercepts (a -0
+// among them) and -0 as the left constant, on every fp16 input (m5: denormals reach the table).
+TEST(RtlPostproc, N5_1_TablesAtBothStepEndsOnAllFp16Inputs) {
+  const uint64_t seed = test::TestSeed(0x5151);
+  SCOPED_TRACE(test::SeedNote(seed));
+  test::Rng rng(seed);
+  std::vector<PostVector> in;
+  for (uint32_t c = 0; c < 0x10000; c += kLanes) {
+    PostVector v;
+    for (int l = 0; l < kLanes; ++l) v.acc.push_back(oracle::Fp16ToFp32(uint16_t(c + uint32_t(l))));
+    in.push_back(v);
+  }
+  auto finite = [&rng] {
+    const uint16_t h = rng.Code();
+    return uint16_t((h & 0x7C00) == 0x7C00 ? h & 0xBFFF : h);
+  };
+  for (int step : {-8, 7}) {
+    for (oracle::ActSym sym : {oracle::ActSym::kNone, oracle::ActSym::kOdd}) {
+      PostConfig cfg;
+      cfg.gen = Generation::kM5;
+      cfg.act = PostAct::kTable;
+      oracle::ActTable& t = cfg.table;
+      t.mode = oracle::ActMode::kDirect;
+      t.sym = sym;
+      t.step_log2 = step;
+      t.lo =
+          step < 0 ? (sym == oracle::ActSym::kOdd ? 0x0000 : 0xAC00) : (sym == oracle::ActSym::kOdd ? 0x0000 : 0xE800);
+      t.left = 0x8000;
+      t.right = finite();
+      t.at_pinf = finite();
+      t.at_ninf = finite();
+      for (int i = 0; i < oracle::kActSegments; ++i) {
+        t.m[size_t(i)] = (i % 7 == 3) ? 0x0000 : uint16_t(finite() & 0x8FFF);  // |m| < 2^-11: no overflow
+        t.c[size_t(i)] = (i % 7 == 3) ? 0x8000 : finite();
+      }
+      const auto got = RunRtl<Vane_postproc8_m5>(cfg, in, &rng, 10, 10);
+      const auto want = PostOracle(cfg, in);
+      if (!ExpectSamePost(got, want, in, "step " + std::to_string(step) + " sym " + std::to_string(int(sym)))) return;
+    }
+  }
+}
+
 TEST(RtlPostproc, N7_1_XSeedsGiveIdenticalResults) {
   test::Rng rng(test::TestSeed(54));
   PostConfig cfg;
