@@ -3,8 +3,8 @@
 """Coverage of the RTL by the test suite (make coverage; docs/verification.md).
 
   coverage.py run --build build-cov --out out/coverage [--shard I/N] [-j J]
-      Runs every RTL test binary (build-cov/rtl_*_test, GoogleTest's own sharding: shard I of N
-      of each binary's tests) and the default suite on both engines (`ane regress --shard I/N`)
+      Runs every test of every RTL test binary (build-cov/rtl_*_test; one job per test, shard I
+      of N takes every N-th test) and the default suite on both engines (`ane regress --shard I/N`)
       with ANE_COVERAGE_DIR set, so that every simulation writes its counters; merges them into
       OUT/shard-I.dat (each binary's files as soon as it ends). With --only JOB[,JOB], runs those
       jobs again and adds their counters to the existing OUT/shard-I.dat (after a test was added).
@@ -149,34 +149,57 @@ def cmd_run(a):
     binaries = sorted(glob.glob(os.path.join(build, "rtl_*_test")))
     if not binaries:
         fail(f"--build {a.build}: no rtl_*_test binaries (build them first)")
-    env = dict(os.environ, ANE_COVERAGE_DIR=dat, GTEST_TOTAL_SHARDS=str(n), GTEST_SHARD_INDEX=str(i - 1))
+    env = dict(os.environ, ANE_COVERAGE_DIR=dat)
     logs = os.path.join(out, "logs")
     os.makedirs(logs, exist_ok=True)
 
     def run_one(argv, name, extra_env=None):
         # Each job writes into a folder of its own, merged (and its files removed) as soon as
-        # it ends: a test binary makes thousands of simulations, each with a file of counters.
+        # it ends: a test makes up to thousands of simulations, each with a file of counters.
         sub = os.path.join(dat, name)
         os.makedirs(sub)
-        with open(os.path.join(logs, f"{name}.shard-{i}.log"), "w") as log:
+        with open(os.path.join(logs, f"{name}.log"), "w") as log:
             rc = subprocess.run(argv, cwd=ROOT, env=dict(env, ANE_COVERAGE_DIR=sub, **(extra_env or {})),
                                 stdout=log, stderr=subprocess.STDOUT).returncode
         drop_settle_toggles(sub)
         files = sorted(glob.glob(os.path.join(sub, "*.dat")))
         verilator_merge(files, os.path.join(dat, f"{name}.dat"), unlink=True)
         shutil.rmtree(sub, ignore_errors=True)
-        print(f"coverage: {'ok  ' if rc == 0 else 'FAIL'} {name} (shard {i}/{n}, {len(files)} simulations)",
-              flush=True)
+        if rc != 0:
+            print(f"coverage: FAIL {name} (log: {os.path.join(logs, name + '.log')})", flush=True)
         return rc, len(files)
 
-    jobs = [([b], os.path.basename(b)) for b in binaries]
-    jobs.append(([os.path.join(build, "ane"), "regress", "sim/regress/default.yaml", "--engine", "both", "--shard",
-                  f"{i}/{n}"], "default-suite"))
+    # One job per test (GoogleTest's --gtest_filter), so that the two workers share the long
+    # binaries (the reset tests alone take half an hour in this build); shard I of N takes every
+    # N-th test of the sorted list, and the default suite's cases through `ane regress --shard`.
+    tests = []
+    for b in binaries:
+        listing = subprocess.run([b, "--gtest_list_tests"], capture_output=True, text=True, check=True).stdout
+        suite = None
+        for line in listing.splitlines():
+            if not line.strip() or line.startswith("Running main"):
+                continue
+            if not line.startswith(" "):
+                suite = line.strip()
+            else:
+                tests.append((os.path.basename(b), b, suite + line.split("#")[0].strip()))
+    tests.sort()
+    mine = [t for k, t in enumerate(tests) if k % n == i - 1]
+    # the longest first (the reset and system tests, then the rest), so that no long job starts last
+    slow = ("rtl_reset_test", "rtl_planar_pool_test", "rtl_td_system_test", "rtl_postproc_test")
+    mine.sort(key=lambda t: (slow.index(t[0]) if t[0] in slow else len(slow), t))
+    jobs = [([path, f"--gtest_filter={test}"], f"{name}.{re.sub(r'[^A-Za-z0-9_.-]', '_', test)}")
+            for name, path, test in mine]
+    jobs.insert(0, ([os.path.join(build, "ane"), "regress", "sim/regress/default.yaml", "--engine", "both",
+                     "--shard", f"{i}/{n}"], "default-suite"))
     if only:
-        unknown = sorted(set(only) - {name for _argv, name in jobs})
+        names = {name for name, _path, _test in tests} | {"default-suite"}
+        unknown = sorted(set(only) - names)
         if unknown:
             fail(f"--only: no job named {', '.join(unknown)} (the rtl_*_test binaries and default-suite)")
-        jobs = [j for j in jobs if j[1] in only]
+        jobs = [j for j in jobs if j[1].split(".")[0] in only]
+    print(f"coverage: shard {i}/{n}: {len(jobs)} jobs ({len(mine)} tests of {len(binaries)} binaries, the default "
+          f"suite), {a.jobs} at a time", flush=True)
     with ThreadPoolExecutor(max_workers=a.jobs) as pool:
         results = list(pool.map(lambda j: run_one(*j), jobs))
     files = sorted(glob.glob(os.path.join(dat, "*.dat")))

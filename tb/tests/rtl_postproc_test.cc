@@ -206,8 +206,8 @@ TEST(RtlPostproc, N3_3_Int8RequantizationAtEveryShift) {
       if (!ExpectSamePost(got, want, in, "shift " + std::to_string(shift))) return;
       for (const auto& v : want) {
         for (uint16_t h : v) {
-          sat_hi |= h == 0x7F;
-          sat_lo |= h == 0x80;
+          sat_hi |= h == 0x007F;  // int8 values sign-extended to 16 bits
+          sat_lo |= h == 0xFF80;
         }
       }
     }
