@@ -192,12 +192,13 @@ def cmd_run(a):
             for name, path, test in mine]
     jobs.insert(0, ([os.path.join(build, "ane"), "regress", "sim/regress/default.yaml", "--engine", "both",
                      "--shard", f"{i}/{n}"], "default-suite"))
-    if only:
-        names = {name for name, _path, _test in tests} | {"default-suite"}
-        unknown = sorted(set(only) - names)
+    if only:  # a binary (all its tests), one test (binary.Suite.Test), or default-suite
+        def chosen(job_name, o):
+            return job_name == o or job_name.startswith(o + ".")
+        unknown = sorted(o for o in only if not any(chosen(j[1], o) for j in jobs))
         if unknown:
-            fail(f"--only: no job named {', '.join(unknown)} (the rtl_*_test binaries and default-suite)")
-        jobs = [j for j in jobs if j[1].split(".")[0] in only]
+            fail(f"--only: no job named {', '.join(unknown)} (a binary, binary.Suite.Test, or default-suite)")
+        jobs = [j for j in jobs if any(chosen(j[1], o) for o in only)]
     print(f"coverage: shard {i}/{n}: {len(jobs)} jobs ({len(mine)} tests of {len(binaries)} binaries, the default "
           f"suite), {a.jobs} at a time", flush=True)
     with ThreadPoolExecutor(max_workers=a.jobs) as pool:
@@ -351,8 +352,9 @@ def main():
     r.add_argument("--out", default="out/coverage")
     r.add_argument("--shard", default="1/1")
     r.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
-    r.add_argument("--only", help="comma-separated jobs to run again, their data added to the shard's "
-                   "(after a test was added: the bins it hits, without the whole run)")
+    r.add_argument("--only", help="comma-separated jobs to run again (a binary, binary.Suite.Test, or "
+                   "default-suite), their data added to the shard's (after a test was added: the bins it "
+                   "hits, without the whole run)")
     q = sub.add_parser("report")
     q.add_argument("--out", default="out/coverage")
     q.add_argument("--update")

@@ -814,6 +814,58 @@ TEST(RtlTdSystem, N7_1_ResetMidProgramThenAFreshProgramIsExact) {
   EXPECT_EQ(interrupted, 12) << "every program is cut short";
 }
 
+// N-7.1: a reset in every cycle of a program's fetch and set-up (every state of ane_td_setup's
+// walk the program passes through: the checks, the plan, the register writes, the table
+// conversion, the kernel wait), then a fresh program, exact. One-layer programs of each kind
+// (convolution with a table, pass-through, planar); the window is the program's cycles before
+// its core or planar run.
+TEST(RtlTdSystem, N7_1_ResetInEverySetUpCycleThenAFreshProgramIsExact) {
+  const uint64_t seed = test::TestSeed(0x7D5E6);
+  SCOPED_TRACE(test::SeedNote(seed));
+  Rng rng(seed);
+  System s;
+  td::LayerSpec tiny;  // the fresh program: 2 -> 2, 4 x 4, 1 x 1
+  tiny.cin = tiny.cout = 2;
+  tiny.h = tiny.w = tiny.oh = tiny.ow = 4;
+  tiny.weights.assign(2, std::vector<uint16_t>(2, 0x3C00));
+  tiny.src_bar = 5;
+  tiny.dst_bar = 4;
+  Placed q = Place(td::EncodeLayers({tiny}, kWeightsBar), rng);
+  PutInput(&q, rng);
+  int resets = 0, kinds = 0;
+  bool table = false, pass = false, planar = false;
+  for (int it = 0; it < 200 && kinds < 3 && !testing::Test::HasFailure(); ++it) {
+    std::vector<td::LayerSpec> specs = RandomProgram(rng, 1);
+    td::LayerSpec& l = specs[0];
+    const bool is_table = l.nonlinear == regs::td::Nonlinear::kTable && !l.planar;
+    if ((is_table && table) || (l.pass && pass) || (l.planar && planar) || (!is_table && !l.pass && !l.planar))
+      continue;
+    table |= is_table;
+    pass |= l.pass;
+    planar |= l.planar;
+    ++kinds;
+    l.src_bar = 5;
+    l.dst_bar = 4;
+    Placed p = Place(td::EncodeLayers(specs, kWeightsBar), rng);
+    PutInput(&p, rng);
+    const TdSystemResult full = RunAndCheck(s, p, {}, "program " + std::to_string(it));
+    const uint64_t window = full.cycles - full.core_busy_cycles - full.planar_busy_cycles;
+    ASSERT_GT(window, 20u);
+    for (uint64_t stop = 1; stop < window && !testing::Test::HasFailure(); ++stop) {
+      s.sys.mem() = p.mem;
+      try {
+        s.sys.Run(
+            p.job, [](uint64_t) { return true; }, {}, stop);
+      } catch (const std::runtime_error&) {}
+      s.sys.Reset();
+      ++resets;
+      RunAndCheck(s, q, {}, "after a reset at cycle " + std::to_string(stop) + " of program " + std::to_string(it));
+    }
+  }
+  EXPECT_TRUE(table && pass && planar) << "a kind of program is missing";
+  std::printf("%d resets\n", resets);
+}
+
 // N-7.1: the X seeds of both models (--x-initial unique) change no output.
 TEST(RtlTdSystem, N7_1_XSeedsDoNotChangeAnyOutput) {
   const uint64_t seed = test::TestSeed(0x7D5E3);
