@@ -12,6 +12,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -72,7 +73,10 @@ bool RandomPool(Rng& rng, PlanarTask* t) {
 // operator and post operation, converters with random scale, bias and unary operation, int8
 // sources and result, each source broadcast along W, H or C at random, rows and planes padded.
 // Reductions take any operator and axis; poolings any window, stride and padding.
-Scene RandomTask(Rng& rng, int max_w = 40, harness::PlanarKind kind = harness::PlanarKind::kElementwise) {
+// `shape`, when given, sets the geometry (after the random one is drawn, before the operands
+// are laid out).
+Scene RandomTask(Rng& rng, int max_w = 40, harness::PlanarKind kind = harness::PlanarKind::kElementwise,
+                 const std::function<void(PlanarTask*)>& shape = nullptr) {
   Scene s;
   PlanarTask& t = s.t;
   t.kind = kind;
@@ -100,6 +104,7 @@ Scene RandomTask(Rng& rng, int max_w = 40, harness::PlanarKind kind = harness::P
       t.w = 1 + int(rng.Below(24));
     }
   }
+  if (shape) shape(&t);
   const harness::PlanarShape out = harness::PlanarOutShape(t);
   if (rng.Below(2)) {
     t.fca.scale = Value(rng);
@@ -269,6 +274,45 @@ TEST(RtlPlanarEngine, N4_4_RandomTreeReductionsBitExact) { RandomKind(harness::P
 // N-4.4 through the line buffer: over columns (strips of LineW = 64 columns, up to 139 rows:
 // blocks of 64 lines) and across channels (up to 139 channels), sum, max, min.
 TEST(RtlPlanarEngine, N4_4_RandomLineReductionsBitExact) { RandomKind(harness::PlanarKind::kLineReduce, 0x91A3, 150); }
+
+// N-4.4 at the edges of the reduction units' blocks, which the random tasks seldom draw: trees
+// over one element and over more rows than one patch holds, line reductions across exactly 64
+// and 128 channels (whole blocks) and down exactly 64 rows; every operator, random traffic.
+TEST(RtlPlanarEngine, N4_4_ReductionsAtPatchAndBlockEdgesBitExact) {
+  const uint64_t seed = test::TestSeed(0x91A5);
+  SCOPED_TRACE(test::SeedNote(seed));
+  Rng rng(seed);
+  Sim<Model> sim("ane_planar", harness::CurrentTestStem());
+  PlanarDriver<Model> drv(sim);
+  drv.Reset();
+  struct Edge {
+    harness::PlanarKind kind;
+    bool axis;  // tree: rows (0) or planes (1); line: columns (0) or channels (1)
+    int c, h, w;
+    const char* what;
+  };
+  const Edge edges[] = {{harness::PlanarKind::kReduce, false, 2, 130, 5, "a tree over 130 rows"},
+                        {harness::PlanarKind::kReduce, false, 1, 1, 3, "a tree over one row"},
+                        {harness::PlanarKind::kReduce, true, 1, 3, 4, "a tree over one plane"},
+                        {harness::PlanarKind::kLineReduce, true, 64, 2, 9, "a line across 64 channels"},
+                        {harness::PlanarKind::kLineReduce, true, 128, 1, 5, "a line across 128 channels"},
+                        {harness::PlanarKind::kLineReduce, false, 2, 64, 70, "lines down 64 rows"}};
+  for (const Edge& e : edges) {
+    for (int op = 0; op < 3 && !testing::Test::HasFailure(); ++op) {
+      const Scene s = RandomTask(rng, 40, e.kind, [&e, op](PlanarTask* t) {
+        t->axis = e.axis;
+        t->tree = oracle::ReduceOp(op);
+        t->c = e.c;
+        t->h = e.h;
+        t->w = e.w;
+      });
+      ASSERT_EQ(harness::CheckPlanarTask(s.t), "") << e.what;
+      const harness::PlanarRunResult r =
+          RunExact(drv, s, Traffic(rng), std::string(e.what) + ", op " + std::to_string(op));
+      EXPECT_EQ(r.writes, WantWrites(s.t)) << e.what << ": writes taken";
+    }
+  }
+}
 
 // N-4.5: poolings of any window up to 8x8, stride up to 8, padding on every side, max, min and
 // the edge-correct mean; up to 19 channels (groups of 8 lanes, the last one short), rows of up to
