@@ -240,6 +240,65 @@ TEST(MacLaneIntEdges, N2_8_Int32EndsThroughTheCarrySelectAccumulate) {
   }
 }
 
+// N-2.3 / N-2.6 at the fp16 port's boundaries, which random products seldom hit exactly: the
+// largest finite result (a one-product reduction of 255.875 x 256 = 65504, no ceiling at K = 1)
+// of each sign, 1023 x 2^-24 (the largest subnormal: kept on the m5, flushed on the m1) as one
+// product and as a two-product sum of normal products, and 1023.5 x 2^-24 (a tie that rounds up
+// to 2^-14, kept on both). Each result against the oracle's lane (test::DriveLane).
+std::vector<Op> PortEdgeOps() {
+  std::vector<Op> ops;
+  auto one = [&ops](int slot, uint16_t a, uint16_t b) {
+    Op op;
+    op.slot = slot;
+    op.first = op.last = true;
+    op.data = a;
+    op.kernel = b;
+    ops.push_back(op);
+  };
+  for (int rep = 0; rep < 4; ++rep) {
+    const int s = rep % 2;       // two slot layouts
+    one(0 + s, 0x5BFF, 0x5C00);  // 65504
+    one(2 + s, 0xDBFF, 0x5C00);  // -65504
+    one(4 + s, 0x2000, 0x1FFE);  // 2^-7 x 2^-8 (1 + 1022/1024) = 1023 x 2^-24
+    one(6 + s, 0x2000, 0x1FFF);  // 1023.5 x 2^-24
+    Op a;                        // 2^-13 - 2^-14 (1 + 2^-10) = 1023 x 2^-24 from two normal products
+    a.slot = 1 - s;
+    a.first = true;
+    a.data = 0x0800;
+    a.kernel = 0x3C00;
+    ops.push_back(a);
+    a.first = false;
+    a.last = true;
+    a.data = 0x8401;
+    ops.push_back(a);
+  }
+  return ops;
+}
+
+TEST(MacLanePortEdges, N2_3_N2_6_LargestFiniteAndLargestSubnormalResults) {
+  const uint64_t seed = test::TestSeed(8802);
+  SCOPED_TRACE(test::SeedNote(seed));
+  for (const int gaps : {100, 60}) {
+    OpList m1_ops(PortEdgeOps());
+    const uint64_t n = m1_ops.size();
+    const LaneRun m1 = RunLaneOn<Vane_mac_lane_m1>(Generation::kM1, m1_ops, seed, n, gaps, gaps == 100 ? 100 : 50, 1);
+    EXPECT_EQ(m1.accepted, n);
+    OpList m5_ops(PortEdgeOps());
+    const LaneRun m5 = RunLaneOn<Vane_mac_lane_m5>(Generation::kM5, m5_ops, seed, n, gaps, gaps == 100 ? 100 : 50, 2);
+    EXPECT_EQ(m5.accepted, n);
+    // the accumulators hold the exact values the port rounds (fp32 codes)
+    int max_finite = 0, largest_sub = 0, tie = 0;
+    for (uint32_t r : m5.raw) {
+      max_finite += (r & 0x7FFFFFFFu) == 0x477FE000u;
+      largest_sub += r == 0x387FC000u;
+      tie += r == 0x387FE000u;
+    }
+    EXPECT_EQ(max_finite, 8);
+    EXPECT_EQ(largest_sub, 8);
+    EXPECT_EQ(tie, 4);
+  }
+}
+
 // Timing (docs/mac_lane.md): products that rotate over the 8 slots stream at one per cycle, the
 // way the array and the core feed the lanes, and every result comes kLatency cycles after its
 // last product; a single slot takes 4 cycles per product that continues a quad.
