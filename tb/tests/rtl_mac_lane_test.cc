@@ -244,7 +244,8 @@ TEST(MacLaneIntEdges, N2_8_Int32EndsThroughTheCarrySelectAccumulate) {
 // largest finite result (a one-product reduction of 255.875 x 256 = 65504, no ceiling at K = 1)
 // of each sign, 1023 x 2^-24 (the largest subnormal: kept on the m5, flushed on the m1) as one
 // product and as a two-product sum of normal products, and 1023.5 x 2^-24 (a tie that rounds up
-// to 2^-14, kept on both). Each result against the oracle's lane (test::DriveLane).
+// to 2^-14, kept on both), and N-2.4's worked sum read at the port. Each result against the
+// oracle's lane (test::DriveLane).
 std::vector<Op> PortEdgeOps() {
   std::vector<Op> ops;
   auto one = [&ops](int slot, uint16_t a, uint16_t b) {
@@ -272,6 +273,17 @@ std::vector<Op> PortEdgeOps() {
     a.data = 0x8401;
     ops.push_back(a);
   }
+  // N-2.4's worked sum on one slot: 4096 then 1021 ones, 5117 in an exact (m5) accumulator,
+  // which the port rounds to 5116 (the m1's quad stage drops ones on the way)
+  for (int k = 0; k < 1022; ++k) {
+    Op b;
+    b.slot = 3;
+    b.first = k == 0;
+    b.last = k == 1021;
+    b.data = k == 0 ? 0x6C00 : 0x3C00;
+    b.kernel = 0x3C00;
+    ops.push_back(b);
+  }
   return ops;
 }
 
@@ -287,15 +299,17 @@ TEST(MacLanePortEdges, N2_3_N2_6_LargestFiniteAndLargestSubnormalResults) {
     const LaneRun m5 = RunLaneOn<Vane_mac_lane_m5>(Generation::kM5, m5_ops, seed, n, gaps, gaps == 100 ? 100 : 50, 2);
     EXPECT_EQ(m5.accepted, n);
     // the accumulators hold the exact values the port rounds (fp32 codes)
-    int max_finite = 0, largest_sub = 0, tie = 0;
+    int max_finite = 0, largest_sub = 0, tie = 0, worked = 0;
     for (uint32_t r : m5.raw) {
       max_finite += (r & 0x7FFFFFFFu) == 0x477FE000u;
       largest_sub += r == 0x387FC000u;
       tie += r == 0x387FE000u;
+      worked += r == 0x459FE800u;  // 5117
     }
     EXPECT_EQ(max_finite, 8);
     EXPECT_EQ(largest_sub, 8);
     EXPECT_EQ(tie, 4);
+    EXPECT_EQ(worked, 1);
   }
 }
 
