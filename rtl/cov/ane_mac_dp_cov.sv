@@ -206,7 +206,7 @@ module ane_mac_dp_cov #(
   } tag_t;
   tag_t head_tag_q, skid_tag_q, l9_tag;
   logic fresh_q;
-  always_comb l9_tag = '{intg: ctl.l9_int, cmp: ctl.l9_cmp, ceil: ctl.l9_ceiling};
+  always_comb l9_tag = {ctl.l9_int, ctl.l9_cmp, ctl.l9_ceiling};  // {intg, cmp, ceil}
   always_ff @(posedge clk_i) begin
     if (oq.head_new) head_tag_q <= l9_tag;
     else if (oq.head_skid) head_tag_q <= skid_tag_q;
