@@ -57,11 +57,10 @@ BLOCKS = {
                   "ane_pe_reduce", "ane_pe_linebuf", "ane_pe_vreduce", "ane_pe_node", "ane_pe_mean",
                   "ane_pe_widen", "ane_pe_transpose"],
         "tests": {"rtl_planar_engine_test": ["Vane_planar8"],
-                  "rtl_planar_test": ["Vane_pe_ew16", "Vane_pe_fc16", "Vane_pe_mean", "Vane_pe_reduce",
-                                      "Vane_pe_transpose8"],
-                  "rtl_planar_fc_test": ["Vane_pe_fc16"],
-                  "rtl_planar_pool_test": ["Vane_pe_pool"],
-                  "rtl_planar_vreduce_test": ["Vane_pe_vreduce"]},
+                  "rtl_planar_test": ["Vane_pe_ew16", "Vane_pe_mean", "Vane_pe_reduce", "Vane_pe_post4"],
+                  "rtl_planar_fc_test": ["Vane_pe_fc16", "Vane_pe_transpose8"],
+                  "rtl_planar_pool_test": ["Vane_pe_pool4"],
+                  "rtl_planar_vreduce_test": ["Vane_pe_vreduce4"]},
     },
     "td": {
         "files": ["ane_td_fetch", "ane_td_setup", "ane_td_kdma", "ane_td_table", "ane_td_ctrl", "ane_td_rules"],
@@ -183,18 +182,22 @@ def draw_mutants(blocks, per_block, seed):
 
 # ---------------------------------------------------------------- the mutation build
 
-def models_holding(build, rtl_file):
-    """The model prefixes whose Verilator command reads rtl/<file>.sv (the build's records)."""
-    out = set()
+def model_args(build):
+    """{model prefix: its Verilator command as a list} from the build's records (verilator_args.txt:
+    the command as a CMake list; the sources named relative to rtl/ or, for a mutant, by path)."""
+    out = {}
     base = os.path.join(build, "rtl", "CMakeFiles")
     for root, _dirs, files in os.walk(base):
         if "verilator_args.txt" in files:
-            args = open(os.path.join(root, "verilator_args.txt")).read()
-            if f"/rtl/{rtl_file}.sv" in args:
-                m = re.search(r"--prefix\s+(\S+)", args)
-                if m:
-                    out.add(m.group(1))
+            args = open(os.path.join(root, "verilator_args.txt")).read().split(";")
+            if "--prefix" in args:
+                out[args[args.index("--prefix") + 1]] = args
     return out
+
+
+def models_holding(build, rtl_file):
+    """The model prefixes whose Verilator command reads rtl/<file>.sv."""
+    return {p for p, args in model_args(build).items() if f"{rtl_file}.sv" in args}
 
 
 def configure(build, mutant_file="", models="^$"):
@@ -213,7 +216,8 @@ def build_targets(build, targets, jobs):
 def run_test(build, test, timeout):
     t0 = time.time()
     try:
-        r = subprocess.run([os.path.join(build, test)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        # the first failure kills the mutant: the rest of the binary need not run
+        r = subprocess.run([os.path.join(build, test), "--gtest_fail_fast"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                            text=True, timeout=timeout)
         return ("pass" if r.returncode == 0 else "fail"), time.time() - t0, r.stdout[-2000:]
     except subprocess.TimeoutExpired:
@@ -249,45 +253,59 @@ def cmd_run(a):
         base_time[t] = secs
         print(f"mutate: baseline {t} passes ({secs:.0f} s)", flush=True)
     results = []
-    for m in mutants:
-        if time.time() - start > a.time_limit:
-            m["result"] = "not run"
+    try:
+        for m in mutants:
+            if time.time() - start > a.time_limit:
+                m["result"] = "not run"
+                results.append(m)
+                continue
+            src = os.path.join(ROOT, "rtl", m["file"] + ".sv")
+            text, before, after = apply(src, m["site"])
+            m["before"], m["after"] = before, after
+            mfile = os.path.join(mdir, f"m{m['id']:04d}", m["file"] + ".sv")
+            os.makedirs(os.path.dirname(mfile), exist_ok=True)
+            open(mfile, "w").write(text)
+            holding = models_holding(build, m["file"])
+            runs = {t: ms for t, ms in BLOCKS[m["block"]]["tests"].items() if holding & set(ms)}
+            mset = {x for ms in runs.values() for x in ms if x in holding}
+            models = "^(" + "|".join(sorted(mset)) + ")$"
+            t0 = time.time()
+            if not runs:
+                m["result"] = "no test"
+                m["seconds"] = 0
+                del m["site"]
+                results.append(m)
+                continue
+            ok, log = configure(build, mfile, models)
+            if ok:
+                ok, log = build_targets(build, sorted(runs), a.jobs)
+            if ok:
+                # the mutant must be what the models read, or every mutant would survive unseen
+                args = model_args(build)
+                wrong = sorted(p for p in mset if mfile not in args.get(p, []))
+                if wrong:
+                    fail(f"m{m['id']:04d}: the models {', '.join(wrong)} did not read {mfile}")
+            if not ok:
+                m["result"] = "not built"
+                m["log"] = log[-1500:]
+            else:
+                m["result"] = "survived"
+                for t in sorted(runs, key=lambda t: base_time[t]):  # the quickest first
+                    status, _secs, tail = run_test(build, t, 3 * base_time[t] + 60)
+                    if status != "pass":
+                        m["result"] = "killed"
+                        failed = re.findall(r"\[  FAILED  \] (\w+\.\w+)", tail)
+                        m["by"] = f"{t} ({status}{': ' + failed[0] if failed else ''})"
+                        break
+            m["seconds"] = round(time.time() - t0)
+            del m["site"]
             results.append(m)
-            continue
-        src = os.path.join(ROOT, "rtl", m["file"] + ".sv")
-        text, before, after = apply(src, m["site"])
-        m["before"], m["after"] = before, after
-        mfile = os.path.join(mdir, f"m{m['id']:04d}", m["file"] + ".sv")
-        os.makedirs(os.path.dirname(mfile), exist_ok=True)
-        open(mfile, "w").write(text)
-        holding = models_holding(build, m["file"])
-        runs = {t: ms for t, ms in BLOCKS[m["block"]]["tests"].items() if holding & set(ms)}
-        models = "^(" + "|".join(sorted({x for ms in runs.values() for x in ms if x in holding})) + ")$"
-        t0 = time.time()
-        ok, log = configure(build, mfile, models)
-        if ok:
-            ok, log = build_targets(build, sorted(runs), a.jobs)
-        if not runs:
-            m["result"] = "no test"
-        elif not ok:
-            m["result"] = "not built"
-            m["log"] = log[-1500:]
-        else:
-            m["result"] = "survived"
-            for t in sorted(runs):
-                status, _secs, _tail = run_test(build, t, 3 * base_time[t] + 60)
-                if status != "pass":
-                    m["result"] = "killed"
-                    m["by"] = f"{t} ({status})"
-                    break
-        m["seconds"] = round(time.time() - t0)
-        del m["site"]
-        results.append(m)
-        print(f"mutate: m{m['id']:04d} {m['block']} {m['file']}.sv:{m['line']} {m['what']}: {m['result']}"
-              f" ({m['seconds']} s)", flush=True)
-    for m in results:
-        m.pop("site", None)
-    configure(build)  # leave the build as the RTL is
+            print(f"mutate: m{m['id']:04d} {m['block']} {m['file']}.sv:{m['line']} {m['what']}: {m['result']}"
+                  f"{' by ' + m['by'] if 'by' in m else ''} ({m['seconds']} s)", flush=True)
+        for m in results:
+            m.pop("site", None)
+    finally:
+        configure(build)  # leave the build as the RTL is, also when stopped
     json.dump({"seed": a.seed, "per_block": a.per_block, "shard": f"{i}/{n}", "blocks": blocks,
                "seconds": round(time.time() - start), "mutants": results},
               open(os.path.join(out, f"shard-{i}.json"), "w"), indent=1)
