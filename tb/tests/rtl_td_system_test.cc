@@ -1156,7 +1156,8 @@ TEST(RtlTdSystem, N7_1_ResetInEverySetUpCycleThenAFreshProgramIsExact) {
 // the start of a convolution whose kernels come slowly (the set-up waiting for the kernel DMA,
 // the START write, the first cycles of the run), in the last cycles of a program and after its
 // end (the front end idle), and in every cycle of a refused program, its error, its walk's
-// reads still in flight, and after it (the error standing).
+// reads still in flight, and after it (the error standing). After each reset the error outputs
+// (error_o, err_setup_o, err_code_o, err_td_o, err_addr_o, err_header_o) are all 0.
 TEST(RtlTdSystem, N7_1_ResetAroundTheRunAfterTheEndAndThroughARefusal) {
   const uint64_t seed = test::TestSeed(0x7D5E9);
   SCOPED_TRACE(test::SeedNote(seed));
@@ -1181,6 +1182,10 @@ TEST(RtlTdSystem, N7_1_ResetAroundTheRunAfterTheEndAndThroughARefusal) {
     } catch (const std::runtime_error&) {}  // cut short; else it ended (done or refused) first
     s.sys.Reset();
     ++resets;
+    Ctrl& c = s.ctrl.dut();  // no error and nothing of where one came from survives the reset
+    c.eval();
+    EXPECT_EQ(uint32_t(c.error_o) | c.err_setup_o | c.err_code_o | c.err_td_o | c.err_addr_o | c.err_header_o, 0u)
+        << "an error output after a reset at cycle " << stop << " of " << what;
     RunAndCheck(s, q, {}, "after a reset at cycle " + std::to_string(stop) + " of " + what);
   };
   // a 16 -> 16 3x3 convolution over four kernel DMA channels
