@@ -466,6 +466,12 @@ class TdReader {
                       where));
     }
     need(r::kHeader_8_RBE1, 1, "a two-source planar operation reads source 1 through RBase1");
+    // the planar engine's SHAPE and CHAN registers hold W, H and C in 14 bits (docs/planar.md);
+    // the RTL front end refuses the rest with code 3 (ane_td_setup's bad_core)
+    if (L.src.c > 16383 || L.src.h > 16383 || L.src.w > 16383) {
+      Fail(fmt::format("{}: a planar task of [{}, {}, {}]: the planar engine takes C, H and W up to 16383", where,
+                       L.src.c, L.src.h, L.src.w));
+    }
     L.src1 = L.src;
     L.src1.bar = int(get(r::kHeader_8_RBase1));
     L.src1.format = format<r::kCommon_ChCfg_Src1Fmt>();

@@ -82,7 +82,8 @@ inline std::vector<Patch> RandomPatches(Rng& rng, int reductions) {
       q.op = op;
       q.first = p == 0;
       q.last = p == n - 1;
-      q.mask = rng.Below(3) ? ~uint64_t(0) : rng.Next();
+      // full, random, or (one in 24) empty: a patch of identities
+      q.mask = rng.Below(3) ? ~uint64_t(0) : (rng.Below(8) == 0 ? 0 : rng.Next());
       for (auto& c : q.v) {
         const uint32_t k = rng.Below(64);
         if (k == 0)

@@ -276,7 +276,8 @@ TEST(RtlPlanarEngine, N4_4_RandomTreeReductionsBitExact) { RandomKind(harness::P
 TEST(RtlPlanarEngine, N4_4_RandomLineReductionsBitExact) { RandomKind(harness::PlanarKind::kLineReduce, 0x91A3, 150); }
 
 // N-4.4 at the edges of the reduction units' blocks, which the random tasks seldom draw: trees
-// over one element and over more rows than one patch holds, line reductions across exactly 64
+// over one element (a row, a plane) and over lists longer than one patch (a plane of 130 rows, a
+// row of 130 elements), line reductions across exactly 64
 // and 128 channels (whole blocks) and down exactly 64 rows; every operator, random traffic.
 TEST(RtlPlanarEngine, N4_4_ReductionsAtPatchAndBlockEdgesBitExact) {
   const uint64_t seed = test::TestSeed(0x91A5);
@@ -294,6 +295,8 @@ TEST(RtlPlanarEngine, N4_4_ReductionsAtPatchAndBlockEdgesBitExact) {
   const Edge edges[] = {{harness::PlanarKind::kReduce, false, 2, 130, 5, "a tree over 130 rows"},
                         {harness::PlanarKind::kReduce, false, 1, 1, 3, "a tree over one row"},
                         {harness::PlanarKind::kReduce, true, 1, 3, 4, "a tree over one plane"},
+                        {harness::PlanarKind::kReduce, false, 2, 3, 130, "trees along rows of 130 (three patches)"},
+                        {harness::PlanarKind::kReduce, true, 3, 1, 1, "trees over planes of one element"},
                         {harness::PlanarKind::kLineReduce, true, 64, 2, 9, "a line across 64 channels"},
                         {harness::PlanarKind::kLineReduce, true, 128, 1, 5, "a line across 128 channels"},
                         {harness::PlanarKind::kLineReduce, false, 2, 64, 70, "lines down 64 rows"}};
@@ -312,6 +315,62 @@ TEST(RtlPlanarEngine, N4_4_ReductionsAtPatchAndBlockEdgesBitExact) {
       EXPECT_EQ(r.writes, WantWrites(s.t)) << e.what << ": writes taken";
     }
   }
+}
+
+// N-7.1: a reset in every cycle of a task of each kind (elementwise, tree along rows and over
+// planes, line reductions, poolings with padding), each followed by a fresh task that must be
+// exact: no state of a unit (the reads owed, the patch being filled or spilled, the pooling's
+// rows and padding, the packer's job, a write pending) survives the reset.
+TEST(RtlPlanarEngine, N7_1_ResetInEveryCycleOfEachKindOfTaskThenAFreshTaskIsExact) {
+  const uint64_t seed = test::TestSeed(0x91A6);
+  SCOPED_TRACE(test::SeedNote(seed));
+  Rng rng(seed);
+  Sim<Model> sim("ane_planar", harness::CurrentTestStem());
+  PlanarDriver<Model> drv(sim);
+  drv.Reset();
+  const Scene fresh = RandomTask(rng, 12);
+  struct Kind {
+    harness::PlanarKind kind;
+    bool axis;
+    const char* what;
+  };
+  const Kind kinds[] = {{harness::PlanarKind::kElementwise, false, "elementwise"},
+                        {harness::PlanarKind::kReduce, false, "tree along rows"},
+                        {harness::PlanarKind::kReduce, true, "tree over planes"},
+                        {harness::PlanarKind::kLineReduce, false, "lines down columns"},
+                        {harness::PlanarKind::kLineReduce, true, "lines across channels"},
+                        {harness::PlanarKind::kPool, false, "pooling with padding"}};
+  int resets = 0;
+  for (const Kind& k : kinds) {
+    const Scene s = RandomTask(rng, 24, k.kind, [&k](PlanarTask* t) {
+      t->axis = k.axis;
+      t->c = 2;
+      t->h = 3;
+      t->w = k.kind == harness::PlanarKind::kReduce && !k.axis ? 70 : 12;  // rows of two patches
+      if (k.kind == harness::PlanarKind::kPool) {
+        t->h = 5;
+        t->pool = {};
+        t->pool.kh = t->pool.kw = 3;
+        t->pool.sy = t->pool.sx = 2;
+        t->pool.pt = t->pool.pl = 1;
+        t->pool.oh = 3;
+        t->pool.ow = 6;  // the padding on every side (one row and column below and right)
+      }
+    });
+    ASSERT_EQ(harness::CheckPlanarTask(s.t), "") << k.what << ": " << s.what;
+    const harness::PlanarRunResult full = RunExact(drv, s, {}, k.what);
+    for (uint64_t stop = 0; stop <= full.wall && !testing::Test::HasFailure(); ++stop) {
+      drv.mem() = s.mem;
+      try {
+        drv.Run(s.t, Traffic(rng), stop);
+      } catch (const std::runtime_error&) {}
+      drv.Reset();
+      ++resets;
+      RunExact(drv, fresh, {}, std::string("after a reset at cycle ") + std::to_string(stop) + " of " + k.what);
+    }
+  }
+  std::printf("%d resets\n", resets);
+  EXPECT_GT(resets, 200);
 }
 
 // N-4.5: poolings of any window up to 8x8, stride up to 8, padding on every side, max, min and

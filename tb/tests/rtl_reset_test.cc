@@ -1076,6 +1076,42 @@ struct CoreBench {
   uint64_t start_ = 0;  // the cycle of the last complete run's START write, from its first cycle
 };
 
+// Sparse layers (N-6.3) of three or more channel slices per tile whose kernels are zero over
+// whole slices (the second and the last): the router releases such slices by no-data requests,
+// skipping them between two operations or ending the group after its last one (docs/core.md
+// "ane_core_route"). The random layers above seldom have one; resets land in those states here.
+template <class M, int kLanes>
+struct SparseSliceCoreBench : CoreBench<M, kLanes> {
+  CoreJob RandomJob(Rng& rng) {
+    CoreJob j;
+    oracle::Tensor3 x;
+    std::vector<std::vector<uint16_t>> w;
+    for (;;) {
+      if (!RandomCoreLayer(rng, CoreOf(kLanes), &j.plan, &x, &w)) continue;
+      if (j.plan.nsl >= 3 && !j.plan.kspec.four_kernel && !j.plan.diag && j.plan.layer.groups == 1) break;
+    }
+    j.plan.kspec.sparse = true;
+    const oracle::ConvGeometry& g = j.plan.layer.geom;
+    const int nc = j.plan.channels_per_wu, kk = g.kernel_h * g.kernel_w;
+    for (auto& kern : w) {
+      for (size_t s = 0; s < kern.size(); ++s) {
+        const int slice = int(s) / kk / nc;
+        if (slice == 1 || slice == j.plan.nsl - 1) kern[s] = 0;
+      }
+    }
+    j.image = harness::BuildCoreImage(j.plan, CoreOf(kLanes), x, w, rng.Next());
+    j.want = oracle::Conv2d(j.plan.layer, x, harness::CoreCoefficients(j.plan, w));
+    j.max_latency = 1 + int(rng.Below(12));
+    j.stall_pct = int(rng.Below(35));
+    return j;
+  }
+};
+
+TEST(RtlReset, N2_N3_N6_3_Core8SparseSlicesMidLayerNeverReportsDoneAndNextLayerIsExact) {
+  SparseSliceCoreBench<Vane_core8_m1, 8> b;
+  MidJobResets(b, 0x4E5E0C03, 300);
+}
+
 TEST(RtlReset, N2_N3_Core8MidLayerNeverReportsDoneAndNextLayerIsExact) {
   CoreBench<Vane_core8_m1, 8> b;
   MidJobResets(b, 0x4E5E0C01, 150);

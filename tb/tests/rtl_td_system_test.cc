@@ -29,6 +29,7 @@
 #include "Vane_td_ctrl8.h"
 #include "tb/harness/postproc_driver.h"
 #include "tb/harness/sim.h"
+#include "tb/harness/td_run.h"
 #include "tb/harness/td_system.h"
 #include "tb/oracle/conv.h"
 #include "tb/oracle/formats.h"
@@ -98,7 +99,7 @@ std::vector<td::LayerSpec> RandomProgram(Rng& rng, int max_len) {
       s.ow = w;
     } else {
       s.groups = (c % 2 == 0 && rng.Below(3) == 0) ? 2 : (rng.Below(5) == 0 ? c : 1);
-      s.cout = s.groups * (1 + int(rng.Below(s.groups == c ? 3 : 12)));
+      s.cout = s.groups * (1 + int(rng.Below(s.groups == c ? 3 : 16)));
       s.kh = 1 + int(rng.Below(uint32_t(std::min(h + 1, 7))));
       s.kw = 1 + int(rng.Below(uint32_t(std::min(w + 1, 7))));
       s.sy = 1 + int(rng.Below(3));
@@ -114,7 +115,9 @@ std::vector<td::LayerSpec> RandomProgram(Rng& rng, int max_len) {
       }
       s.oh = (h + s.py + pb - s.kh) / s.sy + 1;
       s.ow = (w + s.px + pr - s.kw) / s.sx + 1;
-      s.kernel_channels = 1 + int(rng.Below(uint32_t(std::min(s.cout, 15))));  // and a table channel
+      // 1-16 kernel DMA channels (15 with a table: its channel is the 16th), one in four as many
+      // as there are output channels
+      s.kernel_channels = rng.Below(4) == 0 ? std::min(s.cout, 16) : 1 + int(rng.Below(uint32_t(std::min(s.cout, 16))));
       const int steps = c / s.groups * s.kh * s.kw;
       for (int co = 0; co < s.cout; ++co) {
         std::vector<uint16_t> k;
@@ -141,6 +144,7 @@ std::vector<td::LayerSpec> RandomProgram(Rng& rng, int max_len) {
         s.above = SmallFp16(rng);
       }
     }
+    if (s.nonlinear == regs::td::Nonlinear::kTable) s.kernel_channels = std::min(s.kernel_channels, 15);
     c = s.cout;
     h = s.oh;
     w = s.ow;
@@ -306,14 +310,15 @@ std::vector<uint8_t> Reference(const Placed& p, std::vector<td::TdLayer>* loaded
 
 // The configuration writes the C++ driver makes for TD layer `l` (core_plan.cc, core_driver.h),
 // with the TD's own addresses and strides.
-std::vector<std::pair<uint32_t, uint32_t>> ExpectedWrites(const td::TdLayer& l, const TdSystemJob& job) {
+std::vector<std::pair<uint32_t, uint32_t>> ExpectedWrites(const td::TdLayer& l, const TdSystemJob& job,
+                                                          const CoreParams& cp = kCp) {
   namespace rc = regs::core;
   harness::CoreLayerPlan p;
   p.layer = l.layer;
   p.kspec.format = l.layer.mode == oracle::MacMode::kInt8 ? oracle::KernelFormat::kRaw8 : oracle::KernelFormat::kFp16;
-  const std::string bad = harness::PlanCoreLayer(&p, kCp);
+  const std::string bad = harness::PlanCoreLayer(&p, cp);
   if (!bad.empty()) throw std::runtime_error("PlanCoreLayer: " + bad);
-  std::vector<std::pair<uint32_t, uint32_t>> w = harness::CoreShifterWrites(p, kCp);
+  std::vector<std::pair<uint32_t, uint32_t>> w = harness::CoreShifterWrites(p, cp);
   for (const auto& [a, v] : harness::PostConfigWrites(l.layer.post)) w.push_back({rc::WindowAddr(rc::kPostproc, a), v});
   const harness::CoreAddresses ad{
       uint32_t(job.bars[size_t(l.src.bar)] + l.src.base), uint32_t(l.src.plane), uint32_t(l.src.row), job.kstage,
@@ -662,6 +667,255 @@ TEST(RtlTdSystem, TD_RefusedTdsStopBeforeTheCoreIsConfigured) {
   }
 }
 
+// One TD as a chain of its own (EON), the C++ verdict on it: the interpretation's refusal, or
+// the core planner's at the RTL's 8 lanes (PlanCoreLayer, what ane_td_setup's plan implements);
+// empty when both accept it.
+std::string CppVerdict(td::Td one, const std::vector<uint8_t>& weights) {
+  namespace r = regs::td;
+  one.Set(r::kHeader_0_EON, 1);
+  one.Set(r::kHeader_8_TBE, 0);
+  one.Set(r::kHeader_1_NextSize, 0);
+  one.Set(r::kHeader_7_NextPointer, 0);
+  try {
+    for (const td::TdLayer& l : td::Interpret({one}, weights, kWeightsBar)) {
+      if (l.planar) continue;
+      harness::CoreLayerPlan plan;
+      plan.layer = l.layer;
+      plan.kspec.format =
+          l.layer.mode == oracle::MacMode::kInt8 ? oracle::KernelFormat::kRaw8 : oracle::KernelFormat::kFp16;
+      const std::string bad = harness::PlanCoreLayer(&plan, kCp);
+      if (!bad.empty()) return "PlanCoreLayer: " + bad;
+    }
+  } catch (const td::TdError& x) {
+    return x.what();
+  }
+  return "";
+}
+
+// Every limit and rule of the set-up (docs/td_fetch.md "Layer set-up") met by one TD edited to
+// break it, with the code the set-up gives: the sizes the core cannot run (error 3: 4096-wide
+// and -high inputs and outputs, more than 1023 channels per group, output channels per group,
+// groups, passes or rows of tiles; planar tasks past 16 383), the shapes (error 2: Cout not a
+// multiple of the groups), and the neural-engine fields (error 1: group strides with groups, a
+// bias or a scaled int8 output for int8 data, kernel channels not 0..E-1, a table without a
+// channel). The C++ (Interpret, then the core planner at 8 lanes) refuses each too, and the
+// next program runs exact. The limits no TD reaches on this core are in docs/verification.md.
+TEST(RtlTdSystem, TD_EveryLimitOfTheSetUpRefusedWithItsCode) {
+  const uint64_t seed = test::TestSeed(0x7D5E7);
+  SCOPED_TRACE(test::SeedNote(seed));
+  Rng rng(seed);
+  System s;
+  struct Case {
+    const char* what;
+    int kind;  // 0 a convolution, 1 a per-element pass, 2 a planar task
+    std::vector<std::pair<const char*, uint32_t>> edits;
+    int code;
+  };
+  const std::vector<Case> cases = {
+      {"a 4096-wide input", 0, {{"Common.InDim.Win", 4096}}, kErrCore},
+      {"a 4096-high input", 0, {{"Common.InDim.Hin", 4096}}, kErrCore},
+      {"a 4096-high output",
+       0,
+       {{"Common.InDim.Hin", 4095}, {"Common.OutDim.Hout", 4096}, {"Common.ConvCfg.Kh", 3}, {"Common.ConvCfg.Py", 2}},
+       kErrCore},
+      {"a 4096-wide output",
+       0,
+       {{"Common.InDim.Win", 4095}, {"Common.OutDim.Wout", 4096}, {"Common.ConvCfg.Kw", 3}, {"Common.ConvCfg.Px", 2}},
+       kErrCore},
+      {"2048 input channels in a group", 0, {{"Common.Cin.Cin", 2048}}, kErrCore},
+      {"2048 output channels in a group", 0, {{"Common.Cout.Cout", 2048}}, kErrCore},
+      {"1024 groups",
+       0,
+       {{"Common.Cin.Cin", 1024}, {"Common.Cout.Cout", 1024}, {"Common.GroupConvCfg.NumGroups", 1024}},
+       kErrCore},
+      {"1536 passes",
+       0,
+       {{"Common.Cin.Cin", 512}, {"Common.Cout.Cout", 512 * 24}, {"Common.GroupConvCfg.NumGroups", 512}},
+       kErrCore},
+      {"1050 rows of tiles", 0, {{"Common.InDim.Hin", 2100}, {"Common.OutDim.Hout", 2100}}, kErrCore},
+      {"Cout not a multiple of the groups",
+       0,
+       {{"Common.GroupConvCfg.NumGroups", 2}, {"Common.Cout.Cout", 3}},
+       kErrShape},
+      {"a source group stride with groups",
+       0,
+       {{"Common.GroupConvCfg.NumGroups", 2}, {"TileDMASrc.GroupStride.Stride", 1}},
+       kErrField},
+      {"a destination group stride with groups",
+       0,
+       {{"Common.GroupConvCfg.NumGroups", 2}, {"TileDMADst.GroupStride.GroupStride", 1}},
+       kErrField},
+      {"a bias for int8 data",
+       0,
+       {{"Common.ChCfg.InFmt", 1},
+        {"TileDMASrc.Fmt.MemFmt", 1},
+        {"NE.KernelCfg.KernelFmt", 1},
+        {"NE.MACCfg.BiasMode", 1}},
+       kErrField},
+      {"a scaled int8 output of int8 data",
+       0,
+       {{"Common.ChCfg.InFmt", 1},
+        {"TileDMASrc.Fmt.MemFmt", 1},
+        {"NE.KernelCfg.KernelFmt", 1},
+        {"Common.ChCfg.OutFmt", 1},
+        {"TileDMADst.Fmt.MemFmt", 1},
+        {"NE.PostScale.PostScale", 0x4000}},
+       kErrField},
+      {"kernel channel 1 without channel 0",
+       0,
+       {{"KernelDMASrc.CoeffDMAConfig[0].En", 0}, {"KernelDMASrc.CoeffDMAConfig[1].En", 1}},
+       kErrField},
+      {"a table without a kernel channel", 1, {{"NE.MACCfg.NonlinearMode", 2}}, kErrField},
+      {"a 16384-wide planar task", 2, {{"Common.InDim.Win", 16384}, {"Common.OutDim.Wout", 16384}}, kErrCore},
+      {"a 16384-high planar task", 2, {{"Common.InDim.Hin", 16384}, {"Common.OutDim.Hout", 16384}}, kErrCore},
+      {"16384 planar channels", 2, {{"Common.Cin.Cin", 16384}, {"Common.Cout.Cout", 16384}}, kErrCore},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.what);
+    td::LayerSpec l;  // 2 -> 2, 4 x 4, 1 x 1
+    l.cin = l.cout = 2;
+    l.h = l.w = l.oh = l.ow = 4;
+    if (c.kind == 0) l.weights.assign(2, std::vector<uint16_t>(2, 0x3C00));
+    l.pass = c.kind == 1;
+    l.planar = c.kind == 2;
+    td::Encoded e = td::EncodeLayers({l}, kWeightsBar);
+    for (const auto& [name, value] : c.edits) e.tds[0].Set(td::FieldByName(name), value);
+    e.chain = td::EncodeChain(e.tds, uint32_t(e.chain.size()));
+    const std::string cpp = CppVerdict(e.tds[0], e.weights);
+    EXPECT_FALSE(cpp.empty()) << "the C++ accepts it";
+    Placed p = Place(e, rng, false);
+    s.sys.mem() = p.mem;
+    const TdSystemResult res = s.sys.Run(
+        p.job, [&p](uint64_t a) { return p.Writable(a); }, RandomTraffic(rng));
+    EXPECT_TRUE(res.error && res.setup_error) << "the RTL runs it (the C++: " << cpp << ")";
+    EXPECT_EQ(res.err_code, c.code) << "the C++: " << cpp;
+    EXPECT_EQ(res.err_td, 0);
+    EXPECT_TRUE(res.cfg_writes.empty() && res.pe_cfg_writes.empty()) << "configured before the refusal";
+    td::LayerSpec ok = l;  // the next walk starts clean
+    ok.pass = ok.planar = false;
+    ok.weights.assign(2, std::vector<uint16_t>(2, 0x3C00));
+    Placed q = Place(td::EncodeLayers({ok}, kWeightsBar), rng);
+    PutInput(&q, rng);
+    RunAndCheck(s, q, {}, std::string(c.what) + ", then a good program");
+  }
+}
+
+// The set-up's tile search at the full size (Vane_td_ctrl256 with the 256-lane core, what
+// `ane run PROGRAM.hwx --engine rtl` runs; on the 8-lane core every first tile fits): a tile
+// whose input patch does not fit the 512-byte bank loses rows until it does (16 x 16 outputs of
+// a 3x3 convolution), or, at one row, columns (100-wide outputs) (docs/td_fetch.md "Layer
+// set-up"). The configuration is the C++ planner's at 256 lanes (PlanCoreLayer searches the same
+// way) and the output the oracle's.
+TEST(RtlTdSystem, TD_FullSizeSetUpShrinksTheTileUntilItsPatchFitsTheBank) {
+  const uint64_t seed = test::TestSeed(0x7D5EA);
+  SCOPED_TRACE(test::SeedNote(seed));
+  Rng rng(seed);
+  struct Shape {
+    int c, h, w;
+    const char* what;
+  };
+  for (const Shape& sh : {Shape{2, 16, 16, "16 x 16: fewer rows"}, Shape{1, 2, 100, "2 x 100: fewer columns"}}) {
+    td::LayerSpec l;
+    l.cin = l.cout = sh.c;
+    l.h = l.oh = sh.h;
+    l.w = l.ow = sh.w;
+    l.kh = l.kw = 3;
+    l.py = l.px = 1;
+    for (int co = 0; co < l.cout; ++co) {
+      std::vector<uint16_t> k;
+      for (int j = 0; j < l.cin * 9; ++j) k.push_back(SmallFp16(rng));
+      l.weights.push_back(k);
+    }
+    Placed p = Place(td::EncodeLayers({l}, kWeightsBar), rng);
+    PutInput(&p, rng);
+    const std::vector<uint8_t> want = Reference(p);
+    std::vector<uint8_t> mem = p.mem;
+    const TdSystemResult r = harness::RunTdProgram256(
+        &mem, p.job, [&p](uint64_t a) { return p.Writable(a); }, RandomTraffic(rng));
+    ASSERT_FALSE(r.error) << sh.what << ": error code " << r.err_code;
+    EXPECT_EQ(r.cfg_writes, ExpectedWrites(p.layers[0], p.job, harness::kTdCtrl256Params)) << sh.what;
+    const td::TdLayer& t = p.layers[0];
+    const uint64_t db = p.job.bars[size_t(t.dst.bar)];
+    for (int c = 0; c < t.dst.c; ++c) {
+      for (int y = 0; y < t.dst.h; ++y) {
+        for (int x = 0; x < t.dst.w; ++x) {
+          const uint64_t a = db + t.dst.Offset(c, y, x);
+          ASSERT_EQ(Load(mem, a, 2), Load(want, a, 2)) << sh.what << ": y[" << c << "][" << y << "][" << x << "]";
+        }
+      }
+    }
+    // the plan's tile is not the first guess (256 / OW rows of OW columns)
+    harness::CoreLayerPlan plan;
+    plan.layer = t.layer;
+    ASSERT_EQ(harness::PlanCoreLayer(&plan, harness::kTdCtrl256Params), "");
+    std::printf("%s: tile %d x %d\n", sh.what, plan.tile_h, plan.tile_w);
+    EXPECT_LT(plan.tile_h * plan.tile_w, std::min(256, t.dst.w * t.dst.h)) << sh.what;
+  }
+}
+
+// The fetch's errors through the whole front end (docs/td_fetch.md): a chain whose last TD runs
+// past the TD buffer's limit stops there, after the TDs before it ran exact, with the fetch's
+// error (not the set-up's) for that TD; a set-up refusal of TD 0 in the same chain is the error
+// reported (its TD, the set-up's code) while the fetch's stands behind it.
+TEST(RtlTdSystem, TD_FetchErrorsThroughTheFrontEnd) {
+  const uint64_t seed = test::TestSeed(0x7D5E8);
+  SCOPED_TRACE(test::SeedNote(seed));
+  Rng rng(seed);
+  System s;
+  for (int it = 0; it < 6 && !testing::Test::HasFailure(); ++it) {
+    const bool refuse_first = it % 2 == 1;
+    std::vector<td::LayerSpec> specs;
+    for (int i = 0; i < 2; ++i) {
+      td::LayerSpec l;
+      l.cin = l.cout = 2;
+      l.h = l.w = l.oh = l.ow = 4;
+      l.weights.assign(2, std::vector<uint16_t>(2, 0x3C00));
+      l.src_bar = i == 0 ? 5 : 6;
+      l.dst_bar = i == 0 ? 6 : 4;
+      specs.push_back(l);
+    }
+    td::Encoded e = td::EncodeLayers(specs, kWeightsBar);
+    if (refuse_first) e.tds[0].Set(td::FieldByName("Common.GroupConvCfg.NumGroups"), 0);
+    e.chain = td::EncodeChain(e.tds, uint32_t(e.chain.size()));
+    Placed p = Place(e, rng, false);
+    if (!refuse_first) p.layers = td::Interpret({e.tds[0]}, e.weights, kWeightsBar);
+    p.job.limit = uint32_t(e.chain.size()) - 4 * (1 + rng.Below(8));  // TD 1 ends past the limit
+    std::vector<uint8_t> want;
+    if (!refuse_first) {
+      PutInput(&p, rng);
+      want = Reference(p);
+    }
+    s.sys.mem() = p.mem;
+    const TdSystemResult res = s.sys.Run(
+        p.job, [&p](uint64_t a) { return p.Writable(a); }, RandomTraffic(rng));
+    const std::string what = refuse_first ? "TD 0 refused, TD 1 past the limit" : "TD 1 past the limit";
+    EXPECT_TRUE(res.error) << what;
+    EXPECT_EQ(res.setup_error, refuse_first) << what;
+    EXPECT_EQ(res.err_td, refuse_first ? 0 : 1) << what;
+    if (refuse_first) {
+      EXPECT_EQ(res.err_code, kErrShape) << what;
+      EXPECT_EQ(res.layers, 0) << what;
+    } else {
+      EXPECT_EQ(res.layers, 1) << what;
+      const td::TdLayer& l = p.layers[0];
+      const uint64_t db = p.job.bars[size_t(l.dst.bar)];
+      for (int ch = 0; ch < l.dst.c; ++ch) {
+        for (int y = 0; y < l.dst.h; ++y) {
+          for (int x = 0; x < l.dst.w; ++x) {
+            const uint64_t a = db + l.dst.Offset(ch, y, x);
+            ASSERT_EQ(Load(s.sys.mem(), a, 2), Load(want, a, 2)) << what;
+          }
+        }
+      }
+    }
+    td::LayerSpec ok = specs[0];  // the next walk starts clean
+    ok.dst_bar = 4;
+    Placed q = Place(td::EncodeLayers({ok}, kWeightsBar), rng);
+    PutInput(&q, rng);
+    RunAndCheck(s, q, {}, what + ", then a good program");
+  }
+}
+
 // ---------------------------------------------------------------- the real programs
 
 std::vector<uint8_t> ReadProgram(const std::string& name) {
@@ -896,6 +1150,80 @@ TEST(RtlTdSystem, N7_1_ResetInEverySetUpCycleThenAFreshProgramIsExact) {
   }
   EXPECT_TRUE(table && pass && planar) << "a kind of program is missing";
   std::printf("%d resets\n", resets);
+}
+
+// N-7.1: a reset in the cycles the previous test leaves out, then a fresh program, exact: around
+// the start of a convolution whose kernels come slowly (the set-up waiting for the kernel DMA,
+// the START write, the first cycles of the run), in the last cycles of a program and after its
+// end (the front end idle), and in every cycle of a refused program, its error, its walk's
+// reads still in flight, and after it (the error standing). After each reset the error outputs
+// (error_o, err_setup_o, err_code_o, err_td_o, err_addr_o, err_header_o) are all 0.
+TEST(RtlTdSystem, N7_1_ResetAroundTheRunAfterTheEndAndThroughARefusal) {
+  const uint64_t seed = test::TestSeed(0x7D5E9);
+  SCOPED_TRACE(test::SeedNote(seed));
+  Rng rng(seed);
+  System s;
+  td::LayerSpec tiny;  // the fresh program: 2 -> 2, 4 x 4, 1 x 1
+  tiny.cin = tiny.cout = 2;
+  tiny.h = tiny.w = tiny.oh = tiny.ow = 4;
+  tiny.weights.assign(2, std::vector<uint16_t>(2, 0x3C00));
+  Placed q = Place(td::EncodeLayers({tiny}, kWeightsBar), rng);
+  PutInput(&q, rng);
+  harness::CoreRunOptions slow;  // every memory answer late, a third of the cycles stalled
+  slow.max_latency = 8;
+  slow.stall_pct = 30;
+  slow.below = [&rng](uint32_t n) { return rng.Below(n); };
+  int resets = 0;
+  auto cut = [&](const Placed& p, uint64_t stop, const std::string& what) {
+    s.sys.mem() = p.mem;
+    try {
+      s.sys.Run(
+          p.job, [](uint64_t) { return true; }, slow, stop);
+    } catch (const std::runtime_error&) {}  // cut short; else it ended (done or refused) first
+    s.sys.Reset();
+    ++resets;
+    Ctrl& c = s.ctrl.dut();  // no error and nothing of where one came from survives the reset
+    c.eval();
+    EXPECT_EQ(uint32_t(c.error_o) | c.err_setup_o | c.err_code_o | c.err_td_o | c.err_addr_o | c.err_header_o, 0u)
+        << "an error output after a reset at cycle " << stop << " of " << what;
+    RunAndCheck(s, q, {}, "after a reset at cycle " + std::to_string(stop) + " of " + what);
+  };
+  // a 16 -> 16 3x3 convolution over four kernel DMA channels
+  td::LayerSpec conv;
+  conv.cin = conv.cout = 16;
+  conv.h = conv.w = conv.oh = conv.ow = 4;
+  conv.kh = conv.kw = 3;
+  conv.py = conv.px = 1;
+  conv.kernel_channels = 4;
+  for (int co = 0; co < 16; ++co) {
+    std::vector<uint16_t> k;
+    for (int j = 0; j < 16 * 9; ++j) k.push_back(SmallFp16(rng));
+    conv.weights.push_back(k);
+  }
+  Placed p = Place(td::EncodeLayers({conv}, kWeightsBar), rng);
+  PutInput(&p, rng);
+  const TdSystemResult full = RunAndCheck(s, p, slow, "the convolution");
+  const uint64_t start = full.cycles - full.core_busy_cycles;  // about where the run starts
+  ASSERT_GT(start, 64u);
+  for (uint64_t stop = start - 64; stop < start + 16 && !testing::Test::HasFailure(); ++stop)
+    cut(p, stop, "the convolution");
+  for (uint64_t stop = full.cycles - 32; stop < full.cycles + 16 && !testing::Test::HasFailure(); ++stop) {
+    cut(p, stop, "the convolution's end");
+  }
+  // TD 0 refused (no groups), TD 1 behind it
+  td::Encoded e = td::EncodeLayers({tiny, tiny}, kWeightsBar);
+  e.tds[0].Set(td::FieldByName("Common.GroupConvCfg.NumGroups"), 0);
+  e.chain = td::EncodeChain(e.tds, uint32_t(e.chain.size()));
+  Placed r = Place(e, rng, false);
+  s.sys.mem() = r.mem;
+  const TdSystemResult refused = s.sys.Run(
+      r.job, [](uint64_t) { return true; }, slow);
+  ASSERT_TRUE(refused.error && refused.setup_error);
+  for (uint64_t stop = 1; stop < refused.cycles + 16 && !testing::Test::HasFailure(); ++stop) {
+    cut(r, stop, "a refused program");
+  }
+  std::printf("%d resets\n", resets);
+  EXPECT_GT(resets, 150);
 }
 
 // N-7.1: the X seeds of both models (--x-initial unique) change no output.

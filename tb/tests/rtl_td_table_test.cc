@@ -248,7 +248,9 @@ bool Convert(Sim<M>& sim, const Memory& mem, uint32_t at, const Traffic& tr, Rng
   for (;;) {
     const uint64_t now = sim.cycles() - c0;
     if (now >= cut) return false;
-    d.start_i = now == 0;
+    // start_i again while busy (tr.restart_pct) is ignored: the reads below stay those of `at`
+    d.start_i = now == 0 ||
+                (tr.restart_pct > 0 && d.busy_o && ended_at == ~uint64_t(0) && int(rng.Below(100)) < tr.restart_pct);
     d.base_i = now == 0 ? at : uint32_t(rng.Next()) & ~63u;  // base_i matters only with start_i
     d.rd_ready_i = int(rng.Below(100)) >= tr.rd_stall_pct;
     d.wr_ready_i = int(rng.Below(100)) >= tr.wr_stall_pct;
@@ -469,7 +471,8 @@ TEST(RtlTdTable, N5_1_DirectedCornersMatchTableFromBlob) {
 // neighbours, a few ulps apart, opposite-signed large pairs whose slope overflows; smooth
 // curves at scales from 2^-24 to 2^15; tiny knots only), words 0, 1 and 37..39 random (NaN
 // too: not the table's), at random 64-aligned addresses under random read latency (1..8),
-// rd_ready / wr_ready low at random and random gaps before start_i: every write equal to
+// rd_ready / wr_ready low at random, random gaps before start_i, start_i again while busy (one
+// conversion in four; ignored): every write equal to
 // TableWrites(TableFromBlob(blob)). The outcomes are counted so that the corners are seen.
 TEST(RtlTdTable, N5_1_RandomBlobsUnderRandomTraffic) {
   const uint64_t seed = test::TestSeed(0x7AB03);
@@ -482,7 +485,8 @@ TEST(RtlTdTable, N5_1_RandomBlobsUnderRandomTraffic) {
   for (int it = 0; it < n && !HasFailure(); ++it) {
     const int mode = rng.Below(4) == 0 ? 1 : rng.Below(8) == 0 ? 2 : 0;
     const std::vector<uint8_t> blob = RandomBlob(rng, mode);
-    const Traffic tr = RandomTraffic(rng, kLimits);
+    Traffic tr = RandomTraffic(rng, kLimits);
+    if (it % 4 == 3) tr.restart_pct = 10;  // start_i pulses during the conversion, ignored
     RunBlob(sim, blob, tr, rng, "blob " + std::to_string(it) + " (mode " + std::to_string(mode) + "), " + Describe(tr));
     const oracle::ActTable t = td::TableFromBlob(blob.data(), blob.size());
     for (int s = 0; s < 32; ++s) {

@@ -28,6 +28,7 @@ struct Traffic {
   int wr_stall_pct = 0;                  // wr_ready_i low
   int task_delay_max = 0;                // task_done_i 1 + [0, max] cycles after a TD's last write (the fetch)
   int start_delay_max = 0;               // idle cycles before start_i
+  int restart_pct = 0;                   // start_i high while busy_o (to be ignored), per cycle
 };
 
 // How wild a block's random traffic gets.
@@ -53,7 +54,8 @@ inline std::string Describe(const Traffic& t) {
   return "latency " + std::to_string(t.min_latency) + ".." + std::to_string(t.max_latency) + ", rd_ready low " +
          std::to_string(t.rd_stall_pct) + "%, wr_ready low " + std::to_string(t.wr_stall_pct) +
          "%, task_done delay 0.." + std::to_string(t.task_delay_max) + ", start gap 0.." +
-         std::to_string(t.start_delay_max);
+         std::to_string(t.start_delay_max) +
+         (t.restart_pct ? ", start_i while busy " + std::to_string(t.restart_pct) + "%" : "");
 }
 
 // `bytes` at `base` in an address space of zeros, read in 8-byte beats.
