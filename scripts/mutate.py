@@ -197,7 +197,8 @@ def model_args(build):
 
 def models_holding(build, rtl_file):
     """The model prefixes whose Verilator command reads rtl/<file>.sv."""
-    return {p for p, args in model_args(build).items() if f"{rtl_file}.sv" in args}
+    name = f"{rtl_file}.sv"  # as rtl/ names it, or a mutant's path left by the mutant before
+    return {p for p, args in model_args(build).items() if any(x == name or x.endswith("/" + name) for x in args)}
 
 
 def configure(build, mutant_file="", models="^$"):
@@ -235,6 +236,12 @@ def cmd_run(a):
     mdir = os.path.join(out, "mutants")
     os.makedirs(mdir, exist_ok=True)
     mutants = [m for m in draw_mutants(blocks, a.per_block, a.seed) if m["id"] % n == i - 1]
+    ids = {int(x.lstrip("m")) for x in a.ids.split(",")} if a.ids else set()
+    if ids:  # run these again; their results replace the shard's
+        unknown = ids - {m["id"] for m in mutants}
+        if unknown:
+            fail(f"--ids: no mutant {', '.join(f'm{x:04d}' for x in sorted(unknown))} in shard {i}/{n}")
+        mutants = [m for m in mutants if m["id"] in ids]
     tests = sorted({t for b in blocks for t in BLOCKS[b]["tests"]})
     start = time.time()
     print(f"mutate: shard {i}/{n}: {len(mutants)} mutants of {', '.join(blocks)} (seed {a.seed}); baseline build",
@@ -275,6 +282,8 @@ def cmd_run(a):
                 m["seconds"] = 0
                 del m["site"]
                 results.append(m)
+                print(f"mutate: m{m['id']:04d} {m['block']} {m['file']}.sv:{m['line']}: no test holds the file",
+                      flush=True)
                 continue
             ok, log = configure(build, mfile, models)
             if ok:
@@ -306,9 +315,17 @@ def cmd_run(a):
             m.pop("site", None)
     finally:
         configure(build)  # leave the build as the RTL is, also when stopped
+    seconds = round(time.time() - start)
+    path = os.path.join(out, f"shard-{i}.json")
+    if ids:
+        if not os.path.exists(path):
+            fail(f"--ids: no {path} to update (run the whole shard first)")
+        old = json.load(open(path))
+        again = {m["id"]: m for m in results}
+        results = [again.get(m["id"], m) for m in old["mutants"]]
+        seconds += old["seconds"]
     json.dump({"seed": a.seed, "per_block": a.per_block, "shard": f"{i}/{n}", "blocks": blocks,
-               "seconds": round(time.time() - start), "mutants": results},
-              open(os.path.join(out, f"shard-{i}.json"), "w"), indent=1)
+               "seconds": seconds, "mutants": results}, open(path, "w"), indent=1)
     print(f"mutate: wrote {os.path.join(out, f'shard-{i}.json')}")
     return 0
 
@@ -340,8 +357,8 @@ def cmd_report(a):
         meta.append(d)
     eq = equivalents()
     blocks = sorted({m["block"] for m in mutants})
-    md = ["| Block | Mutants | Killed | Survived (explained) | Not built | Not run | Score |",
-          "|---|---:|---:|---:|---:|---:|---:|"]
+    md = ["| Block | Mutants | Killed | Survived (explained) | Not built | Not run | No test | Score |",
+          "|---|---:|---:|---:|---:|---:|---:|---:|"]
     survivors = []
     for b in blocks:
         ms = [m for m in mutants if m["block"] == b]
@@ -351,7 +368,7 @@ def cmd_report(a):
         judged = c["killed"] + c["survived"] - expl
         score = f"{100.0 * c['killed'] / judged:.1f} %" if judged else "-"
         md.append(f"| {b} | {len(ms)} | {c['killed']} | {c['survived']} ({expl}) | {c['not built']} | "
-                  f"{c['not run']} | {score} |")
+                  f"{c['not run']} | {c['no test']} | {score} |")
         survivors += [m for m in ms if m["result"] == "survived"]
     md += ["", "Score: killed / (killed + survived - explained equivalent mutants).", ""]
     if survivors:
@@ -402,6 +419,8 @@ def main():
             r.add_argument("--build", default="build-mut")
             r.add_argument("--out", default="out/mutate")
             r.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
+            r.add_argument("--ids", help="comma-separated mutants (m0012,13) to run again, their results replacing "
+                           "those in OUT/shard-I.json")
     q = sub.add_parser("report")
     q.add_argument("--out", default="out/mutate")
     q.add_argument("--update")
