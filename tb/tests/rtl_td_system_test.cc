@@ -436,6 +436,17 @@ TdSystemResult RunAndCheck(System& s, Placed& p, const harness::CoreRunOptions& 
   return r;
 }
 
+// A small convolution: 2 -> 2 channels, 4 x 4, 1 x 1 kernels of 1.0, from buffer 5 to buffer 4.
+td::LayerSpec TinyLayer() {
+  td::LayerSpec l;
+  l.cin = l.cout = 2;
+  l.h = l.w = l.oh = l.ow = 4;
+  l.weights.assign(2, std::vector<uint16_t>(2, 0x3C00));
+  l.src_bar = 5;
+  l.dst_bar = 4;
+  return l;
+}
+
 std::string Describe(const std::vector<td::TdLayer>& layers) {
   std::string s;
   for (const td::TdLayer& l : layers) s += (s.empty() ? "" : " | ") + l.Describe();
@@ -1115,12 +1126,7 @@ TEST(RtlTdSystem, N7_1_ResetInEverySetUpCycleThenAFreshProgramIsExact) {
   SCOPED_TRACE(test::SeedNote(seed));
   Rng rng(seed);
   System s;
-  td::LayerSpec tiny;  // the fresh program: 2 -> 2, 4 x 4, 1 x 1
-  tiny.cin = tiny.cout = 2;
-  tiny.h = tiny.w = tiny.oh = tiny.ow = 4;
-  tiny.weights.assign(2, std::vector<uint16_t>(2, 0x3C00));
-  tiny.src_bar = 5;
-  tiny.dst_bar = 4;
+  const td::LayerSpec tiny = TinyLayer();  // the fresh program
   Placed q = Place(td::EncodeLayers({tiny}, kWeightsBar), rng);
   PutInput(&q, rng);
   int resets = 0, kinds = 0;
@@ -1168,10 +1174,7 @@ TEST(RtlTdSystem, N7_1_ResetAroundTheRunAfterTheEndAndThroughARefusal) {
   SCOPED_TRACE(test::SeedNote(seed));
   Rng rng(seed);
   System s;
-  td::LayerSpec tiny;  // the fresh program: 2 -> 2, 4 x 4, 1 x 1
-  tiny.cin = tiny.cout = 2;
-  tiny.h = tiny.w = tiny.oh = tiny.ow = 4;
-  tiny.weights.assign(2, std::vector<uint16_t>(2, 0x3C00));
+  const td::LayerSpec tiny = TinyLayer();  // the fresh program
   Placed q = Place(td::EncodeLayers({tiny}, kWeightsBar), rng);
   PutInput(&q, rng);
   harness::CoreRunOptions slow;  // every memory answer late, a third of the cycles stalled
