@@ -788,10 +788,8 @@ TEST(RtlTdSystem, TD_EveryLimitOfTheSetUpRefusedWithItsCode) {
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.what);
-    td::LayerSpec l;  // 2 -> 2, 4 x 4, 1 x 1
-    l.cin = l.cout = 2;
-    l.h = l.w = l.oh = l.ow = 4;
-    if (c.kind == 0) l.weights.assign(2, std::vector<uint16_t>(2, 0x3C00));
+    td::LayerSpec l = TinyLayer();
+    if (c.kind != 0) l.weights.clear();
     l.pass = c.kind == 1;
     l.planar = c.kind == 2;
     td::Encoded e = td::EncodeLayers({l}, kWeightsBar);
@@ -807,10 +805,7 @@ TEST(RtlTdSystem, TD_EveryLimitOfTheSetUpRefusedWithItsCode) {
     EXPECT_EQ(res.err_code, c.code) << "the C++: " << cpp;
     EXPECT_EQ(res.err_td, 0);
     EXPECT_TRUE(res.cfg_writes.empty() && res.pe_cfg_writes.empty()) << "configured before the refusal";
-    td::LayerSpec ok = l;  // the next walk starts clean
-    ok.pass = ok.planar = false;
-    ok.weights.assign(2, std::vector<uint16_t>(2, 0x3C00));
-    Placed q = Place(td::EncodeLayers({ok}, kWeightsBar), rng);
+    Placed q = Place(td::EncodeLayers({TinyLayer()}, kWeightsBar), rng);  // the next walk starts clean
     PutInput(&q, rng);
     RunAndCheck(s, q, {}, std::string(c.what) + ", then a good program");
   }
@@ -882,10 +877,7 @@ TEST(RtlTdSystem, TD_FetchErrorsThroughTheFrontEnd) {
     const bool refuse_first = it % 2 == 1;
     std::vector<td::LayerSpec> specs;
     for (int i = 0; i < 2; ++i) {
-      td::LayerSpec l;
-      l.cin = l.cout = 2;
-      l.h = l.w = l.oh = l.ow = 4;
-      l.weights.assign(2, std::vector<uint16_t>(2, 0x3C00));
+      td::LayerSpec l = TinyLayer();
       l.src_bar = i == 0 ? 5 : 6;
       l.dst_bar = i == 0 ? 6 : 4;
       specs.push_back(l);
@@ -924,9 +916,7 @@ TEST(RtlTdSystem, TD_FetchErrorsThroughTheFrontEnd) {
         }
       }
     }
-    td::LayerSpec ok = specs[0];  // the next walk starts clean
-    ok.dst_bar = 4;
-    Placed q = Place(td::EncodeLayers({ok}, kWeightsBar), rng);
+    Placed q = Place(td::EncodeLayers({TinyLayer()}, kWeightsBar), rng);  // the next walk starts clean
     PutInput(&q, rng);
     RunAndCheck(s, q, {}, what + ", then a good program");
   }
