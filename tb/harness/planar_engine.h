@@ -219,7 +219,7 @@ class PlanarDriver {
       sim_.Tick();
       d.cfg_we_i = 0;
       if (done) break;
-      if (now - t0 > max_cycles) throw std::runtime_error("ane_planar: no done_o");
+      if (now + 1 - t0 >= max_cycles) throw std::runtime_error("ane_planar: no done_o");  // after max_cycles edges
     }
     r.wall = sim_.cycles() - t0;
     d.eval();

@@ -191,6 +191,64 @@ struct HasBusy : std::false_type {};
 template <class B>
 struct HasBusy<B, std::void_t<decltype(std::declval<B&>().Busy(std::declval<typename B::Rig&>()))>> : std::true_type {};
 
+// One reset point: job A on a fresh model of X seed `x_seed` cut after cycle `cut`, rst_ni low
+// for `hold` cycles with junk on the inputs, `quiet` idle cycles in which nothing may come out,
+// then job B, which must be exact, and a quiet tail. A failure is reported (HasFailure()).
+template <class Bench>
+void CutResetResume(Bench& bench, const std::string& stem, uint32_t x_seed, const typename Bench::Job& job_a,
+                    uint64_t traffic_a, const typename Bench::Job& job_b, uint64_t traffic_b, uint64_t cut, int hold,
+                    int quiet, Rng& junk) {
+  typename Bench::Rig rig(Bench::kTop, stem, x_seed);
+  bench.PowerUp(rig);
+  rig.sim.InterruptAt(rig.sim.cycles() + cut);
+  bool interrupted = false;
+  try {
+    Guarded("job A", [&] { bench.Run(rig, job_a, traffic_a); });
+  } catch (const harness::SimInterrupted&) {
+    interrupted = true;
+  }
+  if (::testing::Test::HasFailure()) return;
+  ASSERT_TRUE(interrupted) << "job A ended before its cut";
+
+  bench.ResetMidJob(rig, hold, junk);
+  if (::testing::Test::HasFailure()) return;
+  auto busy = [&] {
+    if constexpr (HasBusy<Bench>::value) return bench.Busy(rig);
+    return false;
+  };
+  bench.Quiet(rig, junk);
+  rig.sim.Eval();
+  ASSERT_FALSE(busy()) << "busy after the reset";
+  for (int q = 0; q < quiet; ++q) {
+    bench.Quiet(rig, junk);
+    rig.sim.Eval();
+    ASSERT_FALSE(bench.AnyOutput(rig)) << "output " << q << " cycles after the reset, before the next job";
+    ASSERT_FALSE(busy()) << "busy " << q << " cycles after the reset, before the next job";
+    rig.sim.Tick();
+  }
+  if (!Guarded("job B", [&] { bench.Run(rig, job_b, traffic_b); })) {
+    // Whether the failure is the reset's: job B again on a model that only had its power-up
+    // reset (same X seed, same traffic).
+    SCOPED_TRACE("job B again on a model of the same X seed after its power-up reset");
+    const int before = ::testing::UnitTest::GetInstance()->current_test_info()->result()->total_part_count();
+    typename Bench::Rig fresh(Bench::kTop, stem + ".fresh", x_seed);
+    bench.PowerUp(fresh);
+    Guarded("job B, fresh model", [&] { bench.Run(fresh, job_b, traffic_b); });
+    if (::testing::UnitTest::GetInstance()->current_test_info()->result()->total_part_count() == before) {
+      ADD_FAILURE() << "job B passes on a freshly reset model: the failure above follows the mid-job reset";
+    }
+    return;
+  }
+  for (int q = 0; q < kTail; ++q) {
+    bench.Quiet(rig, junk);
+    rig.sim.Eval();
+    ASSERT_FALSE(bench.AnyOutput(rig)) << "output " << q << " cycles after job B's last result";
+    rig.sim.Tick();
+  }
+  rig.sim.Eval();
+  ASSERT_FALSE(busy()) << "still busy " << kTail << " cycles after job B's last result";
+}
+
 // The iterations of one block. A Bench has:
 //   Model, Rig (the model and its drivers, built from (top, stem, x seed)), kTop, Job;
 //   Job RandomJob(Rng&);
@@ -247,58 +305,53 @@ void MidJobResets(Bench& bench, uint64_t default_seed, int iterations) {
                  (phase.empty() ? "" : " (" + phase + ")") + ", reset held " + std::to_string(hold) + " cycles, " +
                  std::to_string(quiet) + " quiet cycles");
 
-    typename Bench::Rig rig(Bench::kTop, stem, x_seed);
-    bench.PowerUp(rig);
-    rig.sim.InterruptAt(rig.sim.cycles() + cut);
-    bool interrupted = false;
-    try {
-      Guarded("job A", [&] { bench.Run(rig, job_a, traffic_a); });
-    } catch (const harness::SimInterrupted&) {
-      interrupted = true;
-    }
+    CutResetResume(bench, stem, x_seed, job_a, traffic_a, job_b, traffic_b, cut, hold, quiet, junk);
     if (::testing::Test::HasFailure()) return;
-    ASSERT_TRUE(interrupted) << "job A ended before its cut";
-
-    bench.ResetMidJob(rig, hold, junk);
-    if (::testing::Test::HasFailure()) return;
-    auto busy = [&] {
-      if constexpr (HasBusy<Bench>::value) return bench.Busy(rig);
-      return false;
-    };
-    bench.Quiet(rig, junk);
-    rig.sim.Eval();
-    ASSERT_FALSE(busy()) << "busy after the reset";
-    for (int q = 0; q < quiet; ++q) {
-      bench.Quiet(rig, junk);
-      rig.sim.Eval();
-      ASSERT_FALSE(bench.AnyOutput(rig)) << "output " << q << " cycles after the reset, before the next job";
-      ASSERT_FALSE(busy()) << "busy " << q << " cycles after the reset, before the next job";
-      rig.sim.Tick();
-    }
-    if (!Guarded("job B", [&] { bench.Run(rig, job_b, traffic_b); })) {
-      // Whether the failure is the reset's: job B again on a model that only had its power-up
-      // reset (same X seed, same traffic).
-      SCOPED_TRACE("job B again on a model of the same X seed after its power-up reset");
-      const int before = ::testing::UnitTest::GetInstance()->current_test_info()->result()->total_part_count();
-      typename Bench::Rig fresh(Bench::kTop, stem + ".fresh", x_seed);
-      bench.PowerUp(fresh);
-      Guarded("job B, fresh model", [&] { bench.Run(fresh, job_b, traffic_b); });
-      if (::testing::UnitTest::GetInstance()->current_test_info()->result()->total_part_count() == before) {
-        ADD_FAILURE() << "job B passes on a freshly reset model: the failure above follows the mid-job reset";
-      }
-      return;
-    }
-    for (int q = 0; q < kTail; ++q) {
-      bench.Quiet(rig, junk);
-      rig.sim.Eval();
-      ASSERT_FALSE(bench.AnyOutput(rig)) << "output " << q << " cycles after job B's last result";
-      rig.sim.Tick();
-    }
-    rig.sim.Eval();
-    ASSERT_FALSE(busy()) << "still busy " << kTail << " cycles after job B's last result";
     tally.Add(cut, last + 1, hold, x_seed, where, phase);
   }
   tally.Report(seed);
+}
+
+// A reset in every cycle of one job: job A (the first RandomJob for which `pick` holds) cut
+// after each of its cycles 1 .. last - 1 in turn, each time on a fresh model of one X seed, then
+// job A again as job B: for the short states a random cut seldom lands in.
+template <class Bench, class Pick>
+void EveryCycleResets(Bench& bench, uint64_t default_seed, Pick&& pick) {
+  const uint64_t seed = test::TestSeed(default_seed);
+  SCOPED_TRACE(test::SeedNote(seed));
+  Rng rng(seed);
+  const std::string stem = harness::CurrentTestStem();
+  const uint32_t x_seed = 1 + uint32_t(rng.Next() % 0x7FFFFFFEu);
+  typename Bench::Job job = bench.RandomJob(rng);
+  for (int tries = 1; !pick(job); ++tries) {
+    ASSERT_LT(tries, 10000) << "no job of the kind asked for";
+    job = bench.RandomJob(rng);
+  }
+  const uint64_t traffic = rng.Next();
+  uint64_t last = 0;
+  {
+    typename Bench::Rig probe(Bench::kTop, stem + ".probe", x_seed);
+    bench.PowerUp(probe);
+    const uint64_t c0 = probe.sim.cycles();
+    if (!Guarded("job A, probe run", [&] { last = bench.Run(probe, job, traffic) - c0; })) return;
+  }
+  ASSERT_GE(last, 3u) << "job A is too short to be interrupted";
+  Tally tally;
+  for (uint64_t cut = 1; cut < last; ++cut) {
+    Rng junk(rng.Next());
+    const int hold = 1 + int(rng.Below(kMaxHold));
+    const int quiet = int(rng.Below(kMaxQuiet + 1));
+    std::string phase;
+    if constexpr (HasCutPhase<Bench>::value) phase = bench.CutPhase(cut);
+    SCOPED_TRACE("x seed " + std::to_string(x_seed) + ", job A cut at cycle " + std::to_string(cut) + " of " +
+                 std::to_string(last + 1) + (phase.empty() ? "" : " (" + phase + ")") + ", reset held " +
+                 std::to_string(hold) + " cycles, " + std::to_string(quiet) + " quiet cycles");
+    CutResetResume(bench, stem, x_seed, job, traffic, job, traffic, cut, hold, quiet, junk);
+    if (::testing::Test::HasFailure()) return;
+    tally.Add(cut, last + 1, hold, x_seed, 2, phase);
+  }
+  tally.Report(seed);
+  EXPECT_EQ(uint64_t(tally.points), last - 1);
 }
 
 using test::Get;
@@ -1110,6 +1163,15 @@ struct SparseSliceCoreBench : CoreBench<M, kLanes> {
 TEST(RtlReset, N2_N3_N6_3_Core8SparseSlicesMidLayerNeverReportsDoneAndNextLayerIsExact) {
   SparseSliceCoreBench<Vane_core8_m1, 8> b;
   MidJobResets(b, 0x4E5E0C03, 300);
+}
+
+// A reset in every cycle of one short sparse layer (a 1x1 kernel, at most 200 MAC operations):
+// the router's end-of-group release of the zero last slice (SEnd) lasts a cycle or two a group.
+TEST(RtlReset, N2_N3_N6_3_Core8SparseLayerResetInEveryCycleThenTheLayerAgainIsExact) {
+  SparseSliceCoreBench<Vane_core8_m1, 8> b;
+  EveryCycleResets(b, 0x4E5E0C04, [](const CoreJob& j) {
+    return j.plan.layer.geom.kernel_h * j.plan.layer.geom.kernel_w == 1 && j.image.mac_ops <= 200;
+  });
 }
 
 TEST(RtlReset, N2_N3_Core8MidLayerNeverReportsDoneAndNextLayerIsExact) {

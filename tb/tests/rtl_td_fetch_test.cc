@@ -683,6 +683,33 @@ TEST(RtlTdFetch, N7_1_XSeedsDoNotChangeAnyOutput) {
   }
 }
 
+// rst_ni low for `hold` cycles with junk on every input, then `quiet` + 1 idle cycles in which
+// nothing may come out (busy_o, a read, a write, done_o, error_o all low).
+template <class M>
+void ResetWithJunkThenQuiet(Sim<M>& sim, Rng& rng, int hold, int quiet) {
+  auto& d = sim.dut();
+  sim.Reset(hold, [&] {
+    d.start_i = rng.Below(2);
+    d.base_i = uint32_t(rng.Next());
+    d.limit_i = uint32_t(rng.Next());
+    d.rs_valid_i = rng.Below(2);
+    d.rs_data_i = rng.Next();
+    d.task_done_i = rng.Below(2);
+    d.rd_ready_i = rng.Below(2);
+    d.wr_ready_i = rng.Below(2);
+  });
+  for (int q = 0; q <= quiet; ++q) {
+    Idle(d);
+    d.rd_ready_i = rng.Below(2);
+    d.wr_ready_i = rng.Below(2);
+    d.task_done_i = rng.Below(4) == 0;
+    sim.Eval();
+    ASSERT_FALSE(d.busy_o || d.rd_valid_o || d.wr_valid_o || d.done_o || d.error_o)
+        << q << " cycles after the reset: " << Outputs(d);
+    sim.Tick();
+  }
+}
+
 // N-7.1: rst_ni in the middle of a walk (early: the first 64 cycles; late: the last 64 before
 // done_o; or anywhere), held 1-16 cycles while the inputs toggle at random (start, answers,
 // task_done), then 0-24 quiet cycles in which the block is idle and offers nothing, then a fresh
@@ -731,30 +758,65 @@ TEST(RtlTdFetch, N7_1_ResetMidWalkThenAFreshWalkIsExact) {
       ASSERT_FALSE(Walk(sim, Memory{base_a, a.buf}, uint32_t(a.buf.size()), tr, t, &res, cut)) << "walk A ended";
       EXPECT_EQ(res.dones, 0);
     }
-    auto& d = sim.dut();
-    sim.Reset(hold, [&] {
-      d.start_i = rng.Below(2);
-      d.base_i = uint32_t(rng.Next());
-      d.limit_i = uint32_t(rng.Next());
-      d.rs_valid_i = rng.Below(2);
-      d.rs_data_i = rng.Next();
-      d.task_done_i = rng.Below(2);
-      d.rd_ready_i = rng.Below(2);
-      d.wr_ready_i = rng.Below(2);
-    });
-    for (int q = 0; q <= quiet; ++q) {
-      Idle(d);
-      d.rd_ready_i = rng.Below(2);
-      d.wr_ready_i = rng.Below(2);
-      d.task_done_i = rng.Below(4) == 0;
-      sim.Eval();
-      ASSERT_FALSE(d.busy_o || d.rd_valid_o || d.wr_valid_o || d.done_o || d.error_o)
-          << q << " cycles after the reset: " << Outputs(d);
-      sim.Tick();
-    }
+    ResetWithJunkThenQuiet(sim, rng, hold, quiet);
+    if (HasFailure()) return;
     RunGoodChain(sim, b, base_b, tr, rng, "walk B after the reset");
   }
   std::printf("seed %llu: %d resets (%d early, %d late)\n", (unsigned long long)seed, n, early, late);
+}
+
+// N-7.1: a reset while a walk stopped by an error still offers its port the read it had put
+// out (the request holds until it is accepted, the IFlush state): one- and two-TD chains whose
+// TD has a bad stream header, reads back-pressured at random half the cycles or more, a reset at
+// every cycle from 6 before the error to the walk's end; then a fresh walk is exact. The test
+// counts the cuts that fell with error_o up and the read still offered.
+TEST(RtlTdFetch, N7_1_ResetWhileAStoppedWalkStillOffersItsReadThenAFreshWalkIsExact) {
+  const uint64_t seed = test::TestSeed(0x7DF0C);
+  SCOPED_TRACE(test::SeedNote(seed));
+  Rng rng(seed);
+  int resets = 0, offering = 0;
+  for (int it = 0; it < 40 && !HasFailure(); ++it) {
+    const uint32_t xs = 1 + rng.Below(1000);
+    const int len = 1 + int(rng.Below(2));
+    Chain a = RandomChain(rng, len, rng.Below(2), 0);
+    const int k = int(rng.Below(uint32_t(len)));
+    a.tds[size_t(k)].words[r::kStreams[rng.Below(r::kNumStreams)].td_offset / 4] = 0;  // a bad stream header
+    Reencode(a);
+    const Chain b = RandomChain(rng, 1 + int(rng.Below(2)), rng.Below(2), 0);
+    const uint32_t base_a = RandomBase(rng), base_b = RandomBase(rng);
+    Traffic tr = RandomTraffic(rng, kLimits);
+    tr.rd_stall_pct = 50 + int(rng.Below(40));
+    tr.start_delay_max = 0;
+    const uint64_t traffic = rng.Next();
+    uint64_t err_at = 0;
+    {
+      Sim<Vane_td_fetch> probe(kTop, harness::CurrentTestStem() + ".probe", xs);
+      PowerUp(probe);
+      Rng t(traffic);
+      WalkResult res;
+      ASSERT_TRUE(Walk(probe, Memory{base_a, a.buf}, uint32_t(a.buf.size()), tr, t, &res));
+      ASSERT_TRUE(res.error) << "iteration " << it;
+      err_at = res.end_cycle;
+    }
+    for (uint64_t cut = err_at > 7 ? err_at - 6 : 1; !HasFailure(); ++cut) {
+      SCOPED_TRACE("iteration " + std::to_string(it) + ", x seed " + std::to_string(xs) + ", cut at cycle " +
+                   std::to_string(cut) + ", the error at " + std::to_string(err_at) + ", " + Describe(tr));
+      Sim<Vane_td_fetch> sim(kTop, harness::CurrentTestStem(), xs);
+      PowerUp(sim);
+      Rng t(traffic);
+      WalkResult res;
+      if (Walk(sim, Memory{base_a, a.buf}, uint32_t(a.buf.size()), tr, t, &res, cut)) break;  // ended before
+      sim.Eval();
+      offering += sim.dut().error_o && sim.dut().rd_valid_o;
+      ResetWithJunkThenQuiet(sim, rng, 1 + int(rng.Below(16)), int(rng.Below(25)));
+      if (HasFailure()) return;
+      RunGoodChain(sim, b, base_b, tr, rng, "walk B after the reset");
+      ++resets;
+    }
+  }
+  std::printf("seed %llu: %d resets, %d of them with the stopped walk's read still offered\n", (unsigned long long)seed,
+              resets, offering);
+  EXPECT_GT(offering, 0);
 }
 
 // ---------------------------------------------------------------- cycle figures
