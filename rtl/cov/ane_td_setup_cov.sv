@@ -404,7 +404,7 @@ module ane_td_setup_cov #(
       TD_setup_pe_op_min: cover (chk && st_d == SPe && pe_op == ane_regs_pkg::TdPlanarOpMin);
       // ---------------------------------------------------------------- the kernel DMA's start
       // kd_nchan_o: the channels holding kernels (the table's channel is the last enabled one,
-      // not counted). 16 with the table would take 17 enables: that bin can never count.
+      // not counted). 16 with the table would take 17 enables: no bin for it.
       TD_setup_kdma_nchan_0_notable: cover (kd_start_o && kd_nchan_o == 5'd0 && !table_en);
       TD_setup_kdma_nchan_0_table: cover (kd_start_o && kd_nchan_o == 5'd0 && table_en);
       TD_setup_kdma_nchan_1_notable: cover (kd_start_o && kd_nchan_o == 5'd1 && !table_en);
@@ -438,7 +438,6 @@ module ane_td_setup_cov #(
       TD_setup_kdma_nchan_15_notable: cover (kd_start_o && kd_nchan_o == 5'd15 && !table_en);
       TD_setup_kdma_nchan_15_table: cover (kd_start_o && kd_nchan_o == 5'd15 && table_en);
       TD_setup_kdma_nchan_16_notable: cover (kd_start_o && kd_nchan_o == 5'd16 && !table_en);
-      TD_setup_kdma_nchan_16_table: cover (kd_start_o && kd_nchan_o == 5'd16 && table_en);
       // ---------------------------------------------------------------- states
       TD_setup_st_cap: cover (st_q == SCap);
       TD_setup_st_check: cover (st_q == SCheck);

@@ -191,6 +191,20 @@ struct HasBusy : std::false_type {};
 template <class B>
 struct HasBusy<B, std::void_t<decltype(std::declval<B&>().Busy(std::declval<typename B::Rig&>()))>> : std::true_type {};
 
+// The probe: the job to its end on a model of X seed `x_seed` under the traffic drawn from
+// `traffic`; its length in cycles (a failure is reported). A run cut later on a model of the same
+// X seed under the same traffic is the same run up to the cut, cycle for cycle.
+template <class Bench>
+uint64_t ProbeLength(Bench& bench, const std::string& stem, uint32_t x_seed, const typename Bench::Job& job,
+                     uint64_t traffic) {
+  typename Bench::Rig probe(Bench::kTop, stem + ".probe", x_seed);
+  bench.PowerUp(probe);
+  const uint64_t c0 = probe.sim.cycles();
+  uint64_t last = 0;
+  Guarded("job A, probe run", [&] { last = bench.Run(probe, job, traffic) - c0; });
+  return last;
+}
+
 // One reset point: job A on a fresh model of X seed `x_seed` cut after cycle `cut`, rst_ni low
 // for `hold` cycles with junk on the inputs, `quiet` idle cycles in which nothing may come out,
 // then job B, which must be exact, and a quiet tail. A failure is reported (HasFailure()).
@@ -284,15 +298,8 @@ void MidJobResets(Bench& bench, uint64_t default_seed, int iterations) {
     const uint64_t cut_draw = rng.Next();
     SCOPED_TRACE("iteration " + std::to_string(it) + ", x seed " + std::to_string(x_seed));
 
-    // The probe: job A to its end on a model of the same X seed under the same traffic. The run
-    // to be cut is the same run up to the cut, cycle for cycle.
-    uint64_t last = 0;
-    {
-      typename Bench::Rig probe(Bench::kTop, stem + ".probe", x_seed);
-      bench.PowerUp(probe);
-      const uint64_t c0 = probe.sim.cycles();
-      if (!Guarded("job A, probe run", [&] { last = bench.Run(probe, job_a, traffic_a) - c0; })) return;
-    }
+    const uint64_t last = ProbeLength(bench, stem, x_seed, job_a, traffic_a);
+    if (::testing::Test::HasFailure()) return;
     ASSERT_GE(last, 3u) << "job A is too short to be interrupted";
     // The model sees cycles 0 .. cut of the job, the edge after cycle `cut` is the reset's: cut
     // below `last` leaves the job's last result (done) unseen.
@@ -328,13 +335,8 @@ void EveryCycleResets(Bench& bench, uint64_t default_seed, Pick&& pick) {
     job = bench.RandomJob(rng);
   }
   const uint64_t traffic = rng.Next();
-  uint64_t last = 0;
-  {
-    typename Bench::Rig probe(Bench::kTop, stem + ".probe", x_seed);
-    bench.PowerUp(probe);
-    const uint64_t c0 = probe.sim.cycles();
-    if (!Guarded("job A, probe run", [&] { last = bench.Run(probe, job, traffic) - c0; })) return;
-  }
+  const uint64_t last = ProbeLength(bench, stem, x_seed, job, traffic);
+  if (::testing::Test::HasFailure()) return;
   ASSERT_GE(last, 3u) << "job A is too short to be interrupted";
   Tally tally;
   for (uint64_t cut = 1; cut < last; ++cut) {

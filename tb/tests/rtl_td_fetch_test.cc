@@ -683,6 +683,18 @@ TEST(RtlTdFetch, N7_1_XSeedsDoNotChangeAnyOutput) {
   }
 }
 
+// A walk to its end on a fresh model of X seed `xs` under the traffic drawn from `traffic` (a
+// failure is reported): a walk cut later on a model of the same X seed under the same traffic
+// is the same walk up to the cut.
+WalkResult ProbeWalk(uint32_t xs, const Memory& mem, const Traffic& tr, uint64_t traffic) {
+  Sim<Vane_td_fetch> probe(kTop, harness::CurrentTestStem() + ".probe", xs);
+  PowerUp(probe);
+  Rng t(traffic);
+  WalkResult res;
+  EXPECT_TRUE(Walk(probe, mem, uint32_t(mem.bytes.size()), tr, t, &res)) << "the probe walk";
+  return res;
+}
+
 // rst_ni low for `hold` cycles with junk on every input, then `quiet` + 1 idle cycles in which
 // nothing may come out (busy_o, a read, a write, done_o, error_o all low).
 template <class M>
@@ -730,15 +742,8 @@ TEST(RtlTdFetch, N7_1_ResetMidWalkThenAFreshWalkIsExact) {
     tr.start_delay_max = 0;
     const uint64_t traffic = rng.Next();
     // the probe: walk A to its end on a model of the same X seed, to know its length
-    uint64_t len = 0;
-    {
-      Sim<Vane_td_fetch> probe(kTop, harness::CurrentTestStem() + ".probe", xs);
-      PowerUp(probe);
-      Rng t(traffic);
-      WalkResult res;
-      ASSERT_TRUE(Walk(probe, Memory{base_a, a.buf}, uint32_t(a.buf.size()), tr, t, &res));
-      len = res.end_cycle;
-    }
+    const uint64_t len = ProbeWalk(xs, Memory{base_a, a.buf}, tr, traffic).end_cycle;
+    if (HasFailure()) return;
     ASSERT_GT(len, 4u);
     const uint32_t where = rng.Below(4);
     const uint64_t edge = std::min<uint64_t>(64, len - 1);
@@ -788,16 +793,10 @@ TEST(RtlTdFetch, N7_1_ResetWhileAStoppedWalkStillOffersItsReadThenAFreshWalkIsEx
     tr.rd_stall_pct = 50 + int(rng.Below(40));
     tr.start_delay_max = 0;
     const uint64_t traffic = rng.Next();
-    uint64_t err_at = 0;
-    {
-      Sim<Vane_td_fetch> probe(kTop, harness::CurrentTestStem() + ".probe", xs);
-      PowerUp(probe);
-      Rng t(traffic);
-      WalkResult res;
-      ASSERT_TRUE(Walk(probe, Memory{base_a, a.buf}, uint32_t(a.buf.size()), tr, t, &res));
-      ASSERT_TRUE(res.error) << "iteration " << it;
-      err_at = res.end_cycle;
-    }
+    const WalkResult probe = ProbeWalk(xs, Memory{base_a, a.buf}, tr, traffic);
+    if (HasFailure()) return;
+    ASSERT_TRUE(probe.error) << "iteration " << it;
+    const uint64_t err_at = probe.end_cycle;
     for (uint64_t cut = err_at > 7 ? err_at - 6 : 1; !HasFailure(); ++cut) {
       SCOPED_TRACE("iteration " + std::to_string(it) + ", x seed " + std::to_string(xs) + ", cut at cycle " +
                    std::to_string(cut) + ", the error at " + std::to_string(err_at) + ", " + Describe(tr));
