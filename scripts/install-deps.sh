@@ -14,6 +14,8 @@ packages=(
   clang-format  # make lint and flow.format: the C++ style (.clang-format)
   graphviz  # make diagram: docs/architecture.svg from docs/architecture.dot
   lcov  # make coverage: the HTML report (genhtml)
+  libonnx-dev libprotobuf-dev protobuf-compiler  # ane run MODEL.onnx: the ONNX reader, checker and shape inference
+  libonnx-testdata  # the ONNX backend tests as conformance (docs/onnx.md)
   clang-14 libclang-rt-14-dev llvm-14  # make fuzz and the fuzz.* tests: libFuzzer, sanitizers, llvm-symbolizer
 )
 

@@ -12,6 +12,7 @@
 #include <set>
 #include <sstream>
 
+#include "tb/cli/args.h"
 #include "tb/cli/op_family.h"
 #include "tb/cli/operation.h"
 #include "tb/cli/schema.h"
@@ -96,55 +97,6 @@ void WriteBytes(const fs::path& path, const std::vector<uint8_t>& bytes) {
   }
   fs::rename(tmp, path, ec);
   if (ec) throw CliError(fmt::format("{}: cannot write ({})", path.string(), ec.message()));
-}
-
-// "FILE [--flag VALUE | --flag=VALUE | -o VALUE]..." with `repeat` flags allowed several times.
-struct Parsed {
-  std::vector<std::string> positional;
-  std::multimap<std::string, std::string> flags;
-  bool help = false;
-};
-Parsed Parse(const std::string& command, const std::vector<std::string>& argv, const std::set<std::string>& valued,
-             const std::set<std::string>& boolean, const std::set<std::string>& repeat) {
-  Parsed p;
-  for (size_t i = 0; i < argv.size(); ++i) {
-    std::string a = argv[i];
-    if (a == "--help" || a == "-h") {
-      p.help = true;
-      continue;
-    }
-    if (a == "-o") a = "--out";
-    if (a.rfind("--", 0) != 0) {
-      p.positional.push_back(a);
-      continue;
-    }
-    const size_t eq = a.find('=');
-    const std::string name = a.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
-    if (boolean.count(name)) {
-      if (eq != std::string::npos) throw CliError(fmt::format("--{} takes no value", name));
-      if (p.flags.count(name)) throw CliError(fmt::format("--{} given twice", name));
-      p.flags.emplace(name, "");
-      continue;
-    }
-    if (!valued.count(name))
-      throw CliError(fmt::format("unknown flag '{}' for ane {} (see ane {} --help)", a, command, command));
-    if (p.flags.count(name) && !repeat.count(name)) throw CliError(fmt::format("--{} given twice", name));
-    std::string value;
-    if (eq != std::string::npos) {
-      value = a.substr(eq + 1);
-    } else {
-      if (i + 1 >= argv.size()) throw CliError(fmt::format("--{} needs a value", name));
-      value = argv[++i];
-    }
-    p.flags.emplace(name, value);
-  }
-  return p;
-}
-
-std::optional<std::string> Flag(const Parsed& p, const std::string& name) {
-  auto it = p.flags.find(name);
-  if (it == p.flags.end()) return std::nullopt;
-  return it->second;
 }
 
 }  // namespace
@@ -247,13 +199,6 @@ uint32_t Load(const std::vector<uint8_t>& b, uint64_t at, int bytes) {
 void Store(std::vector<uint8_t>* b, uint64_t at, int bytes, uint32_t v) {
   (*b)[at] = uint8_t(v);
   if (bytes == 2) (*b)[at + 1] = uint8_t(v >> 8);
-}
-
-std::string FileName(const std::string& tensor) {
-  std::string s;
-  for (char c : tensor) s += (c == '/' || c == '\\' || c == '\0') ? '_' : c;
-  if (s.empty() || s == "." || s == "..") s = "_" + s;
-  return s + ".npy";
 }
 
 // "ANEC v1 | zin_ane_compiler v4.2.1": the ident's first two lines.
@@ -504,18 +449,12 @@ GivenInputs PlaceInputs(const Parsed& p, const std::string& path, td::Program* p
   for (const td::HwxTensor& t : h.tensors) {
     if (t.role == td::TensorRole::kInput) inputs.insert(t.name);
   }
-  for (auto [it, end] = p.flags.equal_range("input"); it != end; ++it) {
-    const std::string& spec = it->second;
-    const size_t eq = spec.find('=');
-    if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size()) {
-      throw CliError(fmt::format("--input {}: expected NAME=FILE.npy", spec));
-    }
-    const std::string name = spec.substr(0, eq), file = spec.substr(eq + 1);
+  for (const auto& [name, file] : InputFlags(p)) {
+    const std::string spec = name + "=" + file;
     if (!inputs.count(name)) {
       throw CliError(fmt::format("--input {}: the program has no input tensor '{}' (inputs: {})", spec, name,
                                  fmt::join(inputs, ", ")));
     }
-    if (given.count(name)) throw CliError(fmt::format("--input {}: input '{}' given twice", spec, name));
     Tensor x;
     try {
       x = ReadNpy(file);
@@ -689,7 +628,7 @@ void WriteOutputs(const td::Hwx& h, const td::Buffers& buffers, const std::optio
     for (size_t i = 0; i < y.bits.size() && i < 8; ++i) values += (i ? ", " : "") + FormatValue(y.bits[i], dt);
     out << fmt::format("output      {} {} {}: [{}{}]\n", t.name, DTypeName(dt), ShapeString(y.shape), values,
                        y.bits.size() > 8 ? ", ..." : "");
-    if (out_dir) writes.emplace_back(*out_dir / FileName(t.name), y);
+    if (out_dir) writes.emplace_back(*out_dir / TensorFileName(t.name), y);
   }
   try {
     WriteNpyFilesIn(out_dir, writes);

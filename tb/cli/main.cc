@@ -6,6 +6,7 @@
 //               [--shard I/N]
 //   ane regress --merge-junit OUT.xml A.xml B.xml ...
 //   ane run PROGRAM.hwx --input NAME=x.npy ... [--out-dir DIR] [--engine E]
+//   ane run MODEL.onnx --input NAME=x.npy ... [--out-dir DIR] [--engine E]
 //   ane td decode FILE [--yaml] [--nonzero] | ane td encode FILE.yaml -o OUT [--hwx PROGRAM.hwx]
 //
 // Exit codes: 0 success, 1 a regress case failed or `--engine both` found a difference, 2 bad input or usage (one line
@@ -27,6 +28,7 @@
 #include "tb/cli/regress.h"
 #include "tb/cli/schema.h"
 #include "tb/harness/sim.h"
+#include "tb/onnx/onnx_cmd.h"
 
 namespace ane::cli {
 namespace {
@@ -52,6 +54,8 @@ usage:
       Join the JUnit reports of a suite's shards (or any JUnit files) into one.
   ane run PROGRAM.hwx --input NAME=x.npy ... [--out-dir DIR] [--engine E] [--wave FILE.fst]
       Run a program compiled for the ANE (.hwx): its task descriptors on the model.
+  ane run MODEL.onnx --input NAME=x.npy ... [--engine E] [--out-dir DIR]
+      Run an ONNX model: each node lowered to the model's operations or refused (docs/onnx.md).
   ane td decode FILE [--yaml] [--nonzero]      ane td encode FILE.yaml -o OUT [--hwx PROGRAM.hwx]
       Show every field of a program's task descriptors; write them back from YAML.
   ane help [run|regress|td|ops] this text, one command's, or the operations of op files
@@ -87,7 +91,8 @@ computed before any output is written; outputs are written whole or not at all.
                     The line printed names the GTKWave save file (sim/<top>.gtkw)
 
 A program compiled for the ANE runs with  ane run PROGRAM.hwx --input NAME=x.npy ...
-(ane run PROGRAM.hwx --help; docs/td.md).
+(ane run PROGRAM.hwx --help; docs/td.md), an ONNX model with  ane run MODEL.onnx --input
+NAME=x.npy ... (ane run MODEL.onnx --help; docs/onnx.md).
 )TEXT";
 
 constexpr char kRegressHelp[] =
@@ -324,6 +329,7 @@ int Main(const std::vector<std::string>& argv) {
   }
   if (command == "td") return TdCommand(rest, std::cout);
   if (command == "run" && IsHwxRun(rest)) return RunHwxCommand(rest, std::cout);
+  if (command == "run" && onnx_in::IsOnnxRun(rest)) return onnx_in::RunOnnxCommand(rest, std::cout);
   if (command == "run") {
     const Args args = ParseArgs(command, rest, {"engine", "out-dir", "seed", "wave"});
     if (args.help) {

@@ -14,6 +14,8 @@
 #include <sstream>
 #include <string_view>
 
+#include "tb/oracle/formats.h"
+
 namespace ane::cli {
 
 namespace fs = std::filesystem;
@@ -224,7 +226,7 @@ std::string IndexString(int64_t flat, const std::vector<int64_t>& shape) {
   return ShapeString(idx);
 }
 
-Tensor DecodeNpy(const std::string& bytes) {
+Tensor DecodeNpy(const std::string& bytes, bool* rounded_from_fp32) {
   if (bytes.size() < kMagicLen + 2 || bytes.compare(0, kMagicLen, kMagic) != 0) {
     Fail("not an .npy file (bad magic)");
   }
@@ -259,7 +261,10 @@ Tensor DecodeNpy(const std::string& bytes) {
     return it->second;
   };
   Tensor t;
-  t.dtype = DTypeFromDescr(get("descr", HeaderValue::kString, "a string").text);
+  const std::string descr = get("descr", HeaderValue::kString, "a string").text;
+  const bool fp32 = rounded_from_fp32 && descr == "<f4";  // fp32 in, fp16 out (N-1)
+  if (rounded_from_fp32) *rounded_from_fp32 = fp32;
+  t.dtype = fp32 ? DType::kFp16 : DTypeFromDescr(descr);
   if (get("fortran_order", HeaderValue::kBool, "True or False").flag) {
     Fail(
         "fortran_order is True; only C-order arrays are supported "
@@ -275,14 +280,17 @@ Tensor DecodeNpy(const std::string& bytes) {
     count *= d;
   }
   const size_t data = bytes.size() - preamble - header_len;
-  const int width = DTypeBytes(t.dtype);
+  const int width = fp32 ? 4 : DTypeBytes(t.dtype);
   if (uint64_t(count) * uint64_t(width) != data) {
-    Fail(fmt::format("data is {} bytes but shape {} of '{}' needs {} bytes", data, ShapeString(t.shape),
-                     NpyDescr(t.dtype), count * width));
+    Fail(fmt::format("data is {} bytes but shape {} of '{}' needs {} bytes", data, ShapeString(t.shape), descr,
+                     count * width));
   }
   t.bits.resize(size_t(count));
   const unsigned char* p = u + preamble + header_len;
-  for (int64_t i = 0; i < count; ++i) t.bits[size_t(i)] = LoadLittle(p + i * width, width);
+  for (int64_t i = 0; i < count; ++i) {
+    const uint32_t word = uint32_t(LoadLittle(p + i * width, width));
+    t.bits[size_t(i)] = fp32 ? oracle::Fp32ToFp16(word) : word;
+  }
   return t;
 }
 
@@ -310,7 +318,7 @@ std::string EncodeNpy(const Tensor& t) {
   return out;
 }
 
-Tensor ReadNpy(const fs::path& path) {
+Tensor ReadNpy(const fs::path& path, bool* rounded_from_fp32) {
   std::error_code ec;
   if (fs::is_directory(path, ec)) Fail("is a directory, not an .npy file");
   std::ifstream in(path, std::ios::binary);
@@ -318,7 +326,7 @@ Tensor ReadNpy(const fs::path& path) {
   std::stringstream s;
   s << in.rdbuf();
   if (in.bad()) Fail(fmt::format("cannot read: {}", ErrnoText()));
-  return DecodeNpy(s.str());
+  return DecodeNpy(s.str(), rounded_from_fp32);
 }
 
 void WriteNpyFiles(const std::vector<std::pair<fs::path, Tensor>>& files) {

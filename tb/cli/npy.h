@@ -46,10 +46,12 @@ class NpyError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-Tensor DecodeNpy(const std::string& bytes);
+// With `rounded_from_fp32`, an fp32 array ('<f4') is accepted too and becomes fp16 through the
+// ANE's input boundary (N-1: oracle::Fp32ToFp16); *rounded_from_fp32 says whether it was.
+Tensor DecodeNpy(const std::string& bytes, bool* rounded_from_fp32 = nullptr);
 std::string EncodeNpy(const Tensor& t);  // version 1.0, header padded to 64 bytes like NumPy
 
-Tensor ReadNpy(const std::filesystem::path& path);
+Tensor ReadNpy(const std::filesystem::path& path, bool* rounded_from_fp32 = nullptr);
 // Writes every file or none: all go to temporary files next to their targets first and are
 // renamed only when all were written.
 void WriteNpyFiles(const std::vector<std::pair<std::filesystem::path, Tensor>>& files);

@@ -87,6 +87,17 @@ struct Operation {
 // regress case that has fields of its own), loads every input and checks dtypes and shapes.
 // The caller calls fields.Finish().
 Operation ReadOperation(Fields& fields, const TensorOptions& options);
+// An operation built by a program rather than read from a file (the ONNX lowering, docs/onnx.md):
+// `fields` is the map an op file would hold without its inputs and outputs (op, generation, the
+// family's own fields: {op: conv2d, stride: [2, 2], activation: relu}), `inputs` the tensors by
+// the family's input names with the text naming where each came from. Everything is checked as
+// for an op file; a failure throws CliError "<file>: <where>: <what>".
+struct BuiltInput {
+  LoadedTensor tensor;
+  std::string where;  // "node 'conv1' (Conv) input W"
+};
+Operation BuildOperation(const std::string& file, const std::string& where, const YAML::Node& fields,
+                         std::map<std::string, BuiltInput> inputs);
 // Checks the inputs of op->op and fills op->outputs. `where` maps each input to the field
 // it came from, for error messages.
 void InferOutputs(Operation* op, const std::map<std::string, Field>& where);

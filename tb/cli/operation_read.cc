@@ -96,6 +96,42 @@ std::string Operation::Describe() const {
   return fmt::format("{}{} {} -> {}, {}", op, family.describe(*this), in, out, oracle::GenerationName(generation));
 }
 
+Operation BuildOperation(const std::string& file, const std::string& where_text, const YAML::Node& node,
+                         std::map<std::string, BuiltInput> given) {
+  Operation op;
+  op.file = file;
+  Fields fields(Field(node, file, where_text));
+  const Field op_field = fields.Required("op");
+  op.op = op_field.Scalar();
+  const OpFamily* family = FindOpFamily(op.op);
+  if (family == nullptr) throw std::logic_error("BuildOperation: no family " + op.op);
+  if (const std::optional<Field> g = fields.Optional("generation")) op.generation = ReadGeneration(*g);
+  if (family->read_fields) family->read_fields(fields, &op);
+  std::map<std::string, Field> late;
+  for (const char* name : family->late_fields) {
+    if (const std::optional<Field> f = fields.Optional(name)) late.emplace(name, *f);
+  }
+  fields.Finish();
+  std::map<std::string, Field> where;
+  auto take = [&](const char* name, bool required) {
+    auto it = given.find(name);
+    if (it == given.end()) {
+      if (required) throw std::logic_error(fmt::format("BuildOperation: {} needs input {}", op.op, name));
+      return;
+    }
+    where.emplace(name, Field(YAML::Node(), file, it->second.where));
+    op.inputs.emplace(name, std::move(it->second.tensor));
+    given.erase(it);
+  };
+  for (const char* name : family->inputs(op)) take(name, true);
+  for (const char* name : family->optional_inputs) take(name, false);
+  if (!given.empty())
+    throw std::logic_error(fmt::format("BuildOperation: {} has no input {}", op.op, given.begin()->first));
+  InferOutputs(&op, where);
+  if (family->read_after) family->read_after(&op, where, late);
+  return op;
+}
+
 Operation ReadOperation(Fields& fields, const TensorOptions& options) {
   Operation op;
   op.file = fields.map().file();

@@ -78,6 +78,27 @@ const char* ActFnName(ActFn fn) {
   return "?";
 }
 
+ActBound StatedActBound(ActFn fn) {
+  constexpr double kAll = 1e9;
+  switch (fn) {
+    case ActFn::kSigmoid: return {false, 0.0034, kAll};  // the chapter's figures (N-5.3)
+    case ActFn::kTanh: return {false, 0.0017, kAll};
+    case ActFn::kGelu: return {false, 0.0059, kAll};
+    case ActFn::kSilu: return {false, 0.0106, kAll};  // the project's own (docs/postproc.md)
+    case ActFn::kErf: return {false, 0.0047, kAll};
+    case ActFn::kSoftplus: return {false, 0.0048, kAll};
+    case ActFn::kSoftsign: return {false, 0.059, kAll};
+    case ActFn::kSin: return {false, 0.0045, 8};
+    case ActFn::kCos: return {false, 0.0045, 8};
+    case ActFn::kExp: return {true, 10.5, kAll};
+    case ActFn::kLog: return {false, 0.013, kAll};
+    case ActFn::kRecip: return {true, 2, kAll};
+    case ActFn::kRsqrt: return {true, 2.5, kAll};
+    case ActFn::kSqrt: return {true, 2, kAll};
+  }
+  return {};
+}
+
 bool ParseActFn(const std::string& name, ActFn* out) {
   if (name == "swish") {
     *out = ActFn::kSilu;

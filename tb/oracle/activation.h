@@ -60,6 +60,16 @@ bool ParseActFn(const std::string& name, ActFn* out);
 // generator's target. Never used to compute an engine result.
 double ActReference(ActFn fn, double x);
 
+// The worst error of each default table over every finite fp16 input that the project states
+// and its tests enforce (N-5.3; docs/postproc.md "Accuracy"): an absolute error, or (ulps) fp16
+// ulps of the exact result; it holds for |x| <= domain (sin and cos: 8; else every input).
+struct ActBound {
+  bool ulps = false;
+  double bound = 0;
+  double domain = 0;
+};
+ActBound StatedActBound(ActFn fn);
+
 // (values: the RTL's codes too, ane_pkg::act_mode_e and act_sym_e; tb/harness/rtl_codes.cc)
 enum class ActMode : uint8_t { kDirect = 0, kExp2 = 1, kTrig = 2, kLog = 3, kPow = 4 };
 enum class ActSym : uint8_t { kNone = 0, kOdd = 1, kEven = 2 };

@@ -1,0 +1,350 @@
+// SPDX-License-Identifier: Apache-2.0
+// ONNX models in (docs/onnx.md): the lowering's fusions and refusals, a small network bit-exact
+// on the RTL against the oracle, and `ane run MODEL.onnx` end to end (outputs against host
+// fp64 / _Float16 arithmetic, bad input refused with one line and nothing written). ONNX's own
+// backend tests run as ctest onnx.conformance.* (tb/onnx/conformance.h).
+#include <gtest/gtest.h>
+#include <onnx/onnx_pb.h>
+
+#include <cmath>
+#include <cstring>
+#include <fstream>
+
+#include "tb/onnx/lower.h"
+#include "tb/onnx/model.h"
+#include "tb/oracle/formats.h"
+#include "tb/tests/cli_fixture.h"
+
+namespace ane {
+namespace {
+
+using onnx_in::Plan;
+using onnx_in::Value;
+
+// ---------------------------------------------------------------- building models
+
+struct ModelBuilder {
+  onnx::ModelProto m;
+  onnx::GraphProto* g;
+  explicit ModelBuilder(int opset = 13) {
+    m.set_ir_version(8);
+    m.set_producer_name("onnx_test");
+    auto* o = m.add_opset_import();
+    o->set_domain("");
+    o->set_version(opset);
+    g = m.mutable_graph();
+    g->set_name("g");
+  }
+  void Input(const std::string& name, const std::vector<int64_t>& shape) {
+    auto* v = g->add_input();
+    v->set_name(name);
+    auto* t = v->mutable_type()->mutable_tensor_type();
+    t->set_elem_type(onnx::TensorProto::FLOAT);
+    for (int64_t d : shape) t->mutable_shape()->add_dim()->set_dim_value(d);
+  }
+  void Output(const std::string& name, const std::vector<int64_t>& shape) {
+    auto* v = g->add_output();
+    v->set_name(name);
+    auto* t = v->mutable_type()->mutable_tensor_type();
+    t->set_elem_type(onnx::TensorProto::FLOAT);
+    for (int64_t d : shape) t->mutable_shape()->add_dim()->set_dim_value(d);
+  }
+  void Init(const std::string& name, const std::vector<int64_t>& shape, const std::vector<float>& values) {
+    auto* t = g->add_initializer();
+    t->set_name(name);
+    t->set_data_type(onnx::TensorProto::FLOAT);
+    for (int64_t d : shape) t->add_dims(d);
+    for (float f : values) t->add_float_data(f);
+  }
+  onnx::NodeProto* Node(const std::string& type, const std::vector<std::string>& in,
+                        const std::vector<std::string>& out, const std::string& name) {
+    auto* n = g->add_node();
+    n->set_op_type(type);
+    n->set_name(name);
+    for (const auto& s : in) n->add_input(s);
+    for (const auto& s : out) n->add_output(s);
+    return n;
+  }
+  static void Ints(onnx::NodeProto* n, const std::string& name, const std::vector<int64_t>& v) {
+    auto* a = n->add_attribute();
+    a->set_name(name);
+    a->set_type(onnx::AttributeProto::INTS);
+    for (int64_t x : v) a->add_ints(x);
+  }
+  static void Float(onnx::NodeProto* n, const std::string& name, float v) {
+    auto* a = n->add_attribute();
+    a->set_name(name);
+    a->set_type(onnx::AttributeProto::FLOAT);
+    a->set_f(v);
+  }
+  // Written to `path` and read back through LoadModel (checker, shape inference).
+  onnx::ModelProto Save(const std::string& path) const {
+    std::ofstream f(path, std::ios::binary);
+    m.SerializeToOstream(&f);
+    f.close();
+    return onnx_in::LoadModel(path);
+  }
+};
+
+std::vector<float> Ramp(size_t n, float scale, float offset) {
+  std::vector<float> v;
+  for (size_t i = 0; i < n; ++i) v.push_back(offset + scale * float(int(i * 7919 % 17) - 8));
+  return v;
+}
+
+uint16_t HostFp16(double v) {
+  const _Float16 h = static_cast<_Float16>(v);
+  uint16_t b;
+  std::memcpy(&b, &h, 2);
+  return b;
+}
+
+std::string TempPath(const std::string& name) { return (std::filesystem::temp_directory_path() / name).string(); }
+
+// Conv 3 -> 4 (3x3, pad 1) + BatchNormalization + Relu, then MaxPool 2x2, Conv 4 -> 4 (stride 2),
+// GlobalAveragePool, Flatten, Gemm 4 -> 3 and Softmax: a small network of every block.
+ModelBuilder SmallCnn() {
+  ModelBuilder b;
+  b.Input("x", {1, 3, 8, 8});
+  b.Init("w1", {4, 3, 3, 3}, Ramp(108, 0.0625f, 0.0f));
+  b.Init("b1", {4}, {0.5f, -0.25f, 0.125f, 0.0f});
+  b.Init("gamma", {4}, {1.0f, 0.5f, 2.0f, 1.5f});
+  b.Init("beta", {4}, {0.1f, -0.2f, 0.3f, 0.0f});
+  b.Init("mean", {4}, {0.2f, 0.0f, -0.1f, 0.4f});
+  b.Init("var", {4}, {1.0f, 0.25f, 4.0f, 0.5f});
+  b.Init("w2", {4, 4, 3, 3}, Ramp(144, 0.03125f, 0.01f));
+  b.Init("wf", {3, 4}, Ramp(12, 0.125f, 0.0f));
+  b.Init("bf", {3}, {0.0f, 0.5f, -0.5f});
+  auto* c1 = b.Node("Conv", {"x", "w1", "b1"}, {"c1"}, "conv1");
+  ModelBuilder::Ints(c1, "pads", {1, 1, 1, 1});
+  b.Node("BatchNormalization", {"c1", "gamma", "beta", "mean", "var"}, {"n1"}, "bn1");
+  b.Node("Relu", {"n1"}, {"r1"}, "relu1");
+  auto* p = b.Node("MaxPool", {"r1"}, {"p1"}, "pool1");
+  ModelBuilder::Ints(p, "kernel_shape", {2, 2});
+  ModelBuilder::Ints(p, "strides", {2, 2});
+  auto* c2 = b.Node("Conv", {"p1", "w2"}, {"c2"}, "conv2");
+  ModelBuilder::Ints(c2, "pads", {1, 1, 1, 1});
+  ModelBuilder::Ints(c2, "strides", {2, 2});
+  b.Node("GlobalAveragePool", {"c2"}, {"g"}, "gap");
+  b.Node("Flatten", {"g"}, {"f"}, "flat");
+  auto* gm = b.Node("Gemm", {"f", "wf", "bf"}, {"z"}, "fc");
+  gm->add_attribute()->set_name("transB");
+  gm->mutable_attribute(0)->set_type(onnx::AttributeProto::INT);
+  gm->mutable_attribute(0)->set_i(1);
+  b.Node("Softmax", {"z"}, {"y"}, "softmax");
+  b.Output("y", {1, 3});
+  return b;
+}
+
+Value Fp16Input(const std::vector<int64_t>& shape, uint64_t seed) {
+  Value v;
+  v.shape = shape;
+  uint64_t s = seed;
+  for (int64_t i = 0; i < v.Count(); ++i) {
+    s = s * 6364136223846793005ull + 1442695040888963407ull;
+    v.fp16.push_back(HostFp16(double(int((s >> 33) % 33) - 16) / 8.0));
+  }
+  return v;
+}
+
+// ---------------------------------------------------------------- the lowering
+
+// N-3: the BatchNormalization after a Conv folds into the post-processor's per-channel scale and
+// bias (gamma / sqrt(var + eps) and beta + (B - mean) scale in fp64, each rounded once to fp16),
+// the Relu into its activation: one conv2d for three nodes. The expected codes come from host
+// long double arithmetic and _Float16's rounding.
+TEST(OnnxLower, N3_BatchNormAndReluFoldIntoTheConvolution) {
+  const ModelBuilder b = SmallCnn();
+  const std::string path = TempPath("onnx_test_fold.onnx");
+  const Plan plan = onnx_in::Lower(b.Save(path), path, cli::Engine::kOracle);
+  ASSERT_FALSE(plan.steps.empty());
+  const onnx_in::Step* conv = nullptr;
+  for (const auto& s : plan.steps) {
+    if (s.is_op && s.op.op == "conv2d" && !conv) conv = &s;
+  }
+  ASSERT_NE(conv, nullptr);
+  EXPECT_EQ(conv->node, "node 'conv1' (Conv) + node 'bn1' (BatchNormalization) + node 'relu1' (Relu)");
+  EXPECT_EQ(conv->op.conv.post.act, oracle::PostAct::kRelu);
+  const float gamma[] = {1.0f, 0.5f, 2.0f, 1.5f}, beta[] = {0.1f, -0.2f, 0.3f, 0.0f},
+              mean[] = {0.2f, 0.0f, -0.1f, 0.4f}, var[] = {1.0f, 0.25f, 4.0f, 0.5f},
+              bias[] = {0.5f, -0.25f, 0.125f, 0.0f};
+  const cli::Tensor& sc = conv->op.inputs.at("scale").tensor;
+  const cli::Tensor& bi = conv->op.inputs.at("bias").tensor;
+  for (int c = 0; c < 4; ++c) {
+    const long double s = (long double)gamma[c] / std::sqrt((long double)var[c] + (long double)1e-5f);
+    const long double t = (long double)beta[c] + ((long double)bias[c] - (long double)mean[c]) * s;
+    EXPECT_EQ(sc.bits[size_t(c)], HostFp16(double(s))) << "scale of channel " << c;
+    EXPECT_EQ(bi.bits[size_t(c)], HostFp16(double(t))) << "bias of channel " << c;
+  }
+  int ops = 0;
+  for (const auto& s : plan.steps) ops += s.is_op;
+  // conv1 (+bn +relu), pool, conv2, the global pool, the Gemm and the softmax
+  EXPECT_EQ(ops, 6);
+}
+
+// A node the model cannot lower is refused before anything runs, naming the node and why.
+TEST(OnnxLower, RefusalsNameTheNodeAndWhy) {
+  {
+    ModelBuilder b;
+    b.Input("x", {1, 4});
+    b.Node("Einsum", {"x"}, {"y"}, "e1")->add_attribute()->set_name("equation");
+    b.g->mutable_node(0)->mutable_attribute(0)->set_type(onnx::AttributeProto::STRING);
+    b.g->mutable_node(0)->mutable_attribute(0)->set_s("ij->ji");
+    b.Output("y", {4, 1});
+    const std::string path = TempPath("onnx_test_einsum.onnx");
+    try {
+      onnx_in::Lower(b.Save(path), path, cli::Engine::kOracle);
+      ADD_FAILURE() << "Einsum lowered";
+    } catch (const onnx_in::OnnxError& e) {
+      EXPECT_EQ(std::string(e.what()),
+                path +
+                    ": node 'e1' (Einsum): operator Einsum is not supported (docs/onnx.md lists the operators the "
+                    "model lowers)");
+    }
+  }
+  {
+    ModelBuilder b;  // a dynamic batch
+    auto* v = b.g->add_input();
+    v->set_name("x");
+    auto* t = v->mutable_type()->mutable_tensor_type();
+    t->set_elem_type(onnx::TensorProto::FLOAT);
+    t->mutable_shape()->add_dim()->set_dim_param("batch");
+    t->mutable_shape()->add_dim()->set_dim_value(4);
+    b.Node("Relu", {"x"}, {"y"}, "r");
+    b.Output("y", {4});
+    auto* ys = b.g->mutable_output(0)->mutable_type()->mutable_tensor_type()->mutable_shape();
+    ys->mutable_dim(0)->set_dim_param("batch");
+    ys->add_dim()->set_dim_value(4);
+    const std::string path = TempPath("onnx_test_dynamic.onnx");
+    EXPECT_THROW(
+        {
+          try {
+            onnx_in::Lower(b.Save(path), path, cli::Engine::kOracle);
+          } catch (const onnx_in::OnnxError& e) {
+            EXPECT_NE(std::string(e.what()).find("dynamic dimension 'batch'"), std::string::npos) << e.what();
+            throw;
+          }
+        },
+        onnx_in::OnnxError);
+  }
+  {
+    ModelBuilder b;  // a Conv whose weights come at run time
+    b.Input("x", {1, 1, 4, 4});
+    b.Input("w", {1, 1, 3, 3});
+    b.Node("Conv", {"x", "w"}, {"y"}, "c");
+    b.Output("y", {1, 1, 2, 2});
+    const std::string path = TempPath("onnx_test_runtime_w.onnx");
+    try {
+      onnx_in::Lower(b.Save(path), path, cli::Engine::kOracle);
+      ADD_FAILURE() << "a run-time kernel lowered";
+    } catch (const onnx_in::OnnxError& e) {
+      EXPECT_NE(std::string(e.what()).find("node 'c' (Conv): the weights W ('w') is computed at run time"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+}
+
+// N-2, N-3, N-4, N-5: the small network on engine both: every operation (the core's two
+// convolutions, the planar engine's pooling, reduction and softmax, the MAC array's Gemm) bit
+// for bit the oracle's, for a few inputs.
+TEST(OnnxRun, N2_N3_N4_SmallNetworkOnTheRtlBitExact) {
+  const ModelBuilder b = SmallCnn();
+  const std::string path = TempPath("onnx_test_cnn.onnx");
+  const Plan plan = onnx_in::Lower(b.Save(path), path, cli::Engine::kBoth);
+  for (uint64_t seed : {1u, 2u}) {
+    const onnx_in::RunResult r = onnx_in::Run(plan, {{"x", Fp16Input({1, 3, 8, 8}, seed)}}, cli::Engine::kBoth);
+    EXPECT_TRUE(r.mismatches.empty()) << "seed " << seed << ": " << r.mismatches.front();
+    const Value& y = r.outputs.at("y");
+    ASSERT_EQ(y.shape, (std::vector<int64_t>{1, 3}));
+    double sum = 0;
+    for (uint16_t h : y.fp16) sum += oracle::Fp16ToDouble(h);
+    EXPECT_NEAR(sum, 1.0, 0.01) << "softmax's outputs sum to 1";
+    EXPECT_GE(r.rtl_lines.size(), 6u);
+  }
+}
+
+// ---------------------------------------------------------------- ane run MODEL.onnx
+
+class OnnxCli : public cli::test::CliTest {
+ protected:
+  // y = Relu(x + c): x [2, 3] fp32, c an initializer.
+  void WriteAddRelu() {
+    ModelBuilder b;
+    b.Input("x", {2, 3});
+    b.Init("c", {3}, {0.5f, -1.0f, 0.25f});
+    b.Node("Add", {"x", "c"}, {"s"}, "add");
+    b.Node("Relu", {"s"}, {"y"}, "relu");
+    b.Output("y", {2, 3});
+    b.Save((work_ / "m.onnx").string());
+  }
+  // An fp32 .npy ('<f4') of x.
+  void WriteFp32(const std::string& name, const std::vector<int64_t>& shape, const std::vector<float>& v) const {
+    std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (";
+    for (int64_t d : shape) header += std::to_string(d) + ", ";
+    header += "), }";
+    while ((10 + header.size() + 1) % 64) header += ' ';
+    header += '\n';
+    std::string bytes = "\x93NUMPY";
+    bytes += char(1);
+    bytes += char(0);
+    bytes += char(header.size() & 0xFF);
+    bytes += char(header.size() >> 8);
+    bytes += header;
+    bytes.append(reinterpret_cast<const char*>(v.data()), v.size() * 4);
+    Write(name, bytes);
+  }
+};
+
+// The outputs are written as fp16 .npy files; x arrives as fp32 and is rounded to fp16 first
+// (N-1), then y = RNE16(x + c) (N-4.1) and ReLU: checked against host fp64 and _Float16.
+TEST_F(OnnxCli, N1_N4_1_RunWritesTheOutputsOfTheModel) {
+  WriteAddRelu();
+  const std::vector<float> x = {1.0f, 0.3f, -2.0f, 0.1f, 2.5f, -0.2f};
+  WriteFp32("x.npy", {2, 3}, x);
+  const cli::test::Result r = Ane({"run", "m.onnx", "--input", "x=x.npy", "--out-dir", "out"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("input       x fp16 [2, 3]  (x.npy, rounded from fp32)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("node 'add' (Add): elementwise"), std::string::npos) << r.out;
+  const cli::Tensor y = cli::ReadNpy(work_ / "out" / "y.npy");
+  ASSERT_EQ(y.shape, (std::vector<int64_t>{2, 3}));
+  const float c[] = {0.5f, -1.0f, 0.25f};
+  for (size_t i = 0; i < 6; ++i) {
+    const double xs = double(static_cast<_Float16>(x[i]));  // the input boundary: RNE to fp16
+    const double cs = double(static_cast<_Float16>(c[i % 3]));
+    const double sum = double(static_cast<_Float16>(xs + cs));  // fp16 values add exactly in fp64
+    EXPECT_EQ(y.bits[i], HostFp16(sum > 0 ? sum : 0.0)) << "y[" << i << "]";
+  }
+}
+
+// Bad input: one line on stderr, exit 2, nothing written.
+TEST_F(OnnxCli, BadInputIsRefusedWithOneLineAndNothingWritten) {
+  WriteAddRelu();
+  WriteFp32("x.npy", {2, 3}, {1, 2, 3, 4, 5, 6});
+  WriteFp32("x_bad.npy", {3, 2}, {1, 2, 3, 4, 5, 6});
+  Write("junk.onnx", "this is not a protobuf model");
+  const struct {
+    std::vector<std::string> args;
+    std::string what;
+  } cases[] = {
+      {{"run", "m.onnx", "--out-dir", "out"}, "input 'x' ([2, 3]) is not given"},
+      {{"run", "m.onnx", "--input", "x=x_bad.npy", "--out-dir", "out"}, "input 'x' is [3, 2], the model takes [2, 3]"},
+      {{"run", "m.onnx", "--input", "q=x.npy", "--out-dir", "out"}, "input 'x' ([2, 3]) is not given"},
+      {{"run", "junk.onnx", "--input", "x=x.npy", "--out-dir", "out"}, "not a serialized ONNX model"},
+      {{"run", "m.onnx", "--input", "x=missing.npy", "--out-dir", "out"}, "missing.npy"},
+      {{"run", "m.onnx", "--input", "x=x.npy", "--engine", "fast"}, "--engine fast: unknown engine"},
+  };
+  for (const auto& c : cases) {
+    const cli::test::Result r = Ane(c.args);
+    EXPECT_EQ(r.exit_code, 2) << c.what << ": " << r.out << r.err;
+    EXPECT_EQ(r.out, "") << c.what;
+    const std::vector<std::string> lines = cli::test::Lines(r.err);
+    ASSERT_EQ(lines.size(), 1u) << r.err;
+    EXPECT_EQ(lines[0].rfind("ane: error: ", 0), 0u) << lines[0];
+    EXPECT_NE(lines[0].find(c.what), std::string::npos) << lines[0];
+    EXPECT_FALSE(std::filesystem::exists(work_ / "out")) << c.what;
+  }
+}
+
+}  // namespace
+}  // namespace ane
