@@ -27,6 +27,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -158,9 +159,11 @@ def cmd_run(a):
         # it ends: a test makes up to thousands of simulations, each with a file of counters.
         sub = os.path.join(dat, name)
         os.makedirs(sub)
+        t0 = time.time()
         with open(os.path.join(logs, f"{name}.log"), "w") as log:
             rc = subprocess.run(argv, cwd=ROOT, env=dict(env, ANE_COVERAGE_DIR=sub, **(extra_env or {})),
                                 stdout=log, stderr=subprocess.STDOUT).returncode
+        seconds[name] = time.time() - t0
         drop_settle_toggles(sub)
         files = sorted(glob.glob(os.path.join(sub, "*.dat")))
         verilator_merge(files, os.path.join(dat, f"{name}.dat"), unlink=True)
@@ -201,8 +204,15 @@ def cmd_run(a):
         jobs = [j for j in jobs if any(chosen(j[1], o) for o in only)]
     print(f"coverage: shard {i}/{n}: {len(jobs)} jobs ({len(mine)} tests of {len(binaries)} binaries, the default "
           f"suite), {a.jobs} at a time", flush=True)
+    seconds = {}
+    started = time.time()
     with ThreadPoolExecutor(max_workers=a.jobs) as pool:
         results = list(pool.map(lambda j: run_one(*j), jobs))
+    # each job's wall time, the longest first: where a shard's hour goes
+    with open(os.path.join(out, f"timings-{i}.txt"), "w") as f:
+        f.write(f"# shard {i}/{n}: {len(jobs)} jobs, {time.time() - started:.0f} s wall on {a.jobs} workers\n")
+        for name, sec in sorted(seconds.items(), key=lambda kv: -kv[1]):
+            f.write(f"{sec:8.1f}  {name}\n")
     files = sorted(glob.glob(os.path.join(dat, "*.dat")))
     if only:  # added to the shard's data: counts add up, hit or not and the percentages stay right
         keep = shard_dat + ".before.dat"

@@ -49,7 +49,7 @@ TEST(RtlPePool, N4_5_RandomPoolingsUnderGapsAndBackPressure) {
   std::set<int> kh, kw, sy, sx, pads;
   std::set<oracle::PoolOp> ops;
   int strips = 0, partial_groups = 0;
-  const int n = int(1500 * test::SoakFactor());
+  const int n = int(test::CoverageShare(1500 * test::SoakFactor()));
   for (int i = 0; i < n; ++i) {
     const PoolCase c = test::RandomPoolCase(rng);
     PoolRunOptions opt = test::RandomPoolTraffic(rng);
@@ -73,8 +73,8 @@ TEST(RtlPePool, N4_5_RandomPoolingsUnderGapsAndBackPressure) {
   EXPECT_EQ(sx.size(), 8u);
   EXPECT_EQ(pads.size(), 8u);
   EXPECT_EQ(ops.size(), 3u);
-  EXPECT_GE(strips, 5);
-  EXPECT_GE(partial_groups, 50);
+  EXPECT_GE(strips, n / 300);         // 5 of 1500
+  EXPECT_GE(partial_groups, n / 30);  // 50 of 1500
 }
 
 // N-4.5 worked cases: the edge-correct mean (a corner of a 3x3 mean with padding 1 divides by

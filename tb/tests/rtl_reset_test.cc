@@ -285,7 +285,7 @@ void MidJobResets(Bench& bench, uint64_t default_seed, int iterations) {
   Rng rng(seed);
   const std::string stem = harness::CurrentTestStem();
   Tally tally;
-  const int n = iterations * int(test::SoakFactor());
+  const int n = int(test::CoverageShare(uint64_t(iterations) * test::SoakFactor()));
   for (int it = 0; it < n; ++it) {
     const uint32_t x_seed = 1 + uint32_t(rng.Next() % 0x7FFFFFFEu);  // 0 would ask for a random seed
     const typename Bench::Job job_a = bench.RandomJob(rng);

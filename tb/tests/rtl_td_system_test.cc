@@ -464,7 +464,7 @@ TEST(RtlTdSystem, N2_N3_N5_RandomProgramsFromTheirTdBytesBitExact) {
   SCOPED_TRACE(test::SeedNote(seed));
   Rng rng(seed);
   System s;
-  const int n = 300 * int(test::SoakFactor());
+  const int n = int(test::CoverageShare(300 * test::SoakFactor()));
   int tds = 0, tables = 0, passes = 0, planars = 0;
   uint64_t setup = 0, core = 0, mac = 0;
   for (int it = 0; it < n && !testing::Test::HasFailure(); ++it) {
@@ -490,7 +490,7 @@ TEST(RtlTdSystem, N2_N3_N5_RandomProgramsFromTheirTdBytesBitExact) {
       (unsigned long long)seed, n, tds, tables, passes, planars, (unsigned long long)setup, (unsigned long long)core);
   EXPECT_GT(tables, 0);
   EXPECT_GT(passes, 0);
-  EXPECT_GT(planars, 50);
+  EXPECT_GT(planars, n / 6);  // a quarter of the layers are planar (50 of 300 programs)
 }
 
 // N-5 through the TD path at the kernel DMA's widest: 16 output channels spread over all 16

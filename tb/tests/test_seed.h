@@ -21,6 +21,18 @@ inline uint64_t SoakFactor() {
   return (env && std::string(env) != "0") ? 20 : 1;
 }
 
+// The share of a long random test's iterations the coverage build runs (make coverage,
+// -DANE_COVERAGE=ON): a third. Its counters make every simulation several times slower, and the
+// whole run must fit an hour on 2 cores (docs/verification.md, "Time"); the directed sweeps run
+// whole. Elsewhere n itself.
+inline uint64_t CoverageShare(uint64_t n) {
+#ifdef ANE_COVERAGE
+  return n / 3 > 0 ? n / 3 : 1;
+#else
+  return n;
+#endif
+}
+
 inline std::string SeedNote(uint64_t seed) {
   return "seed " + std::to_string(seed) + " (rerun with ANE_TEST_SEED=" + std::to_string(seed) + ")";
 }
