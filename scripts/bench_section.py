@@ -29,6 +29,12 @@ def describe(name):
     parts = name.split("/")
     if parts[0] == "BM_OracleDotFp16" and len(parts) == 3:
         return f"fp16 dot product, K = {parts[1]}, {'m5' if parts[2] == '1' else 'm1'}"
+    if parts[0] == "BM_FastDotFp16" and len(parts) == 3:
+        return f"fp16 dot product on the fast exact path, K = {parts[1]}, {'m5' if parts[2] == '1' else 'm1'}"
+    if parts[0] == "BM_OracleConv3x3":
+        return "3x3 convolution 32 -> 32 channels on 16 x 16 (2.36 M MACs), reference stages"
+    if parts[0] == "BM_FastConv3x3":
+        return "the same convolution on the fast exact path"
     if parts[0] == "BM_OracleDotInt8" and len(parts) == 2:
         return f"int8 dot product, K = {parts[1]}"
     return ""
@@ -127,7 +133,11 @@ def section(reports):
     out.append("")
     out.append("`BM_OracleDotFp16/K/G`: one K-long fp16 dot product through every N-2 stage "
                "(G = 0 for m1, 1 for m5); `BM_OracleDotInt8/K`: the int8 path; "
-               "`BM_OracleElementwise/i`: one fp16 elementwise operation (label names it).")
+               "`BM_OracleElementwise/i`: one fp16 elementwise operation (label names it). "
+               "`BM_FastDotFp16/K/G` and `BM_FastConv3x3`: the fast exact path of fp16 x fp16 reductions "
+               "(`tb/oracle/fast_mac.h`: fixed point in units of 2^-48, equal to the reference stages by "
+               "`oracle_fast_mac_test`), which `--engine oracle` runs for conv2d and matmul; "
+               "`BM_OracleConv3x3`: the same layer through the reference stages.")
     out.append("")
     out.append("`BM_ArrayMatmul/K/G`: a [256, K] x [K, 8] fp16 matmul on the Verilated 256-lane MAC "
                "array (`build/rtl_bench`), rate in simulated MACs per second, checked bit for bit "

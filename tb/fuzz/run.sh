@@ -33,6 +33,7 @@ case $target in
   junit) dict=junit.dict ;;
   hwx) dict=hwx.dict ;;
   tdyaml) dict=tdyaml.dict ;;
+  onnx) dict=onnx.dict ;;
   *) dict=yaml.dict ;;
 esac
 

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <set>
 
 #include "tb/cli/op_family.h"
@@ -68,6 +69,9 @@ YAML::Node Pair(int64_t a, int64_t b) {
   return n;
 }
 
+// The core's plan takes at most 1023 output channels per conv group (tb/plan/core_plan.cc).
+constexpr int64_t kMaxCoreOutputs = 1023;
+
 class Lowering {
  public:
   Lowering(const onnx::ModelProto& m, const std::string& file, cli::Engine engine,
@@ -116,6 +120,15 @@ class Lowering {
                                     file_, o.name(), ValueTypeName(it->second.type), Shape(it->second.shape)));
       }
       plan_.outputs.push_back(o.name());
+    }
+    if (!folded_.empty()) {
+      std::string which;
+      for (size_t k = 0; k < folded_.size() && k < 2; ++k) which += (k ? ", " : "") + folded_[k];
+      plan_.notes.push_back(fmt::format(
+          "{} BatchNormalization node{} folded into the Conv before {} ({}{}): scale = gamma / sqrt(var + eps) and "
+          "bias = beta + (B - mean) scale in fp64, each rounded once to fp16 (the post-processor's N-3 scale and bias)",
+          folded_.size(), folded_.size() == 1 ? "" : "s", folded_.size() == 1 ? "it" : "each", which,
+          folded_.size() > 2 ? ", ..." : ""));
     }
     if (rounded_ > 0) {
       plan_.notes.insert(plan_.notes.begin(),
@@ -562,6 +575,7 @@ class Lowering {
       note_div_ = true;
       return Binary(i, label, "mul", In(i, 0), r, n.output(0));
     }
+    if (t == "Clip") return LowerClip(i);
     if (t == "MaxPool" || t == "AveragePool") return LowerPool(i, t == "MaxPool");
     if (t == "GlobalAveragePool" || t == "GlobalMaxPool") return LowerGlobalPool(i, t == "GlobalMaxPool");
     if (t == "ReduceSum" || t == "ReduceMax" || t == "ReduceMin" || t == "ReduceMean") return LowerReduce(i);
@@ -1078,10 +1092,7 @@ class Lowering {
       if (bias.empty()) bias.assign(size_t(cout), 0.0);
       for (int64_t c = 0; c < cout; ++c) bias[size_t(c)] = t[size_t(c)] + bias[size_t(c)] * s[size_t(c)];
       label += " + " + Label(bn);
-      plan_.notes.push_back(fmt::format(
-          "{} folded into {}: scale = gamma / sqrt(var + eps) and bias = beta + (B - mean) scale in fp64, each "
-          "rounded once to fp16 (the post-processor's N-3 scale and bias)",
-          Label(bn), Label(i)));
+      folded_.push_back(Label(bn) + " into " + Label(i));
       fused_.insert(bn);
       y = g_.node(bn).output(0);
     }
@@ -1112,11 +1123,41 @@ class Lowering {
     bind.emplace_back("w", wvn);
     if (!scale.empty()) bind.emplace_back("scale", Vector(i, label, "scale", scale));
     if (!bias.empty()) bind.emplace_back("bias", b.empty() || !scale.empty() ? Vector(i, label, "bias", bias) : b);
-    if (!one_d) return EmitOp(i, label, f, bind, y);
-    const std::string y4 = Temp(y);
-    EmitOp(i, label, f, bind, y4);
+    const std::string y4 = one_d ? Temp(y) : y;
+    if (group == 1 && cout > kMaxCoreOutputs) {
+      // more output channels than the core's plan takes (1023 per group): convolutions of a
+      // share of the kernels each, concatenated (every output channel is its own reduction)
+      const int64_t parts = (cout + kMaxCoreOutputs - 1) / kMaxCoreOutputs, per = (cout + parts - 1) / parts;
+      std::vector<std::string> outs;
+      for (int64_t c0 = 0; c0 < cout; c0 += per) {
+        const int64_t c1 = std::min(cout, c0 + per);
+        std::vector<std::pair<std::string, std::string>> part;
+        for (const auto& [name, v] : bind) part.emplace_back(name, name == "x" ? v : Rows(i, label, v, c0, c1));
+        outs.push_back(Temp(y));
+        EmitOp(i, fmt::format("{} (output channels {} .. {})", label, c0, c1 - 1), f, part, outs.back());
+      }
+      EmitMove(
+          i, label, fmt::format("concat {} parts on the channel axis", outs.size()),
+          [](const std::vector<const Value*>& a) { return Concat(a, 1); }, outs, y4);
+    } else {
+      EmitOp(i, label, f, bind, y4);
+    }
+    if (!one_d) return;
     const std::vector<int64_t> s4 = InfoOf(i, y4).shape;
     View(i, label, y4, {s4[0], s4[1], s4[3]}, y);
+  }
+
+  // Items c0 .. c1 - 1 of axis 0 of a constant (folded).
+  std::string Rows(int i, const std::string& label, const std::string& v, int64_t c0, int64_t c1) {
+    const std::vector<int64_t> shape = InfoOf(i, v).shape;
+    std::vector<int64_t> b(shape.size(), 0), e = shape, st(shape.size(), 1);
+    b[0] = c0;
+    e[0] = c1;
+    const std::string o = Temp(v);
+    EmitMove(
+        i, label, fmt::format("items {} .. {} of {}", c0, c1 - 1, Shape(shape)),
+        [b, e, st](const std::vector<const Value*>& a) { return Sliced(*a[0], b, e, st); }, {v}, o);
+    return o;
   }
 
   // ConvTranspose as the convolution that computes it: x with stride - 1 zeros between its
@@ -1405,6 +1446,53 @@ class Lowering {
     View(i, label, st, ys, y);
   }
 
+  // Clip(x, lo, hi) = min(max(x, lo), hi) with constant bounds: the planar engine's max and
+  // min against a broadcast scalar (relu when lo is 0); an absent bound is no operation.
+  void LowerClip(int i) {
+    KnownAttrs(i, {"min", "max"});
+    const NodeProto& n = g_.node(i);
+    const std::string label = Label(i);
+    auto bound = [&](int k, const char* attr) -> std::optional<uint16_t> {
+      if (opset_ < 11) {
+        if (!Attr(i, attr)) return std::nullopt;
+        const float f = AttrFloat(i, attr, 0.0f);
+        uint32_t u;
+        std::memcpy(&u, &f, 4);
+        return oracle::Fp32ToFp16(u);
+      }
+      if (In(i, k).empty()) return std::nullopt;
+      const Value& c = Const(i, In(i, k), attr);
+      if (c.type != ValueType::kFp16 || c.Count() != 1)
+        Refuse(i, fmt::format("{} must be one floating-point value", attr));
+      return c.fp16[0];
+    };
+    const std::optional<uint16_t> lo = bound(1, "min"), hi = bound(2, "max");
+    std::string x = n.input(0);
+    const std::string& y = n.output(0);
+    if (lo) {
+      const std::string out = hi ? Temp(y) : y;
+      YAML::Node f;
+      f["op"] = "elementwise";
+      if (*lo == 0) {
+        f["function"] = "relu";
+        EmitOp(i, label, f, {{"x", x}}, out);
+      } else {
+        const std::string c = Temp(label + ".min");
+        plan_.constants[c] = Fp16Const({1}, {*lo});
+        info_[c] = {ValueType::kFp16, {1}};
+        Binary(i, label, "max", x, c, out);
+      }
+      x = out;
+    }
+    if (hi) {
+      const std::string c = Temp(label + ".max");
+      plan_.constants[c] = Fp16Const({1}, {*hi});
+      info_[c] = {ValueType::kFp16, {1}};
+      Binary(i, label, "min", x, c, y);
+    }
+    if (!lo && !hi) View(i, label, x, InfoOf(i, x).shape, y);
+  }
+
   // MaxPool / AveragePool on the planar engine's pooling path, image by image.
   void LowerPool(int i, bool max) {
     KnownAttrs(i, {"auto_pad", "ceil_mode", "count_include_pad", "dilations", "kernel_shape", "pads", "strides",
@@ -1624,6 +1712,7 @@ class Lowering {
   std::map<std::string, int> uses_;
   std::map<std::string, std::vector<double>> f64_;
   std::set<int> fused_;
+  std::vector<std::string> folded_;  // "node 'bn1' (BatchNormalization) into node 'conv1' (Conv)"
   int temps_ = 0;
   int rounded_ = 0;
 

@@ -189,6 +189,12 @@ onnx::ModelProto LoadModel(const std::string& path) {
   if (!f) throw OnnxError(fmt::format("{}: cannot open", path));
   onnx::ModelProto m;
   if (!m.ParseFromIstream(&f)) throw OnnxError(fmt::format("{}: not a serialized ONNX model (ModelProto)", path));
+  CheckModel(&m, path);
+  return m;
+}
+
+void CheckModel(onnx::ModelProto* model, const std::string& name) {
+  onnx::ModelProto& m = *model;
   auto one_line = [](std::string s) {
     for (char& ch : s) {
       if (ch == '\n' || ch == '\r') ch = ' ';
@@ -199,16 +205,15 @@ onnx::ModelProto LoadModel(const std::string& path) {
   try {
     onnx::checker::check_model(m);
   } catch (const std::exception& e) {
-    throw OnnxError(fmt::format("{}: the ONNX checker refuses the model: {}", path, one_line(e.what())));
+    throw OnnxError(fmt::format("{}: the ONNX checker refuses the model: {}", name, one_line(e.what())));
   }
   try {
     onnx::ShapeInferenceOptions opt{/*check_type=*/true, /*error_mode=*/1, /*enable_data_propagation=*/true};
     onnx::shape_inference::InferShapes(m, onnx::OpSchemaRegistry::Instance(), opt);
   } catch (const std::exception& e) {
-    throw OnnxError(fmt::format("{}: shape inference fails: {}", path, one_line(e.what())));
+    throw OnnxError(fmt::format("{}: shape inference fails: {}", name, one_line(e.what())));
   }
-  if (m.graph().output_size() == 0) throw OnnxError(fmt::format("{}: the graph has no output", path));
-  return m;
+  if (m.graph().output_size() == 0) throw OnnxError(fmt::format("{}: the graph has no output", name));
 }
 
 }  // namespace ane::onnx_in

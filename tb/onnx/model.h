@@ -60,6 +60,9 @@ onnx::TensorProto ReadTensorFile(const std::string& path);
 // it. Throws OnnxError: an unreadable or malformed file, a model the checker refuses, a shape
 // inference error, a graph with no output.
 onnx::ModelProto LoadModel(const std::string& path);
+// The checks of LoadModel on a model already parsed (`name` names it in the messages): the
+// checker, shape inference, an output. Throws OnnxError.
+void CheckModel(onnx::ModelProto* model, const std::string& name);
 
 }  // namespace ane::onnx_in
 

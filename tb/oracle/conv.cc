@@ -24,12 +24,16 @@ std::string CheckConvLayer(const ConvLayer& l) {
   return "";
 }
 
-Tensor3 Conv2d(const ConvLayer& l, const Tensor3& x, const std::vector<std::vector<uint16_t>>& w) {
+void CheckConvCall(const ConvLayer& l, const Tensor3& x, const std::vector<std::vector<uint16_t>>& w) {
   const std::string bad = CheckConvLayer(l);
   if (!bad.empty()) throw std::invalid_argument(bad);
-  const ConvGeometry& g = l.geom;
-  if (x.c != l.Cin() || x.h != g.height || x.w != g.width) throw std::invalid_argument("x shape");
+  if (x.c != l.Cin() || x.h != l.geom.height || x.w != l.geom.width) throw std::invalid_argument("x shape");
   if (int(w.size()) != l.cout) throw std::invalid_argument("w: one kernel per output channel");
+}
+
+Tensor3 Conv2d(const ConvLayer& l, const Tensor3& x, const std::vector<std::vector<uint16_t>>& w) {
+  CheckConvCall(l, x, w);
+  const ConvGeometry& g = l.geom;
   const int k = g.Steps(), oh = g.OutHeight(), ow = g.OutWidth(), per = l.cout / l.groups;
   PostConfig pc = l.post;
   pc.gen = l.gen;

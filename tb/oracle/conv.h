@@ -43,6 +43,10 @@ struct ConvLayer {
 // stochastic rounding, the channel parameters' count).
 std::string CheckConvLayer(const ConvLayer& l);
 
+// Throws std::invalid_argument unless the layer is valid (CheckConvLayer), x has its input's shape
+// and w one kernel per output channel.
+void CheckConvCall(const ConvLayer& l, const Tensor3& x, const std::vector<std::vector<uint16_t>>& w);
+
 // x: [Cin][H][W] codes; w: [Cout][Cg * KH * KW] codes as the MAC receives them, steps in the N-2
 // order. Returns y: [Cout][OH][OW] codes (fp16, or int8 sign-extended to 16 bits).
 Tensor3 Conv2d(const ConvLayer& l, const Tensor3& x, const std::vector<std::vector<uint16_t>>& w);

@@ -12,6 +12,7 @@
 
 #include "tb/onnx/lower.h"
 #include "tb/onnx/model.h"
+#include "tb/onnx/networks.h"
 #include "tb/oracle/formats.h"
 #include "tb/tests/cli_fixture.h"
 
@@ -261,6 +262,33 @@ TEST(OnnxRun, N2_N3_N4_SmallNetworkOnTheRtlBitExact) {
     for (uint16_t h : y.fp16) sum += oracle::Fp16ToDouble(h);
     EXPECT_NEAR(sum, 1.0, 0.01) << "softmax's outputs sum to 1";
     EXPECT_GE(r.rtl_lines.size(), 6u);
+  }
+}
+
+// N-2 .. N-6 on whole networks: the ResNet-18- and MobileNet-v2-shaped models (networks.h) at
+// 32 x 32, width 8, 10 classes, on engine both (every operation bit for bit: the core's 7x7 stem,
+// 3x3, 1x1 and depthwise convolutions with folded normalizations, the planar engine's pooling,
+// residual adds and ReLU6, the MAC array's classifier); the oracle engine's run (the fast MAC
+// path) gives the same outputs.
+TEST(OnnxRun, N2_N3_N4_ResNet18AndMobileNetV2ShapedNetworksOnTheRtlBitExact) {
+  onnx_in::NetworkOptions o;
+  o.resolution = 32;
+  o.width = 8;
+  o.classes = 10;
+  for (const auto& [name, built] :
+       {std::pair{"resnet18", onnx_in::ResNet18(o)}, std::pair{"mobilenetv2", onnx_in::MobileNetV2(o)}}) {
+    onnx::ModelProto m = built;
+    onnx_in::CheckModel(&m, name);
+    const Plan plan = onnx_in::Lower(m, name, cli::Engine::kBoth);
+    const std::map<std::string, Value> feeds{{"x", Fp16Input({1, 3, 32, 32}, 7)}};
+    const onnx_in::RunResult both = onnx_in::Run(plan, feeds, cli::Engine::kBoth);
+    EXPECT_TRUE(both.mismatches.empty()) << name << ": " << both.mismatches.front();
+    const onnx_in::RunResult oracle = onnx_in::Run(plan, feeds, cli::Engine::kOracle);
+    EXPECT_EQ(oracle.outputs.at("y").fp16, both.outputs.at("y").fp16) << name;
+    int finite = 0;
+    for (uint16_t h : both.outputs.at("y").fp16) finite += (h & 0x7C00) != 0x7C00;
+    EXPECT_EQ(finite, 10) << name << ": the logits are finite";
+    std::printf("%s: %zu steps, %zu operations on the RTL\n", name, plan.steps.size(), both.rtl_lines.size());
   }
 }
 

@@ -80,7 +80,7 @@ template <class Model>
 void CheckStream(Generation gen, const LaneCase& c, uint64_t default_seed) {
   const uint64_t seed = test::TestSeed(default_seed);
   SCOPED_TRACE(test::SeedNote(seed));
-  const uint64_t n = test::CoverageShare(1'200'000 * test::SoakFactor());
+  const uint64_t n = 1'200'000 * test::SoakFactor();
   const LaneRun run = RunLane<Model>(gen, seed, n, c.in_valid_pct, c.out_ready_pct, c.x_seed);
   EXPECT_EQ(run.accepted, n);
   EXPECT_GT(run.results, n / 100);

@@ -217,7 +217,7 @@ TEST(RtlPlanarEngine, N4_1_N4_3_RandomElementwiseTasksBitExact) {
   Sim<Model> sim("ane_planar", harness::CurrentTestStem());
   PlanarDriver<Model> drv(sim);
   drv.Reset();
-  const int n = int(test::CoverageShare(600 * test::SoakFactor()));
+  const int n = 600 * int(test::SoakFactor());
   uint64_t beats = 0, cycles = 0;
   int ops[13] = {};
   for (int it = 0; it < n && !testing::Test::HasFailure(); ++it) {
@@ -243,7 +243,7 @@ void RandomKind(harness::PlanarKind kind, uint64_t seed0, int n0) {
   Sim<Model> sim("ane_planar", harness::CurrentTestStem());
   PlanarDriver<Model> drv(sim);
   drv.Reset();
-  const int n = int(test::CoverageShare(uint64_t(n0) * test::SoakFactor()));
+  const int n = n0 * int(test::SoakFactor());
   uint64_t beats = 0, cycles = 0;
   int seen[2][3] = {}, flat = 0;
   for (int it = 0; it < n && !testing::Test::HasFailure(); ++it) {

@@ -81,7 +81,7 @@ void RandomVectors(Generation gen, uint64_t default_seed, int configs, int vecto
   SCOPED_TRACE(test::SeedNote(seed));
   test::Rng rng(seed);
   uint64_t values = 0;
-  for (int k = 0; k < int(test::CoverageShare(uint64_t(configs) * test::SoakFactor())); ++k) {
+  for (int k = 0; k < configs * int(test::SoakFactor()); ++k) {
     const PostConfig cfg = test::RandomPostConfig(rng, gen);
     std::vector<PostVector> in;
     for (int v = 0; v < vectors_per_config; ++v) {

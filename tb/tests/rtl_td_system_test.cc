@@ -494,14 +494,15 @@ TEST(RtlTdSystem, N2_N3_N5_RandomProgramsFromTheirTdBytesBitExact) {
 }
 
 // N-5 through the TD path at the kernel DMA's widest: 16 output channels spread over all 16
-// kernel DMA channels, and a lookup table's layer over 15 (the table's channel is the 16th),
-// fp16, 3x3 with padding, bit-exact. The random programs above draw the second seldom.
-TEST(RtlTdSystem, N5_TD_SixteenKernelChannelsAndFifteenBesideATable) {
+// kernel DMA channels, and a lookup table's layer over 15, 14 and 13 (the table takes the next
+// channel), fp16, 3x3 with padding, bit-exact. The random programs above draw these seldom.
+TEST(RtlTdSystem, N5_TD_SixteenKernelChannelsAndThirteenToFifteenBesideATable) {
   const uint64_t seed = test::TestSeed(0x7D5EA);
   SCOPED_TRACE(test::SeedNote(seed));
   Rng rng(seed);
   System s;
-  for (const bool table : {false, true}) {
+  for (const int channels : {16, 15, 14, 13}) {
+    const bool table = channels < 16;
     td::LayerSpec l = TinyLayer();
     l.cout = 16;
     l.kh = l.kw = 3;
@@ -510,17 +511,17 @@ TEST(RtlTdSystem, N5_TD_SixteenKernelChannelsAndFifteenBesideATable) {
     for (auto& k : l.weights) {
       for (int j = 0; j < l.cin * 9; ++j) k.push_back(SmallFp16(rng));
     }
-    l.kernel_channels = table ? 15 : 16;
+    l.kernel_channels = channels;
     if (table) {
       l.nonlinear = regs::td::Nonlinear::kTable;
       for (int k = 0; k <= 32; ++k) l.knots.push_back(SmallFp16(rng));
       l.below = SmallFp16(rng);
       l.above = SmallFp16(rng);
     }
-    const std::string what = table ? "15 kernel channels and the table" : "16 kernel channels";
+    const std::string what = std::to_string(channels) + " kernel channels" + (table ? " and the table" : "");
     Placed p = Place(td::EncodeLayers({l}, kWeightsBar), rng);
     ASSERT_EQ(p.layers.size(), 1u) << what;
-    EXPECT_EQ(p.layers[0].kernel_channels.size(), size_t(table ? 15 : 16)) << what;
+    EXPECT_EQ(p.layers[0].kernel_channels.size(), size_t(channels)) << what;
     EXPECT_EQ(p.layers[0].table.has_value(), table) << what;
     PutInput(&p, rng);
     RunAndCheck(s, p, RandomTraffic(rng), what);

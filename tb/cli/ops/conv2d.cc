@@ -8,6 +8,7 @@
 
 #include "tb/cli/op_family.h"
 #include "tb/oracle/conv.h"
+#include "tb/oracle/fast_mac.h"
 
 namespace ane::cli::ops {
 namespace {
@@ -258,7 +259,10 @@ Evaluation Evaluate(const Operation& op, Engine engine, const harness::DataFault
   harness::CoreLayerPlan plan;
   for (int64_t n = 0; n < images; ++n) {
     const oracle::Tensor3 x = ConvImage(op, n);
-    if (engine != Engine::kRtl) AppendConvOutputs(oracle::Conv2d(op.conv, x, w), type.dtype, &want.bits);
+    // engine oracle: the fast exact path (oracle/fast_mac.h, equal to the reference by
+    // oracle_fast_mac_test); engine both: the reference stages, the RTL's judge
+    if (engine == Engine::kOracle) AppendConvOutputs(oracle::FastConv2d(op.conv, x, w), type.dtype, &want.bits);
+    if (engine == Engine::kBoth) AppendConvOutputs(oracle::Conv2d(op.conv, x, w), type.dtype, &want.bits);
     if (engine == Engine::kOracle) continue;
     harness::RtlConvResult r;
     oracle::Tensor3 xr = x;
