@@ -9,6 +9,7 @@
 #include <cstring>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <sstream>
 
 #include "tb/oracle/formats.h"
@@ -206,6 +207,27 @@ void CheckModel(onnx::ModelProto* model, const std::string& name) {
     onnx::checker::check_model(m);
   } catch (const std::exception& e) {
     throw OnnxError(fmt::format("{}: the ONNX checker refuses the model: {}", name, one_line(e.what())));
+  }
+  // Debian's libonnx 1.12 dereferences a missing dimension in the convolution shape inference
+  // when an input of a Conv or ConvTranspose has fewer than 3 axes (found by fuzz_onnx): the
+  // graph's own declared inputs and initializers are checked here first.
+  std::map<std::string, int> rank;
+  for (const auto& vi : m.graph().input()) {
+    if (vi.type().has_tensor_type() && vi.type().tensor_type().has_shape()) {
+      rank[vi.name()] = vi.type().tensor_type().shape().dim_size();
+    }
+  }
+  for (const auto& t : m.graph().initializer()) rank[t.name()] = t.dims_size();
+  for (const auto& n : m.graph().node()) {
+    const std::string& op = n.op_type();
+    if (op != "Conv" && op != "ConvTranspose" && op != "MaxPool" && op != "AveragePool" && op != "LpPool") continue;
+    for (int k = 0; k < n.input_size() && k < 2; ++k) {
+      auto r = rank.find(n.input(k));
+      if (r != rank.end() && r->second < 3) {
+        throw OnnxError(fmt::format("{}: node '{}' ({}): input '{}' has {} axes; it needs [N, C, ...]", name, n.name(),
+                                    op, n.input(k), r->second));
+      }
+    }
   }
   try {
     onnx::ShapeInferenceOptions opt{/*check_type=*/true, /*error_mode=*/1, /*enable_data_propagation=*/true};

@@ -192,7 +192,9 @@ class MemoryUse {
       }
       reads[bar].push_back({b, e});
     };
-    for (const auto& [a, field] : Touches(l)) {
+    for (const auto& touch : Touches(l)) {
+      const auto* a = touch.first;  // (a structured binding cannot be captured in C++17: clang refuses it)
+      const auto field = touch.second;
       if (a == &l.dst) continue;
       ForEachElement(
           *a, [&](uint64_t b, uint64_t e, int, int, int) { check_read(a->bar, b, e, regs::td::kFields[field].name); });

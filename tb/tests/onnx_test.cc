@@ -374,5 +374,17 @@ TEST_F(OnnxCli, BadInputIsRefusedWithOneLineAndNothingWritten) {
   }
 }
 
+// A fuzz_onnx finding (tb/fuzz/README.md): a ConvTranspose input of two axes crashed inside
+// Debian's libonnx shape inference; it is now refused with one line, exit 2.
+TEST_F(OnnxCli, InputHandlingFuzzFindingsExitTwoWithOneLine) {
+  const cli::test::Result r =
+      Ane({"run", std::string(ANE_SOURCE_DIR) + "/tb/fuzz/regressions/onnx/convtranspose_rank2_input.onnx"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(r.out, "");
+  const std::vector<std::string> lines = cli::test::Lines(r.err);
+  ASSERT_EQ(lines.size(), 1u) << r.err;
+  EXPECT_NE(lines[0].find("(ConvTranspose): input 'X' has 2 axes"), std::string::npos) << lines[0];
+}
+
 }  // namespace
 }  // namespace ane
