@@ -169,6 +169,10 @@ class Lowering {
     }
     std::vector<int64_t> shape;
     for (const auto& d : t.tensor_type().shape().dim()) {
+      if (d.has_dim_value() && d.dim_value() > cli::kMaxElements) {
+        throw OnnxError(fmt::format("{}: {} '{}' has a dimension of {}: more than 2^{} elements", file_, what,
+                                    vi.name(), d.dim_value(), cli::kMaxElementsLog2));
+      }
       if (!d.has_dim_value() || d.dim_value() <= 0) {
         throw OnnxError(fmt::format(
             "{}: {} '{}' has a dynamic dimension '{}' (a fixed size is needed: export the model with fixed shapes)",
@@ -176,11 +180,28 @@ class Lowering {
       }
       shape.push_back(d.dim_value());
     }
+    if (TooLarge(shape)) {
+      throw OnnxError(fmt::format("{}: {} '{}' is {}: more than 2^{} elements", file_, what, vi.name(), Shape(shape),
+                                  cli::kMaxElementsLog2));
+    }
     return shape;
+  }
+
+  static bool TooLarge(const std::vector<int64_t>& shape) {
+    int64_t n = 1;
+    for (int64_t d : shape) {
+      if (d > 0 && n > cli::kMaxElements / d) return true;
+      n *= d;
+    }
+    return n > cli::kMaxElements;
   }
 
   void AddConstant(const std::string& name, const onnx::TensorProto& t, const char* what) {
     Converted c = FromTensorProto(t, fmt::format("{}: {} '{}'", file_, what, name));
+    if (TooLarge(c.value.shape)) {
+      throw OnnxError(fmt::format("{}: {} '{}' is {}: more than 2^{} elements", file_, what, name, Shape(c.value.shape),
+                                  cli::kMaxElementsLog2));
+    }
     if (c.rounded) {
       ++rounded_;
       std::vector<double>& d = f64_[name];
@@ -311,6 +332,10 @@ class Lowering {
   std::string Temp(const std::string& base) { return fmt::format("{}#{}", base, ++temps_); }
 
   void Define(int i, const std::string& out, const Info& info) {
+    if (TooLarge(info.shape)) {
+      Refuse(i,
+             fmt::format("'{}' would be {}: more than 2^{} elements", out, Shape(info.shape), cli::kMaxElementsLog2));
+    }
     auto d = declared_.find(out);
     if (d != declared_.end() && d->second->type().has_tensor_type() && d->second->type().tensor_type().has_shape()) {
       std::vector<int64_t> s;

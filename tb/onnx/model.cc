@@ -209,8 +209,9 @@ void CheckModel(onnx::ModelProto* model, const std::string& name) {
     throw OnnxError(fmt::format("{}: the ONNX checker refuses the model: {}", name, one_line(e.what())));
   }
   // Debian's libonnx 1.12 dereferences a missing dimension in the convolution shape inference
-  // when an input of a Conv or ConvTranspose has fewer than 3 axes (found by fuzz_onnx): the
-  // graph's own declared inputs and initializers are checked here first.
+  // when an input of a Conv or ConvTranspose has fewer than 3 axes, and divides by a stride of 0
+  // (both found by fuzz_onnx): the graph's own declared inputs, initializers and the nodes'
+  // attributes are checked here first.
   std::map<std::string, int> rank;
   for (const auto& vi : m.graph().input()) {
     if (vi.type().has_tensor_type() && vi.type().tensor_type().has_shape()) {
@@ -221,6 +222,19 @@ void CheckModel(onnx::ModelProto* model, const std::string& name) {
   for (const auto& n : m.graph().node()) {
     const std::string& op = n.op_type();
     if (op != "Conv" && op != "ConvTranspose" && op != "MaxPool" && op != "AveragePool" && op != "LpPool") continue;
+    // and divides by a stride, dilation or group of 0 (a floating-point exception)
+    for (const auto& a : n.attribute()) {
+      const bool positive = a.name() == "strides" || a.name() == "dilations" || a.name() == "kernel_shape";
+      for (int64_t v : a.ints()) {
+        if (positive && v < 1) {
+          throw OnnxError(
+              fmt::format("{}: node '{}' ({}): {} holds {}; each must be 1 or more", name, n.name(), op, a.name(), v));
+        }
+      }
+      if (a.name() == "group" && a.i() < 1) {
+        throw OnnxError(fmt::format("{}: node '{}' ({}): group {}; it must be 1 or more", name, n.name(), op, a.i()));
+      }
+    }
     for (int k = 0; k < n.input_size() && k < 2; ++k) {
       auto r = rank.find(n.input(k));
       if (r != rank.end() && r->second < 3) {

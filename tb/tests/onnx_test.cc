@@ -374,16 +374,24 @@ TEST_F(OnnxCli, BadInputIsRefusedWithOneLineAndNothingWritten) {
   }
 }
 
-// A fuzz_onnx finding (tb/fuzz/README.md): a ConvTranspose input of two axes crashed inside
-// Debian's libonnx shape inference; it is now refused with one line, exit 2.
+// fuzz_onnx's findings (tb/fuzz/README.md): a ConvTranspose input of two axes and a pooling
+// stride of 0 crashed inside Debian's libonnx shape inference, an input of enormous dimensions
+// took all the memory; each is now refused with one line, exit 2.
 TEST_F(OnnxCli, InputHandlingFuzzFindingsExitTwoWithOneLine) {
-  const cli::test::Result r =
-      Ane({"run", std::string(ANE_SOURCE_DIR) + "/tb/fuzz/regressions/onnx/convtranspose_rank2_input.onnx"});
-  EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_EQ(r.out, "");
-  const std::vector<std::string> lines = cli::test::Lines(r.err);
-  ASSERT_EQ(lines.size(), 1u) << r.err;
-  EXPECT_NE(lines[0].find("(ConvTranspose): input 'X' has 2 axes"), std::string::npos) << lines[0];
+  const struct {
+    const char* file;
+    const char* what;
+  } cases[] = {{"convtranspose_rank2_input.onnx", "(ConvTranspose): input 'X' has 2 axes"},
+               {"pool_stride_zero.onnx", "each must be 1 or more"},
+               {"input_of_huge_dimensions.onnx", "elements"}};
+  for (const auto& c : cases) {
+    const cli::test::Result r = Ane({"run", std::string(ANE_SOURCE_DIR) + "/tb/fuzz/regressions/onnx/" + c.file});
+    EXPECT_EQ(r.exit_code, 2) << c.file << ": " << r.err;
+    EXPECT_EQ(r.out, "") << c.file;
+    const std::vector<std::string> lines = cli::test::Lines(r.err);
+    ASSERT_EQ(lines.size(), 1u) << c.file << ": " << r.err;
+    EXPECT_NE(lines[0].find(c.what), std::string::npos) << lines[0];
+  }
 }
 
 }  // namespace
