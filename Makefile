@@ -70,7 +70,7 @@ diagram: deps ## redraw the block diagram docs/architecture.svg from docs/archit
 soak: build ## the randomized unit tests with 20x the iterations (ANE_SOAK=1); CI does not run it
 	@cd $(BUILD) && ANE_SOAK=1 ctest --output-on-failure -j $(JOBS) -L unit
 
-fuzz: deps ## libFuzzer + ASan/UBSan on the input readers (.npy, op files, suites, values, JUnit merge, .hwx/TDs), FUZZ_RUNS=10^6 runs each; CI does not run it
+fuzz: deps ## libFuzzer + ASan/UBSan on the input readers (.npy, op files, suites, values, JUnit merge, .hwx/TDs, ONNX models), FUZZ_RUNS=10^6 runs each; CI does not run it
 	@mkdir -p $(FUZZ_BUILD)
 	@cmake -S tb/fuzz -B $(FUZZ_BUILD) -DCMAKE_CXX_COMPILER=clang++-14 > $(FUZZ_BUILD)/configure.log 2>&1 || (cat $(FUZZ_BUILD)/configure.log; exit 1)
 	@cmake --build $(FUZZ_BUILD) -j $(JOBS)
