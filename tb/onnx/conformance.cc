@@ -87,51 +87,6 @@ void TableTerms(const Plan& plan, double* ulps, double* abs) {
   }
 }
 
-// A reference output as doubles (exactly).
-std::vector<double> ReferenceValues(const onnx::TensorProto& t, const std::string& what) {
-  std::vector<double> v;
-  const bool raw = t.has_raw_data();
-  int64_t n = 1;
-  for (int64_t d : t.dims()) n *= d;
-  const size_t width = t.data_type() == onnx::TensorProto::DOUBLE ? 8 : 4;
-  const int64_t have = raw                                          ? int64_t(t.raw_data().size() / width)
-                       : t.data_type() == onnx::TensorProto::DOUBLE ? t.double_data_size()
-                                                                    : t.float_data_size();
-  if (t.data_type() != onnx::TensorProto::FLOAT16 && have != n) {
-    throw OnnxError(fmt::format("{}: {} values for a shape of {}", what, have, n));
-  }
-  switch (t.data_type()) {
-    case onnx::TensorProto::FLOAT:
-      for (int64_t i = 0; i < n; ++i) {
-        float f;
-        if (raw) {
-          std::memcpy(&f, t.raw_data().data() + 4 * i, 4);
-        } else {
-          f = t.float_data(int(i));
-        }
-        v.push_back(f);
-      }
-      return v;
-    case onnx::TensorProto::DOUBLE:
-      for (int64_t i = 0; i < n; ++i) {
-        double d;
-        if (raw) {
-          std::memcpy(&d, t.raw_data().data() + 8 * i, 8);
-        } else {
-          d = t.double_data(int(i));
-        }
-        v.push_back(d);
-      }
-      return v;
-    case onnx::TensorProto::FLOAT16: {
-      const Converted c = FromTensorProto(t, what);
-      for (uint16_t h : c.value.fp16) v.push_back(oracle::Fp16ToDouble(h));
-      return v;
-    }
-    default: throw OnnxError(fmt::format("{}: the reference output is not floating point", what));
-  }
-}
-
 std::string OneLine(std::string s, const std::string& folder) {
   // the reason without the model's path (the table names the test)
   const std::string model = (fs::path(folder) / "model.onnx").string() + ": ";
@@ -174,7 +129,7 @@ TestOutcome RunConformance(const std::string& folder, cli::Engine engine) {
         frozen[inputs[k]] = ReadTensorFile(f.string());
         const onnx::TensorProto& t = frozen[inputs[k]];
         if (t.data_type() == onnx::TensorProto::FLOAT || t.data_type() == onnx::TensorProto::DOUBLE) {
-          for (double v : ReferenceValues(t, inputs[k])) {
+          for (double v : FloatValues(t, inputs[k])) {
             if (std::isfinite(v) && v != 0 && (std::fabs(v) > 65504 || std::fabs(v) < std::ldexp(1.0, -25))) {
               throw OnnxError(
                   fmt::format("input '{}' holds {}, outside fp16's range (its values become inf or 0)", inputs[k], v));
@@ -194,7 +149,7 @@ TestOutcome RunConformance(const std::string& folder, cli::Engine engine) {
       for (size_t k = 0; k < plan.outputs.size(); ++k) {
         const fs::path f = fs::path(set) / fmt::format("output_{}.pb", k);
         const std::vector<double> ref =
-            ReferenceValues(ReadTensorFile(f.string()), fmt::format("{} output {}", out.name, k));
+            FloatValues(ReadTensorFile(f.string()), fmt::format("{} output {}", out.name, k));
         const Value& y = r.outputs.at(plan.outputs[k]);
         if (int64_t(ref.size()) != y.Count()) {
           throw OnnxError(fmt::format("output {} has {} elements, the reference {}", k, y.Count(), ref.size()));

@@ -204,26 +204,7 @@ class Lowering {
     }
     if (c.rounded) {
       ++rounded_;
-      std::vector<double>& d = f64_[name];
-      if (t.data_type() == onnx::TensorProto::FLOAT) {
-        if (t.has_raw_data()) {
-          for (size_t i = 0; i < t.raw_data().size() / 4; ++i) {
-            float f;
-            std::memcpy(&f, t.raw_data().data() + 4 * i, 4);
-            d.push_back(f);
-          }
-        } else {
-          d.assign(t.float_data().begin(), t.float_data().end());
-        }
-      } else if (t.has_raw_data()) {
-        for (size_t i = 0; i < t.raw_data().size() / 8; ++i) {
-          double f;
-          std::memcpy(&f, t.raw_data().data() + 8 * i, 8);
-          d.push_back(f);
-        }
-      } else {
-        d.assign(t.double_data().begin(), t.double_data().end());
-      }
+      f64_[name] = FloatValues(t, fmt::format("{}: {} '{}'", file_, what, name));
     }
     info_[name] = {c.value.type, c.value.shape};
     plan_.constants[name] = std::move(c.value);

@@ -177,6 +177,50 @@ Converted FromTensorProto(const onnx::TensorProto& t, const std::string& what) {
   }
 }
 
+std::vector<double> FloatValues(const onnx::TensorProto& t, const std::string& what) {
+  std::vector<double> v;
+  const bool raw = t.has_raw_data();
+  int64_t n = 1;
+  for (int64_t d : t.dims()) n *= d;
+  const size_t width = t.data_type() == onnx::TensorProto::DOUBLE ? 8 : 4;
+  const int64_t have = raw                                          ? int64_t(t.raw_data().size() / width)
+                       : t.data_type() == onnx::TensorProto::DOUBLE ? t.double_data_size()
+                                                                    : t.float_data_size();
+  if (t.data_type() != onnx::TensorProto::FLOAT16 && have != n) {
+    throw OnnxError(fmt::format("{}: {} values for a shape of {}", what, have, n));
+  }
+  switch (t.data_type()) {
+    case onnx::TensorProto::FLOAT:
+      for (int64_t i = 0; i < n; ++i) {
+        float f;
+        if (raw) {
+          std::memcpy(&f, t.raw_data().data() + 4 * i, 4);
+        } else {
+          f = t.float_data(int(i));
+        }
+        v.push_back(f);
+      }
+      return v;
+    case onnx::TensorProto::DOUBLE:
+      for (int64_t i = 0; i < n; ++i) {
+        double d;
+        if (raw) {
+          std::memcpy(&d, t.raw_data().data() + 8 * i, 8);
+        } else {
+          d = t.double_data(int(i));
+        }
+        v.push_back(d);
+      }
+      return v;
+    case onnx::TensorProto::FLOAT16: {
+      const Converted c = FromTensorProto(t, what);
+      for (uint16_t h : c.value.fp16) v.push_back(oracle::Fp16ToDouble(h));
+      return v;
+    }
+    default: throw OnnxError(fmt::format("{}: not floating-point data", what));
+  }
+}
+
 onnx::TensorProto ReadTensorFile(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
   if (!f) throw OnnxError(fmt::format("{}: cannot open", path));

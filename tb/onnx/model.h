@@ -53,6 +53,10 @@ struct Converted {
 // shape, external data) throw OnnxError naming `what`.
 Converted FromTensorProto(const onnx::TensorProto& t, const std::string& what);
 
+// The exact values of a float, double or float16 TensorProto (size checked; OnnxError naming
+// `what` otherwise): an fp32 model's own numbers before any rounding to fp16.
+std::vector<double> FloatValues(const onnx::TensorProto& t, const std::string& what);
+
 // Reads a TensorProto file (the .pb of ONNX's test data). Throws OnnxError.
 onnx::TensorProto ReadTensorFile(const std::string& path);
 
