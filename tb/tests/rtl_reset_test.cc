@@ -1170,14 +1170,17 @@ TEST(RtlReset, N2_N3_N6_3_Core8SparseSlicesMidLayerNeverReportsDoneAndNextLayerI
   MidJobResets(b, 0x4E5E0C03, 300);
 }
 
-// A reset in every cycle of one short sparse layer (a 1x1 kernel, four slices or more, at most 400
-// MAC operations): the router's skip of the zero slice 1 lasts a cycle or two a group (its end
+// A reset in every cycle of one short sparse layer (four slices or more of whole quads, at most
+// 400 MAC operations): the router's skip of the zero slice 1 lasts a cycle or two a group (its end
 // state is never entered: scripts/coverage_unreachable.txt).
 TEST(RtlReset, N2_N3_N6_3_Core8SparseLayerResetInEveryCycleThenTheLayerAgainIsExact) {
   SparseSliceCoreBench<Vane_core8_m1, 8> b;
   EveryCycleResets(b, 0x4E5E0C04, [](const CoreJob& j) {
-    // four slices or more: slice 1 (zero) lies between two with operations (the skip state)
-    return j.plan.layer.geom.kernel_h * j.plan.layer.geom.kernel_w == 1 && j.plan.nsl >= 4 && j.image.mac_ops <= 400;
+    // four slices or more: slice 1 (zero) lies between two with operations (the skip state);
+    // slices of whole quads (the steps of a slice, channels x KH x KW, a multiple of 4), or a
+    // quad that reaches into slice 0 or 2 keeps an operation in slice 1
+    const int kk = j.plan.layer.geom.kernel_h * j.plan.layer.geom.kernel_w;
+    return j.plan.nsl >= 4 && (j.plan.channels_per_wu * kk) % 4 == 0 && j.image.mac_ops <= 400;
   });
 }
 
