@@ -99,7 +99,10 @@ module ane_mac_ctrl_cov (
     ceil_cont   = fp_go && bcont[s0_slot_q] && !cnt2[s0_slot_q];
     cont_single = ceil_cont && s0_last_q;
     cont_load   = ceil_cont && ld_src_q[s0_slot_q];
-    cont_prev   = ceil_cont && !ld_src_q[s0_slot_q];
+    // a reduction continued (no first) after one that ended in the slot: the ceiling applies
+    // through the continuation; its count is never 0 then (the ended reduction counted), so
+    // this is not a case of ceil_cont, which needs a count of 0 (a load)
+    cont_prev   = fp_go && bcont[s0_slot_q] && !ld_src_q[s0_slot_q];
     from_clear  = fp_go && !s0_first_q && !cont_q[s0_slot_q] && (cnt == 2'd0);
     // N-2.1: a quad continued in another fp mode than the product before it (fp16 after
     // int8 x fp16, ...): both are fp16 values by then

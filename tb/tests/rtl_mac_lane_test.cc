@@ -313,6 +313,53 @@ TEST(MacLanePortEdges, N2_3_N2_6_LargestFiniteAndLargestSubnormalResults) {
   }
 }
 
+// N-2.1, N-2.6: two corners the random stream reaches only late (coverage bins
+// N2_1_fp_modes_mixed_in_one_quad and N2_6_continuation_of_earlier_reduction): a quad whose
+// second product is int8 x fp16 after an fp16 x fp16 first one (both fp16 values by then), and a
+// reduction continued without `first` after an earlier one on its slot ended (no load between),
+// the continuation under the port ceiling; each in a few orders, on both generations, with and
+// without gaps, every result against the oracle.
+std::vector<Op> ModeEdgeOps() {
+  std::vector<Op> ops;
+  auto op = [&](MacMode mode, int slot, bool first, bool last, uint16_t data, uint16_t kernel) {
+    Op o;
+    o.mode = mode;
+    o.slot = slot;
+    o.first = first;
+    o.last = last;
+    o.data = data;
+    o.kernel = kernel;
+    ops.push_back(o);
+  };
+  for (int rep = 0; rep < 2; ++rep) {
+    op(MacMode::kFp16, 0, true, false, 0x3E00, 0x4000);        // 1.5 x 2
+    op(MacMode::kInt8xFp16, 0, false, false, 0x0003, 0x3C00);  // int8 3 x 1: the same quad
+    op(MacMode::kFp16xInt8, 0, false, true, 0x3800, 0x00FE);   // 0.5 x int8 -2
+    op(MacMode::kFp16, 1, true, true, 0x4000, 0x3C00);         // 2: a reduction of one product
+    op(MacMode::kFp16, 1, false, true, 0x7BFF, 0x3C00);        // continued: 2 + 65504, at the ceiling
+    op(MacMode::kFp16, 2, true, true, 0x3C00, 0x3C00);
+    op(MacMode::kInt8xFp16, 2, false, false, 0x0005, 0x3800);  // continued in another mode
+    op(MacMode::kFp16, 2, false, true, 0x3C00, 0xBC00);
+  }
+  return ops;
+}
+
+TEST(MacLaneModeEdges, N2_1_N2_6_MixedModesInAQuadAndAContinuedReductionMatchTheOracle) {
+  const uint64_t seed = test::TestSeed(8803);
+  SCOPED_TRACE(test::SeedNote(seed));
+  for (const int gaps : {100, 60}) {
+    OpList m1_ops(ModeEdgeOps());
+    const uint64_t n = m1_ops.size();
+    const LaneRun m1 = RunLaneOn<Vane_mac_lane_m1>(Generation::kM1, m1_ops, seed, n, gaps, gaps == 100 ? 100 : 50, 1);
+    EXPECT_EQ(m1.accepted, n);
+    EXPECT_EQ(m1.results, 10u);  // every `last`
+    OpList m5_ops(ModeEdgeOps());
+    const LaneRun m5 = RunLaneOn<Vane_mac_lane_m5>(Generation::kM5, m5_ops, seed, n, gaps, gaps == 100 ? 100 : 50, 2);
+    EXPECT_EQ(m5.accepted, n);
+    EXPECT_EQ(m5.results, 10u);
+  }
+}
+
 // Timing (docs/mac_lane.md): products that rotate over the 8 slots stream at one per cycle, the
 // way the array and the core feed the lanes, and every result comes kLatency cycles after its
 // last product; a single slot takes 4 cycles per product that continues a quad.
