@@ -13,7 +13,7 @@ FUZZ_SECONDS ?= 3600
 COV_BUILD ?= build-cov
 SHARD    ?= 1/1
 
-.PHONY: help deps configure build run nightly test lint synth synth-smoke wave results tables diagram soak fuzz coverage coverage-build coverage-shard coverage-report mutate mutate-shard mutate-report clean
+.PHONY: help deps configure build run nightly nightly-onnx test lint synth synth-smoke wave results tables diagram soak fuzz coverage coverage-build coverage-shard coverage-report mutate mutate-shard mutate-report clean
 
 help: ## list every target
 	@echo "ANE bit-exact model -- make targets"
@@ -38,8 +38,12 @@ build: configure ## build the oracle, the Verilated models, the tests and build/
 run: build ## the main job: the default regression on the RTL and the oracle, compared bit for bit (SUITE=..., ENGINE=oracle|rtl|both)
 	@$(BUILD)/ane regress $(SUITE) --engine $(ENGINE) -j $(JOBS) --junit $(BUILD)/regress.xml --wave-dir $(BUILD)/regress-waves
 
-nightly: build ## the nightly suite: real-sized layers on the 256-lane core (about 15 CPU minutes; CI does not run it)
+nightly: build ## the nightly suite: real-sized layers on the 256-lane core, then the networks at 224 x 224 (about an hour; CI does not run it)
 	@$(BUILD)/ane regress sim/regress/nightly.yaml --engine $(ENGINE) -j $(JOBS) --junit $(BUILD)/nightly.xml --wave-dir $(BUILD)/nightly-waves
+	@python3 scripts/onnx_networks.py --build $(BUILD)
+
+nightly-onnx: build ## the networks at 224 x 224 alone: ONNX on the oracle and the RTL, the compiled ResNet-18 as a program, bit for bit
+	@python3 scripts/onnx_networks.py --build $(BUILD)
 
 test: build ## the whole test suite (oracle, RTL, CLI, lint and synth smoke) through ctest
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS) $(CTEST_ARGS)

@@ -82,7 +82,8 @@ std::vector<uint8_t> ReadBytes(const std::string& path) {
   return b;
 }
 
-// Writes `bytes` to `path` whole (a temporary file renamed into place).
+}  // namespace
+
 void WriteBytes(const fs::path& path, const std::vector<uint8_t>& bytes) {
   const fs::path dir = path.has_parent_path() ? path.parent_path() : fs::path(".");
   std::error_code ec;
@@ -98,8 +99,6 @@ void WriteBytes(const fs::path& path, const std::vector<uint8_t>& bytes) {
   fs::rename(tmp, path, ec);
   if (ec) throw CliError(fmt::format("{}: cannot write ({})", path.string(), ec.message()));
 }
-
-}  // namespace
 
 namespace {
 
@@ -219,21 +218,6 @@ bool IsHwxRun(const std::vector<std::string>& argv) {
   return false;
 }
 
-namespace {
-
-// The program on the RTL from its TD bytes (ane_td_ctrl + ane_core, 256 lanes): the chain, the
-// weights and every buffer in one memory image as they are before the first TD, each buffer at
-// a 64-byte aligned address of the buffer table, the kernel staging region after them. `outs`:
-// each TD's result as the RTL wrote it, read when its task was done.
-struct RtlProgram {
-  std::vector<uint8_t> mem;
-  harness::TdSystemJob job;
-  harness::TdSystemResult result;
-  std::vector<std::vector<uint16_t>> outs;
-};
-
-// Why the RTL would refuse layer `l` ("" when it runs it): what it plans is what the C++ driver
-// plans (core_plan.cc), on the 256-lane core, without kernel splitting.
 std::string RtlTdRefusal(const td::TdLayer& l) {
   if (l.planar) {
     const int most = (1 << 14) - 1;  // ane_planar's SHAPE and CHAN fields
@@ -258,6 +242,20 @@ std::string RtlTdRefusal(const td::TdLayer& l) {
 }
 
 // The RTL front end's error, in words: the set-up's codes (docs/td_ctrl.md) or the fetch's.
+
+namespace {
+
+// The program on the RTL from its TD bytes (ane_td_ctrl + ane_core, 256 lanes): the chain, the
+// weights and every buffer in one memory image as they are before the first TD, each buffer at
+// a 64-byte aligned address of the buffer table, the kernel staging region after them. `outs`:
+// each TD's result as the RTL wrote it, read when its task was done.
+struct RtlProgram {
+  std::vector<uint8_t> mem;
+  harness::TdSystemJob job;
+  harness::TdSystemResult result;
+  std::vector<std::vector<uint16_t>> outs;
+};
+
 std::string SetupErrorText(const harness::TdSystemResult& r) {
   if (!r.setup_error) return "the TD fetch stopped the chain (see ane td decode)";
   switch (r.err_code) {

@@ -28,6 +28,7 @@
 #include "tb/cli/regress.h"
 #include "tb/cli/schema.h"
 #include "tb/harness/sim.h"
+#include "tb/onnx/compile.h"
 #include "tb/onnx/onnx_cmd.h"
 
 namespace ane::cli {
@@ -56,9 +57,11 @@ usage:
       Run a program compiled for the ANE (.hwx): its task descriptors on the model.
   ane run MODEL.onnx --input NAME=x.npy ... [--engine E] [--out-dir DIR]
       Run an ONNX model: each node lowered to the model's operations or refused (docs/onnx.md).
+  ane compile MODEL.onnx -o MODEL.hwx
+      Compile an ONNX model into a program of task descriptors (.hwx) that ane run runs.
   ane td decode FILE [--yaml] [--nonzero]      ane td encode FILE.yaml -o OUT [--hwx PROGRAM.hwx]
       Show every field of a program's task descriptors; write them back from YAML.
-  ane help [run|regress|td|ops] this text, one command's, or the operations of op files
+  ane help [run|regress|td|compile|ops] this text, one command's, or the operations of op files
   ane --version
 
 engines (--engine E): oracle (default), rtl (the Verilated RTL: conv2d on the 256-lane
@@ -315,10 +318,12 @@ int Main(const std::vector<std::string>& argv) {
       std::cout << kRegressHelp;
     } else if (topic == "td") {
       std::cout << kTdHelp;
+    } else if (topic == "compile") {
+      std::cout << onnx_in::kCompileHelp;
     } else if (topic == "ops") {
       std::cout << OpsHelp();
     } else {
-      throw CliError(fmt::format("no help for '{}' (commands: run, regress, td; the operations: ops)", topic));
+      throw CliError(fmt::format("no help for '{}' (commands: run, regress, td, compile; the operations: ops)", topic));
     }
     return 0;
   }
@@ -328,6 +333,7 @@ int Main(const std::vector<std::string>& argv) {
     return 0;
   }
   if (command == "td") return TdCommand(rest, std::cout);
+  if (command == "compile") return onnx_in::CompileCommand(rest, std::cout);
   if (command == "run" && IsHwxRun(rest)) return RunHwxCommand(rest, std::cout);
   if (command == "run" && onnx_in::IsOnnxRun(rest)) return onnx_in::RunOnnxCommand(rest, std::cout);
   if (command == "run") {

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// ane_onnx_conformance [--engine E] [--filter TEXT] [--markdown] DIR...: ONNX's backend tests
-// (each DIR a folder of test folders, Debian's /usr/share/libonnx-testdata/data/node, ...) run
-// through the model (tb/onnx/conformance.h): one line per test (pass, FAIL, refused and why),
-// then the counts. --markdown writes the table of docs/results.md. Exit 1 when a test fails.
+// ane_onnx_conformance [--engine E] [--filter TEXT] [--sample N] [--markdown] DIR...: ONNX's
+// backend tests (each DIR a folder of test folders, Debian's /usr/share/libonnx-testdata/data/node,
+// ...) run through the model (tb/onnx/conformance.h): one line per test (pass, FAIL, refused and
+// why), then the counts. --sample N runs every N-th test of each folder (in name order: the RTL
+// sample of make test). --markdown writes the table of docs/results.md. Exit 1 when a test fails
+// (engine both: also when the RTL's result differs from the oracle's in any bit).
 #include <fmt/format.h>
 
 #include <filesystem>
@@ -18,6 +20,7 @@ int main(int argc, char** argv) {
   using namespace ane;
   cli::Engine engine = cli::Engine::kOracle;
   std::string filter;
+  int sample = 1;  // every sample-th test (in name order) of each folder
   bool markdown = false;
   std::string explained_file;
   std::vector<std::string> roots;
@@ -32,12 +35,21 @@ int main(int argc, char** argv) {
       engine = *e;
     } else if (a == "--filter" && i + 1 < argc) {
       filter = argv[++i];
+    } else if (a == "--sample" && i + 1 < argc) {
+      const std::string v = argv[++i];
+      if (v.empty() || v.size() > 6 || v.find_first_not_of("0123456789") != std::string::npos || std::stoi(v) < 1) {
+        std::cerr << "ane_onnx_conformance: --sample: a count of 1 or more\n";
+        return 2;
+      }
+      sample = std::stoi(v);
     } else if (a == "--explained" && i + 1 < argc) {
       explained_file = argv[++i];
     } else if (a == "--markdown") {
       markdown = true;
     } else if (!a.empty() && a[0] == '-') {
-      std::cerr << "usage: ane_onnx_conformance [--engine E] [--filter TEXT] [--explained FILE] [--markdown] DIR...\n";
+      std::cerr
+          << "usage: ane_onnx_conformance [--engine E] [--filter TEXT] [--sample N] [--explained FILE] [--markdown] "
+             "DIR...\n";
       return 2;
     } else {
       roots.push_back(a);
@@ -60,8 +72,10 @@ int main(int argc, char** argv) {
   std::map<onnx_in::Verdict, int> count;
   std::vector<onnx_in::TestOutcome> all;
   for (const std::string& root : roots) {
+    int seen = 0;
     for (const std::string& folder : onnx_in::TestFolders(root)) {
       if (!filter.empty() && folder.find(filter) == std::string::npos) continue;
+      if (seen++ % sample != 0) continue;
       onnx_in::TestOutcome o = onnx_in::RunConformance(folder, engine);
       o.name = std::filesystem::path(root).filename().string() + "/" + o.name;
       if (auto ex = explained.find(o.name); ex != explained.end()) {

@@ -70,7 +70,7 @@ YAML::Node Pair(int64_t a, int64_t b) {
 }
 
 // The core's plan takes at most 1023 output channels per conv group (tb/plan/core_plan.cc).
-constexpr int64_t kMaxCoreOutputs = 1023;
+constexpr int64_t kMaxCoreOutputs = 1023;  // the core's channels of one group, out and in
 
 class Lowering {
  public:
@@ -125,8 +125,9 @@ class Lowering {
       std::string which;
       for (size_t k = 0; k < folded_.size() && k < 2; ++k) which += (k ? ", " : "") + folded_[k];
       plan_.notes.push_back(fmt::format(
-          "{} BatchNormalization node{} folded into the Conv before {} ({}{}): scale = gamma / sqrt(var + eps) and "
-          "bias = beta + (B - mean) scale in fp64, each rounded once to fp16 (the post-processor's N-3 scale and bias)",
+          "{} BatchNormalization node{} folded into the Conv before {} ({}{}): its weights times scale = gamma / "
+          "sqrt(var + eps), and bias = beta + (B - mean) scale, in fp64 from the fp32 parameters, each rounded once "
+          "to fp16 (the weights carry the scale; the post-processor's N-3 bias)",
           folded_.size(), folded_.size() == 1 ? "" : "s", folded_.size() == 1 ? "it" : "each", which,
           folded_.size() > 2 ? ", ..." : ""));
     }
@@ -336,7 +337,7 @@ class Lowering {
   // A data movement: folded into a constant when every argument is one.
   void EmitMove(int i, const std::string& label, const std::string& text,
                 std::function<Value(const std::vector<const Value*>&)> fn, const std::vector<std::string>& args,
-                const std::string& out) {
+                const std::string& out, Step::MoveKind kind = Step::MoveKind::kOther, int64_t axis = 0) {
     bool all_const = true;
     for (const std::string& a : args) all_const &= IsConst(a);
     if (all_const) {
@@ -358,6 +359,8 @@ class Lowering {
     s.node = label;
     s.move = std::move(fn);
     s.move_text = text;
+    s.move_kind = kind;
+    s.axis = axis;
     s.args = args;
     s.out = out;
     plan_.steps.push_back(std::move(s));
@@ -392,7 +395,15 @@ class Lowering {
       b.where = fmt::format("{} input '{}'", label, v);
       ins.emplace(name, std::move(b));
     }
-    cli::Operation op = cli::BuildOperation(file_, label, fields, std::move(ins));
+    // An elementwise operation runs through the planar engine's result converter, as every planar
+    // task does (A18: y = RNE16(RNE16(f x Post.Scale) + Post.Bias)); the lowering's has scale 1.0
+    // and bias +0, so that a -0 result is +0 (N-4.2) exactly as in a compiled program.
+    YAML::Node f = YAML::Clone(fields);
+    if (f["op"].as<std::string>() == "elementwise" && !f["scale"].IsDefined() && !f["bias"].IsDefined()) {
+      f["scale"] = 1.0;
+      f["bias"] = 0.0;
+    }
+    cli::Operation op = cli::BuildOperation(file_, label, f, std::move(ins));
     const cli::OpFamily& fam = cli::FamilyOf(op);
     if (engine_ != cli::Engine::kOracle) {
       const std::string bad = fam.rtl_check ? fam.rtl_check(op) : std::string("there is no RTL engine for ") + op.op;
@@ -423,7 +434,8 @@ class Lowering {
     const std::string o = out.empty() ? Temp(v) : out;
     EmitMove(
         i, label, fmt::format("reshape {} -> {}", Shape(in.shape), Shape(shape)),
-        [shape](const std::vector<const Value*>& a) { return Reshaped(*a[0], shape); }, {v}, o);
+        [shape](const std::vector<const Value*>& a) { return Reshaped(*a[0], shape); }, {v}, o,
+        Step::MoveKind::kReshape);
     return o;
   }
   std::string Expand(int i, const std::string& label, const std::string& v, const std::vector<int64_t>& shape) {
@@ -850,7 +862,8 @@ class Lowering {
     }
     EmitMove(
         i, Label(i), fmt::format("concat {} inputs on axis {}", args.size(), axis),
-        [axis](const std::vector<const Value*>& a) { return Concat(a, axis); }, args, n.output(0));
+        [axis](const std::vector<const Value*>& a) { return Concat(a, axis); }, args, n.output(0),
+        Step::MoveKind::kConcat, axis);
   }
   void LowerGather(int i) {
     KnownAttrs(i, {"axis"});
@@ -1088,6 +1101,7 @@ class Lowering {
     // fusions
     std::string y = n.output(0);
     std::vector<double> scale, bias;
+    bool bn_bias = false;  // the bias is the normalization's (folded), not the model's B
     const int64_t cout = wv.shape[0];
     if (!b.empty()) bias = Doubles(i, b, "the bias B");
     const int bn = SoleConsumer(y, "BatchNormalization");
@@ -1102,14 +1116,45 @@ class Lowering {
       fused_.insert(bn);
       y = g_.node(bn).output(0);
     }
+    std::string wsrc = w;  // the weights the conv takes: the model's, or with the scale folded in
+    if (!scale.empty()) {
+      // the normalization's scale folds into the weights (the ANE's compilers fold it so; a TD
+      // has one post scale, not one per channel): w s per output channel in fp64 from the
+      // model's own (fp32) weights, rounded once to fp16
+      const std::vector<double> wd = Doubles(i, w, "the weights W");
+      const size_t per = wd.size() / size_t(cout);
+      std::vector<uint16_t> codes(wd.size());
+      for (size_t k = 0; k < wd.size(); ++k) {
+        const double p = wd[k] * scale[k / per];
+        if (std::isnan(p)) Refuse(i, "the folded weights have a NaN");
+        codes[k] = oracle::DoubleToFp16(p);
+      }
+      wsrc = Temp(label + ".weights");
+      plan_.constants[wsrc] = Fp16Const(wv.shape, codes);
+      info_[wsrc] = {ValueType::kFp16, wv.shape};
+      scale.clear();
+      bn_bias = true;
+    }
     YAML::Node f;
     f["op"] = "conv2d";
     const int relu = SoleConsumer(y, "Relu");
+    std::optional<uint16_t> clip_hi;  // a Clip(0, hi) after it: the ReLU fused, then min(., hi)
+    std::string clip_out;
     if (relu >= 0) {
       f["activation"] = "relu";
       label += " + " + Label(relu);
       fused_.insert(relu);
       y = g_.node(relu).output(0);
+    } else if (const int clip = SoleConsumer(y, "Clip"); clip >= 0 && ClipBoundsKnown(clip)) {
+      const auto [lo, hi] = ClipBounds(clip);
+      if (lo && *lo == 0) {
+        f["activation"] = "relu";
+        label += " + " + Label(clip);
+        fused_.insert(clip);
+        clip_hi = hi;
+        clip_out = g_.node(clip).output(0);
+        y = hi ? Temp(clip_out) : clip_out;
+      }
     }
     const bool one_d = sp == 1;
     f["stride"] = Pair(one_d ? 1 : strides[0], strides[sp - 1]);
@@ -1124,11 +1169,11 @@ class Lowering {
     f["groups"] = group;
     std::vector<std::pair<std::string, std::string>> bind;
     const std::string xv = one_d ? View(i, label, x, {xi.shape[0], xi.shape[1], 1, xi.shape[2]}) : x;
-    const std::string wvn = one_d ? View(i, label, w, {wv.shape[0], wv.shape[1], 1, wv.shape[2]}) : w;
+    const std::string wvn = one_d ? View(i, label, wsrc, {wv.shape[0], wv.shape[1], 1, wv.shape[2]}) : wsrc;
     bind.emplace_back("x", xv);
     bind.emplace_back("w", wvn);
     if (!scale.empty()) bind.emplace_back("scale", Vector(i, label, "scale", scale));
-    if (!bias.empty()) bind.emplace_back("bias", b.empty() || !scale.empty() ? Vector(i, label, "bias", bias) : b);
+    if (!bias.empty()) bind.emplace_back("bias", b.empty() || bn_bias ? Vector(i, label, "bias", bias) : b);
     const std::string y4 = one_d ? Temp(y) : y;
     if (group == 1 && cout > kMaxCoreOutputs) {
       // more output channels than the core's plan takes (1023 per group): convolutions of a
@@ -1144,13 +1189,20 @@ class Lowering {
       }
       EmitMove(
           i, label, fmt::format("concat {} parts on the channel axis", outs.size()),
-          [](const std::vector<const Value*>& a) { return Concat(a, 1); }, outs, y4);
+          [](const std::vector<const Value*>& a) { return Concat(a, 1); }, outs, y4, Step::MoveKind::kConcat, 1);
     } else {
       EmitOp(i, label, f, bind, y4);
     }
-    if (!one_d) return;
-    const std::vector<int64_t> s4 = InfoOf(i, y4).shape;
-    View(i, label, y4, {s4[0], s4[1], s4[3]}, y);
+    if (one_d) {
+      const std::vector<int64_t> s4 = InfoOf(i, y4).shape;
+      View(i, label, y4, {s4[0], s4[1], s4[3]}, y);
+    }
+    if (clip_hi) {
+      const std::string c = Temp(label + ".max");
+      plan_.constants[c] = Fp16Const({1}, {*clip_hi});
+      info_[c] = {ValueType::kFp16, {1}};
+      Binary(i, label, "min", y, c, clip_out);
+    }
   }
 
   // Items c0 .. c1 - 1 of axis 0 of a constant (folded).
@@ -1407,11 +1459,42 @@ class Lowering {
       }
     }
     const std::string y = n.output(0);
-    if (add.empty()) return EmitOp(i, label, f, bind, y);
-    const std::string t = Temp(y);
-    EmitOp(i, label, f, bind, t);
+    // a fully connected layer: a 1x1 convolution (the core takes up to 1023 input channels per
+    // group; a longer one runs on the MAC array)
+    const bool linear = IsConst(b) && InfoOf(i, b).shape[0] <= kMaxCoreOutputs;
+    const std::string t = add.empty() ? y : Temp(y);
+    if (linear) {
+      bind.erase(bind.begin(), bind.begin() + 2);
+      LinearAsConv(i, label, a, b, bind, t);
+    } else {
+      EmitOp(i, label, f, bind, t);
+    }
     (void)m;
-    Binary(i, label, "add", t, add, y);
+    if (!add.empty()) Binary(i, label, "add", t, add, y);
+  }
+
+  // A [M, K] x B [K, N] with B a constant of the model, as the ANE's compiler runs a fully
+  // connected layer (fc_bias.hwx: a convolution TD with the bias in its kernel blocks): a 1x1
+  // convolution on the neural-engine core of K input channels and N kernels (B's columns), the
+  // M rows of A as M pixels of one image row; `post`: the conv2d's scale and bias inputs.
+  void LinearAsConv(int i, const std::string& label, const std::string& a, const std::string& b,
+                    const std::vector<std::pair<std::string, std::string>>& post, const std::string& y) {
+    const std::vector<int64_t> as = InfoOf(i, a).shape, bs = InfoOf(i, b).shape;
+    const int64_t m = as[0], k = as[1], nn = bs[1];
+    const std::string w = View(i, label, Transpose(i, label, b, {1, 0}), {nn, k, 1, 1});
+    const std::string x =
+        m == 1 ? View(i, label, a, {1, k, 1, 1}) : View(i, label, Transpose(i, label, a, {1, 0}), {1, k, 1, m});
+    YAML::Node f;
+    f["op"] = "conv2d";
+    std::vector<std::pair<std::string, std::string>> bind{{"x", x}, {"w", w}};
+    bind.insert(bind.end(), post.begin(), post.end());
+    const std::string y4 = Temp(y);
+    EmitOp(i, label + " (as a 1x1 convolution)", f, bind, y4);
+    if (m == 1) {
+      View(i, label, y4, {1, nn}, y);
+      return;
+    }
+    View(i, label, Transpose(i, label, View(i, label, y4, {nn, m}), {1, 0}), {m, nn}, y);
   }
 
   void LowerMatMul(int i) {
@@ -1422,6 +1505,13 @@ class Lowering {
     const std::vector<int64_t> as = InfoOf(i, a).shape, bs = InfoOf(i, b).shape;
     YAML::Node f;
     f["op"] = "matmul";
+    if (as.size() <= 2 && bs.size() == 2 && IsConst(b) && bs[0] <= kMaxCoreOutputs) {  // a fully connected layer
+      if (as.size() == 2) return LinearAsConv(i, label, a, b, {}, y);
+      const std::string t = Temp(y);
+      LinearAsConv(i, label, View(i, label, a, {1, as[0]}), b, {}, t);
+      View(i, label, t, {bs[1]}, y);
+      return;
+    }
     if (as.size() <= 2 && bs.size() <= 2) return EmitOp(i, label, f, {{"a", a}, {"b", b}}, y);
     // batched: a [..., M, K] and b [..., K, N] (a 1-D side as a row / column), batch axes broadcast
     const std::string a3 = as.size() == 1 ? View(i, label, a, {1, as[0]}) : a;
@@ -1454,10 +1544,16 @@ class Lowering {
 
   // Clip(x, lo, hi) = min(max(x, lo), hi) with constant bounds: the planar engine's max and
   // min against a broadcast scalar (relu when lo is 0); an absent bound is no operation.
-  void LowerClip(int i) {
+  // Clip's bounds (fp16; nullopt: none), constants of the model.
+  bool ClipBoundsKnown(int i) const {
+    if (opset_ < 11) return true;
+    for (int k = 1; k <= 2; ++k) {
+      if (!In(i, k).empty() && !IsConst(In(i, k))) return false;
+    }
+    return true;
+  }
+  std::pair<std::optional<uint16_t>, std::optional<uint16_t>> ClipBounds(int i) const {
     KnownAttrs(i, {"min", "max"});
-    const NodeProto& n = g_.node(i);
-    const std::string label = Label(i);
     auto bound = [&](int k, const char* attr) -> std::optional<uint16_t> {
       if (opset_ < 11) {
         if (!Attr(i, attr)) return std::nullopt;
@@ -1472,7 +1568,13 @@ class Lowering {
         Refuse(i, fmt::format("{} must be one floating-point value", attr));
       return c.fp16[0];
     };
-    const std::optional<uint16_t> lo = bound(1, "min"), hi = bound(2, "max");
+    return {bound(1, "min"), bound(2, "max")};
+  }
+
+  void LowerClip(int i) {
+    const NodeProto& n = g_.node(i);
+    const std::string label = Label(i);
+    const auto [lo, hi] = ClipBounds(i);
     std::string x = n.input(0);
     const std::string& y = n.output(0);
     if (lo) {

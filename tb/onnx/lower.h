@@ -40,6 +40,11 @@ struct Step {
   // !is_op: the movement, from the values `args`.
   std::function<Value(const std::vector<const Value*>&)> move;
   std::string move_text;  // "reshape [1, 8, 1, 1] -> [1, 8]"
+  // What the movement is, for the compiler (tb/onnx/compile.h): a reshape keeps the row-major
+  // order of the elements (a view), a concat joins its args along `axis`; other: anything else.
+  enum class MoveKind { kOther, kReshape, kConcat };
+  MoveKind move_kind = MoveKind::kOther;
+  int64_t axis = 0;
   std::vector<std::string> args;
   std::string out;           // the value it makes
   std::string Text() const;  // one line: what runs

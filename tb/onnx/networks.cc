@@ -92,6 +92,27 @@ class Builder {
     return "pool";
   }
 
+  // The classifier over the whole map of `size` x `size` as one convolution: kernel = W / size^2
+  // for each position (global average pooling and the fully connected layer folded), then Flatten.
+  onnx::ModelProto ConvHead(const std::string& x, int channels, int size) {
+    const double a = std::sqrt(6.0 / channels);
+    std::vector<float> w, b;
+    const int area = size * size;
+    for (int k = 0; k < o_.classes; ++k) {
+      for (int c = 0; c < channels; ++c) {
+        const float v = float(draw_.In(-a, a) / area);
+        for (int p = 0; p < area; ++p) w.push_back(v);
+      }
+    }
+    for (int i = 0; i < o_.classes; ++i) b.push_back(float(draw_.In(-0.1, 0.1)));
+    Init("fc.w", {o_.classes, channels, size, size}, w);
+    Init("fc.b", {o_.classes}, b);
+    Node("Conv", {x, "fc.w", "fc.b"}, {"fc"}, "fc");
+    Node("Flatten", {"fc"}, {"y"}, "flat");
+    Value("y", {1, o_.classes}, g_->add_output());
+    return m_;
+  }
+
   // global average pooling, flatten, the classifier
   onnx::ModelProto Head(const std::string& x, int channels) {
     Node("GlobalAveragePool", {x}, {"gap"}, "gap");
@@ -168,7 +189,7 @@ onnx::ModelProto ResNet18(const NetworkOptions& o) {
   Builder b("resnet18", o);
   const int w = o.width;
   std::string x = b.ConvBn("x", 3, w, 7, 2, 1, "relu");
-  x = b.MaxPool(x);
+  x = o.pool_free ? b.ConvBn(x, w, w, 3, 2, w, "relu") : b.MaxPool(x);
   int cin = w;
   for (int stage = 0; stage < 4; ++stage) {
     const int cout = w << stage;
@@ -180,6 +201,11 @@ onnx::ModelProto ResNet18(const NetworkOptions& o) {
       x = b.Add(h2, skip, true);
       cin = cout;
     }
+  }
+  if (o.pool_free) {
+    int size = o.resolution;
+    for (int k = 0; k < 5; ++k) size = (size + 1) / 2;  // the stem, its pool and three stride-2 stages
+    return b.ConvHead(x, cin, size);
   }
   return b.Head(x, cin);
 }

@@ -25,6 +25,12 @@ struct NetworkOptions {
                          // the stem's channels (32 in the paper), every other width scaled alike
   int classes = 1000;
   uint64_t seed = 1;
+  // ResNet-18 without pooling, for `ane compile` (no task descriptor of the known programs
+  // pools): a 3x3 depthwise convolution of stride 2 (+ BatchNormalization + ReLU) in the stem
+  // max pool's place, and the head's global average pooling and classifier as one convolution
+  // of the last feature map's size (the same linear map: each kernel the classifier's row / the
+  // map's size), then Flatten.
+  bool pool_free = false;
 };
 
 // Input "x" [1, 3, R, R], output "y" [1, classes] (logits). opset 13.

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// ane_networks DIR [--resolution N] [--width W] [--classes C] [--seed S]: writes DIR/resnet18.onnx
-// and DIR/mobilenetv2.onnx (tb/onnx/networks.h: the published layer structures, weights from a
-// fixed seed) for `ane run MODEL.onnx`.
+// ane_networks DIR [--resolution N] [--width W] [--classes C] [--seed S] [--pool-free]: writes
+// DIR/resnet18.onnx and DIR/mobilenetv2.onnx (tb/onnx/networks.h: the published layer
+// structures, weights from a fixed seed) for `ane run MODEL.onnx`; with --pool-free,
+// DIR/resnet18_pool_free.onnx alone (no pooling: what `ane compile` compiles).
 #include <onnx/onnx_pb.h>
 
 #include <cstdlib>
@@ -9,6 +10,8 @@
 #include <fstream>
 #include <iostream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "tb/onnx/networks.h"
 
@@ -33,10 +36,13 @@ int main(int argc, char** argv) {
       o.classes = n;
     } else if (a == "--seed" && (n = number(0, 1000000000)) >= 0) {
       o.seed = uint64_t(n);
+    } else if (a == "--pool-free") {
+      o.pool_free = true;
     } else if (dir.empty() && !a.empty() && a[0] != '-') {
       dir = a;
     } else {
-      std::cerr << "usage: ane_networks DIR [--resolution 16..4096] [--width 1..1024] [--classes N] [--seed S]\n";
+      std::cerr << "usage: ane_networks DIR [--resolution 16..4096] [--width 1..1024] [--classes N] [--seed S] "
+                   "[--pool-free]\n";
       return 2;
     }
   }
@@ -44,8 +50,14 @@ int main(int argc, char** argv) {
     std::cerr << "ane_networks: name an existing folder to write the models into\n";
     return 2;
   }
-  for (const auto& [name, model] :
-       {std::pair{"resnet18", ane::onnx_in::ResNet18(o)}, std::pair{"mobilenetv2", ane::onnx_in::MobileNetV2(o)}}) {
+  std::vector<std::pair<std::string, onnx::ModelProto>> models;
+  if (o.pool_free) {
+    models.emplace_back("resnet18_pool_free", ane::onnx_in::ResNet18(o));
+  } else {
+    models.emplace_back("resnet18", ane::onnx_in::ResNet18(o));
+    models.emplace_back("mobilenetv2", ane::onnx_in::MobileNetV2(o));
+  }
+  for (const auto& [name, model] : models) {
     const std::string path = dir + "/" + name + ".onnx";
     std::ofstream f(path, std::ios::binary);
     if (!model.SerializeToOstream(&f)) {

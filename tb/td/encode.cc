@@ -51,8 +51,10 @@ std::vector<uint8_t> KernelBlocks(const LayerSpec& s, int c) {
   return out;
 }
 
-Encoded EncodeLayers(const std::vector<LayerSpec>& layers, int weights_bar) {
+Encoded EncodeLayers(const std::vector<LayerSpec>& layers, int weights_bar, std::vector<uint8_t> prefix) {
   Encoded e;
+  if (prefix.size() % 64) throw TdError("the weights' prefix is not a multiple of 64 bytes");
+  e.weights = std::move(prefix);
   for (size_t i = 0; i < layers.size(); ++i) {
     const LayerSpec& s = layers[i];
     const TaskKind kind = s.planar ? TaskKind::kPlanar : s.pass ? TaskKind::kPass : TaskKind::kConv;

@@ -50,9 +50,11 @@ struct Encoded {
   std::vector<uint8_t> chain;    // their bytes
   std::vector<uint8_t> weights;  // kernels and tables, 64-byte blocks
 };
-// weights_bar: the buffer entry of the weights (1 in WriteHwx's layout). Throws TdError when a
-// layer cannot be encoded (a value too wide for its field).
-Encoded EncodeLayers(const std::vector<LayerSpec>& layers, int weights_bar = 1);
+// weights_bar: the buffer entry of the weights (1 in WriteHwx's layout). `prefix`: bytes the
+// weights start with (a multiple of 64: data the program's tasks read as tensors, such as a
+// compiler's constants), the kernels after them. Throws TdError when a layer cannot be encoded
+// (a value too wide for its field).
+Encoded EncodeLayers(const std::vector<LayerSpec>& layers, int weights_bar = 1, std::vector<uint8_t> prefix = {});
 
 // A TD of `kind` holding, in every field the model does not run, the first value the real
 // programs carry for that kind (regs::td::kFixedRules), the stream headers in place, every

@@ -150,10 +150,11 @@ Value Fp16Input(const std::vector<int64_t>& shape, uint64_t seed) {
 
 // ---------------------------------------------------------------- the lowering
 
-// N-3: the BatchNormalization after a Conv folds into the post-processor's per-channel scale and
-// bias (gamma / sqrt(var + eps) and beta + (B - mean) scale in fp64, each rounded once to fp16),
-// the Relu into its activation: one conv2d for three nodes. The expected codes come from host
-// long double arithmetic and _Float16's rounding.
+// N-3: the BatchNormalization after a Conv folds into the convolution: its scale
+// gamma / sqrt(var + eps) into the weights (w s, rounded once to fp16), its shift into the
+// post-processor's per-channel bias (beta + (B - mean) s, rounded once), the Relu into its
+// activation: one conv2d for three nodes, with no per-channel scale. The expected codes come from
+// host long double arithmetic and _Float16's rounding of the model's fp32 numbers.
 TEST(OnnxLower, N3_BatchNormAndReluFoldIntoTheConvolution) {
   const ModelBuilder b = SmallCnn();
   const std::string path = TempPath("onnx_test_fold.onnx");
@@ -166,16 +167,22 @@ TEST(OnnxLower, N3_BatchNormAndReluFoldIntoTheConvolution) {
   ASSERT_NE(conv, nullptr);
   EXPECT_EQ(conv->node, "node 'conv1' (Conv) + node 'bn1' (BatchNormalization) + node 'relu1' (Relu)");
   EXPECT_EQ(conv->op.conv.post.act, oracle::PostAct::kRelu);
+  EXPECT_EQ(conv->op.inputs.count("scale"), 0u) << "the scale is in the weights";
   const float gamma[] = {1.0f, 0.5f, 2.0f, 1.5f}, beta[] = {0.1f, -0.2f, 0.3f, 0.0f},
               mean[] = {0.2f, 0.0f, -0.1f, 0.4f}, var[] = {1.0f, 0.25f, 4.0f, 0.5f},
               bias[] = {0.5f, -0.25f, 0.125f, 0.0f};
-  const cli::Tensor& sc = conv->op.inputs.at("scale").tensor;
+  const std::vector<float> w1 = Ramp(108, 0.0625f, 0.0f);
+  const cli::Tensor& wt = conv->op.inputs.at("w").tensor;
   const cli::Tensor& bi = conv->op.inputs.at("bias").tensor;
+  ASSERT_EQ(wt.bits.size(), w1.size());
   for (int c = 0; c < 4; ++c) {
     const long double s = (long double)gamma[c] / std::sqrt((long double)var[c] + (long double)1e-5f);
     const long double t = (long double)beta[c] + ((long double)bias[c] - (long double)mean[c]) * s;
-    EXPECT_EQ(sc.bits[size_t(c)], HostFp16(double(s))) << "scale of channel " << c;
     EXPECT_EQ(bi.bits[size_t(c)], HostFp16(double(t))) << "bias of channel " << c;
+    for (int k = 0; k < 27; ++k) {
+      const size_t at = size_t(c * 27 + k);
+      EXPECT_EQ(wt.bits[at], HostFp16(double((long double)w1[at] * s))) << "weight " << k << " of channel " << c;
+    }
   }
   int ops = 0;
   for (const auto& s : plan.steps) ops += s.is_op;
@@ -296,6 +303,18 @@ TEST(OnnxRun, N2_N3_N4_ResNet18AndMobileNetV2ShapedNetworksOnTheRtlBitExact) {
 
 class OnnxCli : public cli::test::CliTest {
  protected:
+  // `ane args...` exits 2 with one line on stderr ("ane: error: ..." naming `what`), prints
+  // nothing and writes nothing at `not_written`.
+  void ExpectRefused(const std::vector<std::string>& args, const std::string& what, const std::string& not_written) {
+    const cli::test::Result r = Ane(args);
+    EXPECT_EQ(r.exit_code, 2) << what << ": " << r.out << r.err;
+    EXPECT_EQ(r.out, "") << what;
+    const std::vector<std::string> lines = cli::test::Lines(r.err);
+    ASSERT_EQ(lines.size(), 1u) << r.err;
+    EXPECT_EQ(lines[0].rfind("ane: error: ", 0), 0u) << lines[0];
+    EXPECT_NE(lines[0].find(what), std::string::npos) << lines[0];
+    EXPECT_FALSE(std::filesystem::exists(work_ / not_written)) << what;
+  }
   // y = Relu(x + c): x [2, 3] fp32, c an initializer.
   void WriteAddRelu() {
     ModelBuilder b;
@@ -362,16 +381,7 @@ TEST_F(OnnxCli, BadInputIsRefusedWithOneLineAndNothingWritten) {
       {{"run", "m.onnx", "--input", "x=missing.npy", "--out-dir", "out"}, "missing.npy"},
       {{"run", "m.onnx", "--input", "x=x.npy", "--engine", "fast"}, "--engine fast: unknown engine"},
   };
-  for (const auto& c : cases) {
-    const cli::test::Result r = Ane(c.args);
-    EXPECT_EQ(r.exit_code, 2) << c.what << ": " << r.out << r.err;
-    EXPECT_EQ(r.out, "") << c.what;
-    const std::vector<std::string> lines = cli::test::Lines(r.err);
-    ASSERT_EQ(lines.size(), 1u) << r.err;
-    EXPECT_EQ(lines[0].rfind("ane: error: ", 0), 0u) << lines[0];
-    EXPECT_NE(lines[0].find(c.what), std::string::npos) << lines[0];
-    EXPECT_FALSE(std::filesystem::exists(work_ / "out")) << c.what;
-  }
+  for (const auto& c : cases) ExpectRefused(c.args, c.what, "out");
 }
 
 // fuzz_onnx's findings (tb/fuzz/README.md): a ConvTranspose input of two axes and a pooling
@@ -392,6 +402,196 @@ TEST_F(OnnxCli, InputHandlingFuzzFindingsExitTwoWithOneLine) {
     ASSERT_EQ(lines.size(), 1u) << c.file << ": " << r.err;
     EXPECT_NE(lines[0].find(c.what), std::string::npos) << lines[0];
   }
+}
+
+// ---------------------------------------------------------------- ane compile MODEL.onnx
+
+class OnnxCompile : public OnnxCli {
+ protected:
+  // Compiles m.onnx to m.hwx, runs it with `inputs` on `engine` and the model itself on the
+  // oracle, and expects every output bit for bit the same. Returns the compile's stdout.
+  std::string ExpectCompiledRunsLikeTheModel(const std::vector<std::string>& inputs,
+                                             const std::vector<std::string>& outputs, const std::string& engine) {
+    const cli::test::Result c = Ane({"compile", "m.onnx", "-o", "m.hwx"});
+    EXPECT_EQ(c.exit_code, 0) << c.err;
+    std::vector<std::string> hwx = {"run", "m.hwx", "--out-dir", "hwx", "--engine", engine};
+    std::vector<std::string> onnx = {"run", "m.onnx", "--out-dir", "onnx", "--engine", "oracle"};
+    for (const std::string& in : inputs) {
+      for (auto* a : {&hwx, &onnx}) {
+        a->push_back("--input");
+        a->push_back(in + "=" + in + ".npy");
+      }
+    }
+    const cli::test::Result h = Ane(hwx);
+    EXPECT_EQ(h.exit_code, 0) << h.out << h.err;
+    if (engine == "both") {
+      EXPECT_EQ(h.out.find("MISMATCH"), std::string::npos) << h.out;
+    }
+    const cli::test::Result o = Ane(onnx);
+    EXPECT_EQ(o.exit_code, 0) << o.err;
+    for (const std::string& name : outputs) {
+      const cli::Tensor a = cli::ReadNpy(work_ / "hwx" / (name + ".npy"));
+      const cli::Tensor b = cli::ReadNpy(work_ / "onnx" / (name + ".npy"));
+      EXPECT_EQ(a.bits.size(), b.bits.size()) << name;
+      if (a.bits.size() != b.bits.size()) continue;
+      int64_t differ = 0, first = -1;
+      for (size_t i = 0; i < a.bits.size(); ++i) {
+        if (a.bits[i] != b.bits[i]) {
+          if (first < 0) first = int64_t(i);
+          ++differ;
+        }
+      }
+      EXPECT_EQ(differ, 0) << name << ": " << differ << " of " << a.bits.size() << " differ, first [" << first
+                           << "]: program 0x" << std::hex << (first >= 0 ? a.bits[size_t(first)] : 0u) << ", model 0x"
+                           << (first >= 0 ? b.bits[size_t(first)] : 0u);
+    }
+    return c.out;
+  }
+  void WriteFp16(const std::string& name, const std::vector<int64_t>& shape, const std::vector<uint16_t>& v) const {
+    WriteNpy(name, cli::Tensor{cli::DType::kFp16, shape, std::vector<uint32_t>(v.begin(), v.end())});
+  }
+};
+
+// N-4.1 (A18): each elementwise operation the compiler maps onto a planar TD (add; sub as
+// source 0 scaled by -1; mul; max; min; relu as max with +0; neg; constants from the weights,
+// a broadcast scalar and a per-channel vector) gives, for every fp16 code of x (NaNs, infinities,
+// -0 and subnormals included) against a shuffled set of every code, the bits the model's own
+// run gives (both through the planar engine's result converter, x 1.0 + 0).
+TEST_F(OnnxCompile, N4_1_EveryPlanarOperationOnEveryCodeGivesTheModelsBits) {
+  ModelBuilder b;
+  b.Input("x", {1, 256, 16, 16});
+  b.Input("z", {1, 256, 16, 16});
+  b.Init("k", {1}, {-1.5f});
+  std::vector<float> per(256);
+  for (int c = 0; c < 256; ++c) per[size_t(c)] = float(c - 128) / 16.0f;
+  b.Init("v", {256, 1, 1}, per);
+  const std::vector<std::pair<const char*, std::vector<std::string>>> nodes = {
+      {"Add", {"x", "z"}}, {"Sub", {"x", "z"}}, {"Mul", {"x", "z"}}, {"Max", {"x", "z"}}, {"Min", {"x", "z"}},
+      {"Relu", {"x"}},     {"Neg", {"x"}},      {"Add", {"x", "k"}}, {"Mul", {"v", "x"}}, {"Sub", {"k", "z"}}};
+  std::vector<std::string> outs;
+  for (size_t k = 0; k < nodes.size(); ++k) {
+    outs.push_back("y" + std::to_string(k));
+    b.Node(nodes[k].first, nodes[k].second, {outs.back()}, std::string("n") + std::to_string(k));
+    b.Output(outs.back(), {1, 256, 16, 16});
+  }
+  b.Save((work_ / "m.onnx").string());
+  std::vector<uint16_t> x(65536), z(65536);
+  for (uint32_t i = 0; i < 65536; ++i) {
+    x[i] = uint16_t(i);
+    z[i] = uint16_t(i * 40503u + 12345u);  // odd multiplier: a permutation of every code
+  }
+  WriteFp16("x.npy", {1, 256, 16, 16}, x);
+  WriteFp16("z.npy", {1, 256, 16, 16}, z);
+  const std::string out = ExpectCompiledRunsLikeTheModel({"x", "z"}, outs, "oracle");
+  EXPECT_NE(out.find("TD 9    node 'n9' (Sub): planar add"), std::string::npos) << out;
+}
+
+// Conv (+ BatchNormalization) (+ Relu / Clip(0, 6)), depthwise and strided, a residual add, a
+// concat of two convolutions written in place, a flatten that keeps the layout and a Gemm with a
+// bias (a 1x1 convolution): compiled, the program runs on the RTL front end (engine both: every
+// TD bit for bit the oracle's) and gives the bits `ane run MODEL.onnx` gives.
+TEST_F(OnnxCompile, N2_N3_N4_ASmallNetworkCompiledRunsOnTheRtlBitExact) {
+  ModelBuilder b;
+  b.Input("x", {1, 3, 8, 8});
+  auto bn = [&](const std::string& name, const std::string& in, const std::string& out, int c) {
+    std::vector<float> g(static_cast<size_t>(c)), be(g), m(g), v(g);
+    for (int k = 0; k < c; ++k) {
+      g[size_t(k)] = 0.5f + 0.125f * float(k);
+      be[size_t(k)] = 0.1f * float(k % 3) - 0.1f;
+      m[size_t(k)] = 0.05f * float(k);
+      v[size_t(k)] = 1.0f + 0.25f * float(k % 4);
+    }
+    b.Init(name + ".g", {c}, g);
+    b.Init(name + ".b", {c}, be);
+    b.Init(name + ".m", {c}, m);
+    b.Init(name + ".v", {c}, v);
+    b.Node("BatchNormalization", {in, name + ".g", name + ".b", name + ".m", name + ".v"}, {out}, name);
+  };
+  b.Init("w1", {8, 3, 3, 3}, Ramp(216, 0.03125f, -0.02f));
+  ModelBuilder::Ints(b.Node("Conv", {"x", "w1"}, {"c1"}, "conv1"), "pads", {1, 1, 1, 1});
+  bn("bn1", "c1", "n1", 8);
+  b.Node("Relu", {"n1"}, {"r1"}, "relu1");
+  b.Init("w2", {8, 1, 3, 3}, Ramp(72, 0.0625f, 0.01f));
+  auto* c2 = b.Node("Conv", {"r1", "w2"}, {"c2"}, "dw2");
+  ModelBuilder::Ints(c2, "pads", {1, 1, 1, 1});
+  ModelBuilder::Ints(c2, "strides", {2, 2});
+  auto* g2 = c2->add_attribute();
+  g2->set_name("group");
+  g2->set_type(onnx::AttributeProto::INT);
+  g2->set_i(8);
+  bn("bn2", "c2", "n2", 8);
+  b.Init("lo", {}, {0.0f});
+  b.Init("hi", {}, {6.0f});
+  b.Node("Clip", {"n2", "lo", "hi"}, {"r2"}, "relu6");
+  b.Init("w3", {8, 8, 1, 1}, Ramp(64, 0.0625f, -0.03f));
+  b.Node("Conv", {"r2", "w3"}, {"c3"}, "pw3");
+  bn("bn3", "c3", "n3", 8);
+  b.Node("Add", {"n3", "r2"}, {"s"}, "residual");
+  b.Node("Relu", {"s"}, {"r3"}, "relu3");
+  b.Init("w4", {4, 8, 1, 1}, Ramp(32, 0.125f, 0.0f));
+  b.Init("w5", {4, 8, 1, 1}, Ramp(32, -0.0625f, 0.05f));
+  b.Node("Conv", {"r3", "w4"}, {"c4"}, "half_a");
+  b.Node("Conv", {"r3", "w5"}, {"c5"}, "half_b");
+  b.Node("Concat", {"c4", "c5"}, {"cat"}, "concat")->add_attribute()->set_name("axis");
+  b.g->mutable_node(b.g->node_size() - 1)->mutable_attribute(0)->set_type(onnx::AttributeProto::INT);
+  b.g->mutable_node(b.g->node_size() - 1)->mutable_attribute(0)->set_i(1);
+  b.Init("w6", {10, 8, 4, 4}, Ramp(1280, 0.015625f, -0.01f));
+  b.Node("Conv", {"cat", "w6"}, {"c6"}, "head");
+  b.Node("Flatten", {"c6"}, {"f"}, "flatten");
+  b.Init("wf", {10, 5}, Ramp(50, 0.125f, -0.1f));
+  b.Init("bf", {5}, {0.5f, -0.5f, 0.25f, 0.0f, 1.0f});
+  b.Node("Gemm", {"f", "wf", "bf"}, {"y"}, "fc");
+  b.Output("y", {1, 5});
+  b.Output("cat", {1, 8, 4, 4});
+  b.Save((work_ / "m.onnx").string());
+  for (uint64_t seed : {3u, 4u}) {
+    const Value x = Fp16Input({1, 3, 8, 8}, seed);
+    WriteFp16("x.npy", {1, 3, 8, 8}, x.fp16);
+    const std::string out = ExpectCompiledRunsLikeTheModel({"x"}, {"y", "cat"}, "both");
+    EXPECT_NE(out.find("node 'dw2' (Conv) + node 'bn2' (BatchNormalization) + node 'relu6' (Clip)"), std::string::npos)
+        << out;
+    EXPECT_NE(out.find("concat 2 inputs on axis 1 (no TD: each part written at its place in the result)"),
+              std::string::npos)
+        << out;
+  }
+}
+
+// What has no TD is refused with one line naming the node and why (exit 2), and no program is
+// written: pooling, a transpose, a convolution of a batch of two, an output that is an input;
+// -o is required.
+TEST_F(OnnxCompile, WhatNoTaskDescriptorRunsIsRefusedWithOneLine) {
+  auto model = [&](const std::string& file, const std::string& type, const std::vector<int64_t>& in,
+                   const std::vector<int64_t>& out) {
+    ModelBuilder b;
+    b.Input("x", in);
+    if (type == "Conv") b.Init("w", {4, 4, 1, 1}, Ramp(16, 0.125f, 0.0f));
+    auto* n = b.Node(type, type == "Conv" ? std::vector<std::string>{"x", "w"} : std::vector<std::string>{"x"}, {"y"},
+                     "the_node");
+    if (type == "MaxPool") {
+      ModelBuilder::Ints(n, "kernel_shape", {2, 2});
+      ModelBuilder::Ints(n, "strides", {2, 2});
+    }
+    if (type == "Transpose") ModelBuilder::Ints(n, "perm", {0, 1, 3, 2});
+    b.Output("y", out);
+    b.Save((work_ / file).string());
+  };
+  model("pool.onnx", "MaxPool", {1, 4, 8, 8}, {1, 4, 4, 4});
+  model("transpose.onnx", "Transpose", {1, 4, 8, 6}, {1, 4, 6, 8});
+  model("batch.onnx", "Conv", {2, 4, 8, 8}, {2, 4, 8, 8});
+  model("identity.onnx", "Identity", {1, 4, 8, 8}, {1, 4, 8, 8});
+  const struct {
+    std::vector<std::string> args;
+    std::string what;
+  } cases[] = {
+      {{"compile", "pool.onnx", "-o", "p.hwx"},
+       "node 'the_node' (MaxPool): pool on the planar engine: no task descriptor"},
+      {{"compile", "transpose.onnx", "-o", "p.hwx"}, "node 'the_node' (Transpose): transpose"},
+      {{"compile", "batch.onnx", "-o", "p.hwx"}, "(Conv): a batch of more than one is not compiled"},
+      {{"compile", "identity.onnx", "-o", "p.hwx"}, "output 'y': it is a graph input"},
+      {{"compile", "pool.onnx"}, "needs -o FILE.hwx"},
+      {{"compile", "missing.onnx", "-o", "p.hwx"}, "missing.onnx"},
+  };
+  for (const auto& c : cases) ExpectRefused(c.args, c.what, "p.hwx");
 }
 
 }  // namespace

@@ -96,7 +96,7 @@ TEST_F(CliTest, HelpOpsListsEveryOperationWithItsFields) {
   for (const std::string& line : Lines(r.out)) EXPECT_LE(line.size(), 96u) << line;
   const Result bad = Ane({"help", "opz"});
   EXPECT_EQ(bad.exit_code, 2);
-  EXPECT_EQ(bad.err, "ane: error: no help for 'opz' (commands: run, regress, td; the operations: ops)\n");
+  EXPECT_EQ(bad.err, "ane: error: no help for 'opz' (commands: run, regress, td, compile; the operations: ops)\n");
 }
 
 TEST_F(CliTest, UnknownOperationNamesTheDocumentedOnes) {
