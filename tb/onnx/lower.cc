@@ -71,6 +71,8 @@ YAML::Node Pair(int64_t a, int64_t b) {
 
 // The core's plan takes at most 1023 output channels per conv group (tb/plan/core_plan.cc).
 constexpr int64_t kMaxCoreOutputs = 1023;  // the core's channels of one group, out and in
+// The planar engine's largest extent of one axis (its SHAPE and CHAN fields, docs/planar.md).
+constexpr int64_t kPlanarAxis = 16383;
 
 class Lowering {
  public:
@@ -1038,6 +1040,7 @@ class Lowering {
     const std::vector<int64_t> bs = InfoOf(i, b).shape;
     if (bs == s) return EmitOp(i, label, f, {{"a", a}, {"b", b}}, out);
     // merge neighbouring axes that b broadcasts alike: [N, C, H, W] + [C, 1, 1] is [N, C, HW] + [C, 1]
+    // (no merged axis past the planar engine's 16383 per dimension: [96, 256] + [1] stays so)
     std::vector<int64_t> bp(s.size() - bs.size(), 1);
     bp.insert(bp.end(), bs.begin(), bs.end());
     std::vector<int64_t> sm, bm;
@@ -1045,7 +1048,7 @@ class Lowering {
     for (size_t k = 0; k < s.size(); ++k) {
       if (s[k] == 1) continue;
       const int flag = bp[k] == 1 ? 1 : 0;
-      if (flag == last) {
+      if (flag == last && sm.back() * s[k] <= kPlanarAxis) {
         sm.back() *= s[k];
         bm.back() *= bp[k];
       } else {
