@@ -74,6 +74,13 @@ struct Operation {
   oracle::ConvLayer conv;
   harness::RtlConvOptions conv_rtl;
   int64_t batch = 0;
+  // convert (docs/cli.md): the planar engine's result converter, one for every channel or one
+  // per channel (from `scale` / `bias` lists); before Infer, the fields as read
+  std::vector<oracle::FcConfig> convert;
+  std::vector<uint16_t> convert_scale, convert_bias;
+  // slice: the axis of x's [C, H, W] (0, 1 or 2, right-aligned), begin and end
+  int slice_axis = 2;
+  int64_t slice_begin = 0, slice_end = 0;
   oracle::Generation generation = oracle::Generation::kM1;
   std::map<std::string, LoadedTensor> inputs;
   std::map<std::string, TensorType> outputs;   // what Evaluate() returns

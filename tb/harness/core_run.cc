@@ -19,7 +19,9 @@ namespace {
 CoreLayerPlan BasePlan(const oracle::ConvLayer& layer, const RtlConvOptions& options, int per_slot) {
   CoreLayerPlan p;
   p.layer = layer;
-  p.kspec.format = layer.mode == oracle::MacMode::kInt8 ? oracle::KernelFormat::kRaw8 : oracle::KernelFormat::kFp16;
+  // int8 kernels (int8 x int8, fp16 x int8) as raw8, fp16 kernels (fp16 x fp16, int8 x fp16) as fp16
+  const bool int8_kernels = layer.mode == oracle::MacMode::kInt8 || layer.mode == oracle::MacMode::kFp16xInt8;
+  p.kspec.format = int8_kernels ? oracle::KernelFormat::kRaw8 : oracle::KernelFormat::kFp16;
   p.kspec.sparse = options.sparse;
   p.kspec.two_kernel = per_slot == 2;
   p.kspec.four_kernel = per_slot == 4;
@@ -111,9 +113,6 @@ std::string PlanRtlConv(const oracle::ConvLayer& layer, const RtlConvOptions& op
     return "the core model is generation m1 (Vane_core256_m1); other generations run on the oracle";
   }
   const bool fp16 = layer.mode == oracle::MacMode::kFp16;
-  if (layer.mode != oracle::MacMode::kFp16 && layer.mode != oracle::MacMode::kInt8) {
-    return "the core runs fp16 x fp16 and int8 x int8 layers";
-  }
   if (options.mapping == ConvMapping::kTwoKernel && !fp16) return "the two-kernel mapping takes fp16 x fp16";
   if (options.mapping == ConvMapping::kFourKernel && !fp16) return "the four-kernel mapping takes fp16 x fp16";
   const ConvMapping m = options.mapping;

@@ -39,21 +39,34 @@ struct Memory {
     o.plane = t.c == 1 && c > 1 ? 0 : uint32_t(2 * t.w * t.h);
     return o;
   }
-  PlanarOperand Out(int c, int h, int w) {
+  // t's int8 values (bits [7:0] of its codes) stored densely, one byte each
+  PlanarOperand Put8(const oracle::Tensor3& t) {
     PlanarOperand o;
-    o.base = Alloc(2 * uint64_t(c) * uint64_t(h) * uint64_t(w));
-    o.row = uint32_t(2 * w);
-    o.plane = uint32_t(2 * w * h);
+    o.base = Alloc(t.codes.size());
+    for (size_t i = 0; i < t.codes.size(); ++i) bytes[o.base + i] = uint8_t(t.codes[i]);
+    o.int8 = true;
+    o.row = uint32_t(t.w);
+    o.plane = uint32_t(t.w * t.h);
     return o;
   }
+  PlanarOperand Out(int c, int h, int w, bool int8 = false) {
+    const uint32_t eb = int8 ? 1 : 2;
+    PlanarOperand o;
+    o.base = Alloc(eb * uint64_t(c) * uint64_t(h) * uint64_t(w));
+    o.row = uint32_t(eb * w);
+    o.plane = uint32_t(eb * w * h);
+    o.int8 = int8;
+    return o;
+  }
+  // an int8 result's elements sign-extended to 16 bits
   oracle::Tensor3 Get(const PlanarOperand& o, int c, int h, int w) const {
     oracle::Tensor3 t{c, h, w, {}};
     t.codes.reserve(size_t(c) * size_t(h) * size_t(w));
     for (int k = 0; k < c; ++k) {
       for (int y = 0; y < h; ++y) {
         for (int x = 0; x < w; ++x) {
-          const size_t a = size_t(o.base) + size_t(k) * o.plane + size_t(y) * o.row + 2 * size_t(x);
-          t.codes.push_back(uint16_t(bytes[a] | bytes[a + 1] << 8));
+          const size_t a = size_t(o.base) + size_t(k) * o.plane + size_t(y) * o.row + (o.int8 ? 1 : 2) * size_t(x);
+          t.codes.push_back(o.int8 ? uint16_t(int16_t(int8_t(bytes[a]))) : uint16_t(bytes[a] | bytes[a + 1] << 8));
         }
       }
     }
@@ -96,22 +109,25 @@ oracle::Tensor3 EngineElementwise(PeEwOp op, PePostOp post, const oracle::FcConf
   t.fco_bypass = fco == nullptr;
   if (fca) t.fca = *fca;
   if (fco) t.fco = *fco;
+  const int arity = EwArity(op);
+  if (arity >= 2 && !b) throw std::invalid_argument("EngineElementwise: the operator reads b");
+  if (arity >= 3 && !c) throw std::invalid_argument("EngineElementwise: the operator reads c");
+  // the result's shape: each axis the largest of the operands' (the others 1 there, Put checks)
   t.c = a.c;
   t.h = a.h;
   t.w = a.w;
-  t.src[0] = m.Put(a, a.c, a.h, a.w);
-  const int arity = EwArity(op);
-  if (arity >= 2) {
-    if (!b) throw std::invalid_argument("EngineElementwise: the operator reads b");
-    t.src[1] = m.Put(*b, a.c, a.h, a.w);
+  for (const oracle::Tensor3* o : {arity >= 2 ? b : nullptr, arity >= 3 ? c : nullptr}) {
+    if (!o) continue;
+    t.c = std::max(t.c, o->c);
+    t.h = std::max(t.h, o->h);
+    t.w = std::max(t.w, o->w);
   }
-  if (arity >= 3) {
-    if (!c) throw std::invalid_argument("EngineElementwise: the operator reads c");
-    t.src[2] = m.Put(*c, a.c, a.h, a.w);
-  }
-  t.dst = m.Out(a.c, a.h, a.w);
+  t.src[0] = m.Put(a, t.c, t.h, t.w);
+  if (arity >= 2) t.src[1] = m.Put(*b, t.c, t.h, t.w);
+  if (arity >= 3) t.src[2] = m.Put(*c, t.c, t.h, t.w);
+  t.dst = m.Out(t.c, t.h, t.w);
   RunPlanarEngine({t}, &m.bytes, stats);
-  return m.Get(t.dst, a.c, a.h, a.w);
+  return m.Get(t.dst, t.c, t.h, t.w);
 }
 
 oracle::Tensor3 EngineReduce(oracle::ReduceOp op, oracle::ReduceAxis axis, const oracle::Tensor3& x,
@@ -170,6 +186,64 @@ oracle::Tensor3 EnginePool(oracle::PoolOp op, const oracle::ConvGeometry& g0, co
   }
   RunPlanarEngine(tasks, &m.bytes, stats);
   return m.Get(dst, x.c, oh, ow);
+}
+
+oracle::Tensor3 EngineConvert(const std::vector<oracle::FcConfig>& fco, bool x_int8, const oracle::Tensor3& x,
+                              PlanarEngineStats* stats) {
+  if (fco.empty() || (fco.size() != 1 && int(fco.size()) != x.c)) {
+    throw std::invalid_argument("EngineConvert: one converter, or one per channel");
+  }
+  const bool out8 = fco[0].out_int8;
+  for (const oracle::FcConfig& f : fco) {
+    if (f.in_int8 || f.gain || f.out_int8 != out8) throw std::invalid_argument("EngineConvert: a converter's fields");
+  }
+  Memory m;
+  const PlanarOperand src = x_int8 ? m.Put8(x) : m.Put(x, x.c, x.h, x.w);
+  const PlanarOperand dst = m.Out(x.c, x.h, x.w, out8);
+  std::vector<PlanarTask> tasks;
+  const int per = fco.size() == 1 ? x.c : 1;
+  for (int c0 = 0; c0 < x.c; c0 += per) {
+    PlanarTask t;
+    t.kind = PlanarKind::kElementwise;
+    t.ew = PeEwOp::kPass;
+    t.fca_bypass = true;  // the reader converts an int8 source exactly
+    t.fco = fco[fco.size() == 1 ? 0 : size_t(c0)];
+    t.c = per;
+    t.h = x.h;
+    t.w = x.w;
+    t.src[0] = src;
+    t.src[0].base += uint32_t(c0) * src.plane;
+    t.dst = dst;
+    t.dst.base += uint32_t(c0) * dst.plane;
+    tasks.push_back(t);
+  }
+  RunPlanarEngine(tasks, &m.bytes, stats);
+  return m.Get(dst, x.c, x.h, x.w);
+}
+
+oracle::Tensor3 EngineSlice(const oracle::Tensor3& x, int axis, int begin, int end, bool gain,
+                            PlanarEngineStats* stats) {
+  if (axis < 0 || axis > 2 || begin < 0 || end <= begin || end > (axis == 0 ? x.c : axis == 1 ? x.h : x.w)) {
+    throw std::invalid_argument("EngineSlice: the slice is outside x");
+  }
+  Memory m;
+  const PlanarOperand src = m.Put(x, x.c, x.h, x.w);
+  PlanarTask t;
+  t.kind = PlanarKind::kElementwise;
+  t.ew = PeEwOp::kPass;
+  t.fca_bypass = true;
+  // the width-slice gain is the result converter's (scale 1, bias +0: the identity after N-1);
+  // without it the converter is bypassed and the slice is a copy of the codes
+  t.fco_bypass = !gain;
+  t.fco.gain = gain;
+  t.c = axis == 0 ? end - begin : x.c;
+  t.h = axis == 1 ? end - begin : x.h;
+  t.w = axis == 2 ? end - begin : x.w;
+  t.src[0] = src;
+  t.src[0].base += uint32_t(begin) * (axis == 0 ? src.plane : axis == 1 ? src.row : 2u);
+  t.dst = m.Out(t.c, t.h, t.w);
+  RunPlanarEngine({t}, &m.bytes, stats);
+  return m.Get(t.dst, t.c, t.h, t.w);
 }
 
 }  // namespace ane::harness

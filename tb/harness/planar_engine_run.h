@@ -33,10 +33,10 @@ struct PlanarEngineStats {
 // cannot run (CheckPlanarTask) throws std::invalid_argument naming why, before anything runs.
 void RunPlanarEngine(const std::vector<PlanarTask>& tasks, std::vector<uint8_t>* mem, PlanarEngineStats* stats);
 
-// y = fco(post(op(fca(a), b, c))) element by element (N-4.1 .. N-4.3); a has the result's shape, b
-// and c (when the operator reads them) may broadcast. Any dimension up to 16383. A null converter
-// is bypassed (FCCTL.A_BYPASS, O_BYPASS: even an identity converter's N-1 boundary turns -0 into
-// +0). Reductions and poolings run with both converters bypassed.
+// y = fco(post(op(fca(a), b, c))) element by element (N-4.1 .. N-4.3); the result's shape is the
+// operands' broadcast (each axis equal or 1), so any of a, b and c may broadcast. Any dimension up to 16383. A null
+// converter is bypassed (FCCTL.A_BYPASS, O_BYPASS: even an identity converter's N-1 boundary turns -0 into +0).
+// Reductions and poolings run with both converters bypassed.
 oracle::Tensor3 EngineElementwise(PeEwOp op, PePostOp post, const oracle::FcConfig* fca, const oracle::FcConfig* fco,
                                   const oracle::Tensor3& a, const oracle::Tensor3* b, const oracle::Tensor3* c,
                                   PlanarEngineStats* stats);
@@ -53,6 +53,17 @@ oracle::Tensor3 EngineReduce(oracle::ReduceOp op, oracle::ReduceAxis axis, const
 // kPlanarPoolW columns, each one task with the strip's own left and right padding.
 oracle::Tensor3 EnginePool(oracle::PoolOp op, const oracle::ConvGeometry& g, const oracle::Tensor3& x,
                            PlanarEngineStats* stats);
+
+// Format conversion (N-4.1): y = fco(x) element by element through the result converter (scale,
+// bias, unary, fp16 or int8 store); x fp16, or (x_int8) int8 values in bits [7:0] of its codes,
+// which the reader converts exactly to fp16. One converter for the whole tensor (one task), or
+// one per channel (one task per channel). An int8 result comes back sign-extended to 16 bits.
+oracle::Tensor3 EngineConvert(const std::vector<oracle::FcConfig>& fco, bool x_int8, const oracle::Tensor3& x,
+                              PlanarEngineStats* stats);
+// x[begin:end] along `axis` (0 channels, 1 rows, 2 columns) as one task whose source starts at
+// the slice; `gain`: through the result converter with the width-slice gain (N-4.6), else a copy.
+oracle::Tensor3 EngineSlice(const oracle::Tensor3& x, int axis, int begin, int end, bool gain,
+                            PlanarEngineStats* stats);
 
 }  // namespace ane::harness
 

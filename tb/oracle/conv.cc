@@ -11,7 +11,7 @@ std::string CheckConvLayer(const ConvLayer& l) {
   if (l.groups < 1 || l.cout < 1 || l.cout % l.groups != 0) {
     return "cout " + std::to_string(l.cout) + " is not a multiple of groups " + std::to_string(l.groups);
   }
-  if (l.mode == MacMode::kInt4 || IsCompareMode(l.mode)) {
+  if (l.mode == MacMode::kInt4) {
     return std::string("MAC mode ") + MacModeName(l.mode) + " is not a convolution mode";
   }
   PostConfig pc = l.post;

@@ -12,19 +12,21 @@ namespace {
 
 int CeilDiv(int a, int b) { return (a + b - 1) / b; }
 
-bool Fp16Data(oracle::MacMode m) { return m == oracle::MacMode::kFp16 || m == oracle::MacMode::kFp16xInt8; }
+bool Fp16Data(oracle::MacMode m) {
+  return m == oracle::MacMode::kFp16 || m == oracle::MacMode::kFp16xInt8 || oracle::IsCompareMode(m);
+}
 
-// The layer register's mode field (rtl/regs/ane_regs.yaml). The core has no int4 or compare
-// mode: oracle::CheckConvLayer refuses them before a plan is made, so they are a caller's bug.
+// The layer register's mode field (rtl/regs/ane_regs.yaml). The core plan has no int4 layer:
+// oracle::CheckConvLayer refuses it before a plan is made, so it is a caller's bug.
 uint32_t ModeBits(oracle::MacMode m) {
   switch (m) {
     case oracle::MacMode::kFp16: return 0;
     case oracle::MacMode::kInt8: return 1;
     case oracle::MacMode::kInt8xFp16: return 2;
     case oracle::MacMode::kFp16xInt8: return 3;
-    case oracle::MacMode::kInt4:
-    case oracle::MacMode::kCmpMax:
-    case oracle::MacMode::kCmpMin: break;
+    case oracle::MacMode::kCmpMax: return 5;
+    case oracle::MacMode::kCmpMin: return 6;
+    case oracle::MacMode::kInt4: break;
   }
   throw std::logic_error("ModeBits: the core has no register value for MAC mode " + std::to_string(int(m)));
 }
@@ -233,6 +235,8 @@ std::string PlanCoreLayer(CoreLayerPlan* p, const CoreParams& cp) {
   if (p->kspec.four_kernel && p->kspec.two_kernel) return "two-kernel and four-kernel modes together";
   if (p->kspec.four_kernel && p->kspec.sparse) return "the four-kernel mode takes dense kernels";
   if (p->kspec.four_kernel && cp.lanes % 4 != 0) return "the four-kernel mode needs a multiple of 4 lanes";
+  // N-2.9: a compare ignores the kernel, so a kernel of zeros must not drop its data steps
+  if (oracle::IsCompareMode(l.mode) && p->kspec.sparse) return "compare mode takes dense kernels";
   if (l.mode == oracle::MacMode::kFp16 && p->kspec.format != oracle::KernelFormat::kFp16 &&
       p->kspec.format != oracle::KernelFormat::kInt8Sym && p->kspec.format != oracle::KernelFormat::kPalette) {
     return "fp16 kernels: format fp16, int8sym or palette";

@@ -453,6 +453,155 @@ TEST_F(CliTest, SoftmaxFactsOnBothEngines) {
   EXPECT_FALSE(fs::exists(work_ / "y.npy"));
 }
 
+// N-4.1 through `ane run`: the planar engine's format converter, int8 -> fp16 with a scale and a
+// bias per channel and fp16 -> int8 (RNE, clamped), on both engines; expected values by hand.
+TEST_F(CliTest, N4_1_ConvertBetweenFp16AndInt8OnBothEngines) {
+  // [[-128, -1, 127], [5, 0, 100]] x [0.5, 2] + [1, -1]: [-63, 0.5, 64.5], [9, -1, 199]
+  WriteNpy("i.npy", Tensor{DType::kInt8, {2, 1, 3}, {0x80, 0xFF, 0x7F, 5, 0, 100}});
+  Write("i.yaml", "{op: convert, scale: [0.5, 2], bias: [1, -1], inputs: {x: i.npy}, outputs: {y: y.npy}}\n");
+  const Result i = Ane({"run", "i.yaml", "--engine", "both"});
+  ASSERT_EQ(i.exit_code, 0) << i.err;
+  EXPECT_EQ(ReadNpy(work_ / "y.npy").dtype, DType::kFp16);
+  EXPECT_EQ(ReadNpy(work_ / "y.npy").bits, (std::vector<uint32_t>{0xD3E0, 0x3800, 0x5408, 0x4880, 0xBC00, 0x5A38}));
+  EXPECT_NE(i.out.find("rtl vs oracle: bit-identical (6 outputs)"), std::string::npos) << i.out;
+  // [2.5, 3.5, -7, 300, -200] to int8: ties to even, 300 and -200 clamped
+  WriteNpy("h.npy", Tensor{DType::kFp16, {5}, {0x4100, 0x4300, 0xC700, 0x5CB0, 0xDA40}});
+  Write("h.yaml", "{op: convert, to: int8, inputs: {x: h.npy}, outputs: {y: y.npy}}\n");
+  for (const char* engine : {"oracle", "both"}) {
+    const Result h = Ane({"run", "h.yaml", "--engine", engine});
+    ASSERT_EQ(h.exit_code, 0) << h.err;
+    const Tensor y = ReadNpy(work_ / "y.npy");
+    EXPECT_EQ(y.dtype, DType::kInt8);
+    EXPECT_EQ(y.bits, (std::vector<uint32_t>{2, 4, 0xF9, 0x7F, 0x80})) << engine;
+  }
+  // relu after the bias, to int8: [2.5 - 3, 3.5 - 3, ...] = [-0.5 -> 0, 0.5 -> 0, -10 -> 0, 297 -> 127, 0]
+  Write("r.yaml", "{op: convert, to: int8, bias: -3, unary: relu, inputs: {x: h.npy}, outputs: {y: y.npy}}\n");
+  const Result r = Ane({"run", "r.yaml", "--engine", "both"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(ReadNpy(work_ / "y.npy").bits, (std::vector<uint32_t>{0, 0, 0, 0x7F, 0}));
+  fs::remove(work_ / "y.npy");
+  Write("b.yaml", "{op: convert, to: int4, inputs: {x: h.npy}, outputs: {y: y.npy}}\n");
+  ExpectInputError(Ane({"run", "b.yaml"}), "b.yaml", "to", "unknown format 'int4'");
+  Write("b.yaml", "{op: convert, scale: inf, inputs: {x: h.npy}, outputs: {y: y.npy}}\n");
+  ExpectInputError(Ane({"run", "b.yaml"}), "b.yaml", "scale", "not a finite fp16 value");
+  Write("b.yaml", "{op: convert, bias: [1, 2, 3], inputs: {x: i.npy}, outputs: {y: y.npy}}\n");
+  ExpectInputError(Ane({"run", "b.yaml"}), "b.yaml", "inputs.x", "2 channel(s) but scale has 1 value(s) and bias 3");
+  Write("b.yaml", "{op: convert, unary: sqrt, inputs: {x: i.npy}, outputs: {y: y.npy}}\n");
+  ExpectInputError(Ane({"run", "b.yaml"}), "b.yaml", "unary", "unknown unary 'sqrt'");
+}
+
+// N-4.1 through `ane run`: every input may broadcast, a as well as b and c, to the shape of them
+// all; shapes that do not broadcast are refused naming them.
+TEST_F(CliTest, N4_1_ElementwiseBroadcastsEveryInput) {
+  // a [2, 1, 1] = [1, 2], b [1, 3] = [10, 20, 30]: y [2, 1, 3] = [11, 21, 31, 12, 22, 32]
+  Write("e.yaml",
+        "{op: elementwise, function: add, inputs: {a: {shape: [2, 1, 1], values: [1, 2]}, "
+        "b: {shape: [1, 3], values: [10, 20, 30]}}, outputs: {y: y.npy}}\n");
+  const Result e = Ane({"run", "e.yaml", "--engine", "both"});
+  ASSERT_EQ(e.exit_code, 0) << e.err;
+  const Tensor y = ReadNpy(work_ / "y.npy");
+  EXPECT_EQ(y.shape, (std::vector<int64_t>{2, 1, 3}));
+  EXPECT_EQ(y.bits, (std::vector<uint32_t>{0x4980, 0x4D40, 0x4FC0, 0x4A00, 0x4D80, 0x5000}));
+  EXPECT_NE(e.out.find("rtl vs oracle: bit-identical (6 outputs)"), std::string::npos) << e.out;
+  // a x (b + c) with a [3] broadcast over b [2, 3] and c [2, 1]
+  Write("t.yaml",
+        "{op: elementwise, function: add_multiply, inputs: {a: {shape: [3], values: [1, 2, 3]}, "
+        "b: {shape: [2, 3], values: [1, 1, 1, 2, 2, 2]}, c: {shape: [2, 1], values: [2, -1]}}, "
+        "outputs: {y: y.npy}}\n");
+  const Result t = Ane({"run", "t.yaml", "--engine", "both"});
+  ASSERT_EQ(t.exit_code, 0) << t.err;
+  // (a + b) c: [4, 6, 8], [-3, -4, -5]
+  EXPECT_EQ(ReadNpy(work_ / "y.npy").bits, (std::vector<uint32_t>{0x4400, 0x4600, 0x4800, 0xC200, 0xC400, 0xC500}));
+  fs::remove(work_ / "y.npy");
+  Write("m.yaml",
+        "{op: elementwise, function: add, inputs: {a: {shape: [2, 3], values: [1, 2, 3, 4, 5, 6]}, "
+        "b: {shape: [3, 3], values: [1, 2, 3, 4, 5, 6, 7, 8, 9]}}, outputs: {y: y.npy}}\n");
+  ExpectInputError(Ane({"run", "m.yaml"}), "m.yaml", "inputs.b", "a [2, 3], b [3, 3] do not broadcast");
+}
+
+// N-4.6 through `ane run`: a width slice with a nonzero begin multiplies by 16 on m1 (4094 ->
+// 65504, 4096 -> inf), and copies on m5, at a zero begin and along another axis.
+TEST_F(CliTest, N4_6_WidthSliceGainOnBothEngines) {
+  // [[1, 2, 3, 4096], [5, 6, 7, 4094]]
+  WriteNpy("x.npy", Tensor{DType::kFp16, {1, 2, 4}, {0x3C00, 0x4000, 0x4200, 0x6C00, 0x4500, 0x4600, 0x4700, 0x6BFF}});
+  const std::pair<std::string, std::vector<uint32_t>> cases[] = {
+      {"begin: 1", {0x5000, 0x5200, 0x7C00, 0x5600, 0x5700, 0x7BFF}},                  // x16 on m1
+      {"begin: 1, generation: m5", {0x4000, 0x4200, 0x6C00, 0x4600, 0x4700, 0x6BFF}},  // no gain on m5
+      {"end: 2", {0x3C00, 0x4000, 0x4500, 0x4600}},                                    // begin 0: no gain
+      {"axis: -2, begin: 1", {0x4500, 0x4600, 0x4700, 0x6BFF}},                        // rows: no gain
+  };
+  for (const auto& [fields, want] : cases) {
+    Write("s.yaml", "{op: slice, " + fields + ", inputs: {x: x.npy}, outputs: {y: y.npy}}\n");
+    const Result r = Ane({"run", "s.yaml", "--engine", "both"});
+    ASSERT_EQ(r.exit_code, 0) << fields << ": " << r.err;
+    EXPECT_EQ(ReadNpy(work_ / "y.npy").bits, want) << fields;
+    EXPECT_NE(r.out.find("rtl vs oracle: bit-identical"), std::string::npos) << r.out;
+  }
+  fs::remove(work_ / "y.npy");
+  Write("s.yaml", "{op: slice, begin: 3, end: 3, inputs: {x: x.npy}, outputs: {y: y.npy}}\n");
+  ExpectInputError(Ane({"run", "s.yaml"}), "s.yaml", "inputs.x", "begin 3 and end 3 are not a slice");
+  Write("s.yaml", "{op: slice, axis: -3, inputs: {x: x.npy}, outputs: {y: y.npy}}\n");
+  const Result c = Ane({"run", "s.yaml"});  // channels of [1, 2, 4]: the whole tensor, a copy
+  EXPECT_EQ(c.exit_code, 0) << c.err;
+  Write("s.yaml", "{op: slice, axis: 3, inputs: {x: x.npy}, outputs: {y: y.npy}}\n");
+  fs::remove(work_ / "y.npy");
+  ExpectInputError(Ane({"run", "s.yaml"}), "s.yaml", "axis", "");
+}
+
+// N-2.1 through `ane run`: conv2d of int8 x fp16 and fp16 x int8 on both engines (the core), and
+// an int8 store asked of a mixed layer refused.
+TEST_F(CliTest, N2_1_MixedInt8AndFp16Conv2dOnBothEngines) {
+  WriteNpy("x8.npy", Tensor{DType::kInt8, {1, 1, 3}, {100, 0xCE, 7}});                        // 100, -50, 7
+  WriteNpy("w16.npy", Tensor{DType::kFp16, {2, 1, 1, 2}, {0x3800, 0x3400, 0xBE00, 0x4000}});  // 0.5, 0.25, -1.5, 2
+  Write("a.yaml", "{op: conv2d, inputs: {x: x8.npy, w: w16.npy}, outputs: {y: y.npy}}\n");
+  const Result a = Ane({"run", "a.yaml", "--engine", "both"});
+  ASSERT_EQ(a.exit_code, 0) << a.err;
+  // 37.5, -23.25, -250, 89
+  EXPECT_EQ(ReadNpy(work_ / "y.npy").bits, (std::vector<uint32_t>{0x50B0, 0xCDD0, 0xDBD0, 0x5590}));
+  EXPECT_NE(a.out.find("rtl vs oracle: bit-identical (4 outputs)"), std::string::npos) << a.out;
+  WriteNpy("x16.npy", Tensor{DType::kFp16, {1, 1, 3}, {0x3800, 0xBD00, 0x4200}});  // 0.5, -1.25, 3
+  WriteNpy("w8.npy", Tensor{DType::kInt8, {2, 1, 1, 2}, {3, 0xFE, 64, 0x80}});     // 3, -2, 64, -128
+  Write("b.yaml", "{op: conv2d, inputs: {x: x16.npy, w: w8.npy}, outputs: {y: y.npy}}\n");
+  const Result b = Ane({"run", "b.yaml", "--engine", "both"});
+  ASSERT_EQ(b.exit_code, 0) << b.err;
+  // 4, -9.75, 192, -464
+  EXPECT_EQ(ReadNpy(work_ / "y.npy").bits, (std::vector<uint32_t>{0x4400, 0xC8E0, 0x5A00, 0xDF40}));
+  fs::remove(work_ / "y.npy");
+  Write("c.yaml", "{op: conv2d, store: int8, inputs: {x: x16.npy, w: w8.npy}, outputs: {y: y.npy}}\n");
+  ExpectInputError(Ane({"run", "c.yaml"}), "c.yaml", "store", "stores fp16");
+}
+
+// N-2.9 through `ane run`: conv2d in the lanes' compare mode on both engines (the core): each
+// window's maximum or minimum, w's values ignored, the padding's zeros taking part.
+TEST_F(CliTest, N2_9_Conv2dCompareModeOnBothEngines) {
+  WriteNpy("x.npy", Tensor{DType::kFp16,
+                           {1, 2, 3},
+                           {0xBC00, 0xC500, 0x4000, 0xC200, 0xC400, 0xC600}});  // [[-1, -5, 2], [-3, -4, -6]]
+  WriteNpy("w.npy", Tensor{DType::kFp16, {1, 1, 2, 2}, {0x3C00, 0x0000, 0xC000, 0x7E00}});  // ignored, a NaN too
+  const std::pair<std::string, std::vector<uint32_t>> cases[] = {
+      {"mac: max", {0xBC00, 0x4000}},                                 // -1, 2
+      {"mac: min", {0xC500, 0xC600}},                                 // -5, -6
+      {"mac: max, padding: [0, 0, 1, 0]", {0x0000, 0xBC00, 0x4000}},  // +0 (the padding), -1, 2
+  };
+  for (const auto& [fields, want] : cases) {
+    Write("c.yaml", "{op: conv2d, " + fields + ", inputs: {x: x.npy, w: w.npy}, outputs: {y: y.npy}}\n");
+    const Result r = Ane({"run", "c.yaml", "--engine", "both"});
+    ASSERT_EQ(r.exit_code, 0) << fields << ": " << r.err;
+    EXPECT_EQ(ReadNpy(work_ / "y.npy").bits, want) << fields;
+    EXPECT_NE(r.out.find("rtl vs oracle: bit-identical"), std::string::npos) << r.out;
+  }
+  fs::remove(work_ / "y.npy");
+  Write("c.yaml", "{op: conv2d, mac: sum, inputs: {x: x.npy, w: w.npy}, outputs: {y: y.npy}}\n");
+  ExpectInputError(Ane({"run", "c.yaml"}), "c.yaml", "mac", "unknown mac 'sum'");
+  WriteNpy("x8.npy", Tensor{DType::kInt8, {1, 2, 3}, {1, 2, 3, 4, 5, 6}});
+  Write("c.yaml", "{op: conv2d, mac: min, inputs: {x: x8.npy, w: w.npy}, outputs: {y: y.npy}}\n");
+  ExpectInputError(Ane({"run", "c.yaml"}), "c.yaml", "inputs.x", "compare fp16 data");
+  Write("c.yaml", "{op: conv2d, mac: max, sparse: true, inputs: {x: x.npy, w: w.npy}, outputs: {y: y.npy}}\n");
+  const Result s = Ane({"run", "c.yaml", "--engine", "rtl"});
+  EXPECT_EQ(s.exit_code, 2) << s.err;
+  EXPECT_NE(s.err.find("compare mode takes dense kernels"), std::string::npos) << s.err;
+}
+
 // N-3 through `ane run`: a matmul with per-column scale and bias and ReLU, and an int8 matmul
 // requantized to int8, on both engines. Expected values by hand.
 TEST_F(CliTest, MatmulPostProcessingOnBothEngines) {
@@ -766,7 +915,7 @@ TEST_F(CliTest, Conv2dBadInputsGiveOneLineAndExitTwo) {
   for (const Bad& b : std::vector<Bad>{
            {"{op: conv2d, groups: 3, inputs: {x: x.npy, w: w.npy}, " + io + "}", "inputs.w", "groups is 3"},
            {"{op: conv2d, groups: 2, inputs: {x: x.npy, w: w.npy}, " + io + "}", "inputs.w", "need"},
-           {"{op: conv2d, inputs: {x: x.npy, w: w8.npy}, " + io + "}", "inputs.w", "w is int8 but x is fp16"},
+           {"{op: conv2d, shift: 2, inputs: {x: x.npy, w: w8.npy}, " + io + "}", "shift", "this conv2d is fp16 x int8"},
            {"{op: conv2d, inputs: {x: x.npy, w: w16.npy}, " + io + "}", "inputs.x", "outside 1x1 .. 15x15"},
            {"{op: conv2d, inputs: {x: x.npy, w: w2d.npy}, " + io + "}", "inputs.w", "w [Cout, Cin / groups, KH, KW]"},
            {"{op: conv2d, stride: [1, 5], inputs: {x: x.npy, w: w.npy}, " + io + "}", "stride[1]", "1"},

@@ -512,6 +512,96 @@ TEST(RtlCore, N2_N3_N6_RandomDepthwiseInterleaveLayers) {
   for (const auto& [what, count] : seen) EXPECT_GT(count, 0) << "no random layer had " << what;
 }
 
+// Runs n layers drawn by draw(rng) (a layer whose window does not fit the bank is skipped; with
+// one channel per work unit first) under random memory, each against the oracle; tally(plan,
+// &seen) counts what each planned layer had, and every count must end above 0.
+template <class Draw, class Tally>
+void RunRandomLayers(test::Rng& rng, int n, Draw draw, Tally tally) {
+  int ran = 0;
+  std::map<std::string, int> seen;
+  for (int i = 0; i < n && !::testing::Test::HasFailure(); ++i) {
+    LayerCase lc = draw(rng);
+    CoreLayerPlan probe = lc.plan;
+    if (!harness::PlanCoreLayer(&probe, kCore8).empty()) {
+      lc.plan.channels_per_wu = 1;
+      probe = lc.plan;
+      if (!harness::PlanCoreLayer(&probe, kCore8).empty()) continue;
+    }
+    CoreLayerPlan p;
+    RunAndCompare(lc, RandomMemory(rng), "layer " + std::to_string(i) + ": " + Describe(lc), nullptr, 1, &p);
+    ++ran;
+    tally(p, &seen);
+  }
+  if (::testing::Test::HasFailure()) return;
+  EXPECT_GE(ran, n * 3 / 4) << "too many random layers did not fit the bank";
+  for (const auto& [what, count] : seen) EXPECT_GT(count, 0) << "no random layer had " << what;
+}
+
+// N-2.1 through the whole core: random fp16 layers turned into mixed ones. int8 x fp16 takes int8
+// data and keeps the fp16 kernels (and their format: fp16, int8sym or palette); fp16 x int8 takes
+// raw8 int8 kernels. Both accumulate in fp and store fp16; the two- and four-kernel mappings take
+// fp16 x fp16 only.
+TEST(RtlCore, N2_1_N3_MixedInt8AndFp16LayersEitherWay) {
+  const uint64_t seed = test::TestSeed(0xC0DA);
+  SCOPED_TRACE(test::SeedNote(seed));
+  test::Rng rng(seed);
+  const auto draw = [](test::Rng& r) {
+    LayerCase lc = RandomLayer(r, false, r.Below(4) == 0);
+    CoreLayerPlan& p = lc.plan;
+    const bool int8_data = r.Below(2) == 0;
+    p.layer.mode = int8_data ? oracle::MacMode::kInt8xFp16 : oracle::MacMode::kFp16xInt8;
+    p.kspec.two_kernel = p.kspec.four_kernel = false;
+    if (int8_data) {
+      for (uint16_t& c : lc.x.codes) c = uint16_t(uint8_t(r.Next()));
+    } else {
+      p.kspec.format = oracle::KernelFormat::kRaw8;
+      for (auto& kern : lc.w) {
+        for (uint16_t& v : kern) v = v == 0 ? 0 : uint16_t(int16_t(int8_t(uint8_t(r.Next()))));
+      }
+    }
+    return lc;
+  };
+  RunRandomLayers(rng, int(30 * test::SoakFactor()), draw, [](const CoreLayerPlan& p, std::map<std::string, int>* s) {
+    (*s)["int8 x fp16"] += p.layer.mode == oracle::MacMode::kInt8xFp16;
+    (*s)["fp16 x int8"] += p.layer.mode == oracle::MacMode::kFp16xInt8;
+    (*s)["int8 x fp16 with compressed kernels"] +=
+        p.layer.mode == oracle::MacMode::kInt8xFp16 && p.kspec.format != oracle::KernelFormat::kFp16;
+    (*s)["depthwise interleave"] += p.diag;
+    (*s)["sparse"] += p.kspec.sparse;
+    (*s)["slices > 1"] += p.nsl > 1;
+  });
+}
+
+// N-2.9 through the whole core: layers in the lanes' compare mode take each window's maximum or
+// minimum (the kernels' values ignored; padding is zeros, as in every layer), over several slices
+// of channels (a continued compare), with the depthwise interleave too; dense kernels only.
+TEST(RtlCore, N2_9_CompareModeLayersTakeEachWindowsMaxOrMin) {
+  const uint64_t seed = test::TestSeed(0xC0DB);
+  SCOPED_TRACE(test::SeedNote(seed));
+  test::Rng rng(seed);
+  const auto draw = [](test::Rng& r) {
+    LayerCase lc = RandomLayer(r, false, r.Below(4) == 0);
+    CoreLayerPlan& p = lc.plan;
+    p.layer.mode = r.Below(2) ? oracle::MacMode::kCmpMax : oracle::MacMode::kCmpMin;
+    p.kspec.two_kernel = p.kspec.four_kernel = p.kspec.sparse = false;
+    if (r.Below(4) == 0) p.channels_per_wu = 1;  // a slice per channel: compares continued
+    return lc;
+  };
+  RunRandomLayers(rng, int(24 * test::SoakFactor()), draw, [](const CoreLayerPlan& p, std::map<std::string, int>* s) {
+    (*s)["max"] += p.layer.mode == oracle::MacMode::kCmpMax;
+    (*s)["min"] += p.layer.mode == oracle::MacMode::kCmpMin;
+    (*s)["slices > 1"] += p.nsl > 1;
+    (*s)["padding"] += p.layer.geom.pad_top + p.layer.geom.pad_left > 0;
+    (*s)["depthwise interleave"] += p.diag;
+  });
+  // with sparse kernels the layer is refused: a zero quad would drop data steps
+  LayerCase lc = RandomLayer(rng, false);
+  lc.plan.layer.mode = oracle::MacMode::kCmpMax;
+  lc.plan.kspec.two_kernel = lc.plan.kspec.four_kernel = false;
+  lc.plan.kspec.sparse = true;
+  EXPECT_EQ(harness::PlanCoreLayer(&lc.plan, kCore8), "compare mode takes dense kernels");
+}
+
 // The full 256-lane core on an aligned layer: x [16, 32, 32] -> 32 channels, 3x3 padding 1
 // (fp16 two-kernel mode: 128 positions x 2 kernels; 4x32 tiles cover 32x32 exactly).
 TEST(RtlCore256, N2_UtilizationOnAnAlignedLayer) {

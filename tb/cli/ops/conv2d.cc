@@ -14,11 +14,14 @@ namespace ane::cli::ops {
 namespace {
 
 std::string FieldHelp() {
-  return "inputs x [C, H, W] or [N, C, H, W] and w [Cout, C / groups, KH, KW] (both fp16 or both int8), optional "
-         "scale and bias (fp16 [Cout]); stride, dilation: n or [rows, columns]; padding: n, "
+  return "inputs x [C, H, W] or [N, C, H, W] and w [Cout, C / groups, KH, KW] (each fp16 or int8: int8 x int8 "
+         "accumulates in "
+         "int32, int8 x fp16 and fp16 x int8 convert the int8 side exactly to fp16), optional scale and bias (fp16 "
+         "[Cout]); stride, dilation: n or [rows, columns]; padding: n, "
          "[rows, columns] or [top, bottom, left, right]; groups; activation: relu or an activation function; "
          "shift: 0..31 and store: int8 | fp16 (int8 x int8); mapping: auto, broadcast, two_kernel, four_kernel, "
-         "depthwise; sparse: true | false";
+         "depthwise; sparse: true | false; mac: multiply | max | min (N-2.9: the window's maximum or minimum, "
+         "w's values ignored)";
 }
 
 // [rows, columns] of an option: two integers in lo..hi, or one for both.
@@ -60,6 +63,15 @@ void ReadFields(Fields& fields, Operation* op) {
       f->Fail(fmt::format("unknown mapping '{}' (expected auto, broadcast, two_kernel, four_kernel or depthwise)", m));
     }
   }
+  if (const std::optional<Field> f = fields.Optional("mac")) {
+    // N-2.9: the lanes' compare mode instead of multiply-add (Infer keeps it)
+    const std::string m = f->Scalar();
+    if (m == "max" || m == "min") {
+      op->conv.mode = m == "max" ? oracle::MacMode::kCmpMax : oracle::MacMode::kCmpMin;
+    } else if (m != "multiply") {
+      f->Fail(fmt::format("unknown mac '{}' (expected multiply, max or min)", m));
+    }
+  }
   if (const std::optional<Field> f = fields.Optional("sparse")) {
     const std::string v = f->Scalar();
     if (v != "true" && v != "false") f->Fail("expected true or false");
@@ -81,10 +93,6 @@ void Infer(Operation* op, const std::map<std::string, Field>& where) {
     if (ElementCount(t.shape) == 0 || t.shape.empty()) {
       where.at(name).Fail(fmt::format("empty tensor (shape {})", ShapeString(t.shape)));
     }
-  }
-  if (w.dtype != x.dtype) {
-    where.at("w").Fail(fmt::format("w is {} but x is {} (conv2d takes fp16 x fp16 or int8 x int8)", DTypeName(w.dtype),
-                                   DTypeName(x.dtype)));
   }
   if (x.shape.size() != 3 && x.shape.size() != 4) {
     where.at("x").Fail(fmt::format("shape {}: conv2d takes x [C, H, W] or [N, C, H, W]", ShapeString(x.shape)));
@@ -116,7 +124,20 @@ void Infer(Operation* op, const std::map<std::string, Field>& where) {
         fmt::format("shape {}: Cout {} is not a multiple of groups {}", ShapeString(w.shape), l.cout, l.groups));
   }
   g.channels = int(cin / l.groups);
-  l.mode = x.dtype == DType::kInt8 ? oracle::MacMode::kInt8 : oracle::MacMode::kFp16;
+  // N-2.1: the operands' dtypes choose the MAC mode; a mixed layer converts its int8 side
+  // exactly to fp16 and accumulates in fp (int8 x fp16: int8 data; fp16 x int8: int8 kernels)
+  const bool x8 = x.dtype == DType::kInt8, w8 = w.dtype == DType::kInt8;
+  if (oracle::IsCompareMode(l.mode)) {
+    // N-2.9: acc = max / min(acc, data) over the window, the kernel's values ignored
+    if (x8 || w8) {
+      where.at(x8 ? "x" : "w").Fail("`mac: max` and `mac: min` compare fp16 data with fp16 kernels (N-2.9)");
+    }
+  } else {
+    l.mode = x8 && w8 ? oracle::MacMode::kInt8
+             : x8     ? oracle::MacMode::kInt8xFp16
+             : w8     ? oracle::MacMode::kFp16xInt8
+                      : oracle::MacMode::kFp16;
+  }
   const std::string bad = oracle::CheckConvGeometry(g, oracle::kMaxLayerKernel);
   if (!bad.empty())
     where.at("x").Fail(fmt::format("x {} with w {}: {}", ShapeString(x.shape), ShapeString(w.shape), bad));
@@ -157,8 +178,14 @@ void ReadPost(Operation* op, const std::map<std::string, Field>& where, const st
     }
     y.dtype = cfg.store == oracle::PostStore::kInt8 ? DType::kInt8 : DType::kFp16;
   } else {
-    if (shift) shift->Fail("`shift` requantizes int8 x int8 layers; this conv2d is fp16");
-    if (store && store->Scalar() != "fp16") store->Fail("an fp16 conv2d stores fp16 (store: int8 needs int8 inputs)");
+    const char* what = l.mode == oracle::MacMode::kInt8xFp16   ? "int8 x fp16"
+                       : l.mode == oracle::MacMode::kFp16xInt8 ? "fp16 x int8"
+                       : oracle::IsCompareMode(l.mode)         ? "a compare (mac: max or min)"
+                                                               : "fp16";
+    if (shift) shift->Fail(fmt::format("`shift` requantizes int8 x int8 layers; this conv2d is {}", what));
+    if (store && store->Scalar() != "fp16") {
+      store->Fail(fmt::format("this conv2d is {}: it stores fp16 (store: int8 needs int8 x and w)", what));
+    }
   }
   for (int64_t co = 0; co < l.cout; ++co) l.channel.push_back(Channel(*op, co));
   const std::string bad = oracle::CheckConvLayer(l);
@@ -171,10 +198,15 @@ std::string Describe(const Operation& op) {
                                g.stride_x, g.pad_top, g.pad_bottom, g.pad_left, g.pad_right);
   if (g.dilation_y != 1 || g.dilation_x != 1) fn += fmt::format(" dilation [{}, {}]", g.dilation_y, g.dilation_x);
   if (op.conv.groups != 1) fn += fmt::format(" groups {}", op.conv.groups);
+  if (oracle::IsCompareMode(op.conv.mode)) fn += op.conv.mode == oracle::MacMode::kCmpMax ? " mac max" : " mac min";
   return fn;
 }
 
-std::string ReferenceNote(const Operation&) { return kDotProductNote; }
+std::string ReferenceNote(const Operation& op) {
+  if (!oracle::IsCompareMode(op.conv.mode)) return kDotProductNote;
+  return "note: the fp64 reference takes the window's extreme of the values after N-1; on m1 the engine's\n"
+         "compare treats a denormal as +0 (N-2.3), and the post-processing rounds as the reference does.\n";
+}
 
 // Image n of x as [Cin][H][W] codes (int8 in bits [7:0]).
 oracle::Tensor3 ConvImage(const Operation& op, int64_t n) {
@@ -207,7 +239,7 @@ std::vector<std::vector<uint16_t>> ConvKernels(const Operation& op) {
 TensorMap Reference(const Operation& op) {
   const oracle::ConvLayer& l = op.conv;
   const oracle::ConvGeometry& g = l.geom;
-  const DType in = op.inputs.at("x").tensor.dtype;
+  const DType in = op.inputs.at("x").tensor.dtype, wt = op.inputs.at("w").tensor.dtype;
   const std::vector<std::vector<uint16_t>> w = ConvKernels(op);
   Tensor y{op.outputs.at("y").dtype, op.outputs.at("y").shape, {}};
   const int per = l.cout / l.groups;
@@ -216,14 +248,21 @@ TensorMap Reference(const Operation& op) {
     for (int co = 0; co < l.cout; ++co) {
       for (int oy = 0; oy < g.OutHeight(); ++oy) {
         for (int ox = 0; ox < g.OutWidth(); ++ox) {
+          const bool cmp = oracle::IsCompareMode(l.mode), max = l.mode == oracle::MacMode::kCmpMax;
           double sum = 0;
           for (int s = 0; s < g.Steps(); ++s) {
             const oracle::ConvStep st = oracle::StepAt(g, s);
             const int yy = oy * g.stride_y - g.pad_top + st.ky * g.dilation_y;
             const int xx = ox * g.stride_x - g.pad_left + st.kx * g.dilation_x;
-            if (yy < 0 || yy >= g.height || xx < 0 || xx >= g.width) continue;
+            const bool outside = yy < 0 || yy >= g.height || xx < 0 || xx >= g.width;
+            if (cmp) {  // the window's values, the padding's zeros among them
+              const double v = outside ? 0.0 : ReferenceValue(x.at((co / per) * g.channels + st.c, yy, xx), in);
+              sum = s == 0 ? v : max ? std::max(sum, v) : std::min(sum, v);
+              continue;
+            }
+            if (outside) continue;
             const double a = ReferenceValue(x.at((co / per) * g.channels + st.c, yy, xx), in);
-            const double b = ReferenceValue(w[size_t(co)][size_t(s)], in);
+            const double b = ReferenceValue(w[size_t(co)][size_t(s)], wt);
             const double prod = (a == 0 || b == 0) ? 0.0 : a * b;
             sum = (std::isinf(sum) && std::isinf(prod) && sum != prod) ? 0.0 : sum + prod;
           }

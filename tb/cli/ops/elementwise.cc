@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // op: elementwise -- y = f(x), f(a, b) or f(a, b, c) element by element (N-4.1 .. N-4.3) through
-// the oracle's fp16 functions, or the planar engine (ane_planar: one elementwise task). b and c
-// may broadcast to a's shape (numpy's rule on the last three axes: a missing or size-1 axis).
+// the oracle's fp16 functions, or the planar engine (ane_planar: one elementwise task). The
+// inputs broadcast (numpy's rule on the last three axes: a missing or size-1 axis takes the
+// other inputs' size), a as well as b and c.
 #include "tb/oracle/elementwise.h"
 
 #include <fmt/format.h>
@@ -89,16 +90,16 @@ std::vector<const char*> Inputs(const Operation& op) {
 // The first operand (x or a).
 const Tensor& FirstInput(const Operation& op) { return op.inputs.at(op.inputs.count("x") ? "x" : "a").tensor; }
 
-// Whether `s` broadcasts to `to` (right-aligned, every axis equal or 1, at most 3 axes when it
-// differs).
-bool Broadcasts(const std::vector<int64_t>& s, const std::vector<int64_t>& to) {
-  if (s == to) return true;
-  if (s.size() > to.size() || to.size() > 3) return false;
-  for (size_t i = 0; i < s.size(); ++i) {
-    const int64_t d = s[s.size() - 1 - i], e = to[to.size() - 1 - i];
-    if (d != e && d != 1) return false;
+// The broadcast of shapes a and b (numpy's rule: right-aligned, each axis equal or 1), or
+// nullopt when they do not broadcast.
+std::optional<std::vector<int64_t>> BroadcastShape(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
+  std::vector<int64_t> out(std::max(a.size(), b.size()), 1);
+  for (size_t k = 0; k < out.size(); ++k) {
+    const int64_t d = k < a.size() ? a[a.size() - 1 - k] : 1, e = k < b.size() ? b[b.size() - 1 - k] : 1;
+    if (d != e && d != 1 && e != 1) return std::nullopt;
+    out[out.size() - 1 - k] = d == 1 ? e : d;
   }
-  return true;
+  return out;
 }
 
 // The element of an operand of shape `s` that serves element `i` of a result of shape `to`.
@@ -120,19 +121,23 @@ size_t BroadcastIndex(const std::vector<int64_t>& s, const std::vector<int64_t>&
 
 void Infer(Operation* op, const std::map<std::string, Field>& where) {
   const std::string first = where.count("x") ? "x" : "a";
-  const Tensor& x0 = op->inputs.at(first).tensor;
+  std::vector<int64_t> out = op->inputs.at(first).tensor.shape;
+  std::string shapes;
+  bool differ = false;
   for (const auto& [name, f] : where) {
     const Tensor& t = op->inputs.at(name).tensor;
     RequireFp16(*op, t, f);
-    if (!Broadcasts(t.shape, x0.shape) || (name != "b" && name != "c" && t.shape != x0.shape)) {
-      f.Fail(
-          fmt::format("shape mismatch: {} is {} but {} is {} (b and c take a's shape or broadcast to it along "
-                      "its last three axes)",
-                      name, ShapeString(t.shape), first, ShapeString(x0.shape)));
-    }
+    if (ElementCount(t.shape) == 0) f.Fail(fmt::format("empty tensor (shape {})", ShapeString(t.shape)));
+    shapes += fmt::format("{}{} {}", shapes.empty() ? "" : ", ", name, ShapeString(t.shape));
+    differ |= t.shape != out;
+    const std::optional<std::vector<int64_t>> b = BroadcastShape(out, t.shape);
+    if (!b) f.Fail(fmt::format("shape mismatch: {} do not broadcast (each axis equal or 1)", shapes));
+    out = *b;
   }
-  if (ElementCount(x0.shape) == 0) where.at(first).Fail(fmt::format("empty tensor (shape {})", ShapeString(x0.shape)));
-  op->outputs = {{"y", TensorType{DType::kFp16, x0.shape}}};
+  if (differ && out.size() > 3) {
+    where.at(first).Fail(fmt::format("shapes {}: a broadcast takes at most three axes ([C, H, W])", shapes));
+  }
+  op->outputs = {{"y", TensorType{DType::kFp16, out}}};
 }
 
 std::string FieldHelp() {
@@ -142,7 +147,7 @@ std::string FieldHelp() {
                          f.arity == 1   ? "x"
                          : f.arity == 2 ? "a, b"
                                         : "a, b, c");
-  return "inputs (fp16; b and c a's shape or broadcast to it) by function: " + names +
+  return "inputs (fp16; of one shape, or broadcast to one along their last three axes) by function: " + names +
          "; optional scale and bias (fp16 values): y = RNE16(RNE16(f x scale) + bias)";
 }
 
@@ -175,14 +180,12 @@ std::string ReferenceNote(const Operation& op) {
 // where the engine rounds twice); indeterminate forms give +0 (N-4.2).
 TensorMap Reference(const Operation& op) {
   const Tensor& ta = FirstInput(op);
-  Tensor y{DType::kFp16, ta.shape, {}};
-  for (size_t i = 0; i < ta.bits.size(); ++i) {
-    auto val = [&](const char* n) {
-      if (!op.inputs.count(n)) return 0.0;
-      const Tensor& t = op.inputs.at(n).tensor;
-      return ReferenceValue(t.bits[BroadcastIndex(t.shape, ta.shape, i)], DType::kFp16);
-    };
-    const double a = ReferenceValue(ta.bits[i], DType::kFp16), b = val("b"), c = val("c");
+  const std::vector<int64_t>& shape = op.outputs.at("y").shape;
+  Tensor y{DType::kFp16, shape, {}};
+  for (size_t i = 0; i < size_t(ElementCount(shape)); ++i) {
+    auto val = [&](const Tensor& t) { return ReferenceValue(t.bits[BroadcastIndex(t.shape, shape, i)], DType::kFp16); };
+    auto opt = [&](const char* n) { return op.inputs.count(n) ? val(op.inputs.at(n).tensor) : 0.0; };
+    const double a = val(ta), b = opt("b"), c = opt("c");
     double v = 0;
     switch (op.ew) {
       case PeEwOp::kAdd: v = a + b; break;
@@ -206,27 +209,26 @@ TensorMap Reference(const Operation& op) {
   return Y(std::move(y));
 }
 
-// Whether b or c has another shape than the first operand (and so broadcasts to it).
+// Whether an input has another shape than the result (and so broadcasts to it).
 bool HasBroadcast(const Operation& op) {
-  const Tensor& a = FirstInput(op);
-  for (const char* n : {"b", "c"}) {
-    if (op.inputs.count(n) && op.inputs.at(n).tensor.shape != a.shape) return true;
+  for (const auto& [name, t] : op.inputs) {
+    if (t.tensor.shape != op.outputs.at("y").shape) return true;
   }
   return false;
 }
 
 // The planar engine takes each axis up to 16383 (one task's [C, H, W]).
 std::string RtlCheck(const Operation& op) {
-  const Tensor& a = FirstInput(op);
+  const std::vector<int64_t>& shape = op.outputs.at("y").shape;
   if (!HasBroadcast(op)) {
-    return ElementCount(a.shape) <= int64_t(16383) * 1024
+    return ElementCount(shape) <= int64_t(16383) * 1024
                ? ""
                : "the planar engine takes at most 16,776,192 elements (16383 rows of 1024)";
   }
-  for (int64_t d : a.shape) {
+  for (int64_t d : shape) {
     if (d > 16383)
       return fmt::format("shape {}: a broadcast runs as one [C, H, W] task, each axis at most 16383",
-                         ShapeString(a.shape));
+                         ShapeString(shape));
   }
   return "";
 }
@@ -250,13 +252,14 @@ Evaluation Evaluate(const Operation& op, Engine engine, const harness::DataFault
   const std::vector<int64_t>& shape = op.outputs.at("y").shape;
   // element i of the result's operand t (0 for an operand the function does not have)
   auto code = [&](const Tensor* t, size_t i) -> uint16_t {
-    return t ? uint16_t(t->bits[BroadcastIndex(t->shape, ta.shape, i)]) : uint16_t(0);
+    return t ? uint16_t(t->bits[BroadcastIndex(t->shape, shape, i)]) : uint16_t(0);
   };
+  const size_t n = size_t(ElementCount(shape));
   Tensor want{DType::kFp16, shape, {}};
   const std::optional<oracle::FcConfig> fco = ResultConverter(op);
   if (engine != Engine::kRtl) {
-    for (size_t i = 0; i < ta.bits.size(); ++i) {
-      const uint16_t f = harness::EwOracle(op.ew, uint16_t(ta.bits[i]), code(tb, i), code(tc, i));
+    for (size_t i = 0; i < n; ++i) {
+      const uint16_t f = harness::EwOracle(op.ew, code(&ta, i), code(tb, i), code(tc, i));
       want.bits.push_back(fco ? oracle::FormatConvert(*fco, f) : f);
     }
   }
@@ -265,7 +268,7 @@ Evaluation Evaluate(const Operation& op, Engine engine, const harness::DataFault
   rtl.engine.emplace();
   std::vector<uint16_t> got;
   if (HasBroadcast(op)) {
-    // one task on a's [C, H, W], b and c broadcast by their strides
+    // one task on the result's [C, H, W], each operand broadcast by its strides
     const oracle::Tensor3 a3 = Operand(ta);
     std::optional<oracle::Tensor3> b3, c3;
     if (tb) b3 = Operand(*tb);
@@ -275,7 +278,7 @@ Evaluation Evaluate(const Operation& op, Engine engine, const harness::DataFault
               .codes;
   } else {
     // the elements in order: rows of up to 1024, the rest as a second task
-    const size_t n = ta.bits.size(), w = std::min<size_t>(n, 1024), full = n / w * w;
+    const size_t w = std::min<size_t>(n, 1024), full = n / w * w;
     auto part = [&](size_t from, int h, int width) {
       auto slice = [&](const Tensor* t) {
         oracle::Tensor3 v{1, h, width, {}};
@@ -291,7 +294,7 @@ Evaluation Evaluate(const Operation& op, Engine engine, const harness::DataFault
     if (full < n) part(full, 1, int(n - full));
   }
   return RtlEvaluation(engine, rtl, Fp16Tensor(shape, got), want, [&](size_t i) -> decltype(EngineMismatch::stage) {
-    return {"planar engine, elementwise (N-4.1)", fmt::format("inputs {}", ValueText(ta.bits[i], DType::kFp16))};
+    return {"planar engine, elementwise (N-4.1)", fmt::format("input a = {}", ValueText(code(&ta, i), DType::kFp16))};
   });
 }
 
@@ -301,7 +304,7 @@ void PrintRtl(const Operation&, const RtlRun& rtl) { PrintEngineRtl(*rtl.engine)
 }  // namespace
 
 const OpFamily kElementwiseFamily = {"elementwise",
-                                     "y = f(x), f(a, b) or f(a, b, c) element by element, b and c broadcast, an "
+                                     "y = f(x), f(a, b) or f(a, b, c) element by element, the inputs broadcast, an "
                                      "optional scale and bias (N-4.1 .. N-4.3); RTL: the planar engine",
                                      FieldHelp,
                                      ReadFields,
