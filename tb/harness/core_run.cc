@@ -93,7 +93,7 @@ oracle::ConvLayer Flattened(const oracle::ConvLayer& l) {
 }  // namespace
 
 std::string PlanRtlConv(const oracle::ConvLayer& layer, const RtlConvOptions& options, CoreLayerPlan* plan) {
-  const std::string bad = oracle::CheckConvLayer(layer);
+  const std::string bad = oracle::CheckConvLayer(layer, true);
   if (!bad.empty()) return bad;
   if (layer.geom.kernel_h > oracle::kMaxShifterKernel || layer.geom.kernel_w > oracle::kMaxShifterKernel) {
     const oracle::ConvLayer split = SplitGeometry(layer);

@@ -40,8 +40,8 @@ struct ConvLayer {
 
 // "" or a one-line reason the layer is not one this definition covers (the geometry's ranges,
 // groups dividing Cout, a MAC mode with one product per step, a valid post configuration without
-// stochastic rounding, the channel parameters' count).
-std::string CheckConvLayer(const ConvLayer& l);
+// stochastic rounding unless `vectors` (Conv2dInVectors), the channel parameters' count).
+std::string CheckConvLayer(const ConvLayer& l, bool vectors = false);
 
 // Throws std::invalid_argument unless the layer is valid (CheckConvLayer), x has its input's shape
 // and w one kernel per output channel.
@@ -50,6 +50,19 @@ void CheckConvCall(const ConvLayer& l, const Tensor3& x, const std::vector<std::
 // x: [Cin][H][W] codes; w: [Cout][Cg * KH * KW] codes as the MAC receives them, steps in the N-2
 // order. Returns y: [Cout][OH][OW] codes (fp16, or int8 sign-extended to 16 bits).
 Tensor3 Conv2d(const ConvLayer& l, const Tensor3& x, const std::vector<std::vector<uint16_t>>& w);
+
+// The same layer whose post-processing runs over vectors in a given order, as an engine does:
+// with stochastic rounding (N-3.4) each lane of every vector takes one draw of the LFSR in lane
+// order, whatever it holds, so the outputs depend on the order. Vector v post-processes channel
+// co (its scale and bias; -1: a vector no output comes from) with lane i holding output position
+// pos[i] = oy OW + ox of that channel (-1: a lane no output comes from; it still draws). Every
+// output must be in exactly one lane of one vector. Stochastic rounding allowed.
+struct PostVector {
+  int co = -1;
+  std::vector<int> pos;
+};
+Tensor3 Conv2dInVectors(const ConvLayer& l, const Tensor3& x, const std::vector<std::vector<uint16_t>>& w,
+                        const std::vector<PostVector>& order);
 
 }  // namespace ane::oracle
 

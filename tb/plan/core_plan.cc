@@ -225,7 +225,7 @@ std::string PlanDiag(CoreLayerPlan* p, const CoreParams& cp, int positions) {
 
 std::string PlanCoreLayer(CoreLayerPlan* p, const CoreParams& cp) {
   oracle::ConvLayer& l = p->layer;
-  const std::string bad = oracle::CheckConvLayer(l);
+  const std::string bad = oracle::CheckConvLayer(l, true);  // stochastic rounding: CorePostVectors
   if (!bad.empty()) return bad;
   const oracle::ConvGeometry& g = l.geom;
   p->elem16 = Fp16Data(l.mode);
@@ -237,6 +237,8 @@ std::string PlanCoreLayer(CoreLayerPlan* p, const CoreParams& cp) {
   if (p->kspec.four_kernel && cp.lanes % 4 != 0) return "the four-kernel mode needs a multiple of 4 lanes";
   // N-2.9: a compare ignores the kernel, so a kernel of zeros must not drop its data steps
   if (oracle::IsCompareMode(l.mode) && p->kspec.sparse) return "compare mode takes dense kernels";
+  // N-3.4: the draws follow the result order, which a sparse kernel's early end would change
+  if (l.post.sr && p->kspec.sparse) return "stochastic rounding takes dense kernels";
   if (l.mode == oracle::MacMode::kFp16 && p->kspec.format != oracle::KernelFormat::kFp16 &&
       p->kspec.format != oracle::KernelFormat::kInt8Sym && p->kspec.format != oracle::KernelFormat::kPalette) {
     return "fp16 kernels: format fp16, int8sym or palette";
@@ -424,6 +426,26 @@ std::vector<std::pair<uint32_t, uint32_t>> CoreLayerWrites(const CoreLayerPlan& 
   write(rc::kYchsAddr, {{rc::kYchsStride, ad.y_chs}});
   write(rc::kYrsAddr, {{rc::kYrsStride, ad.y_rs}});
   return wr;
+}
+
+std::vector<oracle::PostVector> CorePostVectors(const CoreLayerPlan& p, const CoreParams& cp) {
+  std::vector<oracle::PostVector> order;
+  for (int pass = 0; pass < p.passes; ++pass) {
+    const std::vector<int> kernels = PassChannels(p, pass);
+    for (int ty = 0; ty < p.nty; ++ty) {
+      for (int tx = 0; tx < p.ntx; ++tx) {
+        for (int co : kernels) {
+          oracle::PostVector v{co, std::vector<int>(size_t(cp.lanes), -1)};
+          for (int i = 0; i < p.tile_h * p.tile_w && i < cp.lanes; ++i) {
+            const int oy = ty * p.tile_h + i / p.tile_w, ox = tx * p.tile_w + i % p.tile_w;
+            if (oy < p.oh && ox < p.ow) v.pos[size_t(i)] = oy * p.ow + ox;
+          }
+          order.push_back(std::move(v));
+        }
+      }
+    }
+  }
+  return order;
 }
 
 }  // namespace ane::harness

@@ -86,6 +86,16 @@ std::vector<std::pair<uint32_t, uint32_t>> CoreLayerWrites(const CoreLayerPlan& 
 CoreImage BuildCoreImage(const CoreLayerPlan& p, const CoreParams& cp, const oracle::Tensor3& x,
                          const std::vector<std::vector<uint16_t>>& w, uint64_t junk_seed);
 
+// The post-processor's vectors of a planned layer in the order the core runs them, for
+// oracle::Conv2dInVectors (N-3.4: with stochastic rounding every lane of every vector draws, in
+// lane order): for each pass, tile row, tile column, one vector per kernel of the pass
+// (PassChannels: padding kernels too, co = -1, written nowhere), of cp.lanes lanes; lane i holds
+// tile position i (row-major in the tile; two- and four-kernel modes: the positions compacted to
+// the lower half or quarter, the rest zeros) when it is inside the output (position oy OW + ox of
+// the plan's output: a flattened 1x1 layer's one row is the original's positions in order).
+// Sparse kernels are not covered (a kernel whose last quad is dropped may end early).
+std::vector<oracle::PostVector> CorePostVectors(const CoreLayerPlan& p, const CoreParams& cp);
+
 // The coefficients the MAC receives (the decoded groups), [Cout][K]: what oracle::Conv2d takes.
 std::vector<std::vector<uint16_t>> CoreCoefficients(const CoreLayerPlan& p,
                                                     const std::vector<std::vector<uint16_t>>& w);

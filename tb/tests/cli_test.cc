@@ -602,6 +602,47 @@ TEST_F(CliTest, N2_9_Conv2dCompareModeOnBothEngines) {
   EXPECT_NE(s.err.find("compare mode takes dense kernels"), std::string::npos) << s.err;
 }
 
+// N-3.4 through `ane run`: conv2d with stochastic rounding on both engines (the oracle over the
+// core's vectors): bit-identical, the same with the same seed, other outputs with another seed or
+// with rounding to nearest; bad fields refused.
+TEST_F(CliTest, N3_4_Conv2dStochasticRoundingOnBothEngines) {
+  const std::string io =
+      "inputs: {x: {generate: {distribution: uniform, seed: 5, shape: [4, 6, 6], low: 0, high: 1}}, "
+      "w: {generate: {distribution: uniform, seed: 6, shape: [10, 4, 3, 3], low: -1, high: 1}}}, outputs: {y: y.npy}";
+  auto run = [&](const std::string& fields, const char* engine) {
+    Write("s.yaml", "{op: conv2d, padding: 1, " + fields + io + "}\n");
+    const Result r = Ane({"run", "s.yaml", "--engine", engine});
+    EXPECT_EQ(r.exit_code, 0) << fields << ": " << r.err;
+    if (std::string(engine) == "both") {
+      EXPECT_NE(r.out.find("rtl vs oracle: bit-identical (360 outputs)"), std::string::npos) << r.out;
+    }
+    return ReadNpy(work_ / "y.npy").bits;
+  };
+  const std::vector<uint32_t> y7 = run("rounding: stochastic, rounding_seed: 7, ", "both");
+  EXPECT_EQ(run("rounding: stochastic, rounding_seed: 7, ", "oracle"), y7);
+  EXPECT_NE(run("rounding: stochastic, rounding_seed: 8, ", "oracle"), y7);
+  EXPECT_NE(run("rounding: nearest, ", "oracle"), y7);
+  EXPECT_EQ(run("rounding: stochastic, rounding_seed: 7, rounding_bits: 4, mapping: four_kernel, ", "both").size(),
+            360u);
+  fs::remove(work_ / "y.npy");
+  Write("b.yaml", "{op: conv2d, rounding: up, " + io + "}\n");
+  ExpectInputError(Ane({"run", "b.yaml"}), "b.yaml", "rounding", "unknown rounding 'up'");
+  Write("b.yaml", "{op: conv2d, rounding_seed: 3, " + io + "}\n");
+  ExpectInputError(Ane({"run", "b.yaml"}), "b.yaml", "rounding_seed", "takes `rounding: stochastic`");
+  Write("b.yaml", "{op: conv2d, rounding: stochastic, rounding_bits: 14, " + io + "}\n");
+  ExpectInputError(Ane({"run", "b.yaml"}), "b.yaml", "rounding_bits", "");
+  WriteNpy("x8.npy", Tensor{DType::kInt8, {1, 1, 3}, {1, 2, 3}});
+  WriteNpy("w8.npy", Tensor{DType::kInt8, {1, 1, 1, 2}, {1, 2}});
+  Write("b.yaml",
+        "{op: conv2d, shift: 1, rounding: stochastic, inputs: {x: x8.npy, w: w8.npy}, outputs: {y: y.npy}}\n");
+  ExpectInputError(Ane({"run", "b.yaml"}), "b.yaml", "rounding", "int8 x int8");
+  Write("b.yaml", "{op: conv2d, sparse: true, rounding: stochastic, " + io + "}\n");
+  const Result sp = Ane({"run", "b.yaml"});
+  EXPECT_EQ(sp.exit_code, 2);
+  EXPECT_NE(sp.err.find("stochastic rounding takes dense kernels"), std::string::npos) << sp.err;
+  EXPECT_FALSE(fs::exists(work_ / "y.npy"));
+}
+
 // N-3 through `ane run`: a matmul with per-column scale and bias and ReLU, and an int8 matmul
 // requantized to int8, on both engines. Expected values by hand.
 TEST_F(CliTest, MatmulPostProcessingOnBothEngines) {

@@ -43,7 +43,11 @@ void RunAndCompare(const LayerCase& lc, const harness::CoreRunOptions& opt, cons
   const std::string bad = harness::PlanCoreLayer(&p, cp);
   ASSERT_EQ(bad, "") << what;
   const harness::CoreImage im = harness::BuildCoreImage(p, cp, lc.x, lc.w, 7);
-  const oracle::Tensor3 want = oracle::Conv2d(p.layer, lc.x, harness::CoreCoefficients(p, lc.w));
+  // with stochastic rounding the draws follow the core's vectors (N-3.4): the oracle takes their order
+  const oracle::Tensor3 want =
+      p.layer.post.sr
+          ? oracle::Conv2dInVectors(p.layer, lc.x, harness::CoreCoefficients(p, lc.w), harness::CorePostVectors(p, cp))
+          : oracle::Conv2d(p.layer, lc.x, harness::CoreCoefficients(p, lc.w));
   harness::Sim<Model> sim("ane_core", harness::CurrentTestStem(), x_seed);
   sim.set_timeout(50'000'000);
   harness::CoreDriver<Model> drv(sim, cp);
@@ -600,6 +604,69 @@ TEST(RtlCore, N2_9_CompareModeLayersTakeEachWindowsMaxOrMin) {
   lc.plan.kspec.two_kernel = lc.plan.kspec.four_kernel = false;
   lc.plan.kspec.sparse = true;
   EXPECT_EQ(harness::PlanCoreLayer(&lc.plan, kCore8), "compare mode takes dense kernels");
+}
+
+// N-3.4 through the whole core: stochastic rounding of each accumulator, its LFSR stepped once per
+// lane of every post-processor vector in the core's order (harness::CorePostVectors: passes,
+// tiles, the pass's kernels; two- and four-kernel vectors whole, padding kernels too), bit-exact
+// with the oracle over that order, for random fp16 and mixed layers under memory latency and
+// back-pressure, seeds and widths; the rounding is seen to act (outputs differ from RNE), to be
+// the same run to run, and to change with the seed.
+TEST(RtlCore, N3_4_StochasticRoundingDrawsInTheCoresVectorOrder) {
+  const uint64_t seed = test::TestSeed(0xC0DC);
+  SCOPED_TRACE(test::SeedNote(seed));
+  test::Rng rng(seed);
+  int differ_from_rne = 0;
+  const auto draw = [&](test::Rng& r) {
+    LayerCase lc = RandomLayer(r, false, r.Below(5) == 0);
+    CoreLayerPlan& p = lc.plan;
+    p.kspec.sparse = false;
+    if (r.Below(4) == 0) {  // int8 x fp16
+      p.layer.mode = oracle::MacMode::kInt8xFp16;
+      p.kspec.two_kernel = p.kspec.four_kernel = false;
+      for (uint16_t& c : lc.x.codes) c = uint16_t(uint8_t(r.Next()));
+    }
+    p.layer.post.sr = true;
+    p.layer.post.sr_seed = 1 + r.Below(0xFFFFFFFEu);
+    p.layer.post.sr_width = 1 + int(r.Below(13));
+    CoreLayerPlan probe = p;
+    if (harness::PlanCoreLayer(&probe, kCore8).empty()) {
+      oracle::ConvLayer rne = probe.layer;
+      rne.post.sr = false;
+      const oracle::Tensor3 a = oracle::Conv2d(rne, lc.x, harness::CoreCoefficients(probe, lc.w));
+      const oracle::Tensor3 b = oracle::Conv2dInVectors(probe.layer, lc.x, harness::CoreCoefficients(probe, lc.w),
+                                                        harness::CorePostVectors(probe, kCore8));
+      differ_from_rne += a.codes != b.codes;
+    }
+    return lc;
+  };
+  RunRandomLayers(rng, int(24 * test::SoakFactor()), draw, [](const CoreLayerPlan& p, std::map<std::string, int>* s) {
+    (*s)["two-kernel"] += p.kspec.two_kernel;
+    (*s)["four-kernel"] += p.kspec.four_kernel;
+    (*s)["four-kernel padding kernels"] += p.kspec.four_kernel && p.nk_last % 4 != 0;
+    (*s)["depthwise interleave"] += p.diag;
+    (*s)["tiles > 1"] += p.nty * p.ntx > 1;
+    (*s)["passes > 1"] += p.passes > 1;
+    (*s)["int8 x fp16"] += p.layer.mode == oracle::MacMode::kInt8xFp16;
+  });
+  EXPECT_GT(differ_from_rne, 0) << "stochastic rounding never changed an output";
+  if (HasFailure()) return;
+  // the same layer and seed twice: the same outputs; another seed: others
+  LayerCase lc = RandomLayer(rng, false);
+  lc.plan.kspec.sparse = false;
+  lc.plan.layer.post.sr = true;
+  lc.plan.layer.post.sr_seed = 12345;
+  harness::CoreResult r1, r2, r3;
+  RunAndCompare(lc, {}, "seed 12345: " + Describe(lc), &r1);
+  RunAndCompare(lc, {}, "seed 12345 again", &r2);
+  lc.plan.layer.post.sr_seed = 54321;
+  RunAndCompare(lc, {}, "seed 54321", &r3);
+  EXPECT_EQ(r1.y.codes, r2.y.codes);
+  EXPECT_NE(r1.y.codes, r3.y.codes);
+  // sparse kernels would reorder the results: refused
+  lc.plan.kspec.sparse = true;
+  lc.plan.kspec.four_kernel = false;
+  EXPECT_EQ(harness::PlanCoreLayer(&lc.plan, kCore8), "stochastic rounding takes dense kernels");
 }
 
 // The full 256-lane core on an aligned layer: x [16, 32, 32] -> 32 channels, 3x3 padding 1

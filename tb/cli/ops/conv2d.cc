@@ -21,7 +21,8 @@ std::string FieldHelp() {
          "[rows, columns] or [top, bottom, left, right]; groups; activation: relu or an activation function; "
          "shift: 0..31 and store: int8 | fp16 (int8 x int8); mapping: auto, broadcast, two_kernel, four_kernel, "
          "depthwise; sparse: true | false; mac: multiply | max | min (N-2.9: the window's maximum or minimum, "
-         "w's values ignored)";
+         "w's values ignored); rounding: nearest | stochastic (N-3.4, fp accumulators) with rounding_seed "
+         "(1 .. 2^32 - 1, default 1) and rounding_bits (1 .. 13, default 13)";
 }
 
 // [rows, columns] of an option: two integers in lo..hi, or one for both.
@@ -157,6 +158,9 @@ void ReadPost(Operation* op, const std::map<std::string, Field>& where, const st
   const std::optional<Field> activation = field("activation");
   const std::optional<Field> shift = field("shift");
   const std::optional<Field> store = field("store");
+  const std::optional<Field> rounding = field("rounding");
+  const std::optional<Field> rounding_seed = field("rounding_seed");
+  const std::optional<Field> rounding_bits = field("rounding_bits");
   oracle::ConvLayer& l = op->conv;
   oracle::PostConfig& cfg = l.post;
   cfg = oracle::PostConfig{};
@@ -187,8 +191,21 @@ void ReadPost(Operation* op, const std::map<std::string, Field>& where, const st
       store->Fail(fmt::format("this conv2d is {}: it stores fp16 (store: int8 needs int8 x and w)", what));
     }
   }
+  // N-3.4: stochastic rounding of the accumulator to fp16, its LFSR seeded per image
+  if (rounding && rounding->Scalar() != "nearest" && rounding->Scalar() != "stochastic") {
+    rounding->Fail(fmt::format("unknown rounding '{}' (expected nearest or stochastic)", rounding->Scalar()));
+  }
+  cfg.sr = rounding && rounding->Scalar() == "stochastic";
+  for (const std::optional<Field>& f : {rounding_seed, rounding_bits}) {
+    if (f && !cfg.sr) f->Fail("takes `rounding: stochastic`");
+  }
+  if (cfg.sr) {
+    if (cfg.int_acc) rounding->Fail("stochastic rounding rounds fp accumulators; this conv2d is int8 x int8");
+    cfg.sr_seed = rounding_seed ? uint32_t(rounding_seed->Integer(1, 0xFFFFFFFFll)) : 1u;
+    cfg.sr_width = rounding_bits ? int(rounding_bits->Integer(1, 13)) : 13;
+  }
   for (int64_t co = 0; co < l.cout; ++co) l.channel.push_back(Channel(*op, co));
-  const std::string bad = oracle::CheckConvLayer(l);
+  const std::string bad = oracle::CheckConvLayer(l, true);
   if (!bad.empty()) throw CliError(fmt::format("{}: conv2d: {}", op->file, bad));
 }
 
@@ -203,9 +220,14 @@ std::string Describe(const Operation& op) {
 }
 
 std::string ReferenceNote(const Operation& op) {
-  if (!oracle::IsCompareMode(op.conv.mode)) return kDotProductNote;
+  const std::string sr =
+      op.conv.post.sr
+          ? "note: the engine rounds each accumulator stochastically (N-3.4); the reference rounds to nearest.\n"
+          : "";
+  if (!oracle::IsCompareMode(op.conv.mode)) return kDotProductNote + sr;
   return "note: the fp64 reference takes the window's extreme of the values after N-1; on m1 the engine's\n"
-         "compare treats a denormal as +0 (N-2.3), and the post-processing rounds as the reference does.\n";
+         "compare treats a denormal as +0 (N-2.3), and the post-processing rounds as the reference does.\n" +
+         sr;
 }
 
 // Image n of x as [Cin][H][W] codes (int8 in bits [7:0]).
@@ -296,12 +318,30 @@ Evaluation Evaluate(const Operation& op, Engine engine, const harness::DataFault
   Tensor got{type.dtype, type.shape, {}};
   harness::RtlConvStats total;
   harness::CoreLayerPlan plan;
+  // N-3.4: stochastic rounding draws once per lane of every post-processor vector, so the oracle
+  // runs the post-processing over the core's vectors in the core's order (its plan)
+  std::vector<oracle::PostVector> order;
+  if (op.conv.post.sr && engine != Engine::kRtl) {
+    const std::string bad = harness::PlanRtlConv(op.conv, op.conv_rtl, &plan);
+    if (!bad.empty()) {
+      throw CliError(fmt::format(
+          "{}: conv2d: stochastic rounding draws in the core's vector order, and the core cannot run this layer: {}",
+          op.file, bad));
+    }
+    order = harness::CorePostVectors(plan, harness::kCore256Params);
+  }
   for (int64_t n = 0; n < images; ++n) {
     const oracle::Tensor3 x = ConvImage(op, n);
     // engine oracle: the fast exact path (oracle/fast_mac.h, equal to the reference by
-    // oracle_fast_mac_test); engine both: the reference stages, the RTL's judge
-    if (engine == Engine::kOracle) AppendConvOutputs(oracle::FastConv2d(op.conv, x, w), type.dtype, &want.bits);
-    if (engine == Engine::kBoth) AppendConvOutputs(oracle::Conv2d(op.conv, x, w), type.dtype, &want.bits);
+    // oracle_fast_mac_test); engine both: the reference stages, the RTL's judge; stochastic
+    // rounding: the reference stages over the core's vectors (each image from the seed again)
+    if (op.conv.post.sr && engine != Engine::kRtl) {
+      AppendConvOutputs(oracle::Conv2dInVectors(op.conv, x, w, order), type.dtype, &want.bits);
+    } else if (engine == Engine::kOracle) {
+      AppendConvOutputs(oracle::FastConv2d(op.conv, x, w), type.dtype, &want.bits);
+    } else if (engine == Engine::kBoth) {
+      AppendConvOutputs(oracle::Conv2d(op.conv, x, w), type.dtype, &want.bits);
+    }
     if (engine == Engine::kOracle) continue;
     harness::RtlConvResult r;
     oracle::Tensor3 xr = x;
@@ -378,7 +418,7 @@ const OpFamily kConv2dFamily = {
     Inputs,
     {"scale", "bias"},
     Infer,
-    {"activation", "shift", "store"},
+    {"activation", "shift", "store", "rounding", "rounding_seed", "rounding_bits"},
     ReadPost,
     Describe,
     true,
