@@ -9,9 +9,10 @@ between <!-- networks:begin --> and <!-- networks:end -->.
 
     python3 scripts/onnx_networks.py [--build build] [--resolution 224] [--out out/networks]
                                      [--update docs/results.md] [--only oracle]
+                                     [--nets resnet18,mobilenetv2,resnet18_pool_free]
 
---only oracle skips the RTL runs (a quick check of the script). Exit 1 when an output differs or
-a run fails.
+--only oracle skips the RTL runs (a quick check of the script); --nets runs the networks named
+(default all three; the table then has only theirs). Exit 1 when an output differs or a run fails.
 """
 import argparse
 import os
@@ -59,7 +60,12 @@ def main():
     ap.add_argument("--out", default=os.path.join(ROOT, "out", "networks"))
     ap.add_argument("--update")
     ap.add_argument("--only", choices=["oracle"])
+    ap.add_argument("--nets", default="resnet18,mobilenetv2,resnet18_pool_free")
     a = ap.parse_args()
+    nets_run = a.nets.split(",")
+    for net in nets_run:
+        if net not in ("resnet18", "mobilenetv2", "resnet18_pool_free"):
+            ap.error(f"--nets: unknown network '{net}' (resnet18, mobilenetv2, resnet18_pool_free)")
     ane = os.path.join(a.build, "ane")
     nets = os.path.join(a.build, "ane_networks")
     os.makedirs(a.out, exist_ok=True)
@@ -78,7 +84,7 @@ def main():
                                      for _ in range(3 * res * res)])
     engines = ["oracle"] if a.only else ["oracle", "rtl"]
     rows, ok_all = [], True
-    for net in ["resnet18", "mobilenetv2", "resnet18_pool_free"]:
+    for net in nets_run:
         model = os.path.join(a.out, net + ".onnx")
         ref = None
         for engine in engines:
