@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "Vane_core256_m1.h"
+#include "Vane_core256_m5.h"
 #include "tb/harness/sim.h"
 
 namespace ane::harness {
@@ -90,6 +91,16 @@ oracle::ConvLayer Flattened(const oracle::ConvLayer& l) {
   return f;
 }
 
+// One run of a planned layer on a 256-lane core model.
+template <class Model>
+CoreResult RunCore(const CoreLayerPlan& p, const CoreImage& im, const RtlConvOptions& options) {
+  Sim<Model> sim("ane_core", "ane_core", options.x_seed);
+  sim.set_timeout(uint64_t(1) << 36);
+  CoreDriver<Model> drv(sim, kCore256Params);
+  drv.Reset();
+  return drv.Run(p, im, options.run);
+}
+
 }  // namespace
 
 std::string PlanRtlConv(const oracle::ConvLayer& layer, const RtlConvOptions& options, CoreLayerPlan* plan) {
@@ -108,9 +119,6 @@ std::string PlanRtlConv(const oracle::ConvLayer& layer, const RtlConvOptions& op
     const std::string why = PlanRtlConv(Flattened(layer), options, plan);
     if (why.empty()) plan->flat_w = layer.geom.width;
     return why;
-  }
-  if (layer.gen != oracle::Generation::kM1) {
-    return "the core model is generation m1 (Vane_core256_m1); other generations run on the oracle";
   }
   const bool fp16 = layer.mode == oracle::MacMode::kFp16;
   if (options.mapping == ConvMapping::kTwoKernel && !fp16) return "the two-kernel mapping takes fp16 x fp16";
@@ -172,11 +180,9 @@ RtlConvResult RtlConv2d(const oracle::ConvLayer& layer, const oracle::Tensor3& x
   }
   const CoreImage im = BuildCoreImage(p, kCore256Params, xin, w, 7);
   const auto t0 = std::chrono::steady_clock::now();
-  Sim<Vane_core256_m1> sim("ane_core", "ane_core", options.x_seed);
-  sim.set_timeout(uint64_t(1) << 36);
-  CoreDriver<Vane_core256_m1> drv(sim, kCore256Params);
-  drv.Reset();
-  const CoreResult cr = drv.Run(p, im, options.run);
+  // the layer's generation chooses the model (ane_core's Gen parameter)
+  const CoreResult cr = layer.gen == oracle::Generation::kM5 ? RunCore<Vane_core256_m5>(p, im, options)
+                                                             : RunCore<Vane_core256_m1>(p, im, options);
   r.y = cr.y;
   if (p.flat_w) {  // back to [Cout][OH][OW]
     r.y.h = layer.geom.OutHeight();

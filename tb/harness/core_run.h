@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// A convolution layer on the full 256-lane neural-engine core (Vane_core256_m1, rtl/ane_core.sv),
+// A convolution layer on the full 256-lane neural-engine core (Vane_core256_m1 or, for an m5
+// layer, Vane_core256_m5; rtl/ane_core.sv),
 // for `ane run` (op conv2d) and the benchmarks: plans the layer (core_plan.h), builds the memory
 // image, runs it through CoreDriver and returns what the core wrote with its counters. The
 // kernel formats are lossless here (fp16 kernels as fp16, int8 kernels as raw8), so the
@@ -17,7 +18,7 @@
 
 namespace ane::harness {
 
-// The parameters of Vane_core256_m1 (rtl/CMakeLists.txt: ane_core's defaults).
+// The parameters of Vane_core256_m1 and _m5 (rtl/CMakeLists.txt: ane_core's defaults).
 inline constexpr CoreParams kCore256Params{256, 512, 8, 64};
 
 enum class ConvMapping { kAuto, kBroadcast, kTwoKernel, kDepthwise, kFourKernel };

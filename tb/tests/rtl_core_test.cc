@@ -13,6 +13,7 @@
 
 #include "Vane_core256_m1.h"
 #include "Vane_core8_m1.h"
+#include "Vane_core8_m5.h"
 #include "tb/harness/core_driver.h"
 #include "tb/harness/core_run.h"
 #include "tb/harness/sim.h"
@@ -90,14 +91,15 @@ TEST(RtlCore, N2_N3_Fp16Conv3x3Padding1) {
 std::string Describe(const LayerCase& lc) {
   const oracle::ConvLayer& l = lc.plan.layer;
   const oracle::ConvGeometry& g = l.geom;
-  return std::string(oracle::MacModeName(l.mode)) + " " + oracle::KernelFormatName(lc.plan.kspec.format) +
-         (lc.plan.kspec.sparse ? " sparse" : "") + (lc.plan.kspec.two_kernel ? " two-kernel" : "") + ", x [" +
-         std::to_string(l.Cin()) + ", " + std::to_string(g.height) + ", " + std::to_string(g.width) + "], " +
-         std::to_string(g.kernel_h) + "x" + std::to_string(g.kernel_w) + " stride " + std::to_string(g.stride_y) + "," +
-         std::to_string(g.stride_x) + " dilation " + std::to_string(g.dilation_y) + "," + std::to_string(g.dilation_x) +
-         " pad " + std::to_string(g.pad_top) + "," + std::to_string(g.pad_bottom) + "," + std::to_string(g.pad_left) +
-         "," + std::to_string(g.pad_right) + ", groups " + std::to_string(l.groups) + ", cout " +
-         std::to_string(l.cout) + (l.post.scale_en ? " scale" : "") + (l.post.bias_en ? " bias" : "") +
+  return std::string(l.gen == oracle::Generation::kM5 ? "m5 " : "") + oracle::MacModeName(l.mode) + " " +
+         oracle::KernelFormatName(lc.plan.kspec.format) + (lc.plan.kspec.sparse ? " sparse" : "") +
+         (lc.plan.kspec.two_kernel ? " two-kernel" : "") + ", x [" + std::to_string(l.Cin()) + ", " +
+         std::to_string(g.height) + ", " + std::to_string(g.width) + "], " + std::to_string(g.kernel_h) + "x" +
+         std::to_string(g.kernel_w) + " stride " + std::to_string(g.stride_y) + "," + std::to_string(g.stride_x) +
+         " dilation " + std::to_string(g.dilation_y) + "," + std::to_string(g.dilation_x) + " pad " +
+         std::to_string(g.pad_top) + "," + std::to_string(g.pad_bottom) + "," + std::to_string(g.pad_left) + "," +
+         std::to_string(g.pad_right) + ", groups " + std::to_string(l.groups) + ", cout " + std::to_string(l.cout) +
+         (l.post.scale_en ? " scale" : "") + (l.post.bias_en ? " bias" : "") +
          (l.post.act == oracle::PostAct::kRelu ? " relu" : "") +
          (l.post.store == oracle::PostStore::kInt8 ? " int8-out" : "") + ", channels/wu " +
          std::to_string(lc.plan.channels_per_wu);
@@ -519,7 +521,7 @@ TEST(RtlCore, N2_N3_N6_RandomDepthwiseInterleaveLayers) {
 // Runs n layers drawn by draw(rng) (a layer whose window does not fit the bank is skipped; with
 // one channel per work unit first) under random memory, each against the oracle; tally(plan,
 // &seen) counts what each planned layer had, and every count must end above 0.
-template <class Draw, class Tally>
+template <class Model = Vane_core8_m1, class Draw, class Tally>
 void RunRandomLayers(test::Rng& rng, int n, Draw draw, Tally tally) {
   int ran = 0;
   std::map<std::string, int> seen;
@@ -532,7 +534,7 @@ void RunRandomLayers(test::Rng& rng, int n, Draw draw, Tally tally) {
       if (!harness::PlanCoreLayer(&probe, kCore8).empty()) continue;
     }
     CoreLayerPlan p;
-    RunAndCompare(lc, RandomMemory(rng), "layer " + std::to_string(i) + ": " + Describe(lc), nullptr, 1, &p);
+    RunAndCompare<Model>(lc, RandomMemory(rng), "layer " + std::to_string(i) + ": " + Describe(lc), nullptr, 1, &p);
     ++ran;
     tally(p, &seen);
   }
@@ -667,6 +669,44 @@ TEST(RtlCore, N3_4_StochasticRoundingDrawsInTheCoresVectorOrder) {
   lc.plan.kspec.sparse = true;
   lc.plan.kspec.four_kernel = false;
   EXPECT_EQ(harness::PlanCoreLayer(&lc.plan, kCore8), "stochastic rounding takes dense kernels");
+}
+
+// N-2.3, N-2.4, N-3 at generation m5 through the whole core (Vane_core8_m5, ane_core's Gen): the
+// m5 MAC keeps its quads exact and its denormals, the m5 post-processor rounds its way; random
+// fp16 and int8 layers of every mapping, with denormal operands now and then, against the oracle
+// at m5, and the same layers differ from m1 somewhere.
+TEST(RtlCore, N2_3_N2_4_M5LayersOnTheM5Core) {
+  const uint64_t seed = test::TestSeed(0xC0DD);
+  SCOPED_TRACE(test::SeedNote(seed));
+  test::Rng rng(seed);
+  int differ_from_m1 = 0;
+  const auto draw = [&](test::Rng& r) {
+    LayerCase lc = RandomLayer(r, true, r.Below(5) == 0);
+    lc.plan.layer.gen = oracle::Generation::kM5;
+    lc.plan.layer.post.gen = oracle::Generation::kM5;
+    if (lc.plan.layer.mode == oracle::MacMode::kFp16 && r.Below(2)) {
+      for (uint16_t& c : lc.x.codes) {
+        if (r.Below(8) == 0) c = uint16_t((c & 0x8000) | (1 + r.Below(0x3FF)));  // a denormal
+      }
+    }
+    CoreLayerPlan probe = lc.plan;
+    if (harness::PlanCoreLayer(&probe, kCore8).empty()) {
+      oracle::ConvLayer m1 = probe.layer;
+      m1.gen = m1.post.gen = oracle::Generation::kM1;
+      const auto k = harness::CoreCoefficients(probe, lc.w);
+      differ_from_m1 += oracle::Conv2d(m1, lc.x, k).codes != oracle::Conv2d(probe.layer, lc.x, k).codes;
+    }
+    return lc;
+  };
+  RunRandomLayers<Vane_core8_m5>(rng, int(30 * test::SoakFactor()), draw,
+                                 [](const CoreLayerPlan& p, std::map<std::string, int>* s) {
+                                   (*s)["int8"] += p.layer.mode == oracle::MacMode::kInt8;
+                                   (*s)["two-kernel"] += p.kspec.two_kernel;
+                                   (*s)["four-kernel"] += p.kspec.four_kernel;
+                                   (*s)["depthwise interleave"] += p.diag;
+                                   (*s)["sparse"] += p.kspec.sparse;
+                                 });
+  EXPECT_GT(differ_from_m1, 0) << "no layer told the generations apart";
 }
 
 // The full 256-lane core on an aligned layer: x [16, 32, 32] -> 32 channels, 3x3 padding 1
