@@ -62,14 +62,16 @@ std::string Describe(const Operation& op) {
 
 // The element of x that element i of y copies.
 size_t Source(const Operation& op, size_t i) {
-  const oracle::Tensor3 x = As3(op.inputs.at("x").tensor);
-  const int64_t yh = op.slice_axis == 1 ? op.slice_end - op.slice_begin : x.h;
-  const int64_t yw = op.slice_axis == 2 ? op.slice_end - op.slice_begin : x.w;
+  // x's H and W (right-aligned [C, H, W]); only the shape, not a copy of the tensor
+  const std::vector<int64_t>& s = op.inputs.at("x").tensor.shape;
+  const int64_t xw = s.back(), xh = s.size() >= 2 ? s[s.size() - 2] : 1;
+  const int64_t yh = op.slice_axis == 1 ? op.slice_end - op.slice_begin : xh;
+  const int64_t yw = op.slice_axis == 2 ? op.slice_end - op.slice_begin : xw;
   int64_t w = int64_t(i) % yw, h = int64_t(i) / yw % yh, c = int64_t(i) / (yw * yh);
   if (op.slice_axis == 0) c += op.slice_begin;
   if (op.slice_axis == 1) h += op.slice_begin;
   if (op.slice_axis == 2) w += op.slice_begin;
-  return size_t((c * x.h + h) * x.w + w);
+  return size_t((c * xh + h) * xw + w);
 }
 
 std::string ReferenceNote(const Operation&) { return ""; }
