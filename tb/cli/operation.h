@@ -68,6 +68,8 @@ struct Operation {
   // matmul post-processing (N-3, docs/cli.md): inputs `scale` / `bias` (fp16 [N], one per
   // output column), `activation` (relu or a table), `shift` (int8 x int8: requantize to int8).
   std::optional<oracle::PostConfig> post;
+  // matmul `precision: int4` (N-2.8): int8 inputs holding -8..7, run in the int4 packed mode
+  bool matmul_int4 = false;
   // conv2d (docs/cli.md): the layer (geometry, groups, Cout, MAC mode, post-processing, channel
   // parameters), how the core maps it (conv_rtl.mapping, .sparse), and the batch N of a
   // [N, C, H, W] input (0: x is [C, H, W]).

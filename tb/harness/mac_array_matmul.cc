@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <deque>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -42,6 +43,176 @@ void CheckShapes(const oracle::Matrix& a, const oracle::Matrix& b) {
   if (a.rows <= 0 || a.cols <= 0 || b.cols <= 0) throw std::invalid_argument("RtlMatmul: empty matrix");
 }
 
+// The result of an [m, k] x [k, n] matmul before the run: zeros, int32 or fp16.
+RtlMatmulResult EmptyResult(int64_t m, int64_t k, int64_t n, bool is_int) {
+  RtlMatmulResult result;
+  result.y.is_int = is_int;
+  result.y.rows = m;
+  result.y.cols = n;
+  (is_int ? result.y.int32.resize(size_t(m * n)) : result.y.fp16.resize(size_t(m * n)));
+  result.raw.assign(size_t(m * n), 0);
+  result.stats.macs = uint64_t(m * n * k);
+  return result;
+}
+
+// Resets the array with the result port always ready; its auxiliary (load) input is unused.
+template <class Model>
+Model& StartArray(Sim<Model>& sim) {
+  auto& dut = sim.dut();
+  for (size_t w = 0; w < kArrayLanes / 2; ++w) dut.in_aux_i[w] = 0;
+  StartMacStream(sim);
+  return dut;
+}
+
+// int4 (N-2.8): rows row0 .. row0 + 3 of column k in nibbles [3:0] .. [15:12] (rows past M: 0).
+uint16_t Int4Word(const oracle::Matrix& a, int64_t row0, int64_t k, const DataFault& fault) {
+  uint16_t word = 0;
+  for (int j = 0; j < 4 && row0 + j < a.rows; ++j)
+    word = uint16_t(word | ((DataCode(a, row0 + j, k, fault) & 0xFu) << (4 * j)));
+  return word;
+}
+
+void CheckInt4(const oracle::Matrix& m, const char* name) {
+  if (m.type != oracle::ElemType::kInt8) {
+    throw std::invalid_argument(std::string("RtlMatmul: int4 takes int8 matrices (values -8..7); ") + name +
+                                " is fp16");
+  }
+  for (int64_t r = 0; r < m.rows; ++r) {
+    for (int64_t c = 0; c < m.cols; ++c) {
+      const int v = int8_t(m.at(r, c));
+      if (v < -8 || v > 7) {
+        throw std::invalid_argument("RtlMatmul: int4 needs values -8..7; " + std::string(name) + "[" +
+                                    std::to_string(r) + ", " + std::to_string(c) + "] = " + std::to_string(v));
+      }
+    }
+  }
+}
+
+// The int4 packed mapping (the header): one column per pass, K operations on base slot 0 or 4.
+template <class Model>
+RtlMatmulResult RunInt4(const oracle::Matrix& a, const oracle::Matrix& b, const RtlMatmulOptions& options) {
+  constexpr int64_t kRowsPerTile = 4 * kArrayLanes;
+  const int64_t m = a.rows, k_len = a.cols, n = b.cols;
+  RtlMatmulResult result = EmptyResult(m, k_len, n, true);
+  result.stats.int4 = true;
+  Sim<Model> sim("ane_mac_array", "matmul_int4");
+  auto& dut = StartArray(sim);
+
+  struct Pass {
+    int64_t tile;
+    int64_t col;
+    int base;
+  };
+  std::deque<Pass> pending;  // passes whose last operation went in, in order
+  // The read port: the cycle each of a pass's slots base + 1..3 is asked for, and the read asked
+  // for in the cycle before (its answer is shown in this one).
+  struct Read {
+    uint64_t cycle;
+    Pass pass;
+    int j;  // the slot is pass.base + j
+  };
+  std::deque<Read> reads;
+  std::optional<Read> asked;
+  const auto t0 = std::chrono::steady_clock::now();
+  uint64_t cycle = 0;
+
+  const auto store = [&](const Pass& p, int j, int lane, uint32_t acc, bool sat) {
+    const int64_t row = p.tile * kRowsPerTile + 4 * lane + j;
+    if (row >= m) return;
+    const size_t idx = size_t(row * n + p.col);
+    result.raw[idx] = acc;
+    result.y.int32[idx] = int32_t(acc);
+    result.y.saturated_count += sat ? 1 : 0;
+  };
+  // One clock cycle with the inputs as set: the read port's request, the outputs shown, the edge.
+  const auto clock = [&]() {
+    dut.rd_en_i = 0;
+    if (!reads.empty() && reads.front().cycle == cycle) {
+      dut.rd_en_i = 1;
+      dut.rd_slot_i = uint8_t(reads.front().pass.base + reads.front().j);
+    }
+    sim.Eval();
+    if (asked) {
+      if (!dut.rd_valid_o) throw std::runtime_error("RtlMatmul: the read port gave no answer");
+      for (int lane = 0; lane < kArrayLanes; ++lane) {
+        store(asked->pass, asked->j, lane, dut.rd_acc_o[size_t(lane)],
+              (dut.rd_sat_o[size_t(lane / 32)] >> (lane % 32)) & 1u);
+      }
+      asked.reset();
+    }
+    if (dut.rd_en_i) {
+      asked = reads.front();
+      reads.pop_front();
+    }
+    if (dut.out_valid_o) {
+      if (pending.empty()) throw std::runtime_error("RtlMatmul: unexpected result from the array");
+      const Pass p = pending.front();
+      pending.pop_front();
+      if (dut.out_slot_o != p.base) throw std::runtime_error("RtlMatmul: an int4 result left from the wrong slot");
+      for (int lane = 0; lane < kArrayLanes; ++lane) {
+        store(p, 0, lane, dut.out_acc_o[size_t(lane)], (dut.out_sat_o[size_t(lane / 32)] >> (lane % 32)) & 1u);
+      }
+      // Slot base + j is written j cycles after the base slot (docs/mac_lane.md): ask in the
+      // j-th cycle after this one.
+      for (int j = 1; j < 4; ++j) {
+        if (!reads.empty() && reads.back().cycle >= cycle + uint64_t(j)) {
+          throw std::logic_error("RtlMatmul: two int4 passes' reads overlap");
+        }
+        reads.push_back({cycle + uint64_t(j), p, j});
+      }
+    }
+    sim.Tick();
+    ++cycle;
+  };
+
+  int64_t pass = 0;
+  for (int64_t tile = 0; tile * kRowsPerTile < m; ++tile) {
+    for (int64_t col = 0; col < n; ++col, ++pass) {
+      const int base = int(pass % 2) * 4;
+      for (int64_t k = 0; k < k_len; ++k) {
+        for (int i = 0; i < kArrayLanes; ++i) {
+          const int64_t row0 = tile * kRowsPerTile + 4 * i;
+          const uint32_t word = row0 < m ? Int4Word(a, row0, k, options.fault) : 0;
+          uint32_t& w = dut.in_data_i[size_t(i / 2)];
+          w = (w & ~(0xFFFFu << ((i % 2) * 16))) | (word << ((i % 2) * 16));
+        }
+        dut.in_valid_i = 1;
+        dut.in_cmd_i = kCmdMac;
+        dut.in_mode_i = uint8_t(MacMode::kInt4);
+        dut.in_slot_i = uint8_t(base);
+        dut.in_first_i = k == 0;
+        dut.in_last_i = k == k_len - 1;
+        dut.in_two_kernel_i = 0;
+        dut.in_four_kernel_i = 0;
+        dut.in_kernel_a_i = b.at(k, col) & 0xFu;
+        dut.in_kernel_b_i = 0;
+        dut.in_kernel_c_i = 0;
+        dut.in_kernel_d_i = 0;
+        sim.Eval();
+        // the first operation of a reduction, and a last incomplete quad, wait for the back of
+        // their position (docs/mac_lane.md, "Timing")
+        while (!dut.in_ready_o) {
+          clock();
+          ++result.stats.stall_cycles;
+          sim.Eval();
+        }
+        if (k == k_len - 1) pending.push_back({tile, col, base});
+        ++result.stats.operations;
+        clock();
+      }
+    }
+  }
+  dut.in_valid_i = 0;
+  for (int drain = 0; !pending.empty() || !reads.empty() || asked; ++drain) {
+    if (drain > 128) throw std::runtime_error("RtlMatmul: results missing after the drain");
+    clock();
+  }
+  result.stats.cycles = cycle;
+  result.stats.utilization = double(result.stats.macs) / (4.0 * double(kArrayLanes) * double(cycle));
+  result.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return result;
+}
+
 template <class Model>
 RtlMatmulResult Run(const oracle::Matrix& a, const oracle::Matrix& b, const RtlMatmulOptions& options) {
   const MacMode mode = oracle::MatmulMode(a.type, b.type);
@@ -55,19 +226,10 @@ RtlMatmulResult Run(const oracle::Matrix& a, const oracle::Matrix& b, const RtlM
   const int64_t cols_per_slot = two_kernel ? 2 : 1;
   const int64_t cols_per_pass = cols_per_slot * kArraySlots;
 
-  RtlMatmulResult result;
-  result.y.is_int = mode == MacMode::kInt8;
-  result.y.rows = m;
-  result.y.cols = n;
-  (result.y.is_int ? result.y.int32.resize(size_t(m * n)) : result.y.fp16.resize(size_t(m * n)));
-  result.raw.assign(size_t(m * n), 0);
+  RtlMatmulResult result = EmptyResult(m, k_len, n, mode == MacMode::kInt8);
   result.stats.two_kernel = two_kernel;
-  result.stats.macs = uint64_t(m * n * k_len);
-
   Sim<Model> sim("ane_mac_array", "matmul");
-  auto& dut = sim.dut();
-  for (size_t w = 0; w < kArrayLanes / 2; ++w) dut.in_aux_i[w] = 0;
-  StartMacStream(sim);
+  auto& dut = StartArray(sim);
 
   struct Pending {
     int64_t tile;
@@ -159,15 +321,18 @@ RtlMatmulResult Run(const oracle::Matrix& a, const oracle::Matrix& b, const RtlM
 
 template <class Model>
 StageReport Locate(const oracle::Matrix& a, const oracle::Matrix& b, oracle::Generation gen, int64_t row, int64_t col,
-                   const DataFault& fault) {
-  const MacMode mode = oracle::MatmulMode(a.type, b.type);
+                   const DataFault& fault, bool int4) {
+  const MacMode mode = int4 ? MacMode::kInt4 : oracle::MatmulMode(a.type, b.type);
+  // int4: the element's group of four rows runs on slots 0..3; the element is slot row % 4
+  const int slot = int4 ? int(row % 4) : 0;
+  const int64_t row0 = row - slot;
   const int64_t k_len = a.cols;
   Sim<Model> sim("ane_mac_lane", "locate");
   auto& dut = sim.dut();
   StartMacStream(sim);
   oracle::MacLane lane(gen);
 
-  // Reads slot 0 through the read port after the pipeline has drained.
+  // Reads the element's slot through the read port after the pipeline has drained.
   const auto read_slot = [&]() {
     dut.in_valid_i = 0;
     for (int i = 0; i < 20; ++i) {  // longer than the pipeline
@@ -175,7 +340,7 @@ StageReport Locate(const oracle::Matrix& a, const oracle::Matrix& b, oracle::Gen
       sim.Tick();
     }
     dut.rd_en_i = 1;
-    dut.rd_slot_i = 0;
+    dut.rd_slot_i = uint8_t(slot);
     sim.Eval();
     sim.Tick();
     dut.rd_en_i = 0;
@@ -192,8 +357,10 @@ StageReport Locate(const oracle::Matrix& a, const oracle::Matrix& b, oracle::Gen
     dut.in_slot_i = 0;
     dut.in_first_i = k == 0;
     dut.in_last_i = last;
-    dut.in_data_i = DataCode(a, row, k, fault);
-    dut.in_kernel_i = b.at(k, col);
+    const uint16_t data = int4 ? Int4Word(a, row0, k, fault) : DataCode(a, row, k, fault);
+    const uint16_t kernel = int4 ? uint16_t(b.at(k, col) & 0xFu) : b.at(k, col);
+    dut.in_data_i = data;
+    dut.in_kernel_i = kernel;
     sim.Eval();
     while (!dut.in_ready_o) {  // one slot: a product that continues its quad waits
       sim.Tick();
@@ -202,7 +369,7 @@ StageReport Locate(const oracle::Matrix& a, const oracle::Matrix& b, oracle::Gen
     sim.Tick();
     // The oracle sees the true data: the fault stands for a defect of the RTL's datapath.
     if (k == 0) lane.Clear(0);
-    lane.Step(mode, a.at(row, k), b.at(k, col), 0, last);
+    lane.Step(mode, int4 ? Int4Word(a, row0, k, {}) : a.at(row, k), kernel, 0, last);
     if (last) {
       // The result leaves through the output port (latency 11).
       dut.in_valid_i = 0;
@@ -214,11 +381,11 @@ StageReport Locate(const oracle::Matrix& a, const oracle::Matrix& b, oracle::Gen
     }
     if ((k + 1) % 4 == 0 || last) {
       const auto [rtl_acc, rtl_fp16] = read_slot();
-      if (rtl_acc != lane.ReadRaw(0)) {
+      if (rtl_acc != lane.ReadRaw(slot)) {
         const int64_t q0 = (k / 4) * 4;
         return {"quad and accumulate (N-2.4, N-2.5)",
                 "the accumulator first differs after the quad of products k = " + std::to_string(q0) + ".." +
-                    std::to_string(k) + ": rtl " + Hex(rtl_acc, 8) + ", oracle " + Hex(lane.ReadRaw(0), 8)};
+                    std::to_string(k) + ": rtl " + Hex(rtl_acc, 8) + ", oracle " + Hex(lane.ReadRaw(slot), 8)};
       }
     }
   }
@@ -237,15 +404,21 @@ StageReport Locate(const oracle::Matrix& a, const oracle::Matrix& b, oracle::Gen
 RtlMatmulResult RtlMatmul(const oracle::Matrix& a, const oracle::Matrix& b, oracle::Generation gen,
                           const RtlMatmulOptions& options) {
   CheckShapes(a, b);
+  if (options.int4) {
+    CheckInt4(a, "a");
+    CheckInt4(b, "b");
+    return gen == oracle::Generation::kM1 ? RunInt4<Vane_mac_array256_m1>(a, b, options)
+                                          : RunInt4<Vane_mac_array256_m5>(a, b, options);
+  }
   return gen == oracle::Generation::kM1 ? Run<Vane_mac_array256_m1>(a, b, options)
                                         : Run<Vane_mac_array256_m5>(a, b, options);
 }
 
 StageReport LocateMismatch(const oracle::Matrix& a, const oracle::Matrix& b, oracle::Generation gen, int64_t row,
-                           int64_t col, const DataFault& fault) {
+                           int64_t col, const DataFault& fault, bool int4) {
   CheckShapes(a, b);
-  return gen == oracle::Generation::kM1 ? Locate<Vane_mac_lane_m1>(a, b, gen, row, col, fault)
-                                        : Locate<Vane_mac_lane_m5>(a, b, gen, row, col, fault);
+  return gen == oracle::Generation::kM1 ? Locate<Vane_mac_lane_m1>(a, b, gen, row, col, fault, int4)
+                                        : Locate<Vane_mac_lane_m5>(a, b, gen, row, col, fault, int4);
 }
 
 }  // namespace ane::harness

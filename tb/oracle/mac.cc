@@ -265,4 +265,50 @@ MatmulResult Matmul(const Matrix& a, const Matrix& b, Generation gen) {
   return y;
 }
 
+MatmulResult MatmulInt4(const Matrix& a, const Matrix& b, Generation gen) {
+  if (a.cols != b.rows) {
+    throw std::invalid_argument("MatmulInt4: inner dimensions differ (" + std::to_string(a.cols) + " vs " +
+                                std::to_string(b.rows) + ")");
+  }
+  if (a.type != ElemType::kInt8 || b.type != ElemType::kInt8) {
+    throw std::invalid_argument("MatmulInt4: int4 operands are given as int8 matrices");
+  }
+  const auto check = [](const Matrix& m, const char* name) {
+    for (int64_t r = 0; r < m.rows; ++r) {
+      for (int64_t c = 0; c < m.cols; ++c) {
+        const int32_t v = Int8FromCode(m.at(r, c));
+        if (v < -8 || v > 7) {
+          throw std::invalid_argument(std::string("MatmulInt4: ") + name + "[" + std::to_string(r) + ", " +
+                                      std::to_string(c) + "] = " + std::to_string(v) + " is outside -8 .. 7");
+        }
+      }
+    }
+  };
+  check(a, "a");
+  check(b, "b");
+  MatmulResult y;
+  y.is_int = true;
+  y.rows = a.rows;
+  y.cols = b.cols;
+  y.int32.resize(size_t(y.rows * y.cols));
+  for (int64_t g = 0; g * 4 < a.rows; ++g) {
+    for (int64_t c = 0; c < b.cols; ++c) {
+      MacLane lane(gen);
+      for (int64_t k = 0; k < a.cols; ++k) {
+        uint16_t word = 0;
+        for (int j = 0; j < 4; ++j) {
+          const int64_t r = 4 * g + j;
+          if (r < a.rows) word = uint16_t(word | ((a.at(r, k) & 0xFu) << (4 * j)));
+        }
+        lane.Step(MacMode::kInt4, word, uint16_t(b.at(k, c) & 0xFu), 0, k + 1 == a.cols);
+      }
+      for (int j = 0; j < 4 && 4 * g + j < a.rows; ++j) {
+        y.int32[size_t((4 * g + j) * y.cols + c)] = lane.ReadInt32(j);
+        y.saturated_count += lane.Saturated(j) ? 1 : 0;
+      }
+    }
+  }
+  return y;
+}
+
 }  // namespace ane::oracle

@@ -165,6 +165,13 @@ struct MatmulResult {
 MacMode MatmulMode(ElemType a, ElemType b);
 // Throws std::invalid_argument when the inner dimensions differ.
 MatmulResult Matmul(const Matrix& a, const Matrix& b, Generation gen);
+// The int4 packed mode (N-2.8) as a matrix multiply: a and b are int8 matrices whose values lie
+// in -8..7. Rows 4g .. 4g + 3 of a go in the nibbles [3:0] .. [15:12] of one 16-bit data word,
+// b[k][n] in the kernel's bits [3:0], one MacLane kInt4 step per k on slots 0..3: y[4g + j][n]
+// is slot j. Rows past M are 0 nibbles. int32 results with saturation as for kInt8.
+// Throws std::invalid_argument when the inner dimensions differ, an operand is not int8 or a
+// value lies outside -8..7 (naming it).
+MatmulResult MatmulInt4(const Matrix& a, const Matrix& b, Generation gen);
 
 }  // namespace ane::oracle
 

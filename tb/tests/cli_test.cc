@@ -692,6 +692,59 @@ TEST_F(CliTest, MatmulPostProcessingOnBothEngines) {
   EXPECT_NE(r.out.find("rtl vs oracle: bit-identical (4 outputs)"), std::string::npos) << r.out;
 }
 
+// N-2.8 through `ane run`: `precision: int4` runs int8 tensors of -8..7 in the int4 packed mode,
+// on the oracle (MatmulInt4) and the array's int4 mapping; values worked by hand, with and without
+// requantization; what is not an int4 is refused.
+TEST_F(CliTest, N2_8_Int4PrecisionMatmulOnBothEngines) {
+  const std::string in =
+      "inputs:\n"
+      "  a: {dtype: int8, shape: [5, 3], values: [1, -2, 3, 7, -8, 0, -1, -1, -1, 4, 5, 6, -8, -8, -8]}\n"
+      "  b: {dtype: int8, shape: [3, 2], values: [1, -1, 2, 3, -3, 7]}\n"
+      "outputs: {y: y.npy}\n";
+  Write("i4.yaml", "op: matmul\nprecision: int4\n" + in);
+  const std::vector<int32_t> want = {-12, 14, -9, -31, 0, -9, -4, 53, 0, -72};
+  for (const char* engine : {"oracle", "rtl", "both"}) {
+    const Result r = Ane({"run", "i4.yaml", "--engine", engine});
+    ASSERT_EQ(r.exit_code, 0) << engine << ": " << r.err << r.out;
+    const Tensor y = ReadNpy(work_ / "y.npy");
+    EXPECT_EQ(y.dtype, DType::kInt32) << engine;
+    ASSERT_EQ(y.bits.size(), want.size()) << engine;
+    for (size_t i = 0; i < want.size(); ++i) EXPECT_EQ(int32_t(y.bits[i]), want[i]) << engine << " element " << i;
+    if (std::string(engine) != "oracle") {
+      EXPECT_NE(r.out.find("int4 packed mapping"), std::string::npos) << r.out;
+    }
+    if (std::string(engine) == "both") {
+      EXPECT_NE(r.out.find("rtl vs oracle: bit-identical (10 outputs)"), std::string::npos) << r.out;
+    }
+  }
+  // shift 1 and ReLU: RNE(y / 2), ties to even (-4.5 -> -4, 26.5 -> 26), then ReLU
+  Write("i4s.yaml", "op: matmul\nprecision: int4\nshift: 1\nactivation: relu\n" + in);
+  const Result s = Ane({"run", "i4s.yaml", "--engine", "both"});
+  ASSERT_EQ(s.exit_code, 0) << s.err << s.out;
+  const Tensor ys = ReadNpy(work_ / "y.npy");
+  EXPECT_EQ(ys.dtype, DType::kInt8);
+  EXPECT_EQ(ys.bits, (std::vector<uint32_t>{0, 7, 0, 0, 0, 0, 0, 26, 0, 0}));
+  fs::remove(work_ / "y.npy");
+  Write("bad.yaml", "op: matmul\nprecision: int2\n" + in);
+  ExpectInputError(Ane({"run", "bad.yaml"}), "bad.yaml", "precision",
+                   "unknown precision 'int2' (supported: int8, int4)");
+  Write("bad.yaml",
+        "op: matmul\nprecision: int4\ninputs:\n  a: {dtype: int8, shape: [1, 2], values: [7, 8]}\n"
+        "  b: {dtype: int8, shape: [2], values: [1, 1]}\noutputs: {y: y.npy}\n");
+  ExpectInputError(Ane({"run", "bad.yaml", "--engine", "both"}), "bad.yaml", "inputs.a",
+                   "precision int4: a[0, 1] = 8 is outside -8 .. 7");
+  Write("bad.yaml",
+        "op: matmul\nprecision: int4\ninputs:\n  a: {dtype: int8, shape: [1, 2], values: [7, -8]}\n"
+        "  b: {dtype: int8, shape: [2], values: [1, -9]}\noutputs: {y: y.npy}\n");
+  ExpectInputError(Ane({"run", "bad.yaml"}), "bad.yaml", "inputs.b", "precision int4: b[1] = -9 is outside -8 .. 7");
+  Write("bad.yaml",
+        "op: matmul\nprecision: int4\ninputs:\n  a: {shape: [1, 2], values: [1, 2]}\n"
+        "  b: {dtype: int8, shape: [2], values: [1, 1]}\noutputs: {y: y.npy}\n");
+  ExpectInputError(Ane({"run", "bad.yaml"}), "bad.yaml", "inputs.a",
+                   "precision int4 needs int8 a and b, got fp16 ('<f2')");
+  EXPECT_FALSE(fs::exists(work_ / "y.npy"));
+}
+
 TEST_F(CliTest, MatmulPostProcessingBadOptionsAreRejected) {
   WriteFp16Inputs();
   Write("op.yaml", "{op: matmul, shift: 3, inputs: {a: a.npy, b: b.npy}, outputs: {y: y.npy}}\n");

@@ -11,6 +11,7 @@
 #include "tb/oracle/formats.h"
 #include "tb/oracle/mac.h"
 #include "tb/tests/fp16_values.h"
+#include "tb/tests/test_seed.h"
 
 namespace ane::oracle {
 namespace {
@@ -312,6 +313,60 @@ TEST(OracleMacModes, N2_8_Int4PackedModeFeedsFourConsecutiveSlots) {
   EXPECT_EQ(lane.ReadInt32(0), 0);
   EXPECT_EQ(lane.ReadInt32(6), 0);
   EXPECT_THROW(lane.Step(MacMode::kInt4, 0, 0, 5, true), std::out_of_range);
+}
+
+// N-2.8 as a matrix multiply: four rows of a share a data word. Judged by exact int64 dot
+// products (no quad can saturate at these sizes) and by the int8 path over the same values.
+TEST(OracleMacModes, N2_8_Int4MatmulGivesEachRowItsOwnDotProduct) {
+  const uint64_t seed = test::TestSeed(4404);
+  SCOPED_TRACE(test::SeedNote(seed));
+  test::Rng rng(seed);
+  for (int it = 0; it < 40; ++it) {
+    Matrix a, b;
+    a.type = b.type = ElemType::kInt8;
+    a.rows = 1 + rng.Below(11);
+    a.cols = b.rows = 1 + rng.Below(it < 20 ? 9 : 300);
+    b.cols = 1 + rng.Below(4);
+    for (int64_t i = 0; i < a.rows * a.cols; ++i) a.codes.push_back(uint16_t((rng.Below(16) - 8) & 0xFF));
+    for (int64_t i = 0; i < b.rows * b.cols; ++i) b.codes.push_back(uint16_t((rng.Below(16) - 8) & 0xFF));
+    const Generation gen = it % 2 ? Generation::kM5 : Generation::kM1;
+    const MatmulResult y = MatmulInt4(a, b, gen);
+    const MatmulResult y8 = Matmul(a, b, gen);
+    ASSERT_TRUE(y.is_int);
+    ASSERT_EQ(y.rows, a.rows);
+    ASSERT_EQ(y.cols, b.cols);
+    EXPECT_EQ(y.saturated_count, 0);
+    for (int64_t r = 0; r < a.rows; ++r) {
+      for (int64_t c = 0; c < b.cols; ++c) {
+        int64_t want = 0;
+        for (int64_t k = 0; k < a.cols; ++k) want += int64_t(int8_t(a.at(r, k))) * int8_t(b.at(k, c));
+        ASSERT_EQ(y.int32[size_t(r * b.cols + c)], want) << "it " << it << " y[" << r << ", " << c << "]";
+      }
+    }
+    EXPECT_EQ(y.int32, y8.int32);
+  }
+  // A worked case: rows 1, 7, -1, -8 and one more group; K = 2 (kernels -3, 2).
+  Matrix a{ElemType::kInt8, 5, 2, {1, 1, 7, 7, 0xFF, 0xFF, 0xF8, 0xF8, 3, 0xFC}};
+  Matrix b{ElemType::kInt8, 2, 1, {0xFD, 2}};
+  EXPECT_EQ(MatmulInt4(a, b, Generation::kM1).int32, (std::vector<int32_t>{-1, -7, 1, 8, -9 - 8}));
+}
+
+TEST(OracleMacModes, N2_8_Int4MatmulRefusesValuesOutsideFourBits) {
+  Matrix a{ElemType::kInt8, 1, 2, {7, 8}};
+  Matrix b{ElemType::kInt8, 2, 1, {1, 1}};
+  try {
+    MatmulInt4(a, b, Generation::kM1);
+    ADD_FAILURE() << "8 is not an int4";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "MatmulInt4: a[0, 1] = 8 is outside -8 .. 7");
+  }
+  b.codes = {0xF7, 1};  // -9
+  a.codes = {7, 0xF8};
+  EXPECT_THROW(MatmulInt4(a, b, Generation::kM1), std::invalid_argument);
+  Matrix f{ElemType::kFp16, 1, 2, {0, 0}};
+  EXPECT_THROW(MatmulInt4(f, b, Generation::kM1), std::invalid_argument);
+  Matrix wrong{ElemType::kInt8, 3, 1, {1, 1, 1}};
+  EXPECT_THROW(MatmulInt4(a, wrong, Generation::kM1), std::invalid_argument);
 }
 
 TEST(OracleMacModes, N2_9_CompareModeTakesMaxOrMinAfterTheBoundary) {

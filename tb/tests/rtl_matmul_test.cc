@@ -2,7 +2,8 @@
 // Matrix multiply through the 256-lane RTL array (harness::RtlMatmul, used by `ane --engine
 // rtl|both`) against the oracle's Matmul, exact bits (NUMERICS N-2, N-7.2): every input mix,
 // shapes that do and do not fill the lanes and slots, both mappings, both generations; the
-// cycle count of a full-rate pass; and the stage report of a deliberate fault.
+// cycle count of a full-rate pass; and the stage report of a deliberate fault. The int4 packed
+// mapping (N-2.8) against the oracle's MatmulInt4 (MacLane's kInt4 steps), the same way.
 #include <gtest/gtest.h>
 
 #include "tb/harness/mac_array_matmul.h"
@@ -106,6 +107,123 @@ TEST(RtlMatmul, N2_FaultIsReportedWithItsStage) {
   EXPECT_NE(bad.detail.find("k = 4..7"), std::string::npos) << bad.detail;
   const harness::StageReport good = harness::LocateMismatch(a, b, Generation::kM1, 4, 0);
   EXPECT_EQ(good.stage, "array");
+}
+
+// ---- int4 packed (N-2.8) ----
+
+// An int8 matrix of int4 values, the ends -8 and 7 one draw in four.
+Matrix RandomInt4(test::Rng& rng, int64_t rows, int64_t cols) {
+  Matrix m{ElemType::kInt8, rows, cols, {}};
+  for (int64_t i = 0; i < rows * cols; ++i) {
+    const uint32_t d = rng.Below(8);
+    const int v = d == 0 ? -8 : d == 1 ? 7 : int(rng.Below(16)) - 8;
+    m.codes.push_back(uint16_t(v & 0xFF));
+  }
+  return m;
+}
+
+harness::RtlMatmulResult RunInt4(const Matrix& a, const Matrix& b, Generation gen, harness::DataFault fault = {}) {
+  harness::RtlMatmulOptions options;
+  options.int4 = true;
+  options.fault = fault;
+  return harness::RtlMatmul(a, b, gen, options);
+}
+
+// Shapes that fill one tile of 1024 rows, spill into a second, leave groups of four part empty,
+// and K = 1 with many columns (a pass's reads right behind the next passes' writes).
+TEST(RtlMatmul, N2_8_Int4PackedMatmulOnTheArrayMatchesTheOracle) {
+  const uint64_t seed = test::TestSeed(9201);
+  SCOPED_TRACE(test::SeedNote(seed));
+  test::Rng rng(seed);
+  const int64_t shapes[][3] = {{1024, 64, 2}, {1030, 37, 3}, {5, 1, 1}, {2048, 5, 4}, {7, 1, 9}, {255, 2, 5}};
+  for (const auto& [m, k, n] : shapes) {
+    for (const Generation gen : {Generation::kM1, Generation::kM5}) {
+      SCOPED_TRACE("shape " + std::to_string(m) + "x" + std::to_string(k) + "x" + std::to_string(n));
+      const Matrix a = RandomInt4(rng, m, k);
+      const Matrix b = RandomInt4(rng, k, n);
+      const oracle::MatmulResult want = oracle::MatmulInt4(a, b, gen);
+      const harness::RtlMatmulResult got = RunInt4(a, b, gen);
+      ASSERT_TRUE(got.y.is_int);
+      EXPECT_TRUE(got.stats.int4);
+      EXPECT_EQ(got.y.int32, want.int32);
+      EXPECT_EQ(got.y.saturated_count, want.saturated_count);
+      for (size_t i = 0; i < got.raw.size(); ++i) ASSERT_EQ(got.raw[i], uint32_t(want.int32[i])) << "element " << i;
+      EXPECT_EQ(got.stats.macs, uint64_t(m * k * n));
+    }
+  }
+}
+
+// Each of a lane's four rows has its own result: row r of a is the constant (r % 16) - 8 and
+// b = [1, -1] over K = 3, so y[r] = [3 v, -3 v] with v = (r % 16) - 8, worked by hand.
+TEST(RtlMatmul, N2_8_Int4EverySlotOfAGroupCarriesItsOwnRow) {
+  Matrix a{ElemType::kInt8, 1024, 3, {}};
+  for (int64_t r = 0; r < a.rows; ++r) {
+    for (int k = 0; k < 3; ++k) a.codes.push_back(uint16_t(((r % 16) - 8) & 0xFF));
+  }
+  const Matrix b{ElemType::kInt8, 3, 2, {1, 0xFF, 1, 0xFF, 1, 0xFF}};
+  const harness::RtlMatmulResult got = RunInt4(a, b, Generation::kM1);
+  for (int64_t r = 0; r < a.rows; ++r) {
+    const int32_t v = int32_t(r % 16) - 8;
+    ASSERT_EQ(got.y.int32[size_t(2 * r)], 3 * v) << "row " << r;
+    ASSERT_EQ(got.y.int32[size_t(2 * r + 1)], -3 * v) << "row " << r;
+  }
+}
+
+// Timing (docs/mac_lane.md, "Timing"): one operation per cycle within a pass. A pass's first
+// operation waits 3 cycles for the previous pass's last one (both need the back of their
+// position) plus one per empty place of that pass's last quad (a part quad completes at a whole
+// quad's position): 3 + (4 - K % 4) % 4. The last result leaves 11 cycles after its quad's
+// position and the three reads take 4 more, so P passes take P (4 ceil(K / 4) + 3) + 12 cycles:
+// 2K + 18 for [1024, K] x [K, 2] when K % 4 = 0.
+TEST(RtlMatmul, N2_8_Int4PassesRunAtOneOperationPerCycle) {
+  test::Rng rng(77);
+  for (const int64_t k : {int64_t{64}, int64_t{65}, int64_t{67}}) {
+    for (const int64_t n : {int64_t{1}, int64_t{2}, int64_t{3}}) {
+      SCOPED_TRACE("K = " + std::to_string(k) + ", N = " + std::to_string(n));
+      const Matrix a = RandomInt4(rng, 1024, k);
+      const Matrix b = RandomInt4(rng, k, n);
+      const harness::RtlMatmulResult r = RunInt4(a, b, Generation::kM1);
+      const uint64_t quads = uint64_t(k + 3) / 4;
+      EXPECT_EQ(r.stats.operations, uint64_t(n * k));
+      EXPECT_EQ(r.stats.stall_cycles, uint64_t(n - 1) * (3 + (4 - uint64_t(k % 4)) % 4));
+      EXPECT_EQ(r.stats.cycles, uint64_t(n) * (4 * quads + 3) + 12);
+      EXPECT_EQ(r.y.int32, oracle::MatmulInt4(a, b, Generation::kM1).int32);
+    }
+  }
+}
+
+TEST(RtlMatmul, N2_8_Int4RefusesFp16AndOutOfRangeValues) {
+  const Matrix b{ElemType::kInt8, 2, 1, {1, 1}};
+  const auto message = [&](const Matrix& a, const Matrix& bb) {
+    try {
+      RunInt4(a, bb, Generation::kM1);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(message(Matrix{ElemType::kInt8, 1, 2, {7, 0xF7}}, b), "RtlMatmul: int4 needs values -8..7; a[0, 1] = -9");
+  EXPECT_EQ(message(Matrix{ElemType::kInt8, 1, 2, {7, 0xF8}}, Matrix{ElemType::kInt8, 2, 1, {1, 8}}),
+            "RtlMatmul: int4 needs values -8..7; b[1, 0] = 8");
+  EXPECT_EQ(message(Matrix{ElemType::kFp16, 1, 2, {0, 0}}, b),
+            "RtlMatmul: int4 takes int8 matrices (values -8..7); a is fp16");
+}
+
+// A deliberate fault in an int4 value (its lowest bit flipped) is found in its own row only,
+// and the replay of the row's group of four names the quad it entered.
+TEST(RtlMatmul, N2_8_Int4FaultIsReportedWithItsStage) {
+  Matrix a{ElemType::kInt8, 8, 12, std::vector<uint16_t>(8 * 12, 0)};
+  a.codes[5 * 12 + 6] = 1;
+  const Matrix b{ElemType::kInt8, 12, 3, std::vector<uint16_t>(12 * 3, 1)};
+  const harness::DataFault fault{5, 6};
+  const harness::RtlMatmulResult r = RunInt4(a, b, Generation::kM1, fault);
+  for (size_t i = 0; i < r.y.int32.size(); ++i) EXPECT_EQ(r.y.int32[i], 0) << "element " << i;  // 1 became 0
+  EXPECT_EQ(oracle::MatmulInt4(a, b, Generation::kM1).int32[5 * 3], 1);
+  const harness::StageReport bad = harness::LocateMismatch(a, b, Generation::kM1, 5, 0, fault, /*int4=*/true);
+  EXPECT_EQ(bad.stage, "quad and accumulate (N-2.4, N-2.5)");
+  EXPECT_NE(bad.detail.find("k = 4..7"), std::string::npos) << bad.detail;
+  EXPECT_EQ(harness::LocateMismatch(a, b, Generation::kM1, 4, 0, {}, true).stage, "array");
+  EXPECT_EQ(harness::LocateMismatch(a, b, Generation::kM1, 5, 0, {}, true).stage, "array");
 }
 
 }  // namespace

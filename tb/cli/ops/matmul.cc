@@ -2,7 +2,8 @@
 // op: matmul -- y = a x b (N-2), a [M, K] (or [K]) and b [K, N] (or [K]), fp16 x fp16 -> fp16 or
 // int8 x int8 -> int32, optionally post-processed (N-3: scale, bias, activation, int8
 // requantization): oracle::Matmul and oracle::PostProcessor, or the 256-lane MAC array RTL and
-// the post-processor RTL.
+// the post-processor RTL. `precision: int4` runs int8 tensors of -8..7 in the int4 packed mode
+// (N-2.8): oracle::MatmulInt4, the array's int4 mapping.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -18,7 +19,32 @@ namespace {
 std::string FieldHelp() {
   return "inputs a [M, K] or [K] and b [K, N] or [K] (fp16 or int8; int8 x int8 gives int32), optional scale and bias "
          "(fp16 [N]); activation: relu or an activation function; "
-         "shift: 0..31 (int8 x int8: requantize to int8)";
+         "shift: 0..31 (int8 x int8: requantize to int8); precision: int8 or int4 (int8 tensors of -8..7 in the "
+         "int4 packed mode)";
+}
+
+void ReadFields(Fields& fields, Operation* op) {
+  if (const std::optional<Field> f = fields.Optional("precision")) {
+    const std::string p = f->Scalar();
+    if (p != "int8" && p != "int4") f->Fail(fmt::format("unknown precision '{}' (supported: int8, int4)", p));
+    op->matmul_int4 = p == "int4";
+  }
+}
+
+// precision int4: both inputs int8 and every value in -8..7 (N-2.8; nothing is wrapped).
+void CheckInt4(const Tensor& t, const char* name, const Field& where) {
+  if (t.dtype != DType::kInt8) {
+    where.Fail(fmt::format("precision int4 needs int8 a and b, got {} ('{}')", DTypeName(t.dtype), NpyDescr(t.dtype)));
+  }
+  const int64_t cols = t.shape.size() == 2 ? t.shape[1] : 1;
+  for (size_t i = 0; i < t.bits.size(); ++i) {
+    const int v = int8_t(uint8_t(t.bits[i]));
+    if (v < -8 || v > 7) {
+      const std::string at =
+          t.shape.size() == 2 ? fmt::format("{}, {}", int64_t(i) / cols, int64_t(i) % cols) : std::to_string(i);
+      where.Fail(fmt::format("precision int4: {}[{}] = {} is outside -8 .. 7", name, at, v));
+    }
+  }
 }
 
 std::vector<const char*> Inputs(const Operation&) { return {"a", "b"}; }
@@ -39,6 +65,10 @@ void Infer(Operation* op, const std::map<std::string, Field>& where) {
   const Tensor& b = op->inputs.at("b").tensor;
   CheckInput(a, where.at("a"));
   CheckInput(b, where.at("b"));
+  if (op->matmul_int4) {
+    CheckInt4(a, "a", where.at("a"));
+    CheckInt4(b, "b", where.at("b"));
+  }
   const MatrixShape ma = AsMatrix(a, false);
   const MatrixShape mb = AsMatrix(b, true);
   if (ma.cols != mb.rows) {
@@ -90,7 +120,7 @@ void ReadPost(Operation* op, const std::map<std::string, Field>& where, const st
   op->post = cfg;
 }
 
-std::string Describe(const Operation&) { return ""; }
+std::string Describe(const Operation& op) { return op.matmul_int4 ? " int4" : ""; }
 
 std::string ReferenceNote(const Operation&) { return kDotProductNote; }
 
@@ -205,8 +235,13 @@ Evaluation Evaluate(const Operation& op, Engine engine, const harness::DataFault
   std::optional<oracle::MatmulResult> want;
   // engine oracle: the fast exact path (oracle/fast_mac.h, equal to the reference by
   // oracle_fast_mac_test); engine both: the reference stages, the RTL's judge
-  if (engine == Engine::kOracle) want = oracle::FastMatmul(a, b, op.generation);
-  if (engine == Engine::kBoth) want = oracle::Matmul(a, b, op.generation);
+  if (op.matmul_int4) {
+    // N-2.8 through the oracle's int4 steps (MacLane kInt4), on both engines
+    if (engine != Engine::kRtl) want = oracle::MatmulInt4(a, b, op.generation);
+  } else {
+    if (engine == Engine::kOracle) want = oracle::FastMatmul(a, b, op.generation);
+    if (engine == Engine::kBoth) want = oracle::Matmul(a, b, op.generation);
+  }
   if (engine == Engine::kOracle) {
     e.saturated = want->saturated_count;
     const Tensor y = OutputTensor(op, *want);
@@ -215,6 +250,7 @@ Evaluation Evaluate(const Operation& op, Engine engine, const harness::DataFault
   }
   harness::RtlMatmulOptions options;
   options.fault = fault;
+  options.int4 = op.matmul_int4;
   const harness::RtlMatmulResult got = harness::RtlMatmul(a, b, op.generation, options);
   e.saturated = got.y.saturated_count;
   e.rtl = RtlRun{};
@@ -222,7 +258,8 @@ Evaluation Evaluate(const Operation& op, Engine engine, const harness::DataFault
   Tensor y = OutputTensor(op, got.y);
   if (want) {
     CompareWithOracle(&e, y, OutputTensor(op, *want), [&](size_t i) {
-      return harness::LocateMismatch(a, b, op.generation, int64_t(i) / b.cols, int64_t(i) % b.cols, fault);
+      return harness::LocateMismatch(a, b, op.generation, int64_t(i) / b.cols, int64_t(i) % b.cols, fault,
+                                     op.matmul_int4);
     });
     if (!e.mismatch && got.y.saturated_count != want->saturated_count) {
       e.mismatch = EngineMismatch{"y (saturation count)",
@@ -255,7 +292,10 @@ void PrintRtl(const Operation&, const RtlRun& rtl) {
   if (rtl.post) PrintPostRtl(*rtl.post);
   const harness::RtlMatmulStats& s = *rtl.matmul;
   fmt::print("rtl         {} lanes, {} mapping: {} operations, {} cycles, utilization {:.1f}%\n", harness::kArrayLanes,
-             s.two_kernel ? "two-kernel" : "broadcast", s.operations, s.cycles, 100.0 * s.utilization);
+             s.int4         ? "int4 packed"
+             : s.two_kernel ? "two-kernel"
+                            : "broadcast",
+             s.operations, s.cycles, 100.0 * s.utilization);
   PrintRtlSpeed(s.cycles, s.macs, s.seconds);
 }
 #endif
@@ -266,7 +306,7 @@ const OpFamily kMatmulFamily = {
     "matmul",
     "y = a x b (N-2), optionally post-processed (N-3); RTL: the 256-lane MAC array and the post-processor",
     FieldHelp,
-    nullptr,
+    ReadFields,
     Inputs,
     {"scale", "bias"},
     Infer,
