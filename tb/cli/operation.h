@@ -75,6 +75,9 @@ struct Operation {
   // [N, C, H, W] input (0: x is [C, H, W]).
   oracle::ConvLayer conv;
   harness::RtlConvOptions conv_rtl;
+  // conv2d `kernel_format: int8sym | palette` (N-6): the coefficients the MAC receives, w as
+  // stored and decompressed ([Cout][Cg KH KW]); empty for fp16 and int8 kernels
+  std::vector<std::vector<uint16_t>> conv_coefs;
   int64_t batch = 0;
   // convert (docs/cli.md): the planar engine's result converter, one for every channel or one
   // per channel (from `scale` / `bias` lists); before Infer, the fields as read

@@ -22,7 +22,13 @@ CoreLayerPlan BasePlan(const oracle::ConvLayer& layer, const RtlConvOptions& opt
   p.layer = layer;
   // int8 kernels (int8 x int8, fp16 x int8) as raw8, fp16 kernels (fp16 x fp16, int8 x fp16) as fp16
   const bool int8_kernels = layer.mode == oracle::MacMode::kInt8 || layer.mode == oracle::MacMode::kFp16xInt8;
-  p.kspec.format = int8_kernels ? oracle::KernelFormat::kRaw8 : oracle::KernelFormat::kFp16;
+  p.kspec.format = int8_kernels ? oracle::KernelFormat::kRaw8 : options.fp16_kernels;
+  if (!int8_kernels) {
+    p.kspec.palette_bits = options.palette_bits;
+    p.kspec.per_channel_scale = options.per_channel_scale;
+    p.kscales = options.scales;
+    p.kpalette = options.palette;
+  }
   p.kspec.sparse = options.sparse;
   p.kspec.two_kernel = per_slot == 2;
   p.kspec.four_kernel = per_slot == 4;

@@ -26,8 +26,15 @@ enum class ConvMapping { kAuto, kBroadcast, kTwoKernel, kDepthwise, kFourKernel 
 struct RtlConvOptions {
   ConvMapping mapping = ConvMapping::kAuto;  // auto: the mapping with fewer estimated cycles
   bool sparse = false;                       // sparse kernel groups (same results, skips zeros)
-  CoreRunOptions run;                        // memory latency and back-pressure
-  uint32_t x_seed = 1;                       // --x-initial seed of the model
+  // How fp16 kernels are stored (N-6): fp16, int8sym (one scale per group or, with
+  // per_channel_scale, per kernel) or palette (palette_bits); `scales` / `palette`, when not
+  // empty, are stored in every group (a per-tensor scale, a whole layer's palette)
+  oracle::KernelFormat fp16_kernels = oracle::KernelFormat::kFp16;
+  int palette_bits = 4;
+  bool per_channel_scale = false;
+  std::vector<uint16_t> scales, palette;
+  CoreRunOptions run;   // memory latency and back-pressure
+  uint32_t x_seed = 1;  // --x-initial seed of the model
 };
 
 struct RtlConvStats {

@@ -91,6 +91,8 @@ class BitReader {
   uint64_t pos_ = 0;
 };
 
+}  // namespace
+
 // Palette choice: distinct values when they fit, otherwise 1-D k-means.
 std::vector<uint16_t> ChoosePalette(const std::vector<uint16_t>& values, int bits) {
   const size_t entries = size_t(1) << bits;
@@ -139,6 +141,8 @@ std::vector<uint16_t> ChoosePalette(const std::vector<uint16_t>& values, int bit
   return pal;
 }
 
+namespace {
+
 size_t NearestEntry(const std::vector<uint16_t>& pal, uint16_t w) {
   for (size_t k = 0; k < pal.size(); ++k) {
     if (pal[k] == w) return k;  // lossless palettes hold every weight exactly
@@ -151,6 +155,8 @@ size_t NearestEntry(const std::vector<uint16_t>& pal, uint16_t w) {
   return best;
 }
 
+}  // namespace
+
 uint16_t MaxAbsScale(const std::vector<uint16_t>& w) {
   uint16_t m = 0;
   for (uint16_t c : w) {
@@ -161,8 +167,6 @@ uint16_t MaxAbsScale(const std::vector<uint16_t>& w) {
   const uint16_t s = Fp16Div(m, 0x57F0);  // 127
   return s == 0 ? uint16_t(0x0001) : s;
 }
-
-}  // namespace
 
 const char* KernelFormatName(KernelFormat f) {
   switch (f) {
@@ -383,7 +387,9 @@ void PaletteFields(KernelGroup* g, CoefficientFields* out) {
       const uint16_t w = g->weights[size_t(n)][size_t(s)];
       const size_t idx = NearestEntry(g->palette, w);
       field[size_t(n)][size_t(s)] = uint32_t(idx);
-      keep[size_t(n)][size_t(s)] = !sp.sparse || NonzeroCode(sp.format, g->palette[idx]);
+      // sparse: a zero weight is dropped (+0) even when the palette has no zero entry (the
+      // chosen palette of a sparse group holds none); a weight whose entry is zero too
+      keep[size_t(n)][size_t(s)] = !sp.sparse || (NonzeroCode(sp.format, w) && NonzeroCode(sp.format, g->palette[idx]));
     }
   }
 }
@@ -573,6 +579,25 @@ DecodedGroup DecodeKernelGroup(const uint32_t* words, size_t n, int steps) {
   d.ops = BuildSchedule(d.coefs, d.stored, KernelsPerSlot(sp), sp.sparse, steps, &d.skipped_blocks, &d.idle_quads);
   if (!sp.sparse) d.stored.assign(size_t(nk), std::vector<bool>(size_t(steps), true));
   return d;
+}
+
+std::vector<std::vector<uint16_t>> StoredCoefficients(KernelSpec spec, const std::vector<uint16_t>& palette,
+                                                      const std::vector<uint16_t>& scales,
+                                                      const std::vector<std::vector<uint16_t>>& w) {
+  spec.two_kernel = spec.four_kernel = spec.params = false;
+  std::vector<std::vector<uint16_t>> coefs;
+  for (size_t n0 = 0; n0 < w.size(); n0 += 8) {
+    KernelGroup g;
+    g.spec = spec;
+    g.steps = w.empty() ? 0 : int(w[0].size());
+    g.weights.assign(w.begin() + std::ptrdiff_t(n0), w.begin() + std::ptrdiff_t(std::min(w.size(), n0 + 8)));
+    if (spec.format == KernelFormat::kPalette) g.palette = palette;
+    if (spec.format == KernelFormat::kInt8Sym) g.scales = scales;
+    const std::vector<uint32_t> words = EncodeKernelGroup(&g);
+    const DecodedGroup d = DecodeKernelGroup(words.data(), words.size(), g.steps);
+    coefs.insert(coefs.end(), d.coefs.begin(), d.coefs.end());
+  }
+  return coefs;
 }
 
 }  // namespace ane::oracle

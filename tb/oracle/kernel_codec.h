@@ -128,6 +128,21 @@ std::vector<KernelOp> BuildSchedule(const std::vector<std::vector<uint16_t>>& co
                                     const std::vector<std::vector<bool>>& stored, int per_slot, bool sparse, int steps,
                                     int* skipped_blocks = nullptr, int* idle_quads = nullptr);
 
+// The encoder's choices (EncodeKernelGroup), for a palette or a scale shared by many groups:
+// the palette of 2^bits entries for `values` (their distinct values when they fit, else the
+// k-means above; throws std::invalid_argument when that needs a NaN or infinity), and the
+// int8sym scale RNE16(max |w| / 127) of `w` (1.0 when every weight is zero).
+std::vector<uint16_t> ChoosePalette(const std::vector<uint16_t>& values, int bits);
+uint16_t MaxAbsScale(const std::vector<uint16_t>& w);
+
+// The coefficients the MAC receives for the kernels w [N][K] stored as `spec` says (broadcast
+// groups of up to 8 kernels, each group with `palette` / `scales` when given, else its own
+// choice): each group encoded and decoded again. Throws std::invalid_argument as
+// EncodeKernelGroup does.
+std::vector<std::vector<uint16_t>> StoredCoefficients(KernelSpec spec, const std::vector<uint16_t>& palette,
+                                                      const std::vector<uint16_t>& scales,
+                                                      const std::vector<std::vector<uint16_t>>& w);
+
 // The coefficient a weight decompresses to, for tests: int8sym dequantization.
 uint16_t DequantInt8(uint16_t scale, int q);
 // Exact N-6.1 quantization: clamp(RNE(w / scale), -127, 127). w and scale finite, scale != 0.

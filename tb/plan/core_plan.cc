@@ -64,6 +64,8 @@ oracle::KernelGroup PassGroup(const CoreLayerPlan& p, int pass, const std::vecto
   grp.spec = p.kspec;
   grp.spec.params = l.post.scale_en || l.post.bias_en;
   grp.steps = l.geom.Steps();
+  if (p.kspec.format == oracle::KernelFormat::kInt8Sym) grp.scales = p.kscales;
+  if (p.kspec.format == oracle::KernelFormat::kPalette) grp.palette = p.kpalette;
   for (int co : PassChannels(p, pass)) {
     grp.weights.push_back(co < 0 ? std::vector<uint16_t>(size_t(grp.steps), 0) : w[size_t(co)]);
     if (grp.spec.params) {

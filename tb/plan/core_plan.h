@@ -29,6 +29,9 @@ struct CoreParams {  // the RTL instance's parameters
 struct CoreLayerPlan {
   oracle::ConvLayer layer;
   oracle::KernelSpec kspec;  // format, sparse, two_kernel, four_kernel (params follow the post config)
+  // int8sym / palette kernels: the scale(s) or palette every pass group stores (empty: each
+  // group's own choice, EncodeKernelGroup)
+  std::vector<uint16_t> kscales, kpalette;
   // tiling (0: chosen by PlanCoreLayer)
   int tile_h = 0, tile_w = 0;
   int channels_per_wu = 0;

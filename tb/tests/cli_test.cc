@@ -662,6 +662,79 @@ TEST_F(CliTest, N2_4_Conv2dOnTheM5CoreKeepsItsQuadsExact) {
 
 // N-3 through `ane run`: a matmul with per-column scale and bias and ReLU, and an int8 matmul
 // requantized to int8, on both engines. Expected values by hand.
+// N-6 through `ane run`: conv2d with compressed kernels (kernel_format int8sym / palette), worked
+// by hand from the encoder's documented choices (docs/kernel_extract.md): every engine and the
+// fp64 reference compute with the stored weights. Then every format with each mapping and sparse
+// on generated tensors, bit-identical on both engines; bad fields refused.
+TEST_F(CliTest, N6_Conv2dCompressedKernelsOnBothEngines) {
+  const auto run = [&](const std::string& fields, const std::string& inputs) {
+    Write("k.yaml", "{op: conv2d, " + fields + ", inputs: {" + inputs + "}, outputs: {y: y.npy}}\n");
+    const Result r = Ane({"run", "k.yaml", "--engine", "both"});
+    EXPECT_EQ(r.exit_code, 0) << fields << ": " << r.err << r.out;
+    EXPECT_NE(r.out.find("rtl vs oracle: bit-identical"), std::string::npos) << fields << ": " << r.out;
+    return std::make_pair(ReadNpy(work_ / "y.npy").bits, r.out);
+  };
+  // int8sym: w = [[254, 1.3], [127, 0.4]] (their fp16 values) (1x1 kernels over 2 channels), x = 1. One scale for the
+  // tensor, RNE16(254 / 127) = 2: q = [127, 1], [64 (63.5 to even), 0] -> [254, 2], [128, 0].
+  // Per channel: 2 and 1: kernel 1 q = [127, 0] -> [127, 0]. fp16 w: 255.25 and 127.375.
+  const std::string xw =
+      "x: {shape: [2, 1, 1], values: [1, 1]}, w: {shape: [2, 2, 1, 1], values: [254, 1.2998046875, 127, "
+      "0.39990234375]}";
+  EXPECT_EQ(run("kernel_format: int8sym", xw).first, (std::vector<uint32_t>{0x5C00, 0x5800}));  // 256, 128
+  const auto [per_channel, note] = run("kernel_format: int8sym, kernel_scale: per_channel", xw);
+  EXPECT_EQ(per_channel, (std::vector<uint32_t>{0x5C00, 0x57F0}));  // 256, 127
+  EXPECT_NE(note.find("stored as int8sym per_channel (N-6)"), std::string::npos) << note;
+  EXPECT_NE(note.find("2 of 4 differ from w"), std::string::npos) << note;                   // 254 and 127 stay
+  EXPECT_EQ(run("kernel_format: fp16", xw).first, (std::vector<uint32_t>{0x5BFA, 0x57F6}));  // 255.25, 127.375
+  // palette: w = [1, 2, 3, 4] (one 1x4 kernel), x = [1, 0, 0, 1]. 1 bit: the k-means from the
+  // quantiles 2 and 4 keeps {2, 4} (3 is as near 2 as 4: the lower index) -> [2, 2, 2, 4], y = 6;
+  // 2 bits hold the four values: y = 5.
+  const std::string xp = "x: {shape: [1, 1, 4], values: [1, 0, 0, 1]}, w: {shape: [1, 1, 1, 4], values: [1, 2, 3, 4]}";
+  EXPECT_EQ(run("kernel_format: palette, palette_bits: 1", xp).first, std::vector<uint32_t>{0x4600});
+  const auto [lossless, lossless_note] = run("kernel_format: palette, palette_bits: 2", xp);
+  EXPECT_EQ(lossless, std::vector<uint32_t>{0x4500});
+  EXPECT_NE(lossless_note.find("0 of 4 differ from w."), std::string::npos) << lossless_note;
+  // sparse: the palette holds no zero, so 1 bit keeps {2, 4} exactly: y = 4
+  const std::string xs = "x: {shape: [1, 1, 4], values: [1, 0, 0, 1]}, w: {shape: [1, 1, 1, 4], values: [0, 2, 0, 4]}";
+  EXPECT_EQ(run("kernel_format: palette, palette_bits: 1, sparse: true", xs).first, std::vector<uint32_t>{0x4400});
+  // every format with every mapping that takes it, generated tensors, and int8 x fp16
+  const std::string gen =
+      "x: {generate: {distribution: uniform, seed: 5, shape: [4, 6, 6], low: -1, high: 1}}, "
+      "w: {generate: {distribution: normal, seed: 6, shape: [20, 4, 3, 3], mean: 0, std: 0.5}}";
+  const std::string gen8 =
+      "x: {generate: {distribution: uniform, seed: 5, shape: [4, 6, 6], low: -100, high: 100, dtype: int8}}, "
+      "w: {generate: {distribution: normal, seed: 6, shape: [20, 4, 3, 3], mean: 0, std: 0.5}}";
+  const char* formats[] = {"kernel_format: palette, palette_bits: 1", "kernel_format: palette, palette_bits: 6",
+                           "kernel_format: palette, palette_bits: 8, sparse: true", "kernel_format: int8sym",
+                           "kernel_format: int8sym, kernel_scale: per_channel, sparse: true"};
+  const char* mappings[] = {"mapping: broadcast", "mapping: two_kernel", "mapping: four_kernel"};
+  for (size_t f = 0; f < std::size(formats); ++f) {
+    const std::string fields = std::string(formats[f]) + ", padding: 1, " + mappings[f % 3];
+    if (fields.find("sparse") != std::string::npos && fields.find("four_kernel") != std::string::npos) continue;
+    run(fields, gen);
+    run(std::string(formats[f]) + ", padding: 1", gen8);
+  }
+  fs::remove(work_ / "y.npy");
+  const std::string one = "x: {shape: [1, 2, 2], values: [1, 2, 3, 4]}, w: {shape: [1, 1, 1, 1], values: [1]}";
+  const auto bad = [&](const std::string& fields, const std::string& inputs, const char* field, const char* what) {
+    Write("b.yaml", "{op: conv2d, " + fields + ", inputs: {" + inputs + "}, outputs: {y: y.npy}}\n");
+    ExpectInputError(Ane({"run", "b.yaml", "--engine", "both"}), "b.yaml", field, what);
+  };
+  bad("kernel_format: raw8", one, "kernel_format", "unknown kernel_format 'raw8' (expected fp16, int8sym or palette)");
+  bad("palette_bits: 4", one, "palette_bits", "takes `kernel_format: palette`");
+  bad("kernel_format: palette, palette_bits: 3", one, "palette_bits", "1, 2, 4, 6 or 8, not 3");
+  bad("kernel_format: palette, kernel_scale: per_channel", one, "kernel_scale", "takes `kernel_format: int8sym`");
+  bad("kernel_format: int8sym, kernel_scale: per_row", one, "kernel_scale", "unknown kernel_scale 'per_row'");
+  bad("kernel_format: int8sym",
+      "x: {shape: [1, 2, 2], values: [1, 2, 3, 4]}, w: {dtype: int8, shape: [1, 1, 1, 1], values: [1]}", "inputs.w",
+      "stores fp16 kernels; this w is int8");
+  bad("kernel_format: int8sym", "x: {shape: [1, 1, 2], values: [1, 2]}, w: {shape: [1, 1, 1, 2], values: [1, inf]}",
+      "inputs.w", "quantizes finite weights; w[1] (kernel 0, step 1) is inf");
+  bad("kernel_format: palette, palette_bits: 1",
+      "x: {shape: [1, 1, 3], values: [1, 2, 3]}, w: {shape: [1, 1, 1, 3], values: [1, 2, inf]}", "inputs.w",
+      "which needs finite weights");
+}
+
 TEST_F(CliTest, MatmulPostProcessingOnBothEngines) {
   Write("fp.yaml",
         "op: matmul\nactivation: relu\n"

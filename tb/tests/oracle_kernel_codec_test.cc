@@ -122,6 +122,23 @@ TEST(OracleKernelCodec, N6_2_N6_3_HandWrittenSparsePaletteStreamDecodes) {
   EXPECT_EQ(d.ops.size(), 8u);  // a single quad is first and last: never skipped
 }
 
+// A sparse group's chosen palette holds no zero (its zeros are dropped by the masks), so a zero
+// weight must be dropped by its own value, not by its nearest entry: 1 bit, weights
+// (0, 2, 0, 4) -> palette {2, 4}, coefficients (0, 2, 0, 4), not (2, 2, 2, 4).
+TEST(OracleKernelCodec, N6_2_N6_3_SparsePaletteKeepsZeroWeightsZero) {
+  KernelGroup g;
+  g.steps = 4;
+  g.spec.format = KernelFormat::kPalette;
+  g.spec.palette_bits = 1;
+  g.spec.sparse = true;
+  g.weights = {{0, H(2.0), 0x8000, H(4.0)}};
+  const std::vector<uint32_t> words = oracle::EncodeKernelGroup(&g);
+  EXPECT_EQ(g.palette, (std::vector<uint16_t>{H(2.0), H(4.0)}));
+  const DecodedGroup d = oracle::DecodeKernelGroup(words.data(), words.size(), 4);
+  EXPECT_EQ(d.coefs[0], (std::vector<uint16_t>{0, H(2.0), 0, H(4.0)}));
+  EXPECT_EQ(d.stored[0], (std::vector<bool>{false, true, false, true}));
+}
+
 TEST(OracleKernelCodec, RejectsMalformedStreamsWithAReason) {
   const std::vector<uint32_t> bad_format = {0x00000007u, 0};
   EXPECT_THROW(oracle::DecodeKernelGroup(bad_format.data(), 2, 1), std::invalid_argument);

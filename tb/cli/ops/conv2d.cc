@@ -9,6 +9,7 @@
 #include "tb/cli/op_family.h"
 #include "tb/oracle/conv.h"
 #include "tb/oracle/fast_mac.h"
+#include "tb/oracle/kernel_codec.h"
 
 namespace ane::cli::ops {
 namespace {
@@ -22,7 +23,37 @@ std::string FieldHelp() {
          "shift: 0..31 and store: int8 | fp16 (int8 x int8); mapping: auto, broadcast, two_kernel, four_kernel, "
          "depthwise; sparse: true | false; mac: multiply | max | min (N-2.9: the window's maximum or minimum, "
          "w's values ignored); rounding: nearest | stochastic (N-3.4, fp accumulators) with rounding_seed "
-         "(1 .. 2^32 - 1, default 1) and rounding_bits (1 .. 13, default 13)";
+         "(1 .. 2^32 - 1, default 1) and rounding_bits (1 .. 13, default 13); kernel_format: fp16 | int8sym | "
+         "palette (N-6: fp16 w stored compressed) with kernel_scale: per_tensor | per_channel (int8sym) or "
+         "palette_bits: 1, 2, 4, 6 or 8 (palette, default 4)";
+}
+
+// kernel_format, palette_bits, kernel_scale: how fp16 kernels are stored (N-6)
+void ReadKernelFormat(Fields& fields, Operation* op) {
+  harness::RtlConvOptions& o = op->conv_rtl;
+  if (const std::optional<Field> f = fields.Optional("kernel_format")) {
+    const std::string name = f->Scalar();
+    oracle::KernelFormat kf = oracle::KernelFormat::kFp16;
+    if (!oracle::ParseKernelFormat(name, &kf) || kf == oracle::KernelFormat::kRaw8 ||
+        kf == oracle::KernelFormat::kRaw4) {
+      f->Fail(fmt::format("unknown kernel_format '{}' (expected fp16, int8sym or palette)", name));
+    }
+    o.fp16_kernels = kf;
+  }
+  if (const std::optional<Field> f = fields.Optional("palette_bits")) {
+    if (o.fp16_kernels != oracle::KernelFormat::kPalette) f->Fail("takes `kernel_format: palette`");
+    const int b = int(f->Integer(1, 8));
+    if (b == 3 || b == 5 || b == 7) f->Fail(fmt::format("palette index bits are 1, 2, 4, 6 or 8, not {}", b));
+    o.palette_bits = b;
+  }
+  if (const std::optional<Field> f = fields.Optional("kernel_scale")) {
+    if (o.fp16_kernels != oracle::KernelFormat::kInt8Sym) f->Fail("takes `kernel_format: int8sym`");
+    const std::string v = f->Scalar();
+    if (v != "per_tensor" && v != "per_channel") {
+      f->Fail(fmt::format("unknown kernel_scale '{}' (expected per_tensor or per_channel)", v));
+    }
+    o.per_channel_scale = v == "per_channel";
+  }
 }
 
 // [rows, columns] of an option: two integers in lo..hi, or one for both.
@@ -78,9 +109,65 @@ void ReadFields(Fields& fields, Operation* op) {
     if (v != "true" && v != "false") f->Fail("expected true or false");
     op->conv_rtl.sparse = v == "true";
   }
+  ReadKernelFormat(fields, op);
 }
 
 std::vector<const char*> Inputs(const Operation&) { return {"x", "w"}; }
+
+std::vector<std::vector<uint16_t>> ConvKernels(const Operation& op);
+
+// int8sym / palette kernels (N-6): the layer's one scale (per_tensor; per_channel: each kernel's
+// own) or palette, chosen from all of w as the encoder chooses per group, then the coefficients
+// the MAC receives (w stored and decompressed) into op->conv_coefs. Every kernel group of the
+// core stores that scale or palette, so both engines compute with the same coefficients.
+void StoreKernels(Operation* op, const Field& where) {
+  harness::RtlConvOptions& o = op->conv_rtl;
+  const std::vector<std::vector<uint16_t>> w = ConvKernels(*op);
+  std::vector<uint16_t> all, kept;
+  for (const auto& kern : w) {
+    all.insert(all.end(), kern.begin(), kern.end());
+    for (uint16_t c : kern) {
+      if (!o.sparse || (c & 0x7FFF) != 0) kept.push_back(c);  // a sparse palette holds no zero
+    }
+  }
+  if (kept.empty()) kept.push_back(0);
+  if (o.fp16_kernels == oracle::KernelFormat::kInt8Sym) {
+    for (size_t i = 0; i < all.size(); ++i) {
+      if ((all[i] & 0x7C00) == 0x7C00) {
+        const size_t k = w[0].size();
+        where.Fail(fmt::format("kernel_format int8sym quantizes finite weights; w[{}] (kernel {}, step {}) is {}", i,
+                               i / k, i % k, FormatValue(all[i], DType::kFp16)));
+      }
+    }
+  }
+  oracle::KernelSpec spec;
+  spec.format = o.fp16_kernels;
+  spec.sparse = o.sparse;
+  spec.palette_bits = o.palette_bits;
+  spec.per_channel_scale = o.per_channel_scale;
+  try {
+    if (spec.format == oracle::KernelFormat::kPalette) o.palette = oracle::ChoosePalette(kept, o.palette_bits);
+    if (spec.format == oracle::KernelFormat::kInt8Sym && !o.per_channel_scale) o.scales = {oracle::MaxAbsScale(all)};
+    op->conv_coefs = oracle::StoredCoefficients(spec, o.palette, o.scales, w);
+  } catch (const std::invalid_argument& e) {
+    where.Fail(fmt::format("kernel_format {}: {}", oracle::KernelFormatName(spec.format), e.what()));
+  }
+}
+
+// The coefficients the MAC receives: w, or w as stored (conv_coefs).
+std::vector<std::vector<uint16_t>> ConvCoefficients(const Operation& op) {
+  return op.conv_coefs.empty() ? ConvKernels(op) : op.conv_coefs;
+}
+
+// " int8sym per_tensor", " palette 4-bit" or "".
+std::string KernelFormatText(const Operation& op) {
+  const harness::RtlConvOptions& o = op.conv_rtl;
+  if (o.fp16_kernels == oracle::KernelFormat::kInt8Sym) {
+    return o.per_channel_scale ? " kernels int8sym per_channel" : " kernels int8sym per_tensor";
+  }
+  if (o.fp16_kernels == oracle::KernelFormat::kPalette) return fmt::format(" kernels palette {}-bit", o.palette_bits);
+  return "";
+}
 
 void Infer(Operation* op, const std::map<std::string, Field>& where) {
   const Tensor& x = op->inputs.at("x").tensor;
@@ -142,6 +229,13 @@ void Infer(Operation* op, const std::map<std::string, Field>& where) {
   const std::string bad = oracle::CheckConvGeometry(g, oracle::kMaxLayerKernel);
   if (!bad.empty())
     where.at("x").Fail(fmt::format("x {} with w {}: {}", ShapeString(x.shape), ShapeString(w.shape), bad));
+  if (op->conv_rtl.fp16_kernels != oracle::KernelFormat::kFp16) {
+    if (w8) {
+      where.at("w").Fail(fmt::format("kernel_format {} stores fp16 kernels; this w is int8 (stored raw)",
+                                     oracle::KernelFormatName(op->conv_rtl.fp16_kernels)));
+    }
+    StoreKernels(op, where.at("w"));
+  }
   std::vector<int64_t> y;
   if (r == 4) y.push_back(op->batch);
   y.insert(y.end(), {int64_t(l.cout), int64_t(g.OutHeight()), int64_t(g.OutWidth())});
@@ -216,14 +310,36 @@ std::string Describe(const Operation& op) {
   if (g.dilation_y != 1 || g.dilation_x != 1) fn += fmt::format(" dilation [{}, {}]", g.dilation_y, g.dilation_x);
   if (op.conv.groups != 1) fn += fmt::format(" groups {}", op.conv.groups);
   if (oracle::IsCompareMode(op.conv.mode)) fn += op.conv.mode == oracle::MacMode::kCmpMax ? " mac max" : " mac min";
-  return fn;
+  return fn + KernelFormatText(op);
+}
+
+// The stored kernels' difference from w: "" for uncompressed kernels.
+std::string StoredNote(const Operation& op) {
+  if (op.conv_coefs.empty()) return "";
+  const std::vector<std::vector<uint16_t>> w = ConvKernels(op);
+  size_t changed = 0, total = 0;
+  double most = 0;
+  for (size_t co = 0; co < w.size(); ++co) {
+    for (size_t s = 0; s < w[co].size(); ++s, ++total) {
+      if (w[co][s] == op.conv_coefs[co][s]) continue;
+      ++changed;
+      most = std::max(
+          most, std::fabs(ReferenceValue(w[co][s], DType::kFp16) - ReferenceValue(op.conv_coefs[co][s], DType::kFp16)));
+    }
+  }
+  return fmt::format(
+      "note: the kernels are stored as{} (N-6); the engines and the reference compute with the stored\n"
+      "weights: {} of {} differ from w{}.\n",
+      KernelFormatText(op).substr(std::string(" kernels").size()), changed, total,
+      changed ? fmt::format(", by at most {:g}", most) : std::string());
 }
 
 std::string ReferenceNote(const Operation& op) {
   const std::string sr =
-      op.conv.post.sr
-          ? "note: the engine rounds each accumulator stochastically (N-3.4); the reference rounds to nearest.\n"
-          : "";
+      (op.conv.post.sr
+           ? "note: the engine rounds each accumulator stochastically (N-3.4); the reference rounds to nearest.\n"
+           : "") +
+      StoredNote(op);
   if (!oracle::IsCompareMode(op.conv.mode)) return kDotProductNote + sr;
   return "note: the fp64 reference takes the window's extreme of the values after N-1; on m1 the engine's\n"
          "compare treats a denormal as +0 (N-2.3), and the post-processing rounds as the reference does.\n" +
@@ -262,7 +378,7 @@ TensorMap Reference(const Operation& op) {
   const oracle::ConvLayer& l = op.conv;
   const oracle::ConvGeometry& g = l.geom;
   const DType in = op.inputs.at("x").tensor.dtype, wt = op.inputs.at("w").tensor.dtype;
-  const std::vector<std::vector<uint16_t>> w = ConvKernels(op);
+  const std::vector<std::vector<uint16_t>> w = ConvCoefficients(op);
   Tensor y{op.outputs.at("y").dtype, op.outputs.at("y").shape, {}};
   const int per = l.cout / l.groups;
   for (int64_t n = 0; n < std::max<int64_t>(op.batch, 1); ++n) {
@@ -312,7 +428,9 @@ void AppendConvOutputs(const oracle::Tensor3& y, DType dtype, std::vector<uint32
 // the first differing output located in the core's tiling.
 Evaluation Evaluate(const Operation& op, Engine engine, const harness::DataFault& fault) {
   const TensorType& type = op.outputs.at("y");
+  // the RTL stores w as the op asks (N-6); the oracle computes with the stored coefficients
   const std::vector<std::vector<uint16_t>> w = ConvKernels(op);
+  const std::vector<std::vector<uint16_t>> coefs = ConvCoefficients(op);
   const int64_t images = std::max<int64_t>(op.batch, 1);
   Tensor want{type.dtype, type.shape, {}};
   Tensor got{type.dtype, type.shape, {}};
@@ -336,11 +454,11 @@ Evaluation Evaluate(const Operation& op, Engine engine, const harness::DataFault
     // oracle_fast_mac_test); engine both: the reference stages, the RTL's judge; stochastic
     // rounding: the reference stages over the core's vectors (each image from the seed again)
     if (op.conv.post.sr && engine != Engine::kRtl) {
-      AppendConvOutputs(oracle::Conv2dInVectors(op.conv, x, w, order), type.dtype, &want.bits);
+      AppendConvOutputs(oracle::Conv2dInVectors(op.conv, x, coefs, order), type.dtype, &want.bits);
     } else if (engine == Engine::kOracle) {
-      AppendConvOutputs(oracle::FastConv2d(op.conv, x, w), type.dtype, &want.bits);
+      AppendConvOutputs(oracle::FastConv2d(op.conv, x, coefs), type.dtype, &want.bits);
     } else if (engine == Engine::kBoth) {
-      AppendConvOutputs(oracle::Conv2d(op.conv, x, w), type.dtype, &want.bits);
+      AppendConvOutputs(oracle::Conv2d(op.conv, x, coefs), type.dtype, &want.bits);
     }
     if (engine == Engine::kOracle) continue;
     harness::RtlConvResult r;
