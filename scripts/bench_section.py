@@ -65,7 +65,7 @@ def cycle_figures(b):
 def core_table(core, oracle_conv):
     """The neural-engine core's layers: cycles, every lost cycle by cause, and both speeds."""
     out = ["### Neural-engine core: layers", ""]
-    out.append("`BM_CoreConv/i` runs a layer on the Verilated 256-lane core (`Vane_core256_m1`, "
+    out.append("`BM_CoreConv/i/0` runs a layer on the Verilated 256-lane core (`Vane_core256_m1`, "
                "`harness::RtlConv2d`: the driver's tiling, memory 1 cycle away, always ready) and "
                "checks every output against `oracle::Conv2d`; `BM_OracleConv/i` runs the same layer "
                "on the oracle. Speeds are per CPU second (one thread). Utilization = MACs / (256 x "
@@ -77,13 +77,22 @@ def core_table(core, oracle_conv):
                "waiting for kernels (group headers, the pass directory, pipeline fill); `drain` the "
                "rest (after the last operation: the pipeline, the post-processor and the writes). "
                "Input port 64 bytes per cycle, output port 64 bytes, input buffer a ring of 8 banks of 512 bytes; "
-               "the depthwise interleave runs 4 depthwise groups per pass, each from its own bank (docs/core.md).")
+               "the depthwise interleave runs 4 depthwise groups per pass, each from its own bank (docs/core.md). "
+               "`BM_CoreConv/i/1` runs the layer on the m5 core (`Vane_core256_m5`, checked against the oracle "
+               "at m5): its cycles and utilization are the last column.")
     out.append("")
     out.append("| Layer | Mapping | Tiles x passes | MACs | Cycles | MAC cycles | Utilization | "
-               "Lost: edge / res / slot / load / kern / drain | RTL speed | Oracle speed |")
-    out.append("|---|---|---|---:|---:|---:|---:|---|---:|---:|")
+               "Lost: edge / res / slot / load / kern / drain | RTL speed | Oracle speed | m5: cycles, utilization |")
+    out.append("|---|---|---|---:|---:|---:|---:|---|---:|---:|---:|")
+    # names: BM_CoreConv/<layer>/<generation: 0 m1, 1 m5>/iterations:1
+    m5 = {b["name"].split("/")[1]: b for b in core if b["name"].split("/")[2] == "1"}
     for b in core:
+        if b["name"].split("/")[2] == "1":
+            continue
         idx = b["name"].split("/")[1]
+        b5 = m5.get(idx)
+        m5_text = f"{b5['cycles']:.0f}, {100 * b5['utilization']:.1f}%" if b5 else ""
+
         o = oracle_conv.get(idx)
         mac = b["operations"]
         lanes = b["core_macs"] / (256 * mac) if mac else 0
@@ -99,7 +108,7 @@ def core_table(core, oracle_conv):
                    f"| {b['tiles']:.0f} x {b['passes']:.0f} | {si(b['core_macs'])} | {b['cycles']:.0f} "
                    f"| {mac:.0f} | {100 * b['utilization']:.1f}% "
                    f"| {edge:.0f} / {b['stall_res']:.0f} / {slot:.0f} / {b['wait_load']:.0f} / {b['wait_kern']:.0f} / {drain:.0f} "
-                   f"| {speed} | {si(o['MACs/s']) + ' MACs/s' if o else ''} |")
+                   f"| {speed} | {si(o['MACs/s']) + ' MACs/s' if o else ''} | {m5_text} |")
     out.append("")
     return out
 

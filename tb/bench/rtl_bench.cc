@@ -28,9 +28,9 @@
 //                         4 lanes, lines of 16): input beats, cycles, beats per cycle
 //   BM_PlanarEngine16/i   the planar engine (ane_planar, 16 lanes) on real shapes
 //                         (tb/bench/planar_engine_cases.h): cycles, elements, utilization
-//   BM_CoreConv/i         layer i of kBenchLayers on the 256-lane neural-engine core, checked
-//                         against oracle::Conv2d: MACs/s (simulated), cycles, MAC cycles, the
-//                         lost cycles by cause, utilization
+//   BM_CoreConv/i/g       layer i of kBenchLayers on the 256-lane neural-engine core (g = 0: m1,
+//                         1: m5), checked against oracle::Conv2d: MACs/s (simulated), cycles,
+//                         MAC cycles, the lost cycles by cause, utilization
 //   BM_OracleConv/i       the same layer on the oracle: MACs/s
 #include <benchmark/benchmark.h>
 
@@ -538,9 +538,12 @@ BenchConv MakeBenchConv(const BenchLayer& b) {
   return c;
 }
 
+// range(1): 0 generation m1 (Vane_core256_m1), 1 generation m5 (Vane_core256_m5: the same
+// schedule, m5 arithmetic), checked against the oracle at that generation.
 void BM_CoreConv(benchmark::State& state) {
   const BenchLayer& b = kBenchLayers[state.range(0)];
-  const BenchConv c = MakeBenchConv(b);
+  BenchConv c = MakeBenchConv(b);
+  if (state.range(1) == 1) c.l.gen = c.l.post.gen = oracle::Generation::kM5;
   harness::RtlConvResult r;
   for (auto _ : state) {
     r = harness::RtlConv2d(c.l, c.x, c.w);
@@ -567,7 +570,10 @@ void BM_CoreConv(benchmark::State& state) {
   state.counters["depthwise_interleave"] = s.diag ? 1.0 : 0.0;
   state.SetLabel(b.name);
 }
-BENCHMARK(BM_CoreConv)->DenseRange(0, kNumBenchLayers - 1)->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK(BM_CoreConv)
+    ->ArgsProduct({benchmark::CreateDenseRange(0, kNumBenchLayers - 1, 1), {0, 1}})
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
 
 void BM_OracleConv(benchmark::State& state) {
   const BenchLayer& b = kBenchLayers[state.range(0)];

@@ -709,6 +709,36 @@ TEST(RtlCore, N2_3_N2_4_M5LayersOnTheM5Core) {
   EXPECT_GT(differ_from_m1, 0) << "no layer told the generations apart";
 }
 
+// The m5 core runs the m1 core's schedule: the generation changes only the lanes' and the
+// post-processor's arithmetic, so a layer takes the same cycles, counter for counter, on both
+// (its utilization on the layer table is m1's, BM_CoreConv/i/1 in results.md). Random layers of
+// every mapping, each exact against the oracle at its generation.
+TEST(RtlCore, N7_M5CoreTakesTheM1CoresCycles) {
+  const uint64_t seed = test::TestSeed(0xC0DE);
+  SCOPED_TRACE(test::SeedNote(seed));
+  test::Rng rng(seed);
+  int ran = 0;
+  for (int i = 0; i < int(test::CoverageShare(12)) && !HasFailure(); ++i) {
+    LayerCase m1 = RandomLayer(rng, true, rng.Below(4) == 0);
+    CoreLayerPlan probe = m1.plan;
+    if (!harness::PlanCoreLayer(&probe, kCore8).empty()) continue;
+    LayerCase m5 = m1;
+    m5.plan.layer.gen = m5.plan.layer.post.gen = oracle::Generation::kM5;
+    harness::CoreResult r1, r5;
+    const std::string what = "layer " + std::to_string(i) + ": " + Describe(m1);
+    RunAndCompare<Vane_core8_m1>(m1, {}, what + " (m1)", &r1);
+    RunAndCompare<Vane_core8_m5>(m5, {}, what + " (m5)", &r5);
+    EXPECT_EQ(r5.cycles, r1.cycles) << what;
+    EXPECT_EQ(r5.counters.mac, r1.counters.mac) << what;
+    EXPECT_EQ(r5.counters.stall_res, r1.counters.stall_res) << what;
+    EXPECT_EQ(r5.counters.wait_slot, r1.counters.wait_slot) << what;
+    EXPECT_EQ(r5.counters.wait_load, r1.counters.wait_load) << what;
+    EXPECT_EQ(r5.counters.wait_kern, r1.counters.wait_kern) << what;
+    ++ran;
+  }
+  EXPECT_GE(ran, int(test::CoverageShare(12)) / 2);
+}
+
 // The full 256-lane core on an aligned layer: x [16, 32, 32] -> 32 channels, 3x3 padding 1
 // (fp16 two-kernel mode: 128 positions x 2 kernels; 4x32 tiles cover 32x32 exactly).
 TEST(RtlCore256, N2_UtilizationOnAnAlignedLayer) {
