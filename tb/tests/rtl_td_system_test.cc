@@ -25,7 +25,11 @@
 #include <vector>
 
 #include "Vane_core8_m1.h"
+#ifdef ANE_COVERAGE
+#include "Vane_planar8_td.h"  // Vane_planar8 without toggle counters (rtl/CMakeLists.txt)
+#else
 #include "Vane_planar8.h"
+#endif
 #include "Vane_td_ctrl8.h"
 #include "tb/harness/postproc_driver.h"
 #include "tb/harness/sim.h"
@@ -52,7 +56,11 @@ using harness::TdSystemResult;
 using test::Rng;
 using Ctrl = Vane_td_ctrl8;
 using Core = Vane_core8_m1;
+#ifdef ANE_COVERAGE
+using Planar = Vane_planar8_td;
+#else
 using Planar = Vane_planar8;
+#endif
 
 constexpr CoreParams kCp{8, 512, 8, 64};  // Vane_core8_m1 and Vane_td_ctrl8 (rtl/CMakeLists.txt)
 constexpr int kWeightsBar = 1;
