@@ -91,8 +91,6 @@ class BitReader {
   uint64_t pos_ = 0;
 };
 
-}  // namespace
-
 // Palette choice: distinct values when they fit, otherwise 1-D k-means.
 std::vector<uint16_t> ChoosePalette(const std::vector<uint16_t>& values, int bits) {
   const size_t entries = size_t(1) << bits;
@@ -141,8 +139,6 @@ std::vector<uint16_t> ChoosePalette(const std::vector<uint16_t>& values, int bit
   return pal;
 }
 
-namespace {
-
 size_t NearestEntry(const std::vector<uint16_t>& pal, uint16_t w) {
   for (size_t k = 0; k < pal.size(); ++k) {
     if (pal[k] == w) return k;  // lossless palettes hold every weight exactly
@@ -155,8 +151,6 @@ size_t NearestEntry(const std::vector<uint16_t>& pal, uint16_t w) {
   return best;
 }
 
-}  // namespace
-
 uint16_t MaxAbsScale(const std::vector<uint16_t>& w) {
   uint16_t m = 0;
   for (uint16_t c : w) {
@@ -166,6 +160,31 @@ uint16_t MaxAbsScale(const std::vector<uint16_t>& w) {
   if (m == 0) return 0x3C00;
   const uint16_t s = Fp16Div(m, 0x57F0);  // 127
   return s == 0 ? uint16_t(0x0001) : s;
+}
+
+}  // namespace
+
+void ChooseStorage(KernelGroup* g) {
+  const KernelSpec& sp = g->spec;
+  if (sp.format == KernelFormat::kInt8Sym && g->scales.empty()) {
+    if (sp.per_channel_scale) {
+      for (const auto& w : g->weights) g->scales.push_back(MaxAbsScale(w));
+    } else {
+      std::vector<uint16_t> all;
+      for (const auto& w : g->weights) all.insert(all.end(), w.begin(), w.end());
+      g->scales.push_back(MaxAbsScale(all));
+    }
+  }
+  if (sp.format == KernelFormat::kPalette && g->palette.empty()) {
+    std::vector<uint16_t> values;  // a sparse group's palette holds no zero: its masks drop zeros
+    for (const auto& w : g->weights) {
+      for (uint16_t c : w) {
+        if (!sp.sparse || NonzeroCode(sp.format, c)) values.push_back(c);
+      }
+    }
+    if (values.empty()) values.push_back(0);
+    g->palette = ChoosePalette(values, sp.palette_bits);
+  }
 }
 
 const char* KernelFormatName(KernelFormat f) {
@@ -332,15 +351,7 @@ void Int8SymFields(KernelGroup* g, CoefficientFields* out) {
   std::vector<std::vector<uint32_t>>& field = out->field;
   std::vector<std::vector<bool>>& keep = out->keep;
   const size_t want = sp.per_channel_scale ? size_t(nk) : 1;
-  if (g->scales.empty()) {
-    if (sp.per_channel_scale) {
-      for (const auto& w : g->weights) g->scales.push_back(MaxAbsScale(w));
-    } else {
-      std::vector<uint16_t> all;
-      for (const auto& w : g->weights) all.insert(all.end(), w.begin(), w.end());
-      g->scales.push_back(MaxAbsScale(all));
-    }
-  }
+  ChooseStorage(g);
   if (g->scales.size() != want) {
     Fail("int8sym needs " + S(long(want)) + " scale(s), got " + S(long(g->scales.size())));
   }
@@ -369,16 +380,7 @@ void PaletteFields(KernelGroup* g, CoefficientFields* out) {
   const int k = g->steps;
   std::vector<std::vector<uint32_t>>& field = out->field;
   std::vector<std::vector<bool>>& keep = out->keep;
-  if (g->palette.empty()) {
-    std::vector<uint16_t> values;
-    for (const auto& w : g->weights) {
-      for (uint16_t c : w) {
-        if (!sp.sparse || NonzeroCode(sp.format, c)) values.push_back(c);
-      }
-    }
-    if (values.empty()) values.push_back(0);
-    g->palette = ChoosePalette(values, sp.palette_bits);
-  }
+  ChooseStorage(g);
   if (g->palette.size() != (size_t(1) << sp.palette_bits)) {
     Fail("the palette needs " + S(1L << sp.palette_bits) + " entries, got " + S(long(g->palette.size())));
   }

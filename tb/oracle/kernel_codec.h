@@ -128,12 +128,12 @@ std::vector<KernelOp> BuildSchedule(const std::vector<std::vector<uint16_t>>& co
                                     const std::vector<std::vector<bool>>& stored, int per_slot, bool sparse, int steps,
                                     int* skipped_blocks = nullptr, int* idle_quads = nullptr);
 
-// The encoder's choices (EncodeKernelGroup), for a palette or a scale shared by many groups:
-// the palette of 2^bits entries for `values` (their distinct values when they fit, else the
-// k-means above; throws std::invalid_argument when that needs a NaN or infinity), and the
-// int8sym scale RNE16(max |w| / 127) of `w` (1.0 when every weight is zero).
-std::vector<uint16_t> ChoosePalette(const std::vector<uint16_t>& values, int bits);
-uint16_t MaxAbsScale(const std::vector<uint16_t>& w);
+// The encoder's choices (EncodeKernelGroup) for g's weights, where g gives none: int8sym scales
+// (RNE16(max |w| / 127) over all of them, or per kernel), the palette (a sparse group's from its
+// nonzero weights). Does not check g otherwise, so one call can choose for a whole layer whose
+// groups then share the choice. Throws std::invalid_argument when a lossy palette meets a NaN
+// or an infinity.
+void ChooseStorage(KernelGroup* g);
 
 // The coefficients the MAC receives for the kernels w [N][K] stored as `spec` says (broadcast
 // groups of up to 8 kernels, each group with `palette` / `scales` when given, else its own

@@ -122,32 +122,29 @@ std::vector<std::vector<uint16_t>> ConvKernels(const Operation& op);
 // core stores that scale or palette, so both engines compute with the same coefficients.
 void StoreKernels(Operation* op, const Field& where) {
   harness::RtlConvOptions& o = op->conv_rtl;
-  const std::vector<std::vector<uint16_t>> w = ConvKernels(*op);
-  std::vector<uint16_t> all, kept;
-  for (const auto& kern : w) {
-    all.insert(all.end(), kern.begin(), kern.end());
-    for (uint16_t c : kern) {
-      if (!o.sparse || (c & 0x7FFF) != 0) kept.push_back(c);  // a sparse palette holds no zero
-    }
-  }
-  if (kept.empty()) kept.push_back(0);
+  oracle::KernelGroup layer;  // every kernel, for the layer's one choice
+  layer.spec.format = o.fp16_kernels;
+  layer.spec.sparse = o.sparse;
+  layer.spec.palette_bits = o.palette_bits;
+  layer.spec.per_channel_scale = o.per_channel_scale;
+  layer.weights = ConvKernels(*op);
+  const std::vector<std::vector<uint16_t>>& w = layer.weights;
   if (o.fp16_kernels == oracle::KernelFormat::kInt8Sym) {
-    for (size_t i = 0; i < all.size(); ++i) {
-      if ((all[i] & 0x7C00) == 0x7C00) {
-        const size_t k = w[0].size();
+    const size_t k = w[0].size();
+    for (size_t i = 0; i < w.size() * k; ++i) {
+      const uint16_t c = w[i / k][i % k];
+      if ((c & 0x7C00) == 0x7C00) {
         where.Fail(fmt::format("kernel_format int8sym quantizes finite weights; w[{}] (kernel {}, step {}) is {}", i,
-                               i / k, i % k, FormatValue(all[i], DType::kFp16)));
+                               i / k, i % k, FormatValue(c, DType::kFp16)));
       }
     }
   }
-  oracle::KernelSpec spec;
-  spec.format = o.fp16_kernels;
-  spec.sparse = o.sparse;
-  spec.palette_bits = o.palette_bits;
-  spec.per_channel_scale = o.per_channel_scale;
+  const oracle::KernelSpec& spec = layer.spec;
   try {
-    if (spec.format == oracle::KernelFormat::kPalette) o.palette = oracle::ChoosePalette(kept, o.palette_bits);
-    if (spec.format == oracle::KernelFormat::kInt8Sym && !o.per_channel_scale) o.scales = {oracle::MaxAbsScale(all)};
+    // per channel, each kernel's scale is its own whatever the grouping: the groups choose it
+    if (!(spec.format == oracle::KernelFormat::kInt8Sym && spec.per_channel_scale)) oracle::ChooseStorage(&layer);
+    o.palette = layer.palette;
+    o.scales = layer.scales;
     op->conv_coefs = oracle::StoredCoefficients(spec, o.palette, o.scales, w);
   } catch (const std::invalid_argument& e) {
     where.Fail(fmt::format("kernel_format {}: {}", oracle::KernelFormatName(spec.format), e.what()));
