@@ -16,10 +16,11 @@
 //   b  t alone: normalized (Mt[82] = 1), its exponent et and Mt's trailing zero count
 //   c  acc_i decoded; the exponent difference d = et - ea picks the larger operand ("big", at the
 //      top of an 85-bit window: bit 83 has its exponent E) and the shift of the other ("small");
-//      the near path is an effective subtraction with |d| <= 1; infinities, t = 0
+//      the near path is an effective subtraction with |d| <= 1, its small operand shifted by
+//      |d| (0 or 1, nothing lost), and which of the two is larger (a compare); infinities, t = 0
 //   d  far path: the small operand aligned (shifted right by |d|), the bits shifted out become
-//      one jam bit at bit 0. Near path: the small operand shifted by |d| (0 or 1, nothing lost)
-//      and subtracted both ways: the exact difference D = |big - small|, and D's trailing zero
+//      one jam bit at bit 0. Near path: the shifted small operand subtracted both ways, the
+//      exact difference D = |big - small| chosen by stage c's compare, and D's trailing zero
 //      count (that of big ^ small)
 //   e  far path: big + small or big - small (the msb lands on bit 84, 83 or 82: the sum never
 //      needs more than a 2-step normalization); the sticky bits below the rounding position of
@@ -27,7 +28,7 @@
 //      x + y = 0 mod 2^k iff x ^ y = (x | y) << 1 mod 2^k), beside the adder. Near path: D's
 //      leading zeros and D shifted by them; its sticky bit from the two counts. Both: the
 //      24-bit significand, the exponent and the round-to-nearest-even decision
-//   f  the increment, overflow to inf, pack, the specials, the port ceiling
+//   f  the increment, pack, the specials; overflow to inf and the port ceiling beside it
 // Why the window is exact enough: the larger operand sits whole in the window (t has at most
 // 83 significant bits, acc 24). The smaller loses bits only when |d| >= 2 (t: |d| >= 2, acc:
 // d >= 61); then the sum's msb is at bit 82 or above, its rounding step at least 2^59 units,
@@ -94,6 +95,8 @@ module ane_mac_acc_exact #(
   ane_lzc #(.W(32), .Trailing(1'b1)) u_ctz (.v_i(c_tzin), .n_o(c_tza), .zero_o(c_tzz));
   // to stage d
   logic [84:0]        c_big, c_small;
+  logic [84:0]        c_yn;      // the near path's small operand: small >> |d| for |d| <= 1
+  logic               c_neg;     // the near path's big - small is negative (d = 0, t < acc)
   logic [6:0]         c_sa;      // the small operand's shift (127: everything shifted out)
   logic [6:0]         c_tzw;     // window bit of the small operand's lowest set bit
   logic               c_snz;     // the small operand is nonzero
@@ -122,6 +125,15 @@ module ane_mac_acc_exact #(
     c_bsign = c_tbig ? c_tsign : c_asign;
     c_big   = c_tbig ? {1'b0, c_mt, 1'b0} : {1'b0, c_a, 60'd0};
     c_small = c_tbig ? {1'b0, c_a, 60'd0} : {1'b0, c_mt, 1'b0};
+    // (|d|'s lsb is that of et - ea: the parity mux comes first, beside the subtraction, and
+    // stage d's subtractor starts from a register)
+    c_yn    = c_tbig ? (c_dt[0] ? {2'b0, c_a, 59'd0} : {1'b0, c_a, 60'd0})
+                     : (c_dt[0] ? {2'b0, c_mt} : {1'b0, c_mt, 1'b0});
+    // Which of big and the near small is larger, found here by a compare rather than from the
+    // subtractor's carry in stage d: with |d| = 1 the big operand's msb (bit 83; both are
+    // normal on the near path) is above the shifted small's, so only d = 0 (t is big) can be
+    // negative, and then big - small < 0 iff Mt < acc's significand on the same grid.
+    c_neg   = (c_dt == 11'sd0) && (c_mt < {c_a, 59'd0});
     c_tzw   = c_tbig ? (7'd60 + {2'd0, c_tza}) : (c_tzm + 7'd1);
     c_snz   = c_tbig ? !c_azero : !c_tzero;
     // infinities (a NaN acc is +inf); t = 0: acc passes (-0 -> +0)
@@ -138,22 +150,21 @@ module ane_mac_acc_exact #(
     c_ceil  = ceiling_i;
   end
 
-  logic [84:0]        d_big, d_small;
+  logic [84:0]        d_big, d_small, d_yn;
   logic [6:0]         d_sa, d_tzw;
-  logic               d_snz, d_near, d_sub, d_bsign, d_spec, d_ceil;
+  logic               d_snz, d_near, d_sub, d_bsign, d_spec, d_ceil, d_neg;
   logic signed [9:0]  d_e;
   logic [31:0]        d_spv;
 
   // ------------------------------------------------------------------ d: align / subtract
-  logic [84:0]  d_shr, d_y, d_yn, d_dd, d_ny;
+  logic [84:0]  d_shr, d_y, d_dd, d_ny;
   logic [84:0]  dk_p, dk_g, dk_pp, dk_gg, dk_r, dk_r1;
-  logic         dk_c1;
-  logic         d_jam, d_neg;
+  logic         d_jam;
   logic [127:0] d_tzin;
   logic [6:0]   d_tzd;
   logic         d_dz;
-  // the trailing zeros of big - small (= those of big ^ small)
-  assign d_yn   = d_sa[0] ? {1'b0, d_small[84:1]} : d_small;
+  // the trailing zeros of big - small (= those of big ^ small; the near path's small operand
+  // d_yn is shifted in stage c)
   assign d_tzin = {43'd0, d_big ^ d_yn};
   ane_lzc #(.W(128), .Trailing(1'b1)) u_dtz (.v_i(d_tzin), .n_o(d_tzd), .zero_o(d_dz));
   // to stage e
@@ -163,8 +174,8 @@ module ane_mac_acc_exact #(
     d_shr  = d_small >> d_sa;
     d_jam  = d_snz && (d_tzw < d_sa);
     d_y    = {d_shr[84:1], d_shr[0] | d_jam};
-    // big + ~small = big - small - 1: carry out of big - small when big >= small, else
-    // small - big = ~(big + ~small)
+    // big + ~small = big - small - 1: big - small = that + 1 when big >= small, else
+    // small - big = ~(big + ~small) (which of them: d_neg, from stage c)
     d_ny   = ~d_yn;
     // dk: a compound parallel-prefix (Kogge-Stone) adder: dk_r = x + y, dk_r1 = x + y + 1
     // (Level s in whole-vector form: bit i >= 2^s combines with bit i - 2^s, the bits below
@@ -180,8 +191,6 @@ module ane_mac_acc_exact #(
     end
     dk_r  = dk_p ^ {dk_gg[83:0], 1'b0};
     dk_r1 = dk_p ^ {dk_gg[83:0] | dk_pp[83:0], 1'b1};
-    dk_c1 = dk_gg[84] | dk_pp[84];
-    d_neg  = !dk_c1;
     d_dd   = d_neg ? ~dk_r : dk_r1;
     d_xe    = d_near ? d_dd : d_big;
     d_esign = (d_near && d_neg) ? !d_bsign : d_bsign;
@@ -267,23 +276,36 @@ module ane_mac_acc_exact #(
   logic [31:0]        f_spv;
 
   // ------------------------------------------------------------------ f: round, pack
-  logic [24:0]        f_sr;
-  logic signed [10:0] f_e;
-  logic [31:0]        f_res;
+  // The increment's carry, the overflow and the port ceiling are decided from f_kept, f_rup
+  // and f_ef beside the increment, not from its sum (the ceiling compare on the packed result
+  // was the m5 lane's critical path, L9 -> L5's forward).
+  logic               f_cy;    // the increment carries out: 1.11..1 + 1 ulp = 10.00..0
+  logic [22:0]        f_m;     // the fraction after the increment (0 when it carries out)
+  logic [7:0]         f_e8;    // the exponent field after the carry
+  logic               f_ovf;   // the exponent field reaches 255: inf
+  logic               f_big;   // |result| >= 32760 = 0x46FF_F000 (a finite, nonzero result)
+  logic               f_sbig;  // the same for a special's value
   always_comb begin
-    f_sr  = {1'b0, f_kept} + {24'd0, f_rup};
-    f_e   = f_ef + {10'd0, f_sr[24]};
-    if (f_spec) begin
-      f_res = f_spv;
-    end else if (f_zero) begin
-      f_res = 32'd0;
-    end else if (f_e >= 11'sd255) begin
-      f_res = {f_sign, 8'hFF, 23'd0};
-    end else begin
-      f_res = {f_sign, f_e[7:0], f_sr[24] ? 23'd0 : f_sr[22:0]};  // a carry leaves 1.000...
-    end
+    f_cy   = f_rup && (&f_kept);
+    f_m    = f_kept[22:0] + {22'd0, f_rup};
+    f_e8   = f_ef[7:0] + {7'd0, f_cy};
+    f_ovf  = (f_ef >= 11'sd255) || ((f_ef == 11'sd254) && f_cy);
+    // exponent field >= 142 (|x| >= 2^15), or 141 (2^14 <= |x| < 2^15) with a fraction >=
+    // 0x7FF000 after the increment: kept's is, or the increment makes it (0x7FEFFF + 1; kept
+    // all ones + 1 carries into 142)
+    f_big  = (f_ef >= 11'sd142)
+          || ((f_ef == 11'sd141) && ((&f_kept[22:12]) || (f_rup && (f_kept[22:0] == 23'h7F_EFFF))));
+    f_sbig = f_spv[30:0] >= 31'h46FF_F000;
     // N-2.6 accumulator-port ceiling: RNE_fp16(acc) >= 32768 exactly when |acc| >= 32760.
-    acc_o = (f_ceil && (f_res[30:0] >= 31'h46FF_F000)) ? {f_res[31], 8'hFF, 23'd0} : f_res;
+    if (f_spec) begin
+      acc_o = (f_ceil && f_sbig) ? {f_spv[31], 8'hFF, 23'd0} : f_spv;
+    end else if (f_zero) begin
+      acc_o = 32'd0;
+    end else if (f_ovf || (f_ceil && f_big)) begin
+      acc_o = {f_sign, 8'hFF, 23'd0};
+    end else begin
+      acc_o = {f_sign, f_e8, f_m};  // (a carry leaves the fraction 0: 1.000...)
+    end
   end
 
   // ------------------------------------------------------------------ pipeline registers
@@ -297,11 +319,11 @@ module ane_mac_acc_exact #(
     .clk_i, .en_i, .d_i({b_mt, b_et, b_tzm, b_t.inf, b_t.sign, b_zero && !b_t.inf}),
     .q_o({c_mt, c_et, c_tzm, c_tinf, c_tsign, c_tzero})
   );
-  ane_pipe_reg #(.W($bits({d_big, d_small, d_sa, d_tzw, d_snz, d_near, d_sub, d_bsign, d_e, d_spec, d_spv,
-        d_ceil})), .Pipe(Pipe)) u_d (
-    .clk_i, .en_i, .d_i({c_big, c_small, c_sa, c_tzw, c_snz, c_near, c_sub, c_bsign, c_e, c_spec, c_spv,
-          c_ceil}),
-    .q_o({d_big, d_small, d_sa, d_tzw, d_snz, d_near, d_sub, d_bsign, d_e, d_spec, d_spv, d_ceil})
+  ane_pipe_reg #(.W($bits({d_big, d_small, d_yn, d_neg, d_sa, d_tzw, d_snz, d_near, d_sub, d_bsign, d_e,
+        d_spec, d_spv, d_ceil})), .Pipe(Pipe)) u_d (
+    .clk_i, .en_i, .d_i({c_big, c_small, c_yn, c_neg, c_sa, c_tzw, c_snz, c_near, c_sub, c_bsign, c_e, c_spec,
+          c_spv, c_ceil}),
+    .q_o({d_big, d_small, d_yn, d_neg, d_sa, d_tzw, d_snz, d_near, d_sub, d_bsign, d_e, d_spec, d_spv, d_ceil})
   );
   ane_pipe_reg #(.W($bits({e_x, e_y, e_tzd, e_dz, e_near, e_sub, e_sign, e_e, e_spec, e_spv, e_ceil})),
         .Pipe(Pipe)) u_e (
@@ -316,8 +338,7 @@ module ane_mac_acc_exact #(
   logic unused;
   assign unused = ^{a_tzero, c_tzz, e_lzz, 
                     c_dt[9:8], c_da[10:8], dk_r1[84], dk_pp[84],
-                    dk_gg[84], d_xe[84], ek_c1, ek_pp[84], ek_gg[84], e_s[57:0], e_z[84:60], e_n[102:0], f_sr[23],
-                    f_e[10:8]};
+                    dk_gg[84], d_xe[84], ek_c1, ek_pp[84], ek_gg[84], e_s[57:0], e_z[84:60], e_n[102:0]};
 
 endmodule
 

@@ -228,6 +228,7 @@ module ane_mac_dp #(
     logic [31:0] acc6, v6, acc_in, acc_x, cmp_acc, key_d, key_a, cmp_res, int_res, d32;
     logic [31:0] r7, r8, r9;
     logic        o7, o8, o9, take_d, iovf;
+    logic        a_nan, a_zero, gt, lt, d_pos, d_inf;
     logic [32:0] isum;
     always_comb begin
       d32 = p5.zero ? 32'd0 : (p5.inf ? {p5.sign, 8'hFF, 23'd0}
@@ -250,17 +251,34 @@ module ane_mac_dp #(
       .ceiling_i (ctl_i.l6_ceiling),
       .acc_o     (acc_x)
     );
-    // L6: the compare or the integer add (int32, saturating: N-2.8), carried to L9
+    // L6: the compare or the integer add (int32, saturating: N-2.8), carried to L9. The
+    // accumulator operand's clear (l6_qclr: +0), NaN (+inf) and -0 (+0) are resolved beside the
+    // 32-bit compare and the add, from acc6 itself, not in front of them (in front, the clear
+    // was the m5 lane's critical path). The compare data v6 is never NaN or -0 (d32).
     always_comb begin
-      cmp_acc = ((acc_in[30:23] == 8'hFF) && (acc_in[22:0] != 23'd0)) ? 32'h7F80_0000 :
-                (acc_in == 32'h8000_0000) ? 32'd0 : acc_in;   // NaN -> +inf, -0 -> +0
+      a_nan   = (acc6[30:23] == 8'hFF) && (acc6[22:0] != 23'd0);
+      a_zero  = ctl_i.l6_qclr || (acc6[30:0] == 31'd0);
+      cmp_acc = a_zero ? 32'd0 : (a_nan ? 32'h7F80_0000 : acc6);  // NaN -> +inf, -0 -> +0
       key_d   = v6[31] ? ~v6 : (v6 ^ 32'h8000_0000);
-      key_a   = cmp_acc[31] ? ~cmp_acc : (cmp_acc ^ 32'h8000_0000);
-      take_d  = !ctl_i.l6_hv || (ctl_i.l6_max ? (key_d > key_a) : (key_d < key_a));
+      key_a   = acc6[31] ? ~acc6 : (acc6 ^ 32'h8000_0000);
+      d_pos   = !v6[31] && (v6[30:0] != 31'd0);
+      d_inf   = v6 == 32'h7F80_0000;
+      if (a_zero) begin         // against +0
+        gt = d_pos;
+        lt = v6[31];
+      end else if (a_nan) begin  // against +inf
+        gt = 1'b0;
+        lt = !d_inf;
+      end else begin
+        gt = key_d > key_a;
+        lt = key_d < key_a;
+      end
+      take_d  = !ctl_i.l6_hv || (ctl_i.l6_max ? gt : lt);
       cmp_res = take_d ? v6 : cmp_acc;
-      isum    = {acc_in[31], acc_in} + {{15{v6[17]}}, v6[17:0]};
-      iovf    = isum[32] != isum[31];
-      int_res = iovf ? {isum[32], {31{!isum[32]}}} : isum[31:0];
+      isum    = {acc6[31], acc6} + {{15{v6[17]}}, v6[17:0]};
+      iovf    = !ctl_i.l6_qclr && (isum[32] != isum[31]);
+      int_res = ctl_i.l6_qclr ? {{14{v6[17]}}, v6[17:0]}
+                              : (iovf ? {isum[32], {31{!isum[32]}}} : isum[31:0]);
     end
     always_ff @(posedge clk_i) begin
       if (en_i) begin

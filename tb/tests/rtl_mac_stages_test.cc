@@ -587,9 +587,22 @@ TEST(RtlMacAccAdd, N2_8_IntegerSaturatingAccumulate) {
 
 // ---- ane_mac_acc_exact (m5: exact quads) ----
 
+// Drives acc + t (ceiling) through the combinational ane_mac_acc_exact and checks acc_o against
+// oracle::AccumulateQuad; returns the oracle's value.
+uint32_t CheckAccExact(harness::Sim<Vane_mac_acc_exact>& sim, uint32_t acc, const Exact& t, bool ceiling) {
+  auto& dut = sim.dut();
+  dut.acc_i = acc;
+  ToRtl(t, dut.t_i);
+  dut.ceiling_i = ceiling;
+  sim.Eval();
+  const uint32_t want = oracle::AccumulateQuad(acc, t, ceiling);
+  EXPECT_EQ(dut.acc_o, want) << std::hex << "acc 0x" << acc << " + t " << Bits(t) << " ceiling " << ceiling
+                             << ": rtl 0x" << dut.acc_o;
+  return want;
+}
+
 TEST(RtlMacAccExact, N2_5_N2_6_ExactQuadAccumulateMatchesOracle) {
   harness::Sim<Vane_mac_acc_exact> sim("ane_mac_acc_exact", harness::CurrentTestStem());
-  auto& dut = sim.dut();
   const uint64_t seed = test::TestSeed(506);
   SCOPED_TRACE(test::SeedNote(seed));
   Rng rng(seed);
@@ -604,14 +617,41 @@ TEST(RtlMacAccExact, N2_5_N2_6_ExactQuadAccumulateMatchesOracle) {
     const Exact t = rng.Below(16) == 0 ? Exact() : oracle::QuadReduce(p, Generation::kM5);
     const uint32_t acc = test::RandomAcc(rng);
     const bool ceiling = rng.Below(4) != 0;
-    dut.acc_i = acc;
-    ToRtl(t, dut.t_i);
-    dut.ceiling_i = ceiling;
-    sim.Eval();
-    const uint32_t want = oracle::AccumulateQuad(acc, t, ceiling);
-    ASSERT_EQ(dut.acc_o, want) << std::hex << "acc 0x" << acc << " + t " << Bits(t) << " ceiling " << ceiling
-                               << ": rtl 0x" << dut.acc_o;
+    CheckAccExact(sim, acc, t, ceiling);
   }
+}
+
+// The port ceiling decided at the rounding increment: sums whose kept significand is just
+// below 32760 (0x46FF_F000) and rounds up onto it, or from 0x46FF_FFFF across the exponent, with
+// and without the ceiling, both signs, adding and subtracting (stage f decides the ceiling from
+// the unrounded significand and the increment, not from the packed result).
+TEST(RtlMacAccExact, N2_6_PortCeilingReachedByTheRoundingIncrement) {
+  harness::Sim<Vane_mac_acc_exact> sim("ane_mac_acc_exact", harness::CurrentTestStem());
+  int rounded_onto_ceiling = 0, carried_into_142 = 0, cases = 0;
+  for (uint32_t base : {0x46FFF000u, 0x47000000u}) {
+    for (int delta = -9; delta <= 9; ++delta) {
+      for (uint32_t acc_sign : {0u, 0x80000000u}) {
+        for (bool t_neg : {false, true}) {
+          for (uint32_t k = 1; k < 16; ++k) {  // t = k * 2^-12: eighths of acc's ulp (2^-9)
+            for (bool ceiling : {false, true}) {
+              const uint32_t acc = acc_sign | uint32_t(int64_t(base) + delta);
+              const uint32_t want = CheckAccExact(sim, acc, Exact::FromInt(t_neg, k, -12), ceiling);
+              if (::testing::Test::HasFailure()) return;
+              ++cases;
+              const uint32_t mag = acc & 0x7FFFFFFFu;
+              if (ceiling && mag < 0x46FFF000u && (want & 0x7FFFFFFFu) == 0x7F800000u) ++rounded_onto_ceiling;
+              if (mag == 0x46FFFFFFu && (want & 0x7F800000u) == 0x47000000u) ++carried_into_142;
+            }
+          }
+        }
+      }
+    }
+  }
+  // the corners were reached (a sum below the ceiling that rounds onto it; a carry out of the
+  // significand into exponent 142)
+  EXPECT_GT(rounded_onto_ceiling, 0);
+  EXPECT_GT(carried_into_142, 0);
+  EXPECT_EQ(cases, 2 * 19 * 2 * 2 * 15 * 2);
 }
 
 // ---- ane_mac_ref: the reference fp16 multiply + fp32 add, y = RNE_fp32(c + a x b) ----
