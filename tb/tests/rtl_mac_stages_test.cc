@@ -654,6 +654,39 @@ TEST(RtlMacAccExact, N2_6_PortCeilingReachedByTheRoundingIncrement) {
   EXPECT_EQ(cases, 2 * 19 * 2 * 2 * 15 * 2);
 }
 
+// The near path (an effective subtraction, exponents at most 1 apart): t just below, equal to
+// and just above |acc| with d = et - ea = -1, 0, 1, so that big - small is negative, zero and
+// positive. Stage c finds which operand is larger by a compare (only d = 0 can be negative), not
+// stage d's subtractor carry; N-2.5: the result is RNE_fp32 of the exact difference.
+TEST(RtlMacAccExact, N2_5_NearPathDifferencesOfEitherSign) {
+  harness::Sim<Vane_mac_acc_exact> sim("ane_mac_acc_exact", harness::CurrentTestStem());
+  const uint64_t seed = test::TestSeed(508);
+  SCOPED_TRACE(test::SeedNote(seed));
+  Rng rng(seed);
+  int t_below = 0, t_equal = 0, t_above = 0;  // d = 0: |t| against |acc|
+  for (int i = 0; i < 200000 && !::testing::Test::HasFailure(); ++i) {
+    // acc = +-1.frac * 2^e; t = m * 2^(e + d - 39) with a 40-bit m, opposite sign: on t's 2^-48
+    // grid (e + d >= -9) and below 2^34
+    const int e = -8 + int(rng.Below(29));
+    const uint32_t frac = rng.Below(4) == 0 ? (rng.Below(2) ? 0u : 0x7FFFFFu) : uint32_t(rng.Next()) & 0x7FFFFFu;
+    const bool acc_neg = rng.Below(2) != 0;
+    const uint32_t acc = (acc_neg ? 0x80000000u : 0u) | (uint32_t(e + 127) << 23) | frac;
+    const int d = int(rng.Below(3)) - 1;
+    const uint64_t acc_sig = uint64_t(0x800000u | frac) << 16;  // |acc| on t's 40-bit grid
+    const uint64_t m =
+        rng.Below(8) == 0 ? (uint64_t{1} << 39) | (rng.Next() & ((uint64_t{1} << 39) - 1)) : acc_sig + rng.Below(9) - 4;
+    CheckAccExact(sim, acc, Exact::FromInt(!acc_neg, m, e + d - 39), rng.Below(2) != 0);
+    if (d == 0) {
+      t_below += m < acc_sig;
+      t_equal += m == acc_sig;
+      t_above += m > acc_sig;
+    }
+  }
+  EXPECT_GT(t_below, 0);
+  EXPECT_GT(t_equal, 0);
+  EXPECT_GT(t_above, 0);
+}
+
 // ---- ane_mac_ref: the reference fp16 multiply + fp32 add, y = RNE_fp32(c + a x b) ----
 
 TEST(RtlMacRef, N2_5_FusedMultiplyAddMatchesOracle) {
