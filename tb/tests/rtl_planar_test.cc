@@ -10,6 +10,8 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <cmath>
+#include <cstring>
 #include <deque>
 #include <memory>
 #include <vector>
@@ -257,6 +259,43 @@ TEST(RtlPeMean, N4_5_EveryCountOnTreeSums) {
       ASSERT_EQ(d.y_o, oracle::MeanFinish(s, n)) << std::hex << "sum 0x" << s << std::dec << " / " << n;
     }
   }
+}
+
+// Means just below the smallest normal, 2^-14, that round up to it (the rounding carries out of
+// the subnormal significand into exponent 1), and their neighbours, in both signs, every count.
+// Random tree sums almost never land there: a whole coverage run reached the branch only in the
+// model's random power-up state.
+TEST(RtlPeMean, N4_5_SubnormalMeansRoundingUpToTheSmallestNormal) {
+  harness::Sim<Vane_pe_mean> sim("ane_pe_mean", harness::CurrentTestStem());
+  auto& d = sim.dut();
+  int carried = 0, stayed = 0;
+  for (int n = 1; n <= 64; ++n) {
+    // n * 1023.5 * 2^-24 is the tie between the largest subnormal and 2^-14: fp32 values around it
+    const float tie = float(double(n) * 1023.5 * 0x1p-24);
+    uint32_t t;
+    std::memcpy(&t, &tie, 4);
+    for (int delta = -3; delta <= 3; ++delta) {
+      for (uint32_t sign : {0u, 0x80000000u}) {
+        const uint32_t s = sign | uint32_t(int64_t(t) + delta);
+        float sf;
+        std::memcpy(&sf, &s, 4);
+        d.sum_i = s;
+        d.n_i = uint8_t(n);
+        sim.Eval();
+        const uint16_t want = oracle::MeanFinish(s, n);
+        ASSERT_EQ(d.y_o, want) << std::hex << "sum 0x" << s << std::dec << " / " << n;
+        // reached: an exact quotient below 2^-14 whose result is 2^-14 (or the 0x03FF it stays at)
+        if (std::fabs(double(sf)) >= double(n) * 0x1p-14) continue;
+        if ((want & 0x7FFF) == 0x0400) {
+          ++carried;
+        } else {
+          ++stayed;
+        }
+      }
+    }
+  }
+  EXPECT_GT(carried, 64);
+  EXPECT_GT(stayed, 64);
 }
 
 // ---- the reduction tree ----
