@@ -35,7 +35,8 @@ TEXT_EXT = SLASH | HASH | {".md", ".yaml", ".txt", ".json", ".gtkw", ".xml", ".s
 
 def leader(rel):
     name = os.path.basename(rel)
-    ext = os.path.splitext(name)[1]
+    # a template (X.in, filled in by CMake's configure_file) is source of X's kind
+    ext = os.path.splitext(name[:-3] if name.endswith(".in") else name)[1]
     if rel.startswith(DATA_PREFIXES):
         return None
     if ext in SLASH:
