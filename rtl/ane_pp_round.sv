@@ -45,12 +45,12 @@ module ane_pp_round #(
 
   // ---- stochastic rounding (N-3.4) ----
   logic [7:0]        e8;
-  logic signed [9:0] e, ue;
-  logic [7:0]        shift_fp;   // sig24 LSB to fp16 LSB: 13 .. 125
+  logic [6:0]        eeff;       // the biased exponent's low bits, 1 for a denormal (e = eeff - 127 below 2^-14)
+  logic              e_lo;       // e < -14: below the fp16 normals
   logic [12:0]       rmask;
   logic [23:0]       sig24_d;
-  logic [7:0]        qshift_d;   // shift_fp - width
-  logic              qzero_d;    // qshift >= 24: nothing of the significand is kept
+  logic [4:0]        qshift_d;   // the shift from the sig24 LSB to `width` bits below the fp16 LSB
+  logic              qzero_d;    // that shift is 24 or more: nothing of the significand is kept
   logic [12:0]       rnd_d;      // the draw's low width bits
   // the exponent's cases: 0 finite with e >= -14 (code exponent e + 14), 1 finite below,
   // 2 NaN (+inf, N-1.1), 3 inf or e > 15 (inf with the sign)
@@ -58,19 +58,32 @@ module ane_pp_round #(
   logic [4:0]        sr_eb_d;    // e + 14
 
   always_comb begin
-    e8       = acc_i[30:23];
-    sig24_d  = {(e8 != 8'h00), acc_i[22:0]};
-    e        = ((e8 == 8'h00) ? 10'sd1 : $signed({2'b00, e8})) - 10'sd127;
-    ue       = (e < -10'sd14) ? -10'sd14 : e;
-    shift_fp = 8'(10'sd13 + ue - e);
-    qshift_d = shift_fp - {4'd0, sr_width_i};
-    qzero_d  = (qshift_d >= 8'd24);
+    e8      = acc_i[30:23];
+    sig24_d = {(e8 != 8'h00), acc_i[22:0]};
+    eeff    = {e8[6:1], e8[0] | (e8 == 8'h00)};
+    e_lo    = (e8 < 8'd113);
+    // The shift from the sig24 LSB to the fp16 LSB is 13 + max(0, -14 - e): 13 for e >= -14,
+    // 126 - eeff below. Less the width w, taken mod 2^8 as an 8-bit difference d, and its low
+    // five bits; qzero is d >= 24. Written so that the value's exponent meets the static width
+    // in one adder or one comparison (the 8-bit chain e, max, sum, difference, compare was the
+    // 8-lane core's critical path, docs/synthesis_history.md):
+    //   e >= -14:  d = 13 - w; d >= 24 exactly when w >= 14 (the difference wraps)
+    //   e <  -14:  d = 126 - eeff - w (eeff 1 .. 112), low five bits ~eeff + ~w (mod 32: the
+    //              two's-complement ones and 126 sum to 128); d >= 24 exactly when eeff + w <= 102
+    //              or the difference wraps (eeff + w = 127: eeff = 112, w = 15)
+    if (e_lo) begin
+      qshift_d = 5'(~eeff[4:0] + {1'b1, ~sr_width_i});
+      qzero_d  = (eeff <= 7'(7'd102 - {3'd0, sr_width_i})) || (eeff == 7'd112 && sr_width_i == 4'd15);
+    end else begin
+      qshift_d = 5'(5'd13 - {1'b0, sr_width_i});
+      qzero_d  = (sr_width_i >= 4'd14);
+    end
     rmask    = 13'((14'd1 << sr_width_i) - 14'd1);
     rnd_d    = rand_i & rmask;
-    sr_eb_d  = 5'(e + 10'sd14);
+    sr_eb_d  = 5'(eeff[4:0] + 5'd15);   // e + 14 = max(e8, 1) - 113, mod 32
     if (e8 == 8'hFF && acc_i[22:0] != 23'd0) sr_cls_d = 2'd2;
-    else if (e8 == 8'hFF || e > 10'sd15)     sr_cls_d = 2'd3;
-    else if (e >= -10'sd14)                  sr_cls_d = 2'd0;
+    else if (e8 >= 8'd143)                   sr_cls_d = 2'd3;   // inf, or e > 15
+    else if (!e_lo)                          sr_cls_d = 2'd0;
     else                                     sr_cls_d = 2'd1;
   end
 
@@ -178,7 +191,7 @@ module ane_pp_round #(
   // Pipe = 0, wires).
   ane_pipe_reg #(.W($bits({rne_q, sig24, qshift, qzero, rnd, sr_cls_q, sr_eb_q, sign_q, floor_q, up, mag, msb})),
         .Pipe(Pipe)) u_s1 (
-    .clk_i, .en_i, .d_i({rne_d, sig24_d, qshift_d[4:0], qzero_d, rnd_d, sr_cls_d, sr_eb_d, acc_i[31], floor_q_d, up_d,
+    .clk_i, .en_i, .d_i({rne_d, sig24_d, qshift_d, qzero_d, rnd_d, sr_cls_d, sr_eb_d, acc_i[31], floor_q_d, up_d,
           mag_d, msb_d}),
     .q_o({rne_q, sig24, qshift, qzero, rnd, sr_cls_q, sr_eb_q, sign_q, floor_q, up, mag, msb})
   );
