@@ -104,6 +104,16 @@ void ReadScaleBiasActivation(const Operation& op, const std::map<std::string, Fi
                              const std::optional<Field>& activation, int64_t n, const char* per,
                              oracle::PostConfig* cfg);
 
+// `rounding: nearest | stochastic` with `rounding_seed` (1 .. 2^32 - 1, default 1) and
+// `rounding_bits` (1 .. 13, default 13) of matmul and conv2d post-processing (N-3.4): sets sr,
+// sr_seed and sr_width. `what` names the operation ("this matmul is int8 x int8") for the refusal
+// of an integer accumulator (cfg->int_acc, set before).
+void ReadRounding(const std::optional<Field>& rounding, const std::optional<Field>& seed,
+                  const std::optional<Field>& bits, const std::string& what, oracle::PostConfig* cfg);
+// The note `ane run` prints for a stochastically rounded matmul or conv2d (the reference rounds to
+// nearest).
+extern const char kStochasticNote[];
+
 // The value of one input element for the fp64 reference (after the N-1 input boundary).
 double ReferenceValue(uint32_t bits, DType dtype);
 // An fp64 reference value rounded once to fp16; NaN (an indeterminate form) gives +0 (N-4.2).

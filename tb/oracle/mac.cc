@@ -247,6 +247,7 @@ MatmulResult Matmul(const Matrix& a, const Matrix& b, Generation gen) {
   } else {
     y.fp16.resize(n);
   }
+  y.acc.resize(n);
   const int64_t k = a.cols;
   std::vector<uint16_t> column(static_cast<size_t>(k));
   for (int64_t c = 0; c < b.cols; ++c) {
@@ -254,6 +255,7 @@ MatmulResult Matmul(const Matrix& a, const Matrix& b, Generation gen) {
     for (int64_t r = 0; r < a.rows; ++r) {
       MacResult res = k == 0 ? MacResult{} : Reduce(mode, gen, &a.codes[size_t(r * k)], column.data(), size_t(k));
       const size_t idx = size_t(r * y.cols + c);
+      y.acc[idx] = res.acc;
       if (y.is_int) {
         y.int32[idx] = res.int32;
         y.saturated_count += res.saturated ? 1 : 0;

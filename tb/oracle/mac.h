@@ -161,6 +161,7 @@ struct MatmulResult {
   std::vector<uint16_t> fp16;   // when !is_int
   std::vector<int32_t> int32;   // when is_int
   int64_t saturated_count = 0;  // integer outputs whose accumulation saturated
+  std::vector<uint32_t> acc;    // Matmul only: every output's raw 32-bit accumulator slot
 };
 MacMode MatmulMode(ElemType a, ElemType b);
 // Throws std::invalid_argument when the inner dimensions differ.

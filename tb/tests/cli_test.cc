@@ -818,6 +818,84 @@ TEST_F(CliTest, N2_8_Int4PrecisionMatmulOnBothEngines) {
   EXPECT_FALSE(fs::exists(work_ / "y.npy"));
 }
 
+// N-3.4 through `ane run`: matmul with stochastic rounding of its fp32 accumulators. By hand, on
+// m5 (exact quads: m1's quad stage keeps 12 bits, N-2.4, and would drop the 2^-12 below):
+// a = 400 rows of 1 + 2^-10, b = [1.5, 1.25] gives the accumulators 1.5 + 1.5 ulp and
+// 1.25 + 1.25 ulp (ulp 2^-10), so every output is one of the two fp16 values around them and the
+// fraction rounded up is near 1/2 and 1/4, with 13 rounding bits and with 2 (the 1/4 ulp still
+// held; 1 bit would drop it). 800 draws of the LFSR per run: the counts for seed 7 are fixed by
+// the seed, the bounds are four standard deviations. Both engines bit-identical (with an
+// activation, a scale and m5 too); the same seed gives the same outputs, another seed others;
+// what is not an fp accumulator, or not stochastic, is refused.
+TEST_F(CliTest, N3_4_MatmulStochasticRoundingOnBothEngines) {
+  WriteNpy("a.npy", Tensor{DType::kFp16, {400, 1}, std::vector<uint32_t>(400, 0x3C01)});
+  WriteNpy("b.npy", Tensor{DType::kFp16, {1, 2}, {0x3E00, 0x3D00}});  // 1.5, 1.25
+  const auto run = [&](const std::string& fields, const char* engine) {
+    Write("s.yaml",
+          "{op: matmul, generation: m5, " + fields + ", inputs: {a: a.npy, b: b.npy}, outputs: {y: y.npy}}\n");
+    const Result r = Ane({"run", "s.yaml", "--engine", engine});
+    EXPECT_EQ(r.exit_code, 0) << fields << ": " << r.err;
+    if (std::string(engine) == "both") {
+      EXPECT_NE(r.out.find("rtl vs oracle: bit-identical (800 outputs)"), std::string::npos) << r.out;
+      EXPECT_EQ(r.out.find("rounds each accumulator stochastically") != std::string::npos,
+                fields.find("stochastic") != std::string::npos)
+          << r.out;
+    }
+    return ReadNpy(work_ / "y.npy").bits;
+  };
+  for (const char* bits : {"13", "2"}) {
+    const std::vector<uint32_t> y =
+        run(std::string("rounding: stochastic, rounding_seed: 7, rounding_bits: ") + bits, "both");
+    ASSERT_EQ(y.size(), 800u);
+    int up[2] = {0, 0};
+    for (size_t i = 0; i < y.size(); ++i) {
+      const uint32_t low = i % 2 == 0 ? 0x3E01 : 0x3D01;  // 1.5 + ulp, 1.25 + ulp
+      ASSERT_TRUE(y[i] == low || y[i] == low + 1) << bits << " bits, element " << i << ": " << y[i];
+      up[i % 2] += y[i] == low + 1;
+    }
+    EXPECT_GT(up[0], 200 - 40) << bits;  // p = 1/2: sd 10
+    EXPECT_LT(up[0], 200 + 40) << bits;
+    EXPECT_GT(up[1], 100 - 35) << bits;  // p = 1/4: sd 8.7
+    EXPECT_LT(up[1], 100 + 35) << bits;
+  }
+  const std::vector<uint32_t> y7 = run("rounding: stochastic, rounding_seed: 7", "rtl");
+  EXPECT_EQ(run("rounding: stochastic, rounding_seed: 7", "oracle"), y7);
+  EXPECT_NE(run("rounding: stochastic, rounding_seed: 8", "oracle"), y7);
+  std::vector<uint32_t> nearest;  // 1.5 + 1.5 ulp is a tie: to even, 1.5 + 2 ulp; 1.25 + 1.25 ulp: 1.25 + ulp
+  for (int i = 0; i < 400; ++i) nearest.insert(nearest.end(), {0x3E02, 0x3D01});
+  EXPECT_EQ(run("rounding: nearest", "both"), nearest);
+  // generated fp16 inputs with scale, an activation, on m1 and m5
+  WriteNpy("s.npy", Tensor{DType::kFp16, {3}, {0x3C00, 0xB800, 0x4000}});  // 1, -0.5, 2
+  for (const char* gen : {"m1", "m5"}) {
+    Write("g.yaml", std::string("{op: matmul, generation: ") + gen +
+                        ", rounding: stochastic, rounding_seed: 99, rounding_bits: 5, activation: gelu, "
+                        "inputs: {a: {generate: {distribution: normal, seed: 3, shape: [19, 40], mean: 0, std: 1}}, "
+                        "b: {generate: {distribution: uniform, seed: 4, shape: [40, 3], low: -1, high: 1}}, "
+                        "scale: s.npy}, outputs: {y: y.npy}}\n");
+    const Result r = Ane({"run", "g.yaml", "--engine", "both"});
+    EXPECT_EQ(r.exit_code, 0) << gen << ": " << r.err;
+    EXPECT_NE(r.out.find("rtl vs oracle: bit-identical (57 outputs)"), std::string::npos) << gen << ": " << r.out;
+  }
+  fs::remove(work_ / "y.npy");
+  WriteNpy("a8.npy", Tensor{DType::kInt8, {1, 2}, {1, 2}});
+  WriteNpy("b8.npy", Tensor{DType::kInt8, {2, 1}, {3, 4}});
+  struct Bad {
+    std::string fields, inputs, field, what;
+  };
+  const std::string fp = "a: a.npy, b: b.npy", i8 = "a: a8.npy, b: b8.npy";
+  for (const Bad& b : std::vector<Bad>{
+           {"rounding: down", fp, "rounding", "unknown rounding 'down'"},
+           {"rounding_bits: 3", fp, "rounding_bits", "takes `rounding: stochastic`"},
+           {"rounding: stochastic, rounding_seed: 0", fp, "rounding_seed", ""},
+           {"shift: 1, rounding: stochastic", i8, "rounding", "this matmul is int8 x int8"},
+           {"precision: int4, rounding: stochastic", i8, "rounding", "this matmul is int4"},
+           {"rounding: nearest", i8, "rounding", "needs `shift`"},
+       }) {
+    Write("b.yaml", "{op: matmul, " + b.fields + ", inputs: {" + b.inputs + "}, outputs: {y: y.npy}}\n");
+    ExpectInputError(Ane({"run", "b.yaml"}), "b.yaml", b.field, b.what);
+  }
+}
+
 TEST_F(CliTest, MatmulPostProcessingBadOptionsAreRejected) {
   WriteFp16Inputs();
   Write("op.yaml", "{op: matmul, shift: 3, inputs: {a: a.npy, b: b.npy}, outputs: {y: y.npy}}\n");

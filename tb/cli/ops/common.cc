@@ -83,6 +83,24 @@ void ReadScaleBiasActivation(const Operation& op, const std::map<std::string, Fi
   }
 }
 
+void ReadRounding(const std::optional<Field>& rounding, const std::optional<Field>& seed,
+                  const std::optional<Field>& bits, const std::string& what, oracle::PostConfig* cfg) {
+  if (rounding && rounding->Scalar() != "nearest" && rounding->Scalar() != "stochastic") {
+    rounding->Fail(fmt::format("unknown rounding '{}' (expected nearest or stochastic)", rounding->Scalar()));
+  }
+  cfg->sr = rounding && rounding->Scalar() == "stochastic";
+  for (const std::optional<Field>& f : {seed, bits}) {
+    if (f && !cfg->sr) f->Fail("takes `rounding: stochastic`");
+  }
+  if (!cfg->sr) return;
+  if (cfg->int_acc) rounding->Fail(fmt::format("stochastic rounding rounds fp accumulators; {}", what));
+  cfg->sr_seed = seed ? uint32_t(seed->Integer(1, 0xFFFFFFFFll)) : 1u;
+  cfg->sr_width = bits ? int(bits->Integer(1, 13)) : 13;
+}
+
+const char kStochasticNote[] =
+    "note: the engine rounds each accumulator stochastically (N-3.4); the reference rounds to nearest.\n";
+
 std::vector<const char*> InputX(const Operation&) { return {"x"}; }
 
 std::string RtlTakesAll(const Operation&) { return ""; }

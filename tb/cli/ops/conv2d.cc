@@ -283,18 +283,7 @@ void ReadPost(Operation* op, const std::map<std::string, Field>& where, const st
     }
   }
   // N-3.4: stochastic rounding of the accumulator to fp16, its LFSR seeded per image
-  if (rounding && rounding->Scalar() != "nearest" && rounding->Scalar() != "stochastic") {
-    rounding->Fail(fmt::format("unknown rounding '{}' (expected nearest or stochastic)", rounding->Scalar()));
-  }
-  cfg.sr = rounding && rounding->Scalar() == "stochastic";
-  for (const std::optional<Field>& f : {rounding_seed, rounding_bits}) {
-    if (f && !cfg.sr) f->Fail("takes `rounding: stochastic`");
-  }
-  if (cfg.sr) {
-    if (cfg.int_acc) rounding->Fail("stochastic rounding rounds fp accumulators; this conv2d is int8 x int8");
-    cfg.sr_seed = rounding_seed ? uint32_t(rounding_seed->Integer(1, 0xFFFFFFFFll)) : 1u;
-    cfg.sr_width = rounding_bits ? int(rounding_bits->Integer(1, 13)) : 13;
-  }
+  ReadRounding(rounding, rounding_seed, rounding_bits, "this conv2d is int8 x int8", &cfg);
   for (int64_t co = 0; co < l.cout; ++co) l.channel.push_back(Channel(*op, co));
   const std::string bad = oracle::CheckConvLayer(l, true);
   if (!bad.empty()) throw CliError(fmt::format("{}: conv2d: {}", op->file, bad));
@@ -332,11 +321,7 @@ std::string StoredNote(const Operation& op) {
 }
 
 std::string ReferenceNote(const Operation& op) {
-  const std::string sr =
-      (op.conv.post.sr
-           ? "note: the engine rounds each accumulator stochastically (N-3.4); the reference rounds to nearest.\n"
-           : "") +
-      StoredNote(op);
+  const std::string sr = (op.conv.post.sr ? kStochasticNote : "") + StoredNote(op);
   if (!oracle::IsCompareMode(op.conv.mode)) return kDotProductNote + sr;
   return "note: the fp64 reference takes the window's extreme of the values after N-1; on m1 the engine's\n"
          "compare treats a denormal as +0 (N-2.3), and the post-processing rounds as the reference does.\n" +

@@ -20,7 +20,8 @@ std::string FieldHelp() {
   return "inputs a [M, K] or [K] and b [K, N] or [K] (fp16 or int8; int8 x int8 gives int32), optional scale and bias "
          "(fp16 [N]); activation: relu or an activation function; "
          "shift: 0..31 (int8 x int8: requantize to int8); precision: int8 or int4 (int8 tensors of -8..7 in the "
-         "int4 packed mode)";
+         "int4 packed mode); rounding: nearest | stochastic (N-3.4, fp16 results) with rounding_seed (1 .. 2^32 - 1, "
+         "default 1) and rounding_bits (1 .. 13, default 13)";
 }
 
 void ReadFields(Fields& fields, Operation* op) {
@@ -89,17 +90,28 @@ void ReadPost(Operation* op, const std::map<std::string, Field>& where, const st
   };
   const std::optional<Field> activation = field("activation");
   const std::optional<Field> shift = field("shift");
+  const std::optional<Field> rounding = field("rounding");
+  const std::optional<Field> rounding_seed = field("rounding_seed");
+  const std::optional<Field> rounding_bits = field("rounding_bits");
   const bool has_scale = op->inputs.count("scale") > 0, has_bias = op->inputs.count("bias") > 0;
-  if (!activation && !shift && !has_scale && !has_bias) return;
+  if (!activation && !shift && !has_scale && !has_bias && !rounding && !rounding_seed && !rounding_bits) return;
   TensorType& y = op->outputs.at("y");
   const int64_t n =
       y.shape.empty() ? 1 : (op->inputs.at("b").tensor.shape.size() == 2 ? op->inputs.at("b").tensor.shape[1] : 1);
   oracle::PostConfig cfg;
   cfg.gen = op->generation;
   ReadScaleBiasActivation(*op, where, activation, n, "output column", &cfg);
+  // N-3.4: stochastic rounding of the fp32 accumulators (not of int32 ones)
+  cfg.int_acc = y.dtype == DType::kInt32;
+  ReadRounding(rounding, rounding_seed, rounding_bits,
+               op->matmul_int4 ? "this matmul is int4 (int32 accumulators)" : "this matmul is int8 x int8", &cfg);
   if (y.dtype == DType::kInt32) {
     if (!shift) {
-      (activation ? *activation : where.at(has_scale ? "scale" : "bias"))
+      (activation  ? *activation
+       : has_scale ? where.at("scale")
+       : has_bias  ? where.at("bias")
+       : rounding  ? *rounding
+                   : *rounding_seed)
           .Fail("int8 x int8 post-processing needs `shift` (requantization to int8, N-3.3)");
     }
     cfg.int_acc = true;
@@ -122,7 +134,9 @@ void ReadPost(Operation* op, const std::map<std::string, Field>& where, const st
 
 std::string Describe(const Operation& op) { return op.matmul_int4 ? " int4" : ""; }
 
-std::string ReferenceNote(const Operation&) { return kDotProductNote; }
+std::string ReferenceNote(const Operation& op) {
+  return std::string(kDotProductNote) + (op.post && op.post->sr ? kStochasticNote : "");
+}
 
 // fp64: each output the dot product of the decoded inputs (after N-1; 0 x inf = 0 and
 // inf - inf = +0 as in the engine), summed in index order and rounded once to the output type
@@ -189,20 +203,12 @@ uint32_t AccBits(uint32_t bits, DType dtype) {
   return dtype == DType::kFp16 ? oracle::Fp16ToFp32(uint16_t(bits)) : bits;
 }
 
-// The post-processing of the outputs on the oracle: element by element, channel = column.
-Tensor PostOracle(const Operation& op, const Tensor& y) {
-  oracle::PostProcessor pp(*op.post);
-  const int64_t n = OutputColumns(op);
-  Tensor out{op.outputs.at("y").dtype, y.shape, {}};
-  for (size_t i = 0; i < y.bits.size(); ++i) {
-    const uint16_t v = pp.Process({AccBits(y.bits[i], y.dtype)}, Channel(op, int64_t(i) % n))[0];
-    out.bits.push_back(PostBits(v, out.dtype));
-  }
-  return out;
-}
-
-// The same on the post-processor RTL: each column's rows in vectors of 8 lanes.
-Tensor PostRtl(const Operation& op, const Tensor& y, harness::RtlPostStats* stats) {
+// The post-processor's input vectors: each output column's rows in vectors of kPostprocLanes lanes
+// (rows past M: +0), column by column. Both engines take them in this order, so the LFSR of
+// stochastic rounding, stepping once per lane of every vector (N-3.4), gives each output the same
+// draw on both. The accumulators are y's values (fp16 as fp32, int32), or with stochastic
+// rounding the raw fp32 accumulator slots `raw` (row-major), which the post-processor rounds.
+std::vector<harness::PostVector> PostVectors(const Operation& op, const Tensor& y, const std::vector<uint32_t>* raw) {
   const int64_t n = OutputColumns(op), rows = int64_t(y.bits.size()) / n;
   const int64_t lanes = harness::kPostprocLanes;
   std::vector<harness::PostVector> in;
@@ -210,12 +216,20 @@ Tensor PostRtl(const Operation& op, const Tensor& y, harness::RtlPostStats* stat
     for (int64_t r0 = 0; r0 < rows; r0 += lanes) {
       harness::PostVector v;
       v.ch = Channel(op, c);
-      for (int64_t r = r0; r < r0 + lanes; ++r)
-        v.acc.push_back(r < rows ? AccBits(y.bits[size_t(r * n + c)], y.dtype) : 0u);
+      for (int64_t r = r0; r < r0 + lanes; ++r) {
+        const size_t i = size_t(r * n + c);
+        v.acc.push_back(r >= rows ? 0u : raw ? (*raw)[i] : AccBits(y.bits[i], y.dtype));
+      }
       in.push_back(std::move(v));
     }
   }
-  const auto got = harness::RtlPostprocess(*op.post, in, stats);
+  return in;
+}
+
+// The post-processed vectors back in y's places.
+Tensor PostScatter(const Operation& op, const Tensor& y, const std::vector<std::vector<uint16_t>>& got) {
+  const int64_t n = OutputColumns(op), rows = int64_t(y.bits.size()) / n;
+  const int64_t lanes = harness::kPostprocLanes;
   Tensor out{op.outputs.at("y").dtype, y.shape, std::vector<uint32_t>(y.bits.size(), 0)};
   size_t k = 0;
   for (int64_t c = 0; c < n; ++c) {
@@ -228,24 +242,39 @@ Tensor PostRtl(const Operation& op, const Tensor& y, harness::RtlPostStats* stat
   return out;
 }
 
+// The post-processing of the outputs on the oracle (channel = column), vector by vector.
+Tensor PostOracle(const Operation& op, const Tensor& y, const std::vector<uint32_t>* raw) {
+  oracle::PostProcessor pp(*op.post);
+  std::vector<std::vector<uint16_t>> got;
+  for (const harness::PostVector& v : PostVectors(op, y, raw)) got.push_back(pp.Process(v.acc, v.ch));
+  return PostScatter(op, y, got);
+}
+
+// The same on the post-processor RTL (8 lanes).
+Tensor PostRtl(const Operation& op, const Tensor& y, const std::vector<uint32_t>* raw, harness::RtlPostStats* stats) {
+  return PostScatter(op, y, harness::RtlPostprocess(*op.post, PostVectors(op, y, raw), stats));
+}
+
 Evaluation Evaluate(const Operation& op, Engine engine, const harness::DataFault& fault) {
   const oracle::Matrix a = ToOracle(op.inputs.at("a").tensor, false);
   const oracle::Matrix b = ToOracle(op.inputs.at("b").tensor, true);
   Evaluation e;
   std::optional<oracle::MatmulResult> want;
+  // stochastic rounding rounds the raw fp32 accumulators, which the reference stages keep
+  const bool sr = op.post && op.post->sr;
   // engine oracle: the fast exact path (oracle/fast_mac.h, equal to the reference by
   // oracle_fast_mac_test); engine both: the reference stages, the RTL's judge
   if (op.matmul_int4) {
     // N-2.8 through the oracle's int4 steps (MacLane kInt4), on both engines
     if (engine != Engine::kRtl) want = oracle::MatmulInt4(a, b, op.generation);
   } else {
-    if (engine == Engine::kOracle) want = oracle::FastMatmul(a, b, op.generation);
-    if (engine == Engine::kBoth) want = oracle::Matmul(a, b, op.generation);
+    if (engine == Engine::kOracle && !sr) want = oracle::FastMatmul(a, b, op.generation);
+    if (engine == Engine::kBoth || (engine == Engine::kOracle && sr)) want = oracle::Matmul(a, b, op.generation);
   }
   if (engine == Engine::kOracle) {
     e.saturated = want->saturated_count;
     const Tensor y = OutputTensor(op, *want);
-    e.outputs.emplace("y", op.post ? PostOracle(op, y) : y);
+    e.outputs.emplace("y", op.post ? PostOracle(op, y, sr ? &want->acc : nullptr) : y);
     return e;
   }
   harness::RtlMatmulOptions options;
@@ -272,10 +301,10 @@ Evaluation Evaluate(const Operation& op, Engine engine, const harness::DataFault
   }
   if (op.post) {
     harness::RtlPostStats post_stats;
-    Tensor post_y = PostRtl(op, y, &post_stats);
+    Tensor post_y = PostRtl(op, y, sr ? &got.raw : nullptr, &post_stats);
     e.rtl->post = post_stats;
     if (want && !e.mismatch) {
-      CompareWithOracle(&e, post_y, PostOracle(op, OutputTensor(op, *want)),
+      CompareWithOracle(&e, post_y, PostOracle(op, OutputTensor(op, *want), sr ? &want->acc : nullptr),
                         [&](size_t i) -> decltype(EngineMismatch::stage) {
                           return {"post-processor (N-3)",
                                   fmt::format("the matmul outputs agree; the post-processed value of {} differs",
@@ -310,7 +339,7 @@ const OpFamily kMatmulFamily = {
     Inputs,
     {"scale", "bias"},
     Infer,
-    {"activation", "shift"},
+    {"activation", "shift", "rounding", "rounding_seed", "rounding_bits"},
     ReadPost,
     Describe,
     false,
