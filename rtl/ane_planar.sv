@@ -32,7 +32,8 @@
 //   kinds 0, 1     (c, y, x-beat)
 //   kind 2         (strip, c, y, x-beat) over columns; (strip, y, c, x-beat) across channels
 //   kind 3         (channel group, y, x-chunk, channel of the group); with POOL.FLAT (dense
-//                  planes) (channel group, -, chunk of the plane's POOLN.N positions, channel)
+//                  planes) (channel group, -, chunk of the plane's POOLN.N positions, channel);
+//                  with MODE.AXIS the same reads, no pooling: the result written channels last
 //
 // Cycles: after START, one beat per cycle when the memory keeps up; an elementwise task of B
 // beats ends about B + the latency of a read + 35 (the units: FC_A 9, EW 6, POST 11, FC_O 9)
@@ -487,7 +488,7 @@ module ane_planar #(
   logic [31:0]   pl_d_addr;
   logic [NW-1:0] pl_d_n;
   ane_planar_pool #(.NumLanes(NumLanes), .PoolW(PoolW)) u_pool (
-    .clk_i, .rst_ni, .start_i(start && cfg_q.mode.kind == 2'd3), .op_i(treeop),
+    .clk_i, .rst_ni, .start_i(start && cfg_q.mode.kind == 2'd3), .hwc_i(cfg_q.mode.axis), .op_i(treeop),
     .c_i(ch), .h_i(ht), .w_i(wd), .oh_i(cfg_q.poolout.oh), .ow_i(cfg_q.poolout.ow),
     .kh_i(cfg_q.pool.kh), .kw_i(cfg_q.pool.kw), .sy_i(cfg_q.pool.sy), .sx_i(cfg_q.pool.sx),
     .pt_i(cfg_q.pool.pt), .pl_i(cfg_q.pool.pl),

@@ -21,6 +21,11 @@
 //                  drops that beat). A walker (ane_planar_walk) makes them; orun_o is high
 //                  until the last is taken, busy_o until the last beat (a dropped one too)
 //                  has left.
+// hwc_i (channels last, MODE.AXIS of a KIND 3 task): no pooling. The transposed columns (one per
+// position (y, x) in raster order, lanes = the group's channels) are the result beats, each
+// written at dbase + g NumLanes eb + y drow + x dplane with the group's count of channels: the
+// [C][H][W] source as [H][W][C] (dplane is then the stride between positions). The pooling unit
+// and the output transpose stay idle; the window and output size are not read.
 // start_i begins a task whose configuration inputs hold until it ends. NumLanes is a power of
 // two; the output width is at most PoolW.
 `default_nettype none
@@ -35,6 +40,7 @@ module ane_planar_pool #(
   input  wire logic          clk_i,
   input  wire logic          rst_ni,
   input  wire logic          start_i,
+  input  wire logic          hwc_i,
   input  wire ane_pkg::pe_tree_op_e op_i,
   input  wire logic [13:0]   c_i,
   input  wire logic [13:0]   h_i,
@@ -109,7 +115,7 @@ module ane_planar_pool #(
     .out_valid_o(to_valid), .out_ready_i(to_ready), .out_col_o(to_col)
   );
   assign keep     = k_q < cn_n;
-  assign to_ready = cn_valid && (!keep || pi_ready);
+  assign to_ready = cn_valid && (!keep || (hwc_i ? out_ready_i : pi_ready));
   assign cn_pop   = to_valid && to_ready && k_q == NW'(NumLanes - 1);
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) k_q <= '0;
@@ -122,7 +128,7 @@ module ane_planar_pool #(
   logic [LB-1:0] po_data;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) glft_q <= '0;
-    else if (start_i) glft_q <= ng;
+    else if (start_i) glft_q <= hwc_i ? 14'd0 : ng;
     else if (glft_q != '0 && pc_ready) glft_q <= glft_q - 14'd1;
   end
   ane_pe_pool #(.NumLanes(NumLanes), .MaxOutW(PoolW), .CntW(14)) u_pool (
@@ -130,7 +136,7 @@ module ane_planar_pool #(
     .cfg_valid_i(glft_q != '0), .cfg_ready_o(pc_ready), .cfg_op_i(op_i),
     .cfg_h_i(h_i), .cfg_w_i(w_i), .cfg_oh_i(oh_i), .cfg_ow_i(ow_i), .cfg_kh_i(kh_i), .cfg_kw_i(kw_i),
     .cfg_sy_i(sy_i), .cfg_sx_i(sx_i), .cfg_pt_i(pt_i), .cfg_pl_i(pl_i),
-    .in_valid_i(to_valid && cn_valid && keep), .in_ready_o(pi_ready), .in_data_i(to_col),
+    .in_valid_i(to_valid && cn_valid && keep && !hwc_i), .in_ready_o(pi_ready), .in_data_i(to_col),
     .out_valid_o(po_valid), .out_ready_i(po_ready), .out_data_o(po_data), .busy_o(p_busy)
   );
 
@@ -156,10 +162,15 @@ module ane_planar_pool #(
       end
     end
   end
+  logic          tout_valid;
+  logic [LB-1:0] tout_col;
   ane_pe_transpose #(.N(NumLanes)) u_tout (
     .clk_i, .rst_ni, .in_valid_i(tq_valid), .in_ready_o(tq_ready), .in_row_i(opad_q ? '0 : po_data),
-    .out_valid_o(out_valid_o), .out_ready_i(out_ready_i), .out_col_o(out_data_o)
+    .out_valid_o(tout_valid), .out_ready_i(out_ready_i && !hwc_i), .out_col_o(tout_col)
   );
+  // the result beats: the output transpose's columns, or (hwc_i) the input transpose's kept ones
+  assign out_valid_o = hwc_i ? (to_valid && cn_valid && keep) : tout_valid;
+  assign out_data_o  = hwc_i ? to_col : tout_col;
 
   // ---------------------------------------------------------------- descriptors
   logic [13:0] oj, oci;
@@ -167,17 +178,21 @@ module ane_planar_pool #(
   logic [13:0] unused_is, unused_i0, orest;
   logic [31:0] deb;
   assign deb = d_int8_i ? 32'(NumLanes) : 32'(2 * NumLanes);
+  // pooling: (group, oy, chunk of NumLanes output positions, channel of the group);
+  // hwc_i: (group, y, x), one descriptor per position
   ane_planar_walk #(.NP(1)) u_ow (
     .clk_i, .rst_ni, .start_i, .step_i(d_ready_i),
-    .ns_i(ng), .n0_i(oh_i), .n1_i(14'((15'(ow_i) + 15'(NumLanes - 1)) >> LL)),
-    .n2_i(14'(NumLanes)), .n2_last_i(14'(NumLanes)),
-    .base_i(dbase_i), .ss_i(dplane_i << LL), .s0_i(drow_i), .s1_i(deb), .s2_i(dplane_i),
+    .ns_i(ng), .n0_i(hwc_i ? h_i : oh_i), .n1_i(hwc_i ? w_i : 14'((15'(ow_i) + 15'(NumLanes - 1)) >> LL)),
+    .n2_i(hwc_i ? 14'd1 : 14'(NumLanes)), .n2_last_i(hwc_i ? 14'd1 : 14'(NumLanes)),
+    .base_i(dbase_i), .ss_i(hwc_i ? deb : dplane_i << LL), .s0_i(drow_i), .s1_i(hwc_i ? dplane_i : deb),
+    .s2_i(hwc_i ? 32'd0 : dplane_i),
     .run_o(orun_o), .is_o(unused_is), .i0_o(unused_i0), .i1_o(oj), .i2_o(oci),
     .lasts_o(olasts), .last0_o(ulast0), .last1_o(ulast1), .last2_o(ulast2), .p_o(d_addr_o)
   );
   assign orest     = ow_i - (oj << LL);
   assign d_valid_o = orun_o;
-  assign d_n_o     = (olasts && oci >= cl) ? '0 : (orest >= 14'(NumLanes) ? NW'(NumLanes) : NW'(orest));
+  assign d_n_o     = hwc_i ? (olasts ? NW'(cl) : NW'(NumLanes)) :
+                     (olasts && oci >= cl) ? '0 : (orest >= 14'(NumLanes) ? NW'(NumLanes) : NW'(orest));
 
   // busy until the last beat (a dropped one too) has left
   assign busy_o = orun_o || r_q != '0 || pad_q || to_valid || cn_valid || p_busy || q_q != '0 || opad_q ||
@@ -188,7 +203,7 @@ module ane_planar_pool #(
 
 `ifndef SYNTHESIS
   always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (rst_ni && start_i) assert (ow_i != '0 && 32'(ow_i) <= PoolW && oh_i != '0);
+    if (rst_ni && start_i) assert (hwc_i || (ow_i != '0 && 32'(ow_i) <= PoolW && oh_i != '0));
   end
 `endif
 

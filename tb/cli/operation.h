@@ -86,6 +86,8 @@ struct Operation {
   // slice: the axis of x's [C, H, W] (0, 1 or 2, right-aligned), begin and end
   int slice_axis = 2;
   int64_t slice_begin = 0, slice_end = 0;
+  // transpose: `perm` as read (x's rank), then (Infer) over x's right-aligned [C, H, W]
+  std::vector<int> transpose_perm;
   oracle::Generation generation = oracle::Generation::kM1;
   std::map<std::string, LoadedTensor> inputs;
   std::map<std::string, TensorType> outputs;   // what Evaluate() returns

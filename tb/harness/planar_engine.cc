@@ -41,9 +41,18 @@ PlanarShape PlanarOutShape(const PlanarTask& t) {
     case PlanarKind::kElementwise: return {t.c, t.h, t.w};
     case PlanarKind::kReduce: return t.axis ? PlanarShape{t.c, 1, 1} : PlanarShape{t.c, t.h, 1};
     case PlanarKind::kLineReduce: return t.axis ? PlanarShape{1, t.h, t.w} : PlanarShape{t.c, 1, t.w};
-    case PlanarKind::kPool: return {t.c, t.pool.oh, t.pool.ow};
+    case PlanarKind::kPool: return t.axis ? PlanarShape{t.c, t.h, t.w} : PlanarShape{t.c, t.pool.oh, t.pool.ow};
   }
   return {t.c, t.h, t.w};
+}
+
+bool PlanarChannelsLast(const PlanarTask& t) { return t.kind == PlanarKind::kPool && t.axis; }
+
+uint64_t PlanarDstAddr(const PlanarTask& t, int c, int y, int x) {
+  const uint64_t eb = uint64_t(Eb(t.dst));
+  if (PlanarChannelsLast(t))
+    return uint64_t(t.dst.base) + uint64_t(c) * eb + uint64_t(y) * t.dst.row + uint64_t(x) * t.dst.plane;
+  return uint64_t(t.dst.base) + uint64_t(c) * t.dst.plane + uint64_t(y) * t.dst.row + uint64_t(x) * eb;
 }
 
 oracle::ConvGeometry PlanarPoolGeometry(const PlanarTask& t) {
@@ -79,7 +88,17 @@ std::string CheckPlanarTask(const PlanarTask& t) {
   if (t.fco_bypass && (t.dst.int8 || t.fco.gain)) {
     return "the int8 store and the width-slice gain are the result converter's: not with O_BYPASS";
   }
-  if (t.kind == PlanarKind::kPool) {
+  if (t.kind == PlanarKind::kPool && t.pool.flat && int64_t(t.h) * t.w > 16383) {
+    return fmt::format("a FLAT pooling's plane of {}x{} is past 16383 positions", t.h, t.w);
+  }
+  if (t.kind == PlanarKind::kPool && t.pool.flat) {
+    for (int s = 0; s < EwArity(t.ew); ++s) {
+      const PlanarOperand& o = t.src[s];
+      if (o.bw || o.row != uint32_t(t.w * Eb(o)))
+        return fmt::format("a FLAT pooling's source {} is not dense (row stride {} bytes)", s, o.row);
+    }
+  }
+  if (t.kind == PlanarKind::kPool && !t.axis) {
     const PlanarPool& p = t.pool;
     if (p.kh < 1 || p.kh > 8 || p.kw < 1 || p.kw > 8)
       return fmt::format("pooling window {}x{} is outside 1x1 .. 8x8", p.kh, p.kw);
@@ -90,15 +109,6 @@ std::string CheckPlanarTask(const PlanarTask& t) {
       return fmt::format("pooling output {}x{} is empty or too tall", p.oh, p.ow);
     if (p.ow > kPlanarPoolW) {
       return fmt::format("a pooling output row of {} is wider than the engine's {} (PoolW)", p.ow, kPlanarPoolW);
-    }
-    if (p.flat) {
-      if (int64_t(t.h) * t.w > 16383)
-        return fmt::format("a FLAT pooling's plane of {}x{} is past 16383 positions", t.h, t.w);
-      for (int s = 0; s < EwArity(t.ew); ++s) {
-        const PlanarOperand& o = t.src[s];
-        if (o.bw || o.row != uint32_t(t.w * Eb(o)))
-          return fmt::format("a FLAT pooling's source {} is not dense (row stride {} bytes)", s, o.row);
-      }
     }
     const oracle::ConvGeometry g = PlanarPoolGeometry(t);
     const std::string bad = oracle::CheckPoolGeometry(g);
@@ -112,7 +122,8 @@ std::string CheckPlanarTask(const PlanarTask& t) {
   if (t.kind != PlanarKind::kElementwise) {
     // the engine writes results while it still reads: a result must not land on a source
     const PlanarShape o = PlanarOutShape(t);
-    const auto d = Extent(t.dst, o.c, o.h, o.w);
+    const std::pair<uint64_t, uint64_t> d = {PlanarDstAddr(t, 0, 0, 0),
+                                             PlanarDstAddr(t, o.c - 1, o.h - 1, o.w - 1) + uint64_t(Eb(t.dst)) - 1};
     for (int s = 0; s < EwArity(t.ew); ++s) {
       const auto e = Extent(t.src[s], t.c, t.h, t.w);
       if (d.first <= e.second && e.first <= d.second) {
@@ -220,6 +231,10 @@ void PlanarReference(const PlanarTask& t, std::vector<uint8_t>* mem) {
       y = oracle::ReduceTensor(t.tree, t.axis ? oracle::ReduceAxis::kChannels : oracle::ReduceAxis::kColumns, v);
       break;
     case PlanarKind::kPool: {
+      if (t.axis) {  // channels last: the values themselves
+        y = v;
+        break;
+      }
       const oracle::PoolOp op = t.tree == oracle::ReduceOp::kSum   ? oracle::PoolOp::kMean
                                 : t.tree == oracle::ReduceOp::kMax ? oracle::PoolOp::kMax
                                                                    : oracle::PoolOp::kMin;
@@ -232,8 +247,7 @@ void PlanarReference(const PlanarTask& t, std::vector<uint8_t>* mem) {
     for (int r = 0; r < y.h; ++r) {
       for (int x = 0; x < y.w; ++x) {
         const uint16_t o = t.fco_bypass ? y.at(c, r, x) : oracle::FormatConvert(fo, y.at(c, r, x));
-        const uint64_t a = uint64_t(t.dst.base) + uint64_t(c) * t.dst.plane + uint64_t(r) * t.dst.row +
-                           uint64_t(x) * uint64_t(Eb(t.dst));
+        const uint64_t a = PlanarDstAddr(t, c, r, x);
         (*mem).at(size_t(a)) = uint8_t(o);
         if (!t.dst.int8) (*mem).at(size_t(a) + 1) = uint8_t(o >> 8);
       }
@@ -244,6 +258,15 @@ void PlanarReference(const PlanarTask& t, std::vector<uint8_t>* mem) {
 std::vector<std::pair<uint64_t, uint64_t>> PlanarWriteRanges(const PlanarTask& t) {
   std::vector<std::pair<uint64_t, uint64_t>> r;
   const PlanarShape o = PlanarOutShape(t);
+  if (PlanarChannelsLast(t)) {
+    for (int y = 0; y < o.h; ++y) {
+      for (int x = 0; x < o.w; ++x) {
+        const uint64_t b = PlanarDstAddr(t, 0, y, x);
+        r.push_back({b, b + uint64_t(o.c) * uint64_t(Eb(t.dst))});
+      }
+    }
+    return r;
+  }
   for (int c = 0; c < o.c; ++c) {
     for (int y = 0; y < o.h; ++y) {
       const uint64_t b = uint64_t(t.dst.base) + uint64_t(c) * t.dst.plane + uint64_t(y) * t.dst.row;

@@ -53,7 +53,9 @@ struct PlanarTask {
   PlanarKind kind = PlanarKind::kElementwise;
   PeEwOp ew = PeEwOp::kPass;
   PePostOp post = PePostOp::kPass;
-  // kReduce: false rows, true planes; kLineReduce: false columns, true channels
+  // kReduce: false rows, true planes; kLineReduce: false columns, true channels; kPool: true
+  // channels last (no pooling: the source through the patch transpose, result [c, y, x] at
+  // dst.base + c eb + y dst.row + x dst.plane; the window and output size are not read)
   bool axis = false;
   // a reduction's operator; a pooling's (kSum: the mean)
   oracle::ReduceOp tree = oracle::ReduceOp::kSum;
@@ -72,12 +74,15 @@ struct PlanarTask {
 int EwArity(PeEwOp op);
 
 // The result's shape [C][H][W] of `t`: elementwise [c, h, w]; rows [c, h, 1]; planes [c, 1, 1];
-// columns [c, 1, w]; channels [1, h, w]; pooling [c, oh, ow]. Result [c, y, x] is written at
-// dst.base + c dst.plane + y dst.row + x eb.
+// columns [c, 1, w]; channels [1, h, w]; pooling [c, oh, ow]; channels last [c, h, w]. Result
+// [c, y, x] is written at PlanarDstAddr: dst.base + c dst.plane + y dst.row + x eb (channels
+// last: dst.base + c eb + y dst.row + x dst.plane).
 struct PlanarShape {
   int c = 1, h = 1, w = 1;
 };
 PlanarShape PlanarOutShape(const PlanarTask& t);
+bool PlanarChannelsLast(const PlanarTask& t);
+uint64_t PlanarDstAddr(const PlanarTask& t, int c, int y, int x);
 // The oracle's pooling geometry of `t` (the bottom and right padding from its output size).
 oracle::ConvGeometry PlanarPoolGeometry(const PlanarTask& t);
 
@@ -90,7 +95,8 @@ std::vector<std::pair<uint32_t, uint32_t>> PlanarWrites(const PlanarTask& t);
 // operation (each step one fp16 operation of N-4.1; N-1 at each); then by kind v itself, the
 // oracle's ReduceTensor of v (N-4.4) or its Pool (N-4.5); each result through FC_O.
 void PlanarReference(const PlanarTask& t, std::vector<uint8_t>* mem);
-// The bytes `t` writes: [begin, end) ranges, one per row of the result.
+// The bytes `t` writes: [begin, end) ranges, one per row of the result (channels last: one per
+// position, its c channels).
 // (A reduction or a pooling must not write over what it reads: CheckPlanarTask.)
 std::vector<std::pair<uint64_t, uint64_t>> PlanarWriteRanges(const PlanarTask& t);
 

@@ -246,4 +246,51 @@ oracle::Tensor3 EngineSlice(const oracle::Tensor3& x, int axis, int begin, int e
   return m.Get(t.dst, t.c, t.h, t.w);
 }
 
+oracle::Tensor3 EngineTranspose(const oracle::Tensor3& x, bool x_int8, const int perm[3], PlanarEngineStats* stats) {
+  const int n[3] = {x.c, x.h, x.w};
+  int seen = 0;
+  for (int k = 0; k < 3; ++k) {
+    if (perm[k] < 0 || perm[k] > 2 || (seen >> perm[k] & 1)) throw std::invalid_argument("EngineTranspose: perm");
+    seen |= 1 << perm[k];
+  }
+  Memory m;
+  const PlanarOperand src = x_int8 ? m.Put8(x) : m.Put(x, x.c, x.h, x.w);
+  const uint32_t eb = x_int8 ? 1 : 2;
+  const uint32_t xs[3] = {src.plane, src.row, eb};  // x's stride per axis
+  const int d[3] = {n[perm[0]], n[perm[1]], n[perm[2]]};
+  const PlanarOperand out = m.Out(d[0], d[1], d[2], x_int8);
+  const uint32_t ys[3] = {out.plane, out.row, eb};  // y's stride per axis
+  PlanarTask t;
+  t.ew = PeEwOp::kPass;
+  t.fca_bypass = true;     // the reader converts an int8 source exactly
+  t.fco_bypass = !x_int8;  // fp16: the codes unchanged; int8: stored again by FC_O (scale 1, bias 0)
+  t.fco.out_int8 = x_int8;
+  t.src[0] = src;
+  t.dst = out;
+  if (perm[2] == 2) {
+    // W stays last: a copy over [y0, y1, W], x read along perm[0] and perm[1]
+    t.kind = PlanarKind::kElementwise;
+    t.c = d[0];
+    t.h = d[1];
+    t.w = d[2];
+    t.src[0].plane = xs[perm[0]];
+    t.src[0].row = xs[perm[1]];
+  } else {
+    // channels last: the engine's channels are y's last axis, its columns x's W (at y's axis kw),
+    // its rows the remaining axis (at y's axis kr)
+    const int kw = perm[0] == 2 ? 0 : 1, kr = 1 - kw;
+    t.kind = PlanarKind::kPool;
+    t.axis = true;
+    t.c = d[2];
+    t.h = d[kr];
+    t.w = n[2];
+    t.src[0].plane = xs[perm[2]];
+    t.src[0].row = xs[perm[kr]];
+    t.dst.row = ys[kr];
+    t.dst.plane = ys[kw];
+  }
+  RunPlanarEngine({t}, &m.bytes, stats);
+  return m.Get(out, d[0], d[1], d[2]);
+}
+
 }  // namespace ane::harness

@@ -65,6 +65,13 @@ oracle::Tensor3 EngineConvert(const std::vector<oracle::FcConfig>& fco, bool x_i
 oracle::Tensor3 EngineSlice(const oracle::Tensor3& x, int axis, int begin, int end, bool gain,
                             PlanarEngineStats* stats);
 
+// x transposed (N-4.1's patch transpose, docs/planar.md): y axis k is x axis perm[k] of x's
+// [C, H, W]. One task: when W stays last, a copy with permuted source strides (KIND 0); else a
+// channels-last task (KIND 3, MODE.AXIS) whose channel axis is y's last, its rows and columns
+// the other two, read with permuted strides. x fp16, or (x_int8) int8 values in bits [7:0] of
+// its codes (the result converter stores them again); an int8 result comes back sign-extended.
+oracle::Tensor3 EngineTranspose(const oracle::Tensor3& x, bool x_int8, const int perm[3], PlanarEngineStats* stats);
+
 }  // namespace ane::harness
 
 #endif  // TB_HARNESS_PLANAR_ENGINE_RUN_H_

@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -19,6 +20,7 @@
 #include "tb/oracle/activation.h"
 #include "tb/oracle/elementwise.h"
 #include "tb/tests/cli_fixture.h"
+#include "tb/tests/test_seed.h"
 
 namespace ane::cli {
 namespace {
@@ -546,6 +548,69 @@ TEST_F(CliTest, N4_6_WidthSliceGainOnBothEngines) {
   Write("s.yaml", "{op: slice, axis: 3, inputs: {x: x.npy}, outputs: {y: y.npy}}\n");
   fs::remove(work_ / "y.npy");
   ExpectInputError(Ane({"run", "s.yaml"}), "s.yaml", "axis", "");
+}
+
+// N-4.1's patch transpose through `ane run`: transpose on both engines. By hand, [[1, 2, 3],
+// [4, 5, 6]] -> [[1, 4], [2, 5], [3, 6]] (the default perm, reversed). Then every perm of a
+// [11, 5, 19] fp16 tensor holding NaN, -0, inf and denormals (11 channels: a group of 8 and a
+// short one on the 16-lane engine's channels-last path when y's last axis is not x's W) and of
+// an int8 tensor, each output checked element by element against the index formula
+// y[i0, i1, i2] = x[i at perm]; bad perms refused.
+TEST_F(CliTest, N4_1_TransposeOnBothEngines) {
+  WriteNpy("x.npy", Tensor{DType::kFp16, {2, 3}, {0x3C00, 0x4000, 0x4200, 0x4400, 0x4500, 0x4600}});
+  Write("t.yaml", "{op: transpose, inputs: {x: x.npy}, outputs: {y: y.npy}}\n");
+  const Result h = Ane({"run", "t.yaml", "--engine", "both"});
+  ASSERT_EQ(h.exit_code, 0) << h.err;
+  const Tensor yh = ReadNpy(work_ / "y.npy");
+  EXPECT_EQ(yh.shape, (std::vector<int64_t>{3, 2}));
+  EXPECT_EQ(yh.bits, (std::vector<uint32_t>{0x3C00, 0x4400, 0x4000, 0x4500, 0x4200, 0x4600}));
+  EXPECT_NE(h.out.find("rtl vs oracle: bit-identical (6 outputs)"), std::string::npos) << h.out;
+  const int64_t n[3] = {11, 5, 19};
+  for (const bool int8 : {false, true}) {
+    Tensor x{int8 ? DType::kInt8 : DType::kFp16, {n[0], n[1], n[2]}, {}};
+    ane::test::Rng rng(int8 ? 8 : 16);
+    for (int64_t i = 0; i < n[0] * n[1] * n[2]; ++i) {
+      const uint32_t specials[] = {0x7E01, 0x8000, 0xFC00, 0x0001, 0x83FF};
+      x.bits.push_back(int8 ? rng.Below(256) : i % 37 < 5 ? specials[i % 37] : rng.Below(0x7C00) | rng.Below(2) << 15);
+    }
+    WriteNpy("x.npy", x);
+    const int perms[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+    for (const auto& p : perms) {
+      const std::string ps =
+          "[" + std::to_string(p[0]) + ", " + std::to_string(p[1]) + ", " + std::to_string(p[2]) + "]";
+      Write("t.yaml", "{op: transpose, perm: " + ps + ", inputs: {x: x.npy}, outputs: {y: y.npy}}\n");
+      const Result r = Ane({"run", "t.yaml", "--engine", "both"});
+      ASSERT_EQ(r.exit_code, 0) << ps << ": " << r.err;
+      EXPECT_NE(r.out.find("rtl vs oracle: bit-identical (1045 outputs)"), std::string::npos) << ps << r.out;
+      const Tensor y = ReadNpy(work_ / "y.npy");
+      ASSERT_EQ(y.shape, (std::vector<int64_t>{n[p[0]], n[p[1]], n[p[2]]})) << ps;
+      int64_t bad = 0;
+      for (int64_t a = 0; a < n[p[0]]; ++a) {
+        for (int64_t b = 0; b < n[p[1]]; ++b) {
+          for (int64_t c = 0; c < n[p[2]]; ++c) {
+            int64_t xi[3];
+            xi[p[0]] = a;
+            xi[p[1]] = b;
+            xi[p[2]] = c;
+            const uint32_t want = x.bits[size_t((xi[0] * n[1] + xi[1]) * n[2] + xi[2])];
+            bad += y.bits[size_t((a * n[p[1]] + b) * n[p[2]] + c)] != want;
+          }
+        }
+      }
+      EXPECT_EQ(bad, 0) << (int8 ? "int8 " : "fp16 ") << ps;
+    }
+  }
+  fs::remove(work_ / "y.npy");
+  WriteNpy("x4.npy", Tensor{DType::kFp16, {1, 1, 1, 2}, {0x3C00, 0x4000}});
+  const std::vector<std::array<std::string, 4>> bad = {
+      {"perm: [0, 0, 1], ", "x.npy", "inputs.x", "perm [0, 0, 1] is not a permutation of the 3 axes"},
+      {"perm: [1, 0], ", "x.npy", "inputs.x", "is not a permutation of the 3 axes"},
+      {"perm: 1, ", "x.npy", "perm", "expected a list of axes"},
+      {"", "x4.npy", "inputs.x", "transpose takes a non-empty [W], [H, W] or [C, H, W]"}};
+  for (const auto& [fields, x, field, what] : bad) {
+    Write("t.yaml", "{op: transpose, " + fields + "inputs: {x: " + x + "}, outputs: {y: y.npy}}\n");
+    ExpectInputError(Ane({"run", "t.yaml"}), "t.yaml", field, what);
+  }
 }
 
 // N-2.1 through `ane run`: conv2d of int8 x fp16 and fp16 x int8 on both engines (the core), and

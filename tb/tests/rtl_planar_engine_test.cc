@@ -85,7 +85,8 @@ Scene RandomTask(Rng& rng, int max_w = 40, harness::PlanarKind kind = harness::P
   t.c = 1 + int(rng.Below(5));
   t.h = 1 + int(rng.Below(6));
   t.w = 1 + int(rng.Below(uint32_t(max_w)));
-  t.axis = rng.Below(2) != 0;
+  // (a pooling's MODE.AXIS is channels last, no pooling: a quarter of them)
+  t.axis = kind == harness::PlanarKind::kPool ? rng.Below(4) == 0 : rng.Below(2) != 0;
   t.tree = oracle::ReduceOp(rng.Below(3));
   if (kind == harness::PlanarKind::kReduce && t.axis) t.h = 1 + int(rng.Below(12));
   if (kind == harness::PlanarKind::kLineReduce) {
@@ -125,6 +126,15 @@ Scene RandomTask(Rng& rng, int max_w = 40, harness::PlanarKind kind = harness::P
   t.pool.flat = kind == harness::PlanarKind::kPool && t.h * t.w <= 16383 && rng.Below(3) == 0;
   auto place = [&](harness::PlanarOperand* o, bool is_src) {
     const int c = is_src ? t.c : out.c, h = is_src ? t.h : out.h, w = is_src ? t.w : out.w;
+    if (!is_src && harness::PlanarChannelsLast(t)) {
+      // [H][W][C]: dst.plane the position stride (c elements, sometimes padded), rows padded
+      const uint32_t eb = o->int8 ? 1 : 2;
+      o->plane = uint32_t(c) * eb + eb * rng.Below(3);
+      o->row = o->plane * uint32_t(w) + (rng.Below(2) ? 64 : 0);
+      o->base = at + (rng.Below(4) == 0 ? rng.Below(64) : 0);
+      at = Align(o->base + o->row * uint32_t(h) + 64, 64);
+      return;
+    }
     const bool dense = is_src && t.pool.flat;
     o->int8 = is_src ? rng.Below(5) == 0 : o->int8;
     const uint32_t eb = o->int8 ? 1 : 2;
@@ -175,6 +185,7 @@ Scene RandomTask(Rng& rng, int max_w = 40, harness::PlanarKind kind = harness::P
 uint64_t WantWrites(const PlanarTask& t) {
   const harness::PlanarShape o = harness::PlanarOutShape(t);
   if (t.kind == harness::PlanarKind::kReduce) return uint64_t(o.c) * uint64_t(o.h);
+  if (harness::PlanarChannelsLast(t)) return uint64_t((o.c + kLanes - 1) / kLanes) * uint64_t(o.h) * uint64_t(o.w);
   return uint64_t(o.c) * uint64_t(o.h) * uint64_t((o.w + kLanes - 1) / kLanes);
 }
 
@@ -380,7 +391,8 @@ TEST(RtlPlanarEngine, N7_1_ResetInEveryCycleOfEachKindOfTaskThenAFreshTaskIsExac
 // N-4.5: poolings of any window up to 8x8, stride up to 8, padding on every side, max, min and
 // the edge-correct mean; up to 19 channels (groups of 8 lanes, the last one short), rows of up to
 // 99 (chunks of 8 positions, the last one short), outputs up to 64 wide; dense planes read flat
-// (POOL.FLAT: chunks that cross rows) when the sources happen to be dense.
+// (POOL.FLAT: chunks that cross rows) when the sources happen to be dense. A quarter of the tasks
+// are channels last (MODE.AXIS, N-4.1's patch transpose: no pooling, the result [H][W][C]).
 TEST(RtlPlanarEngine, N4_5_RandomPoolingsBitExact) { RandomKind(harness::PlanarKind::kPool, 0x91A4, 150); }
 
 // N-7.1: the X seeds (--x-initial unique) change no result.
@@ -431,6 +443,64 @@ TEST(RtlPlanarEngine, N4_1_CyclesOneBeatPerCycle) {
     EXPECT_EQ(r.beats, beats);
     EXPECT_LE(r.cycles, beats + 48) << "one beat per cycle";
     EXPECT_GE(r.cycles, beats + 35) << "the units' latency alone";
+  }
+}
+
+// N-4.1's patch transpose as a task (a pooling task's MODE.AXIS, channels last): [C][H][W] written
+// as [H][W][C], worked by index (out[y][x][c] = in[c][y][x], not by PlanarReference, which must
+// agree), fp16 and int8, 11 channels (a group of 8 and a short one of 3), rows of 19 (chunks of 8,
+// the last short). One write per position and group; the rate: every patch of 8 channel beats
+// (the short group's 3 completed by 5 zero rows) leaves as one column per cycle.
+TEST(RtlPlanarEngine, N4_1_ChannelsLastWritesTheTensorTransposed) {
+  Sim<Model> sim("ane_planar", harness::CurrentTestStem());
+  PlanarDriver<Model> drv(sim);
+  drv.Reset();
+  for (const bool int8 : {false, true}) {
+    Scene s;
+    PlanarTask& t = s.t;
+    t.kind = harness::PlanarKind::kPool;
+    t.axis = true;
+    t.ew = PeEwOp::kPass;
+    t.fca_bypass = true;
+    t.fco_bypass = !int8;  // (the int8 store is FC_O's: scale 1, bias 0 keep every int8 value)
+    t.c = 11;
+    t.h = 3;
+    t.w = 19;
+    const uint32_t eb = int8 ? 1 : 2;
+    t.src[0] = harness::PlanarOperand{0x100, uint32_t(t.w) * eb, uint32_t(t.h * t.w) * eb, int8, false};
+    t.dst = harness::PlanarOperand{0x2000, uint32_t(t.w * t.c) * eb, uint32_t(t.c) * eb, int8, false};
+    s.mem.assign(0x2000 + size_t(t.h * t.w * t.c) * eb + 256, 0xEE);
+    std::vector<uint8_t> want = s.mem;
+    for (int c = 0; c < t.c; ++c) {
+      for (int y = 0; y < t.h; ++y) {
+        for (int x = 0; x < t.w; ++x) {
+          const uint16_t v =
+              int8 ? uint16_t(uint8_t(c * 23 + y * 7 + x - 100)) : uint16_t(0x3C00 + c * 64 + y * 20 + x);
+          const size_t in = 0x100 + size_t((c * t.h + y) * t.w + x) * eb;
+          const size_t out = 0x2000 + size_t((y * t.w + x) * t.c + c) * eb;
+          s.mem[in] = want[in] = uint8_t(v);
+          want[out] = uint8_t(v);
+          if (!int8) {
+            s.mem[in + 1] = want[in + 1] = uint8_t(v >> 8);
+            want[out + 1] = uint8_t(v >> 8);
+          }
+        }
+      }
+    }
+    ASSERT_EQ(harness::CheckPlanarTask(t), "");
+    std::vector<uint8_t> ref = s.mem;
+    harness::PlanarReference(t, &ref);
+    EXPECT_EQ(ref, want) << "PlanarReference of a channels-last task";
+    drv.mem() = s.mem;
+    const harness::PlanarRunResult r = drv.Run(t, {}, 100000);
+    EXPECT_EQ(drv.mem(), want) << (int8 ? "int8" : "fp16");
+    EXPECT_EQ(r.writes, 2u * 3u * 19u) << "a write per position and channel group";
+    // reads: 2 groups x 3 rows x 3 chunks x 8 channel beats (the short group's 5 zero rows
+    // take the cycles of the beats it does not read)
+    const uint64_t patch_rows = 2 * 3 * 3 * 8;
+    std::printf("%s: %llu writes in %llu cycles (%llu patch rows)\n", int8 ? "int8" : "fp16",
+                (unsigned long long)r.writes, (unsigned long long)r.cycles, (unsigned long long)patch_rows);
+    EXPECT_LE(r.cycles, patch_rows + 48) << "a patch row per cycle";
   }
 }
 
