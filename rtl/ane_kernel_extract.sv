@@ -511,6 +511,12 @@ module ane_kernel_extract (
   logic [3:0]  p_st_q;
   logic        p_first_q, p_last_q, p_end_q;
   logic [2:0]  p_slot_q;
+  // Coefficient k's int8sym scale index, set with the slot: its kernel in the group with a
+  // per-channel scale (four-kernel 4 slot + k, two-kernel 2 slot + k % 2, else the slot), 0 with
+  // one scale for the group. A register, so the 32-way scale select starts at flops instead of
+  // behind the mode flags' fan-out (the 8-lane core's critical path at 215.4 MHz ran from four_q
+  // through this select into the dequantizing multiply's exponent sum).
+  logic [19:0] p_sn_q;
   logic [9:0]  p_c_q;
   logic [2:0]  p_ky_q, p_kx_q;
   always_ff @(posedge clk_i) begin
@@ -518,6 +524,9 @@ module ane_kernel_extract (
       p_raw_q   <= {16'(win_q >> tv3_q), 16'(win_q >> tv2_q), raw_b, raw_a};
       p_st_q    <= {four_q, four_q, st_b, st_a};
       p_slot_q  <= j_cur;
+      for (int k = 0; k < 4; k++) begin
+        p_sn_q[5*k +: 5] <= !pcs_q ? 5'd0 : four_q ? {j_cur, 2'(k)} : two_q ? {1'b0, j_cur, 1'(k % 2)} : {2'd0, j_cur};
+      end
       p_c_q     <= c_q;
       p_ky_q    <= ky_q;
       p_kx_q    <= kx_q;
@@ -542,11 +551,9 @@ module ane_kernel_extract (
   assign pmask   = 8'((9'd1 << pbits_q) - 9'd1);
   assign use_mul = (fmt_q == FmtInt8);
   for (genvar k = 0; k < 4; k++) begin : g_dec
-    logic [4:0]  sn;      // the coefficient's kernel in the group
     logic [15:0] raw, scale, ival, v;
     assign raw   = p_raw_q[16*k +: 16];
-    assign sn    = four_q ? {p_slot_q, 2'(k)} : two_q ? {1'b0, p_slot_q, 1'(k % 2)} : {2'd0, p_slot_q};
-    assign scale = pcs_q ? scl_q[{sn, 4'd0} +: 16] : scl_q[15:0];
+    assign scale = scl_q[{p_sn_q[5*k +: 5], 4'd0} +: 16];
     assign ival  = ane_pkg::int8_to_fp16(raw[7:0]);
     ane_fp16_mul #(.Pipe(1'b1)) u_deq (
       .clk_i(clk_i), .en_i(en), .a_i(scale), .b_i(ival), .y_o(mul[16*k +: 16]));
