@@ -171,6 +171,7 @@ module ane_kernel_extract (
 
   logic [63:0] masks;
   logic [7:0]  kept, kept_q, later_n, k_one, k_rest, m0a, m0b;
+  logic [7:0]  kbelow;        // kbelow[j]: a slot below j is kept
   logic        at_qstart, idle_quad;
   logic        lq_q, int_q;   // the current quad is the last one; neither the first nor the last
   logic [2:0]  qlm1_q;        // steps in the current quad - 1
@@ -207,8 +208,12 @@ module ane_kernel_extract (
       m0a[j]  = two_q ? masks[8*j] : masks[4*j];
       m0b[j]  = masks[8*j+4];
     end
-    k_one   = kept & (~kept + 8'd1);   // the first kept slot, one-hot
-    k_rest  = kept & (kept - 8'd1);    // the kept slots after it
+    // the first kept slot (one-hot) and the kept slots after it, from the prefix ORs of kept
+    // (kept & (~kept + 1) and kept & (kept - 1) as carry chains were on the 8-lane core's
+    // critical path, the window's masks to the state register)
+    kbelow  = {|kept[6:0], |kept[5:0], |kept[4:0], |kept[3:0], |kept[2:0], |kept[1:0], kept[0], 1'b0};
+    k_one   = kept & ~kbelow;
+    k_rest  = kept & kbelow;
     j_first = first_of(kept[6:0]);
     later_n = kept_q & ~((8'd2 << j_q) - 8'd1);
     na      = two_q ? {j_q, 1'b0} : {1'b0, j_q};

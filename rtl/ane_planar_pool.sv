@@ -180,9 +180,11 @@ module ane_planar_pool #(
   assign deb = d_int8_i ? 32'(NumLanes) : 32'(2 * NumLanes);
   // pooling: (group, oy, chunk of NumLanes output positions, channel of the group);
   // hwc_i: (group, y, x), one descriptor per position
+  logic [13:0] ochunks;   // chunks of an output row
+  assign ochunks = 14'((15'(ow_i) + 15'(NumLanes - 1)) >> LL);
   ane_planar_walk #(.NP(1)) u_ow (
     .clk_i, .rst_ni, .start_i, .step_i(d_ready_i),
-    .ns_i(ng), .n0_i(hwc_i ? h_i : oh_i), .n1_i(hwc_i ? w_i : 14'((15'(ow_i) + 15'(NumLanes - 1)) >> LL)),
+    .ns_i(ng), .n0_i(hwc_i ? h_i : oh_i), .n1_i(hwc_i ? w_i : ochunks),
     .n2_i(hwc_i ? 14'd1 : 14'(NumLanes)), .n2_last_i(hwc_i ? 14'd1 : 14'(NumLanes)),
     .base_i(dbase_i), .ss_i(hwc_i ? deb : dplane_i << LL), .s0_i(drow_i), .s1_i(hwc_i ? dplane_i : deb),
     .s2_i(hwc_i ? 32'd0 : dplane_i),
