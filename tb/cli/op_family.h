@@ -98,6 +98,10 @@ oracle::Tensor3 As3(const Tensor& x);
 // Fails at `where` unless t is fp16: "wrong dtype: ...; <op> inputs are fp16 ('<f2')".
 void RequireFp16(const Operation& op, const Tensor& t, const Field& where);
 
+// Fails at `where` unless x fits one planar task as a whole: a non-empty [W], [H, W] or
+// [C, H, W] ("shape ...: <op> takes ..."), each axis at most 16383. Convert, slice, transpose.
+void RequirePlanarTensor(const Tensor& x, const Field& where, const char* op);
+
 // The scale and bias inputs (fp16 [n], one per `per`) and the activation (relu or a table) of
 // matmul and conv2d post-processing: checks them and sets scale_en, bias_en, act and table.
 void ReadScaleBiasActivation(const Operation& op, const std::map<std::string, Field>& where,

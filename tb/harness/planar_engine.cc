@@ -88,10 +88,9 @@ std::string CheckPlanarTask(const PlanarTask& t) {
   if (t.fco_bypass && (t.dst.int8 || t.fco.gain)) {
     return "the int8 store and the width-slice gain are the result converter's: not with O_BYPASS";
   }
-  if (t.kind == PlanarKind::kPool && t.pool.flat && int64_t(t.h) * t.w > 16383) {
-    return fmt::format("a FLAT pooling's plane of {}x{} is past 16383 positions", t.h, t.w);
-  }
-  if (t.kind == PlanarKind::kPool && t.pool.flat) {
+  if (t.kind == PlanarKind::kPool && t.pool.flat) {  // pooling or channels last
+    if (int64_t(t.h) * t.w > 16383)
+      return fmt::format("a FLAT pooling's plane of {}x{} is past 16383 positions", t.h, t.w);
     for (int s = 0; s < EwArity(t.ew); ++s) {
       const PlanarOperand& o = t.src[s];
       if (o.bw || o.row != uint32_t(t.w * Eb(o)))

@@ -101,6 +101,15 @@ void ReadRounding(const std::optional<Field>& rounding, const std::optional<Fiel
 const char kStochasticNote[] =
     "note: the engine rounds each accumulator stochastically (N-3.4); the reference rounds to nearest.\n";
 
+void RequirePlanarTensor(const Tensor& x, const Field& where, const char* op) {
+  if (x.shape.empty() || x.shape.size() > 3 || ElementCount(x.shape) == 0) {
+    where.Fail(fmt::format("shape {}: {} takes a non-empty [W], [H, W] or [C, H, W]", ShapeString(x.shape), op));
+  }
+  for (int64_t d : x.shape) {
+    if (d > 16383) where.Fail(fmt::format("shape {}: each axis at most 16383 (one planar task)", ShapeString(x.shape)));
+  }
+}
+
 std::vector<const char*> InputX(const Operation&) { return {"x"}; }
 
 std::string RtlTakesAll(const Operation&) { return ""; }

@@ -60,12 +60,7 @@ void Infer(Operation* op, const std::map<std::string, Field>& where) {
     fx.Fail(fmt::format("wrong dtype: {} ('{}'); convert takes fp16 ('<f2') or int8 ('|i1')", DTypeName(x.dtype),
                         NpyDescr(x.dtype)));
   }
-  if (x.shape.empty() || x.shape.size() > 3 || ElementCount(x.shape) == 0) {
-    fx.Fail(fmt::format("shape {}: convert takes a non-empty [W], [H, W] or [C, H, W]", ShapeString(x.shape)));
-  }
-  for (int64_t d : x.shape) {
-    if (d > 16383) fx.Fail(fmt::format("shape {}: each axis at most 16383 (one planar task)", ShapeString(x.shape)));
-  }
+  RequirePlanarTensor(x, fx, "convert");
   const int64_t channels = x.shape.size() == 3 ? x.shape[0] : 1;
   const size_t ns = op->convert_scale.size(), nb = op->convert_bias.size();
   if ((ns != 1 && int64_t(ns) != channels) || (nb != 1 && int64_t(nb) != channels)) {

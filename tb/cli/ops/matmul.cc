@@ -110,11 +110,9 @@ void ReadPost(Operation* op, const std::map<std::string, Field>& where, const st
       (activation  ? *activation
        : has_scale ? where.at("scale")
        : has_bias  ? where.at("bias")
-       : rounding  ? *rounding
-                   : *rounding_seed)
+                   : *rounding)  // `rounding: nearest` (the others were refused by ReadRounding)
           .Fail("int8 x int8 post-processing needs `shift` (requantization to int8, N-3.3)");
     }
-    cfg.int_acc = true;
     cfg.shift = int(shift->Integer(0, 31));
     cfg.store = oracle::PostStore::kInt8;
     if (has_scale || has_bias || cfg.act == oracle::PostAct::kTable) {

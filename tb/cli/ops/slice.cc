@@ -28,13 +28,8 @@ void Infer(Operation* op, const std::map<std::string, Field>& where) {
   const Tensor& x = op->inputs.at("x").tensor;
   const Field& fx = where.at("x");
   RequireFp16(*op, x, fx);
+  RequirePlanarTensor(x, fx, "slice");
   const int r = int(x.shape.size());
-  if (r < 1 || r > 3 || ElementCount(x.shape) == 0) {
-    fx.Fail(fmt::format("shape {}: slice takes a non-empty [W], [H, W] or [C, H, W]", ShapeString(x.shape)));
-  }
-  for (int64_t d : x.shape) {
-    if (d > 16383) fx.Fail(fmt::format("shape {}: each axis at most 16383 (one planar task)", ShapeString(x.shape)));
-  }
   const int axis = op->slice_axis < 0 ? op->slice_axis + r : op->slice_axis;
   if (axis < 0 || axis >= r)
     fx.Fail(fmt::format("axis {} is not an axis of shape {}", op->slice_axis, ShapeString(x.shape)));

@@ -33,13 +33,8 @@ void Infer(Operation* op, const std::map<std::string, Field>& where) {
     fx.Fail(fmt::format("wrong dtype: {} ('{}'); transpose takes fp16 ('<f2') or int8 ('|i1')", DTypeName(x.dtype),
                         NpyDescr(x.dtype)));
   }
+  RequirePlanarTensor(x, fx, "transpose");
   const int r = int(x.shape.size());
-  if (r < 1 || r > 3 || ElementCount(x.shape) == 0) {
-    fx.Fail(fmt::format("shape {}: transpose takes a non-empty [W], [H, W] or [C, H, W]", ShapeString(x.shape)));
-  }
-  for (int64_t d : x.shape) {
-    if (d > 16383) fx.Fail(fmt::format("shape {}: each axis at most 16383 (one planar task)", ShapeString(x.shape)));
-  }
   std::vector<int> p = op->transpose_perm;
   if (p.empty()) {
     for (int k = r - 1; k >= 0; --k) p.push_back(k);
