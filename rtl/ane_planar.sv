@@ -282,9 +282,29 @@ module ane_planar #(
 
   // ---------------------------------------------------------------- the elementwise path
   // the join: a beat of every source read; s0 into FC_A, s1 and s2 into the side queue
-  logic bjoin, fa_in_ready, side_in_ready;
-  assign bjoin = (&(b_valid | ~src_on)) && (fa_in_ready || cfg_q.fcctl.a_bypass) && side_in_ready;
-  assign b_ready = src_on & {3{bjoin}};
+  // The join has a skid register: the readers are popped when every source has a beat and the
+  // skid is empty, whatever FC_A and the side queue do; a beat they refuse waits in the skid and
+  // leaves before the next is popped. So the readers' answer queues see a flop and the sources'
+  // valids, not the ready chain of FC_A, EW, the post unit and the units after it (ane_planar's
+  // critical path before: a configuration bit through that chain into reader 1's answer queue).
+  // No cycle is added: a beat the units take at once passes the skid as a wire.
+  logic            bjoin, fa_in_ready, side_in_ready, b_all, b_take, j_valid, j_ready, sk_q;
+  logic [3*LB-1:0] j_data, sk_data_q;
+  assign b_all   = &(b_valid | ~src_on);
+  assign b_take  = b_all && !sk_q;
+  assign b_ready = src_on & {3{b_take}};
+  assign j_valid = sk_q || b_all;
+  assign j_data  = sk_q ? sk_data_q : b_data;
+  assign j_ready = (fa_in_ready || cfg_q.fcctl.a_bypass) && side_in_ready;
+  assign bjoin   = j_valid && j_ready;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) sk_q <= 1'b0;
+    else if (b_take && !j_ready) sk_q <= 1'b1;
+    else if (j_ready) sk_q <= 1'b0;
+  end
+  always_ff @(posedge clk_i) begin
+    if (b_take && !j_ready) sk_data_q <= b_data;
+  end
 
   logic          fa_valid, fa_ready, side_valid, side_ready, ew_in_ready;
   logic [LB-1:0] fa_y, side_b, side_c;
@@ -292,7 +312,7 @@ module ane_planar #(
   ane_pe_fc #(.NumLanes(NumLanes), .NumChannels(1)) u_fca (
     .clk_i, .rst_ni,
     .cfg_we_i(start), .cfg_addr_i(1'b0), .cfg_scale_i(cfg_q.fca.scale), .cfg_bias_i(cfg_q.fca.bias),
-    .in_valid_i(bjoin && !a_byp), .in_ready_o(fa_in_ready), .in_data_i(b_data[LB-1:0]), .in_int8_i(1'b0),
+    .in_valid_i(bjoin && !a_byp), .in_ready_o(fa_in_ready), .in_data_i(j_data[LB-1:0]), .in_int8_i(1'b0),
     .in_perch_i(1'b0), .in_ch_i(1'b0), .in_unary_i(cfg_q.fcctl.a_unary),
     .in_gain_i(1'b0), .in_out_int8_i(1'b0),
     .out_valid_o(fa_valid), .out_ready_i(fa_ready), .out_y_o(fa_y)
@@ -304,7 +324,7 @@ module ane_planar #(
   assign a_byp = cfg_q.fcctl.a_bypass;
   assign o_byp = cfg_q.fcctl.o_bypass;
   ane_fifo #(.Width(3 * LB), .Depth(16)) u_side (
-    .clk_i, .rst_ni, .in_valid_i(bjoin), .in_ready_o(side_in_ready), .in_data_i(b_data),
+    .clk_i, .rst_ni, .in_valid_i(bjoin), .in_ready_o(side_in_ready), .in_data_i(j_data),
     .out_valid_o(side_valid), .out_ready_i(side_ready), .out_data_o({side_c, side_b, side_a}), .count_o(side_count)
   );
   assign fa_go      = a_byp || fa_valid;
@@ -573,7 +593,7 @@ module ane_planar #(
   // done: every write made, and nothing of the task left in a queue or a unit (a pooling's
   // dropped beats leave after its last write)
   assign fin = busy_q && !run && !pl_orun && !pl_busy && owed_q == 32'd0 && owe_q == 32'd0 && !written_q
-               && !dq_valid && !wq_valid && !start;
+               && !dq_valid && !wq_valid && !sk_q && !start;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       busy_q <= 1'b0;
