@@ -79,9 +79,20 @@ module ane_core_load #(
   logic [9:0]  p_q, pg_q, cgb_q, ty_q, tx_q, sl_q, csl_q;
   logic [11:0] oy0_q, ox0_q;
   logic signed [13:0] ty0_q, tx0_q;    // input row / column of patch position 0 (ky = kx = 0)
-  logic [31:0] grp_addr_q;             // cgb * chs
-  logic [31:0] ch_addr_q;              // (cgb + csl) * chs
-  logic [31:0] ty_addr_q;              // ty0 * rs (mod 2^32; used when ty0 >= 0)
+  logic [31:0] grp_addr_q;             // xbase + cgb * chs
+  logic [31:0] ch_addr_q;              // xbase + (cgb + csl) * chs
+  logic [31:0] ty_addr_q;              // ty0 * rs (mod 2^32)
+  // row0_q, col0_q = ty0_q, tx0_q clamped at 0, and tya_q = (ty0_q < 0) ? 0 : ty_addr_q:
+  // registers stepped with ty0_q, tx0_q and ty_addr_q, so the work unit's first address is one
+  // three-operand add of flops (timing: the 8-lane core's worst path at 501cdb8 was ty0_q's sign
+  // through that clamp and a four-operand add into the record queue)
+  logic [11:0] row0_q, col0_q;
+  logic [31:0] tya_q;
+  logic signed [13:0] ty0_n, tx0_n;    // ty0_q, tx0_q one tile on
+  logic [31:0] ty_addr_n;
+  assign ty0_n     = ty0_q + 14'(tyst);
+  assign tx0_n     = tx0_q + 14'(txst);
+  assign ty_addr_n = ty_addr_q + k_tyst_rs_q;
   logic signed [13:0] npt, npl;        // -padding
   // yend_q = ty0_q + ph, xend_q = tx0_q + pw: registers stepped with ty0_q and tx0_q, so the
   // clipping below starts from flops (timing)
@@ -99,8 +110,8 @@ module ane_core_load #(
   always_comb begin
     left = cfg_i.layer.cg - csl_q;
     wn   = (left < cfg_i.tile.nc) ? left : cfg_i.tile.nc;
-    row0 = (ty0_q < 0) ? 12'd0 : 12'(ty0_q);
-    col0 = (tx0_q < 0) ? 12'd0 : 12'(tx0_q);
+    row0 = row0_q;
+    col0 = col0_q;
     yend = yend_q;
     xend = xend_q;
     // yend, xend > 0: a patch is taller than the padding above it
@@ -113,7 +124,7 @@ module ane_core_load #(
     toh  = (ohl < 12'(cfg_i.tile.tile_h)) ? 9'(ohl) : cfg_i.tile.tile_h;
     tow  = (owl < 12'(cfg_i.tile.tile_w)) ? 9'(owl) : cfg_i.tile.tile_w;
     col_b = cfg_i.layer.elem16 ? {19'd0, col0, 1'b0} : {20'd0, col0};
-    a0   = cfg_i.xbase.base + ch_addr_q + ((ty0_q < 0) ? 32'd0 : ty_addr_q) + col_b;
+    a0   = ch_addr_q + tya_q + col_b;
     desc.ow    = tow;
     desc.oh    = toh;
     desc.off_x = 12'(tx0_q - 14'(col0));
@@ -163,6 +174,7 @@ module ane_core_load #(
       p_q <= '0; pg_q <= '0; cgb_q <= '0; ty_q <= '0; tx_q <= '0; sl_q <= '0; csl_q <= '0;
       oy0_q <= '0; ox0_q <= '0; ty0_q <= '0; tx0_q <= '0; yend_q <= '0; xend_q <= '0;
       grp_addr_q <= '0; ch_addr_q <= '0; ty_addr_q <= '0;
+      row0_q <= '0; col0_q <= '0; tya_q <= '0;
     end else if (start_i) begin
       cst_busy_q <= 1'b1;
       cst_cnt_q  <= '0;
@@ -172,14 +184,17 @@ module ane_core_load #(
       tx0_q <= npl;
       yend_q <= npt + 14'(cfg_i.patch.ph);
       xend_q <= npl + 14'(cfg_i.patch.pw);
-      grp_addr_q <= '0;
-      ch_addr_q  <= '0;
+      row0_q <= '0;                    // npt, npl <= 0
+      col0_q <= '0;
+      tya_q  <= '0;
+      grp_addr_q <= cfg_i.xbase.base;
+      ch_addr_q  <= cfg_i.xbase.base;
     end else if (cst_busy_q) begin
       cst_cnt_q <= cst_cnt_q + 4'd1;
       if (cst_cnt_q == 4'd11) begin
         cst_busy_q <= 1'b0;
         wk_q       <= 1'b1;
-        ty_addr_q  <= 32'd0 - k_pt_rs_q;
+        ty_addr_q  <= 32'd0 - k_pt_rs_q;  // ty0 = -pt: tya_q stays 0
       end
     end else if (rec_push) begin
       // the work unit is queued: the next one
@@ -194,25 +209,31 @@ module ane_core_load #(
         if (!tx_wrap) begin
           tx_q  <= tx_q + 10'd1;
           ox0_q <= ox0_q + 12'(cfg_i.tile.tile_w);
-          tx0_q <= tx0_q + 14'(txst);
+          tx0_q <= tx0_n;
+          col0_q <= (tx0_n < 0) ? 12'd0 : 12'(tx0_n);
           xend_q <= xend_q + 14'(txst);
         end else begin
           tx_q  <= '0;
           ox0_q <= '0;
           tx0_q <= npl;
+          col0_q <= '0;
           xend_q <= npl + 14'(cfg_i.patch.pw);
           if (!ty_wrap) begin
             ty_q      <= ty_q + 10'd1;
             oy0_q     <= oy0_q + 12'(cfg_i.tile.tile_h);
-            ty0_q     <= ty0_q + 14'(tyst);
+            ty0_q     <= ty0_n;
+            row0_q    <= (ty0_n < 0) ? 12'd0 : 12'(ty0_n);
             yend_q    <= yend_q + 14'(tyst);
-            ty_addr_q <= ty_addr_q + k_tyst_rs_q;
+            ty_addr_q <= ty_addr_n;
+            tya_q     <= (ty0_n < 0) ? 32'd0 : ty_addr_n;
           end else begin
             ty_q      <= '0;
             oy0_q     <= '0;
             ty0_q     <= npt;
+            row0_q    <= '0;
             yend_q    <= npt + 14'(cfg_i.patch.ph);
             ty_addr_q <= 32'd0 - k_pt_rs_q;
+            tya_q     <= '0;
             if (p_wrap) begin
               wk_q <= 1'b0;
             end
