@@ -199,16 +199,20 @@ module ane_core #(
   );
 
   // ---------------------------------------------------------------- MAC array
+  // The MAC mode, decoded from LAYER.MODE into a register: every lane's multiplier decodes its
+  // operands by it, so at 256 lanes it is a net of 256 loads (the 8-lane core's paths from the
+  // configuration register through the decode into a lane's multiplier were near-critical). It
+  // lags a configuration write by one cycle; a layer's first operation comes cycles after START.
   ane_pkg::mac_mode_e mode;
-  always_comb begin
+  always_ff @(posedge clk_i) begin
     unique case (cfg_q.layer.mode)
-      3'd1:    mode = ane_pkg::ModeInt8;
-      3'd2:    mode = ane_pkg::ModeI8xF16;
-      3'd3:    mode = ane_pkg::ModeF16xI8;
-      3'd4:    mode = ane_pkg::ModeInt4;
-      3'd5:    mode = ane_pkg::ModeCmpMax;
-      3'd6:    mode = ane_pkg::ModeCmpMin;
-      default: mode = ane_pkg::ModeFp16;
+      3'd1:    mode <= ane_pkg::ModeInt8;
+      3'd2:    mode <= ane_pkg::ModeI8xF16;
+      3'd3:    mode <= ane_pkg::ModeF16xI8;
+      3'd4:    mode <= ane_pkg::ModeInt4;
+      3'd5:    mode <= ane_pkg::ModeCmpMax;
+      3'd6:    mode <= ane_pkg::ModeCmpMin;
+      default: mode <= ane_pkg::ModeFp16;
     endcase
   end
   logic                   res_valid, res_ready;
