@@ -114,6 +114,9 @@ void ReadScaleBiasActivation(const Operation& op, const std::map<std::string, Fi
 // of an integer accumulator (cfg->int_acc, set before).
 void ReadRounding(const std::optional<Field>& rounding, const std::optional<Field>& seed,
                   const std::optional<Field>& bits, const std::string& what, oracle::PostConfig* cfg);
+// `precision: int4` of matmul and conv2d (N-2.8): fails at `where` unless t is int8 with every
+// value in -8..7 (nothing is wrapped to a nibble). `pair` names the two inputs ("a and b").
+void CheckInt4Values(const Tensor& t, const char* name, const char* pair, const Field& where);
 // The note `ane run` prints for a stochastically rounded matmul or conv2d (the reference rounds to
 // nearest).
 extern const char kStochasticNote[];

@@ -883,6 +883,89 @@ TEST_F(CliTest, N2_8_Int4PrecisionMatmulOnBothEngines) {
   EXPECT_FALSE(fs::exists(work_ / "y.npy"));
 }
 
+// N-2.8 through `ane run`: conv2d `precision: int4` (int8 x and w of -8..7) on both engines, the
+// RTL an im2col matmul per group on the MAC array's int4 packed mapping and the post-processor.
+// A 3x3 image and two 2x2 kernels worked by hand (shift 0: the int32 sums as int8); a layer with
+// stride, uneven padding, dilation, groups, a batch, scale, bias and ReLU on m5 bit-identical on
+// both engines and to the same layer as int8 x int8 on the core; what is not an int4 layer is
+// refused with the field named.
+TEST_F(CliTest, N2_8_Int4PrecisionConv2dOnBothEngines) {
+  const std::string in =
+      "inputs:\n"
+      "  x: {dtype: int8, shape: [1, 3, 3], values: [1, -2, 3, 4, 5, -6, -7, 7, -8]}\n"
+      "  w: {dtype: int8, shape: [2, 1, 2, 2], values: [1, 2, 3, 4, -1, 0, 7, -8]}\n"
+      "outputs: {y: y.npy}\n";
+  Write("c4.yaml", "op: conv2d\nprecision: int4\nshift: 0\n" + in);
+  // y0 = [1 - 4 + 12 + 20, -2 + 6 + 15 - 24; 4 + 10 - 21 + 28, 5 - 12 + 21 - 32],
+  // y1 = [-1 + 28 - 40, 2 + 35 + 48; -4 - 49 - 56, -5 + 49 + 64]
+  const std::vector<int> want = {29, -5, 21, -18, -13, 85, -109, 108};
+  for (const char* engine : {"oracle", "rtl", "both"}) {
+    const Result r = Ane({"run", "c4.yaml", "--engine", engine});
+    ASSERT_EQ(r.exit_code, 0) << engine << ": " << r.err << r.out;
+    const Tensor y = ReadNpy(work_ / "y.npy");
+    EXPECT_EQ(y.dtype, DType::kInt8) << engine;
+    EXPECT_EQ(y.shape, (std::vector<int64_t>{2, 2, 2})) << engine;
+    ASSERT_EQ(y.bits.size(), want.size()) << engine;
+    for (size_t i = 0; i < want.size(); ++i) EXPECT_EQ(int(int8_t(uint8_t(y.bits[i]))), want[i]) << engine << " " << i;
+    if (std::string(engine) != "oracle") {
+      EXPECT_NE(r.out.find("int4 packed mapping (N-2.8): 1 im2col matmul"), std::string::npos) << r.out;
+    }
+    if (std::string(engine) == "both") {
+      EXPECT_NE(r.out.find("rtl vs oracle: bit-identical (8 outputs)"), std::string::npos) << r.out;
+    }
+  }
+  // a whole layer: every geometry option, a batch of 3, two groups, post-processing, m5
+  const std::string layer =
+      "op: conv2d\ngeneration: m5\nshift: 3\nstore: fp16\nactivation: relu\nstride: [2, 1]\n"
+      "padding: [1, 2, 0, 1]\ndilation: [1, 2]\ngroups: 2\ninputs:\n"
+      "  x: {generate: {distribution: uniform, seed: 5, shape: [3, 4, 9, 11], dtype: int8, low: -8, high: 7}}\n"
+      "  w: {generate: {distribution: uniform, seed: 6, shape: [6, 2, 3, 3], dtype: int8, low: -8, high: 7}}\n"
+      "  scale: {generate: {distribution: uniform, seed: 7, shape: [6], dtype: fp16, low: -2, high: 2}}\n"
+      "  bias: {generate: {distribution: uniform, seed: 8, shape: [6], dtype: fp16, low: -2, high: 2}}\n";
+  Write("l4.yaml", "precision: int4\n" + layer + "outputs: {y: y4.npy}\n");
+  Write("l8.yaml", layer + "outputs: {y: y8.npy}\n");
+  const Result r4 = Ane({"run", "l4.yaml", "--engine", "both"});
+  ASSERT_EQ(r4.exit_code, 0) << r4.err << r4.out;
+  EXPECT_NE(r4.out.find("rtl vs oracle: bit-identical (720 outputs)"), std::string::npos) << r4.out;
+  EXPECT_NE(r4.out.find("6 im2col matmuls (one per group and image)"), std::string::npos) << r4.out;
+  const Result r8 = Ane({"run", "l8.yaml", "--engine", "rtl"});
+  ASSERT_EQ(r8.exit_code, 0) << r8.err << r8.out;
+  EXPECT_NE(r8.out.find("neural-engine core"), std::string::npos) << r8.out;
+  const Tensor y4 = ReadNpy(work_ / "y4.npy"), y8 = ReadNpy(work_ / "y8.npy");
+  EXPECT_EQ(y4.shape, (std::vector<int64_t>{3, 6, 5, 8}));
+  EXPECT_EQ(y4.bits, y8.bits);
+  size_t nonzero = 0;
+  for (uint32_t b : y4.bits) nonzero += b != 0;
+  EXPECT_GT(nonzero, y4.bits.size() / 4);  // ReLU leaves a good share: the comparison is not of zeros
+  fs::remove(work_ / "y.npy");
+  const auto refused = [&](const std::string& text, const char* field, const std::string& message) {
+    Write("bad.yaml", text);
+    ExpectInputError(Ane({"run", "bad.yaml", "--engine", "both"}), "bad.yaml", field, message);
+  };
+  refused("op: conv2d\nprecision: int2\nshift: 0\n" + in, "precision",
+          "unknown precision 'int2' (supported: int8, int4)");
+  refused(
+      "op: conv2d\nprecision: int4\nshift: 0\ninputs:\n"
+      "  x: {dtype: int8, shape: [1, 1, 2], values: [7, 8]}\n"
+      "  w: {dtype: int8, shape: [1, 1, 1, 1], values: [1]}\noutputs: {y: y.npy}\n",
+      "inputs.x", "precision int4: x[0, 0, 1] = 8 is outside -8 .. 7");
+  refused(
+      "op: conv2d\nprecision: int4\nshift: 0\ninputs:\n"
+      "  x: {dtype: int8, shape: [1, 1, 2], values: [7, -8]}\n"
+      "  w: {dtype: int8, shape: [1, 1, 1, 2], values: [1, -9]}\noutputs: {y: y.npy}\n",
+      "inputs.w", "precision int4: w[0, 0, 0, 1] = -9 is outside -8 .. 7");
+  refused(
+      "op: conv2d\nprecision: int4\ninputs:\n"
+      "  x: {shape: [1, 1, 2], values: [1, 2]}\n"
+      "  w: {dtype: int8, shape: [1, 1, 1, 1], values: [1]}\noutputs: {y: y.npy}\n",
+      "inputs.x", "precision int4 needs int8 x and w, got fp16 ('<f2')");
+  refused("op: conv2d\nmapping: broadcast\nprecision: int4\nshift: 0\n" + in, "precision",
+          "precision int4 runs as an im2col matmul on the MAC array; `mapping` chooses the core's mapping");
+  refused("op: conv2d\nsparse: true\nprecision: int4\nshift: 0\n" + in, "precision",
+          "precision int4 runs as an im2col matmul on the MAC array; `sparse` is the core's kernel extract");
+  EXPECT_FALSE(fs::exists(work_ / "y.npy"));
+}
+
 // N-3.4 through `ane run`: matmul with stochastic rounding of its fp32 accumulators. By hand, on
 // m5 (exact quads: m1's quad stage keeps 12 bits, N-2.4, and would drop the 2^-12 below):
 // a = 400 rows of 1 + 2^-10, b = [1.5, 1.25] gives the accumulators 1.5 + 1.5 ulp and

@@ -83,6 +83,23 @@ void ReadScaleBiasActivation(const Operation& op, const std::map<std::string, Fi
   }
 }
 
+void CheckInt4Values(const Tensor& t, const char* name, const char* pair, const Field& where) {
+  if (t.dtype != DType::kInt8) {
+    where.Fail(fmt::format("precision int4 needs int8 {}, got {} ('{}')", pair, DTypeName(t.dtype), NpyDescr(t.dtype)));
+  }
+  for (size_t i = 0; i < t.bits.size(); ++i) {
+    const int v = int8_t(uint8_t(t.bits[i]));
+    if (v >= -8 && v <= 7) continue;
+    std::vector<int64_t> at(t.shape.size(), 0);  // i as an index of t's shape
+    int64_t rest = int64_t(i);
+    for (size_t d = t.shape.size(); d-- > 0;) {
+      at[d] = rest % t.shape[d];
+      rest /= t.shape[d];
+    }
+    where.Fail(fmt::format("precision int4: {}[{}] = {} is outside -8 .. 7", name, fmt::join(at, ", "), v));
+  }
+}
+
 void ReadRounding(const std::optional<Field>& rounding, const std::optional<Field>& seed,
                   const std::optional<Field>& bits, const std::string& what, oracle::PostConfig* cfg) {
   if (rounding && rounding->Scalar() != "nearest" && rounding->Scalar() != "stochastic") {

@@ -28,23 +28,7 @@ void ReadFields(Fields& fields, Operation* op) {
   if (const std::optional<Field> f = fields.Optional("precision")) {
     const std::string p = f->Scalar();
     if (p != "int8" && p != "int4") f->Fail(fmt::format("unknown precision '{}' (supported: int8, int4)", p));
-    op->matmul_int4 = p == "int4";
-  }
-}
-
-// precision int4: both inputs int8 and every value in -8..7 (N-2.8; nothing is wrapped).
-void CheckInt4(const Tensor& t, const char* name, const Field& where) {
-  if (t.dtype != DType::kInt8) {
-    where.Fail(fmt::format("precision int4 needs int8 a and b, got {} ('{}')", DTypeName(t.dtype), NpyDescr(t.dtype)));
-  }
-  const int64_t cols = t.shape.size() == 2 ? t.shape[1] : 1;
-  for (size_t i = 0; i < t.bits.size(); ++i) {
-    const int v = int8_t(uint8_t(t.bits[i]));
-    if (v < -8 || v > 7) {
-      const std::string at =
-          t.shape.size() == 2 ? fmt::format("{}, {}", int64_t(i) / cols, int64_t(i) % cols) : std::to_string(i);
-      where.Fail(fmt::format("precision int4: {}[{}] = {} is outside -8 .. 7", name, at, v));
-    }
+    op->int4 = p == "int4";
   }
 }
 
@@ -66,9 +50,9 @@ void Infer(Operation* op, const std::map<std::string, Field>& where) {
   const Tensor& b = op->inputs.at("b").tensor;
   CheckInput(a, where.at("a"));
   CheckInput(b, where.at("b"));
-  if (op->matmul_int4) {
-    CheckInt4(a, "a", where.at("a"));
-    CheckInt4(b, "b", where.at("b"));
+  if (op->int4) {
+    CheckInt4Values(a, "a", "a and b", where.at("a"));
+    CheckInt4Values(b, "b", "a and b", where.at("b"));
   }
   const MatrixShape ma = AsMatrix(a, false);
   const MatrixShape mb = AsMatrix(b, true);
@@ -104,7 +88,7 @@ void ReadPost(Operation* op, const std::map<std::string, Field>& where, const st
   // N-3.4: stochastic rounding of the fp32 accumulators (not of int32 ones)
   cfg.int_acc = y.dtype == DType::kInt32;
   ReadRounding(rounding, rounding_seed, rounding_bits,
-               op->matmul_int4 ? "this matmul is int4 (int32 accumulators)" : "this matmul is int8 x int8", &cfg);
+               op->int4 ? "this matmul is int4 (int32 accumulators)" : "this matmul is int8 x int8", &cfg);
   if (y.dtype == DType::kInt32) {
     if (!shift) {
       (activation  ? *activation
@@ -130,7 +114,7 @@ void ReadPost(Operation* op, const std::map<std::string, Field>& where, const st
   op->post = cfg;
 }
 
-std::string Describe(const Operation& op) { return op.matmul_int4 ? " int4" : ""; }
+std::string Describe(const Operation& op) { return op.int4 ? " int4" : ""; }
 
 std::string ReferenceNote(const Operation& op) {
   return std::string(kDotProductNote) + (op.post && op.post->sr ? kStochasticNote : "");
@@ -262,7 +246,7 @@ Evaluation Evaluate(const Operation& op, Engine engine, const harness::DataFault
   const bool sr = op.post && op.post->sr;
   // engine oracle: the fast exact path (oracle/fast_mac.h, equal to the reference by
   // oracle_fast_mac_test); engine both: the reference stages, the RTL's judge
-  if (op.matmul_int4) {
+  if (op.int4) {
     // N-2.8 through the oracle's int4 steps (MacLane kInt4), on both engines
     if (engine != Engine::kRtl) want = oracle::MatmulInt4(a, b, op.generation);
   } else {
@@ -277,7 +261,7 @@ Evaluation Evaluate(const Operation& op, Engine engine, const harness::DataFault
   }
   harness::RtlMatmulOptions options;
   options.fault = fault;
-  options.int4 = op.matmul_int4;
+  options.int4 = op.int4;
   const harness::RtlMatmulResult got = harness::RtlMatmul(a, b, op.generation, options);
   e.saturated = got.y.saturated_count;
   e.rtl = RtlRun{};
@@ -285,8 +269,7 @@ Evaluation Evaluate(const Operation& op, Engine engine, const harness::DataFault
   Tensor y = OutputTensor(op, got.y);
   if (want) {
     CompareWithOracle(&e, y, OutputTensor(op, *want), [&](size_t i) {
-      return harness::LocateMismatch(a, b, op.generation, int64_t(i) / b.cols, int64_t(i) % b.cols, fault,
-                                     op.matmul_int4);
+      return harness::LocateMismatch(a, b, op.generation, int64_t(i) / b.cols, int64_t(i) % b.cols, fault, op.int4);
     });
     if (!e.mismatch && got.y.saturated_count != want->saturated_count) {
       e.mismatch = EngineMismatch{"y (saturation count)",
