@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "tb/oracle/conv.h"
+#include "tb/oracle/fast_mac.h"
 
 namespace ane::td {
 namespace {
@@ -290,7 +291,7 @@ Program PrepareProgram(std::vector<uint8_t> file) {
   return p;
 }
 
-TdRun RunTdOracle(const TdLayer& l, Buffers* buffers) {
+TdRun RunTdOracle(const TdLayer& l, Buffers* buffers, bool fast) {
   TdRun run;
   run.layer = l;
   TdLayer& L = run.layer;
@@ -306,7 +307,8 @@ TdRun RunTdOracle(const TdLayer& l, Buffers* buffers) {
     x.h = L.src.h;
     x.w = L.src.w;
     x.codes = run.x;
-    const oracle::Tensor3 y = oracle::Conv2d(L.layer, x, L.w);
+    const oracle::Tensor3 y =
+        fast && !L.layer.post.sr ? oracle::FastConv2d(L.layer, x, L.w) : oracle::Conv2d(L.layer, x, L.w);
     run.y = y.codes;
   }
   WriteAccess(L.dst, run.y, &buffers->at(L.dst.bar));

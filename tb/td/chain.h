@@ -47,7 +47,11 @@ struct TdRun {
   TdLayer layer;
   std::vector<uint16_t> x, x1, y;
 };
-TdRun RunTdOracle(const TdLayer& l, Buffers* buffers);
+// fast: a convolution through oracle::FastConv2d (fast_mac.h: the same codes as the reference
+// stages, by oracle_fast_mac_test) unless it rounds stochastically; `ane run X.hwx` takes it on
+// engines oracle and rtl (where the RTL's result replaces it), and the reference stages stay the
+// judge of the RTL (engine both).
+TdRun RunTdOracle(const TdLayer& l, Buffers* buffers, bool fast = false);
 
 // Reads a [C][H][W] tensor through a TD's access; writes one.
 std::vector<uint16_t> ReadAccess(const TensorAccess& a, const std::vector<uint8_t>& buf);
