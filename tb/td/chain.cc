@@ -178,7 +178,8 @@ class MemoryUse {
 
   void CheckTd(const TdLayer& l) {
     const std::string where = fmt::format("TD {}", l.index);
-    std::map<int, std::vector<std::pair<uint64_t, uint64_t>>> reads;
+    const int d = l.dst.bar;
+    std::vector<uint8_t> read_of_d;  // the bytes of the destination's buffer this TD reads
     auto check_read = [&](int bar, uint64_t b, uint64_t e, const char* field) {
       const std::vector<uint8_t>& s = state.at(bar);
       if (e > s.size())
@@ -191,7 +192,10 @@ class MemoryUse {
                            k, name(bar)));
         }
       }
-      reads[bar].push_back({b, e});
+      if (bar == d) {
+        if (read_of_d.empty()) read_of_d.assign(s.size(), 0);
+        std::fill(read_of_d.begin() + long(b), read_of_d.begin() + long(e), 1);
+      }
     };
     for (const auto& touch : Touches(l)) {
       const auto* a = touch.first;  // (a structured binding cannot be captured in C++17: clang refuses it)
@@ -203,7 +207,6 @@ class MemoryUse {
     if (l.kernels.bar >= 0) {
       for (const auto& [b, e] : l.KernelReads()) check_read(l.kernels.bar, b, e, "Header[9].KBase0 (kernels)");
     }
-    const int d = l.dst.bar;
     if (d == td_bar || d == h.weights_bar)
       Fail(fmt::format("{}: Header[8].WBase = {} writes into {}", where, d, name(d)));
     if (tensor_of.count(d) && tensor_of.at(d)->role == TensorRole::kInput) {
@@ -214,13 +217,11 @@ class MemoryUse {
                        state.at(d).size()));
     }
     ForEachElement(l.dst, [&](uint64_t b, uint64_t e, int c, int y, int x) {
-      for (const auto& [rb, re] : reads[d]) {
-        if (b < re && rb < e) {
-          Fail(
-              fmt::format("{}: writes element [{}, {}, {}] at byte 0x{:x} of {}, which it also reads (a result in "
-                          "place of its operands is not modelled)",
-                          where, c, y, x, b, name(d)));
-        }
+      if (!read_of_d.empty() && std::any_of(read_of_d.begin() + long(b), read_of_d.begin() + long(e),
+                                            [](uint8_t r) { return r != 0; })) {
+        Fail(fmt::format("{}: writes element [{}, {}, {}] at byte 0x{:x} of {}, which it also reads (a result in "
+                         "place of its operands is not modelled)",
+                         where, c, y, x, b, name(d)));
       }
       if (writer.count(d)) {
         for (uint64_t k = b; k < e; ++k) {
