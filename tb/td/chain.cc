@@ -217,11 +217,12 @@ class MemoryUse {
                        state.at(d).size()));
     }
     ForEachElement(l.dst, [&](uint64_t b, uint64_t e, int c, int y, int x) {
-      if (!read_of_d.empty() && std::any_of(read_of_d.begin() + long(b), read_of_d.begin() + long(e),
-                                            [](uint8_t r) { return r != 0; })) {
-        Fail(fmt::format("{}: writes element [{}, {}, {}] at byte 0x{:x} of {}, which it also reads (a result in "
-                         "place of its operands is not modelled)",
-                         where, c, y, x, b, name(d)));
+      if (!read_of_d.empty() &&
+          std::any_of(read_of_d.begin() + long(b), read_of_d.begin() + long(e), [](uint8_t r) { return r != 0; })) {
+        Fail(
+            fmt::format("{}: writes element [{}, {}, {}] at byte 0x{:x} of {}, which it also reads (a result in "
+                        "place of its operands is not modelled)",
+                        where, c, y, x, b, name(d)));
       }
       if (writer.count(d)) {
         for (uint64_t k = b; k < e; ++k) {
