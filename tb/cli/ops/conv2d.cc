@@ -387,26 +387,38 @@ TensorMap Reference(const Operation& op) {
   const std::vector<std::vector<uint16_t>> w = ConvCoefficients(op);
   Tensor y{op.outputs.at("y").dtype, op.outputs.at("y").shape, {}};
   const int per = l.cout / l.groups;
+  // the steps, the weights and each image as values once, outside the sums
+  std::vector<oracle::ConvStep> steps;
+  for (int s = 0; s < g.Steps(); ++s) steps.push_back(oracle::StepAt(g, s));
+  std::vector<std::vector<double>> wv(w.size());
+  for (size_t co = 0; co < w.size(); ++co) {
+    for (uint16_t b : w[co]) wv[co].push_back(ReferenceValue(b, wt));
+  }
+  const bool cmp = oracle::IsCompareMode(l.mode), max = l.mode == oracle::MacMode::kCmpMax;
   for (int64_t n = 0; n < std::max<int64_t>(op.batch, 1); ++n) {
     const oracle::Tensor3 x = ConvImage(op, n);
+    std::vector<double> xv;
+    xv.reserve(x.codes.size());
+    for (uint16_t b : x.codes) xv.push_back(ReferenceValue(b, in));
     for (int co = 0; co < l.cout; ++co) {
+      const int c0 = (co / per) * g.channels;
       for (int oy = 0; oy < g.OutHeight(); ++oy) {
         for (int ox = 0; ox < g.OutWidth(); ++ox) {
-          const bool cmp = oracle::IsCompareMode(l.mode), max = l.mode == oracle::MacMode::kCmpMax;
           double sum = 0;
           for (int s = 0; s < g.Steps(); ++s) {
-            const oracle::ConvStep st = oracle::StepAt(g, s);
+            const oracle::ConvStep& st = steps[size_t(s)];
             const int yy = oy * g.stride_y - g.pad_top + st.ky * g.dilation_y;
             const int xx = ox * g.stride_x - g.pad_left + st.kx * g.dilation_x;
             const bool outside = yy < 0 || yy >= g.height || xx < 0 || xx >= g.width;
+            const size_t at = outside ? 0 : size_t(((c0 + st.c) * x.h + yy) * x.w + xx);
             if (cmp) {  // the window's values, the padding's zeros among them
-              const double v = outside ? 0.0 : ReferenceValue(x.at((co / per) * g.channels + st.c, yy, xx), in);
+              const double v = outside ? 0.0 : xv[at];
               sum = s == 0 ? v : max ? std::max(sum, v) : std::min(sum, v);
               continue;
             }
             if (outside) continue;
-            const double a = ReferenceValue(x.at((co / per) * g.channels + st.c, yy, xx), in);
-            const double b = ReferenceValue(w[size_t(co)][size_t(s)], wt);
+            const double a = xv[at];
+            const double b = wv[size_t(co)][size_t(s)];
             const double prod = (a == 0 || b == 0) ? 0.0 : a * b;
             sum = (std::isinf(sum) && std::isinf(prod) && sum != prod) ? 0.0 : sum + prod;
           }
