@@ -111,6 +111,7 @@ class PlanarPorts {
   void Clear() {
     for (auto& q : q_) q.clear();
   }
+  bool Empty() const { return q_[0].empty() && q_[1].empty() && q_[2].empty(); }
   // `writable(a)`: whether the engine may write byte a (else Handle throws).
   void Drive(Model& d, const std::vector<uint8_t>& mem, uint64_t now, const CoreRunOptions& opt) {
     (void)mem;

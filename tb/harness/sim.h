@@ -145,6 +145,7 @@ class Sim {
 
   Model& dut() { return *model_; }
   uint64_t cycles() const { return cycles_; }
+  bool tracing() const { return trace_ != nullptr; }
   void set_timeout(uint64_t cycles) { timeout_ = cycles; }
 
   // The first Tick() called once `cycle` clock periods have run (cycles() >= cycle) throws
