@@ -36,6 +36,7 @@
 //     them): a whole drain is cheaper than tracking their slots.
 // Everything else (one slot after another, the mappings of the array and the core) streams
 // at one operation per cycle.
+// An int4 reduction's end gives four results, slots base .. base + 3 in consecutive positions.
 // Results leave through a two-entry queue (a skid buffer); the pipeline stops (en_o = 0) only
 // while the queue is full, so the result port's ready drives no pipeline enable.
 `default_nettype none
@@ -261,17 +262,21 @@ module ane_mac_ctrl (
     if (s1_q.xa || s2_q.xa || s3_q.xa) begin
       op0.ahold = 1'b1;
       op0.aint  = 1'b1;
+      // the reduction's end: slot base + i's result leaves i positions after the base slot's
       if (s1_q.xa) begin
         op0.av    = s1_q.xdone[0];
         op0.aqclr = s1_q.xqclr[0];
+        op0.alast = s1_q.alast;
         op0.aslot = s1_q.slot + 3'd1;
       end else if (s2_q.xa) begin
         op0.av    = s2_q.xdone[1];
         op0.aqclr = s2_q.xqclr[1];
+        op0.alast = s2_q.alast;
         op0.aslot = s2_q.slot + 3'd2;
       end else begin
         op0.av    = s3_q.xdone[2];
         op0.aqclr = s3_q.xqclr[2];
+        op0.alast = s3_q.alast;
         op0.aslot = s3_q.slot + 3'd3;
       end
     end else if (s0_go && s0_mac) begin

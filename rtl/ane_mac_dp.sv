@@ -157,7 +157,7 @@ module ane_mac_dp #(
     logic [83:0]   s84, qa3, qb3;
     logic [83:0]   qk_p, qk_g, qk_pp, qk_gg, qk_r, qk_r1;
     logic          qk_c1;
-    logic          sg3, zero3;
+    logic          sg3, zero3, same3;
     always_ff @(posedge clk_i) begin
       if (en_i) slot2_q <= ctl_i.l1_slot;
     end
@@ -172,6 +172,9 @@ module ane_mac_dp #(
       if (en_i) begin
         ta3 <= tsel2;
         pb3 <= px2;
+        // the signs compared a stage early: in L3 the comparison fed 84 operand bits through
+        // buffers in front of the adder (the m5 lane's critical path)
+        same3 <= tsel2[83] == px2[83];
       end
     end
     // L3: the exact sum: inf + finite = inf, inf + (-inf) = +0, zero sums are +0
@@ -179,7 +182,7 @@ module ane_mac_dp #(
       // one prefix tree: a + b, or a + ~b and a + ~b + 1 = a - b (when a >= b, the carry out),
       // else b - a = ~(a + ~b)
       qa3 = {1'b0, ta3[82:0]};
-      qb3 = (ta3[83] == pb3[83]) ? {1'b0, pb3[82:0]} : ~{1'b0, pb3[82:0]};
+      qb3 = same3 ? {1'b0, pb3[82:0]} : ~{1'b0, pb3[82:0]};
       // qk: a compound parallel-prefix (Kogge-Stone) adder: qk_r = x + y, qk_r1 = x + y + 1
       // (level s in whole-vector form: bit i >= 2^s combines with bit i - 2^s, the bits below
       // 2^s keep their (g, p); the gates of a loop over bits, one wide operation each in the
@@ -195,7 +198,7 @@ module ane_mac_dp #(
       qk_r  = qk_p ^ {qk_gg[82:0], 1'b0};
       qk_r1 = qk_p ^ {qk_gg[82:0] | qk_pp[82:0], 1'b1};
       qk_c1 = qk_gg[83] | qk_pp[83];
-      if (ta3[83] == pb3[83]) begin
+      if (same3) begin
         s84   = qk_r;
         sg3   = ta3[83];
         zero3 = (ta3[82:0] == 83'd0) && (pb3[82:0] == 83'd0);
@@ -205,7 +208,7 @@ module ane_mac_dp #(
         zero3 = ta3[82:0] == pb3[82:0];
       end
       if (ta3[84] || pb3[84]) begin
-        tsum3 = (ta3[84] && pb3[84] && (ta3[83] != pb3[83])) ? '0
+        tsum3 = (ta3[84] && pb3[84] && !same3) ? '0
                                                              : {1'b1, ta3[84] ? ta3[83] : pb3[83], 83'd0};
       end else begin
         tsum3 = {1'b0, sg3 && !zero3, s84[82:0]};

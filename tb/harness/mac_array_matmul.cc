@@ -3,7 +3,6 @@
 
 #include <chrono>
 #include <deque>
-#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -104,15 +103,7 @@ RtlMatmulResult RunInt4(const oracle::Matrix& a, const oracle::Matrix& b, const 
     int base;
   };
   std::deque<Pass> pending;  // passes whose last operation went in, in order
-  // The read port: the cycle each of a pass's slots base + 1..3 is asked for, and the read asked
-  // for in the cycle before (its answer is shown in this one).
-  struct Read {
-    uint64_t cycle;
-    Pass pass;
-    int j;  // the slot is pass.base + j
-  };
-  std::deque<Read> reads;
-  std::optional<Read> asked;
+  int next_j = 0;            // the slot base + next_j of the front pass leaves next
   const auto t0 = std::chrono::steady_clock::now();
   uint64_t cycle = 0;
 
@@ -124,41 +115,23 @@ RtlMatmulResult RunInt4(const oracle::Matrix& a, const oracle::Matrix& b, const 
     result.y.int32[idx] = int32_t(acc);
     result.y.saturated_count += sat ? 1 : 0;
   };
-  // One clock cycle with the inputs as set: the read port's request, the outputs shown, the edge.
+  // One clock cycle with the inputs as set: a result taken, the edge. A pass's four results
+  // leave in order, slots base .. base + 3 (docs/mac_lane.md).
   const auto clock = [&]() {
-    dut.rd_en_i = 0;
-    if (!reads.empty() && reads.front().cycle == cycle) {
-      dut.rd_en_i = 1;
-      dut.rd_slot_i = uint8_t(reads.front().pass.base + reads.front().j);
-    }
     sim.Eval();
-    if (asked) {
-      if (!dut.rd_valid_o) throw std::runtime_error("RtlMatmul: the read port gave no answer");
-      for (int lane = 0; lane < kArrayLanes; ++lane) {
-        store(asked->pass, asked->j, lane, dut.rd_acc_o[size_t(lane)],
-              (dut.rd_sat_o[size_t(lane / 32)] >> (lane % 32)) & 1u);
-      }
-      asked.reset();
-    }
-    if (dut.rd_en_i) {
-      asked = reads.front();
-      reads.pop_front();
-    }
     if (dut.out_valid_o) {
       if (pending.empty()) throw std::runtime_error("RtlMatmul: unexpected result from the array");
       const Pass p = pending.front();
-      pending.pop_front();
-      if (dut.out_slot_o != p.base) throw std::runtime_error("RtlMatmul: an int4 result left from the wrong slot");
-      for (int lane = 0; lane < kArrayLanes; ++lane) {
-        store(p, 0, lane, dut.out_acc_o[size_t(lane)], (dut.out_sat_o[size_t(lane / 32)] >> (lane % 32)) & 1u);
+      if (dut.out_slot_o != p.base + next_j) {
+        throw std::runtime_error("RtlMatmul: an int4 result left from slot " + std::to_string(dut.out_slot_o) +
+                                 ", not " + std::to_string(p.base + next_j));
       }
-      // Slot base + j is written j cycles after the base slot (docs/mac_lane.md): ask in the
-      // j-th cycle after this one.
-      for (int j = 1; j < 4; ++j) {
-        if (!reads.empty() && reads.back().cycle >= cycle + uint64_t(j)) {
-          throw std::logic_error("RtlMatmul: two int4 passes' reads overlap");
-        }
-        reads.push_back({cycle + uint64_t(j), p, j});
+      for (int lane = 0; lane < kArrayLanes; ++lane) {
+        store(p, next_j, lane, dut.out_acc_o[size_t(lane)], (dut.out_sat_o[size_t(lane / 32)] >> (lane % 32)) & 1u);
+      }
+      if (++next_j == 4) {
+        next_j = 0;
+        pending.pop_front();
       }
     }
     sim.Tick();
@@ -203,7 +176,7 @@ RtlMatmulResult RunInt4(const oracle::Matrix& a, const oracle::Matrix& b, const 
     }
   }
   dut.in_valid_i = 0;
-  for (int drain = 0; !pending.empty() || !reads.empty() || asked; ++drain) {
+  for (int drain = 0; !pending.empty(); ++drain) {
     if (drain > 128) throw std::runtime_error("RtlMatmul: results missing after the drain");
     clock();
   }

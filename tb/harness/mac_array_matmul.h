@@ -12,10 +12,9 @@
 // k = K - 1; the mapping with fewer cycles is used (broadcast on a tie).
 //   int4 packed (N-2.8, int8 matrices with values -8..7): lane i packs a[1024t + 4i + j, k] in
 //               nibble j of its data word, the kernel is b[k, n]'s low nibble, one column per pass
-//               on base slot 0 or 4 (alternating, so that a pass never waits for the one before to
-//               be read). Slot base + j ends with y[1024t + 4i + j, n]; the base slot's result
-//               leaves on the result port, slots base + 1..3 are read through the read port in
-//               the three cycles after it (docs/mac_lane.md, "int4 on the array").
+//               on base slot 0 or 4 (alternating). Slot base + j ends with y[1024t + 4i + j, n];
+//               the four results leave on the result port, slots base .. base + 3 in consecutive
+//               cycles (docs/mac_lane.md, "int4 on the array").
 #ifndef TB_HARNESS_MAC_ARRAY_MATMUL_H_
 #define TB_HARNESS_MAC_ARRAY_MATMUL_H_
 

@@ -215,9 +215,13 @@ MacRun DriveLane(harness::Sim<Model>& sim, oracle::Generation gen, Source& ops, 
       if (op.cmd == kCmdMac) {
         run.products += op.mode == oracle::MacMode::kInt4 ? 4 : 1;
         if (op.last) {
+          // an int4 reduction's end: slots base .. base + 3 leave, one a position (mac_lane.md)
           const bool fp = !oracle::IsIntegerMode(op.mode);
-          expected.push_back({op.slot, model.ReadRaw(op.slot), fp ? model.ReadFp16(op.slot) : uint16_t(0),
-                              model.Saturated(op.slot), fp, run.cycles, leave + kLatency - 1});
+          for (int i = 0; i < (op.mode == oracle::MacMode::kInt4 ? 4 : 1); ++i) {
+            const int s = op.slot + i;
+            expected.push_back({s, model.ReadRaw(s), fp ? model.ReadFp16(s) : uint16_t(0), model.Saturated(s), fp,
+                                run.cycles, leave + kLatency - 1 + i});
+          }
         }
       }
     } else if (issued >= n_ops) {
@@ -337,19 +341,23 @@ MacRun DriveArray(harness::Sim<Model>& sim, oracle::Generation gen, StreamGen& s
       run.two_kernel_ops += a.per == 2;
       run.four_kernel_ops += a.per == 4;
       const Op& op = a.op;
-      Expected e{op.slot, {}, {}, {}, !oracle::IsIntegerMode(op.mode)};
+      // an int4 reduction's end: slots base .. base + 3 leave, one a position (mac_lane.md)
+      const int width = op.cmd == kCmdMac && op.mode == oracle::MacMode::kInt4 ? 4 : 1;
+      std::vector<Expected> e(size_t(width), Expected{op.slot, {}, {}, {}, !oracle::IsIntegerMode(op.mode)});
       const uint16_t ks[4] = {op.kernel, a.kernel_b, a.kernel_c, a.kernel_d};
       for (int i = 0; i < kLanes; ++i) {
         oracle::MacLane& lane = lanes[size_t(i)];
         MacOracleStep(lane, op, a.data[size_t(i / a.per)], ks[i % a.per], a.aux[size_t(i)]);  // per = 1 unless fp16 MAC
-        if (op.cmd == kCmdMac && op.last) {
-          e.acc.push_back(lane.ReadRaw(op.slot));
-          e.fp16.push_back(e.fp ? lane.ReadFp16(op.slot) : uint16_t(0));
-          e.sat.push_back(lane.Saturated(op.slot));
+        for (int j = 0; j < width && op.cmd == kCmdMac && op.last; ++j) {
+          Expected& ej = e[size_t(j)];
+          ej.slot = op.slot + j;
+          ej.acc.push_back(lane.ReadRaw(ej.slot));
+          ej.fp16.push_back(ej.fp ? lane.ReadFp16(ej.slot) : uint16_t(0));
+          ej.sat.push_back(lane.Saturated(ej.slot));
         }
       }
       MarkStarted(run, op);
-      if (op.cmd == kCmdMac && op.last) expected.push_back(e);
+      if (op.cmd == kCmdMac && op.last) expected.insert(expected.end(), e.begin(), e.end());
     } else if (issued >= n_ops) {
       ++idle;
     }

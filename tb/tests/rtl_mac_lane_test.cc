@@ -200,15 +200,6 @@ std::vector<Op> Int32EdgeOps(uint64_t seed) {
         }
         ops.push_back(op);
       }
-      // An int4 reduction's result leaves from its base slot: the other three slots show theirs
-      // through one more product, 0 x 0, that continues them and ends there.
-      for (int i = 1; i < width; ++i) {
-        Op op;
-        op.mode = MacMode::kInt8;
-        op.slot = slot + i;
-        op.last = true;
-        ops.push_back(op);
-      }
       slot += width;
     }
   }
