@@ -66,7 +66,8 @@ struct Tensor3 {
   int h = 0;
   int w = 0;
   std::vector<uint16_t> codes;  // (c*h + y)*w + x
-  uint16_t at(int ci, int y, int x) const { return codes[size_t((ci * h + y) * w + x)]; }
+  size_t index(int ci, int y, int x) const { return size_t((ci * h + y) * w + x); }
+  uint16_t at(int ci, int y, int x) const { return codes[index(ci, y, x)]; }
 };
 
 // The input element that output (oy, ox) multiplies at step st, or 0 in the zero padding.

@@ -54,7 +54,7 @@ inline void MacOracleStep(oracle::MacLane& lane, const Op& op, uint16_t data, ui
     lane.Clear(op.slot);
   } else {
     if (op.first) {
-      for (int i = 0; i < (op.mode == oracle::MacMode::kInt4 ? 4 : 1); ++i) lane.Clear(op.slot + i);
+      for (int i = 0; i < SlotWidth(op.mode); ++i) lane.Clear(op.slot + i);
     }
     lane.Step(op.mode, data, kernel, op.slot, op.last);
   }
@@ -129,7 +129,7 @@ inline void MarkStarted(MacRun& run, const Op& op) {
   if (op.cmd != kCmdMac) {
     run.started[op.slot] = true;
   } else if (op.first) {
-    for (int i = 0; i < (op.mode == oracle::MacMode::kInt4 ? 4 : 1); ++i) run.started[op.slot + i] = true;
+    for (int i = 0; i < SlotWidth(op.mode); ++i) run.started[op.slot + i] = true;
   }
 }
 
@@ -213,11 +213,11 @@ MacRun DriveLane(harness::Sim<Model>& sim, oracle::Generation gen, Source& ops, 
       MacOracleStep(model, op, op.data, op.kernel, op.kernel);
       MarkStarted(run, op);
       if (op.cmd == kCmdMac) {
-        run.products += op.mode == oracle::MacMode::kInt4 ? 4 : 1;
+        run.products += SlotWidth(op.mode);
         if (op.last) {
           // an int4 reduction's end: slots base .. base + 3 leave, one a position (mac_lane.md)
           const bool fp = !oracle::IsIntegerMode(op.mode);
-          for (int i = 0; i < (op.mode == oracle::MacMode::kInt4 ? 4 : 1); ++i) {
+          for (int i = 0; i < SlotWidth(op.mode); ++i) {
             const int s = op.slot + i;
             expected.push_back({s, model.ReadRaw(s), fp ? model.ReadFp16(s) : uint16_t(0), model.Saturated(s), fp,
                                 run.cycles, leave + kLatency - 1 + i});
@@ -342,15 +342,15 @@ MacRun DriveArray(harness::Sim<Model>& sim, oracle::Generation gen, StreamGen& s
       run.four_kernel_ops += a.per == 4;
       const Op& op = a.op;
       // an int4 reduction's end: slots base .. base + 3 leave, one a position (mac_lane.md)
-      const int width = op.cmd == kCmdMac && op.mode == oracle::MacMode::kInt4 ? 4 : 1;
-      std::vector<Expected> e(size_t(width), Expected{op.slot, {}, {}, {}, !oracle::IsIntegerMode(op.mode)});
+      const int width = op.cmd == kCmdMac ? SlotWidth(op.mode) : 1;
+      std::vector<Expected> e;
+      for (int j = 0; j < width; ++j) e.push_back({op.slot + j, {}, {}, {}, !oracle::IsIntegerMode(op.mode)});
       const uint16_t ks[4] = {op.kernel, a.kernel_b, a.kernel_c, a.kernel_d};
       for (int i = 0; i < kLanes; ++i) {
         oracle::MacLane& lane = lanes[size_t(i)];
         MacOracleStep(lane, op, a.data[size_t(i / a.per)], ks[i % a.per], a.aux[size_t(i)]);  // per = 1 unless fp16 MAC
         for (int j = 0; j < width && op.cmd == kCmdMac && op.last; ++j) {
           Expected& ej = e[size_t(j)];
-          ej.slot = op.slot + j;
           ej.acc.push_back(lane.ReadRaw(ej.slot));
           ej.fp16.push_back(ej.fp ? lane.ReadFp16(ej.slot) : uint16_t(0));
           ej.sat.push_back(lane.Saturated(ej.slot));

@@ -36,6 +36,10 @@ struct Op {
   uint16_t kernel = 0;
 };
 
+// The slots a MAC operation of the mode writes from its slot on (int4: base .. base + 3, N-2.8),
+// and the results its `last` gives.
+inline int SlotWidth(MacMode m) { return m == MacMode::kInt4 ? 4 : 1; }
+
 // Random reductions interleaved over the slots.
 class StreamGen {
  public:
@@ -81,7 +85,7 @@ class StreamGen {
     std::deque<Op> prefix;  // a load or clear before the first product
   };
 
-  static int Width(MacMode m) { return m == MacMode::kInt4 ? 4 : 1; }
+  static int Width(MacMode m) { return SlotWidth(m); }
 
   void Start() {
     static constexpr MacMode kModes[] = {MacMode::kFp16, MacMode::kFp16,      MacMode::kFp16,

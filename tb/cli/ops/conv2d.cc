@@ -410,7 +410,7 @@ TensorMap Reference(const Operation& op) {
             const int yy = oy * g.stride_y - g.pad_top + st.ky * g.dilation_y;
             const int xx = ox * g.stride_x - g.pad_left + st.kx * g.dilation_x;
             const bool outside = yy < 0 || yy >= g.height || xx < 0 || xx >= g.width;
-            const size_t at = outside ? 0 : size_t(((c0 + st.c) * x.h + yy) * x.w + xx);
+            const size_t at = outside ? 0 : x.index(c0 + st.c, yy, xx);
             if (cmp) {  // the window's values, the padding's zeros among them
               const double v = outside ? 0.0 : xv[at];
               sum = s == 0 ? v : max ? std::max(sum, v) : std::min(sum, v);
