@@ -152,6 +152,14 @@ module ane_core #(
     .op_first_o(op_first), .op_last_o(op_last), .op_end_o(op_end)
   );
 
+  // int4 packed mode (LAYER.MODE 4, N-2.8): an operation writes four slots, base .. base + 3, so
+  // a pass holds two kernels and kernel k of the pass takes base 4k (its four results are the
+  // four images of the data words, ane_core_out)
+  logic       int4_q;
+  logic [2:0] op_slot4;
+  always_ff @(posedge clk_i) int4_q <= cfg_q.layer.mode == 3'd4;
+  assign op_slot4 = int4_q ? {op_slot[0], 2'b00} : op_slot;
+
   logic        rq_valid, rq_ready, rq_release, rq_nodata, route_idle;
   logic [9:0]  rq_c;
   logic [2:0]  rq_ky, rq_kx;
@@ -161,7 +169,7 @@ module ane_core #(
     .diag_i(cfg_q.layer.diag),
     .op_valid_i(op_valid), .op_ready_o(op_ready), .op_coef_a_i(op_a), .op_coef_b_i(op_b),
     .op_coef_c_i(op_c4), .op_coef_d_i(op_d4),
-    .op_c_i(op_c), .op_ky_i(op_ky), .op_kx_i(op_kx), .op_slot_i(op_slot),
+    .op_c_i(op_c), .op_ky_i(op_ky), .op_kx_i(op_kx), .op_slot_i(op_slot4),
     .op_first_i(op_first), .op_last_i(op_last), .op_end_i(op_end),
     .rq_valid_o(rq_valid), .rq_ready_i(rq_ready), .rq_c_o(rq_c), .rq_ky_o(rq_ky), .rq_kx_o(rq_kx),
     .rq_release_o(rq_release), .rq_nodata_o(rq_nodata), .rq_tag_o(rq_tag), .idle_o(route_idle)

@@ -8,7 +8,12 @@
 //   two-kernel mode  slot j holds kernel 2j on the even lanes and 2j + 1 on the odd lanes: two
 //                    post-processor vectors, even lanes first (positions compacted to 0..N/2-1);
 //   four-kernel mode slot j holds kernel 4j + k on lanes 4p + k: four post-processor vectors,
-//                    k = 0 first (positions compacted to 0..N/4-1).
+//                    k = 0 first (positions compacted to 0..N/4-1);
+//   int4 packed mode (LAYER.MODE 4, N-2.8) kernel j of the pass gives four result vectors, one
+//                    per image n = 0..3 of the data words (slots 4j + n): each is a
+//                    post-processor vector of its own, with kernel j's parameter record (one record
+//                    for the four), written as output channel 4 co + n (co the kernel's channel):
+//                    the channel steps are four times as many Y channel strides.
 //
 // A pass may end with padding kernels (two- and four-kernel modes, a kernel count that is not a
 // multiple of 2 or 4): their vectors are post-processed and not written. The writer sends each tile row of a channel in beats of
@@ -118,6 +123,9 @@ module ane_core_out #(
   // ---------------------------------------------------------------- parameters, feeder
   logic        f_valid, f_ready, f_fire, ph_last;
   logic [1:0]  phase_q;   // the result's post-processor vector: 0 .. 1 (two-kernel), 0 .. 3 (four)
+  logic [1:0]  img_q;     // int4: the image of the result vector (its kernel's record is popped with 3)
+  logic        int4;
+  assign int4 = cfg_i.layer.mode == 3'd4;
   logic        q_valid;
   ane_pkg::pp_param_t q_in, q_data;
   logic [$clog2(PrmDepth):0] q_count;
@@ -126,7 +134,8 @@ module ane_core_out #(
   ane_fifo #(.Width($bits(q_in)), .Depth(PrmDepth)) u_prm (
     .clk_i(clk_i), .rst_ni(rst_ni),
     .in_valid_i (prm_valid_i), .in_ready_o (prm_ready_o), .in_data_i (q_in),
-    .out_valid_o(q_valid), .out_ready_i(f_fire && cfg_i.layer.params), .out_data_o(q_data),
+    .out_valid_o(q_valid), .out_ready_i(f_fire && cfg_i.layer.params && (!int4 || img_q == 2'd3)),
+    .out_data_o(q_data),
     .count_o (q_count)
   );
 
@@ -189,6 +198,10 @@ module ane_core_out #(
     end else if (f_fire) begin
       phase_q <= ph_last ? 2'd0 : phase_q + 2'd1;
     end
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) img_q <= 2'd0;
+    else if (f_fire && int4) img_q <= img_q + 2'd1;
   end
 
   logic                   pp_valid, pp_ready;   // a whole vector for the writer
@@ -258,8 +271,9 @@ module ane_core_out #(
   logic [9:0]  ppg_m1_q, ntx_m1_q, nty_m1_q, np_m1_q;
   logic [5:0]  nvf_m1_q, nvl_m1_q;    // vectors of a pass less one: full pass, group's last pass
   logic        pg_last_q;
-  function automatic logic [5:0] vecs_m1(logic [5:0] n, logic four, logic two);
-    vecs_m1 = (four ? ((n + 6'd3) & 6'b111100) : two ? ((n + 6'd1) & 6'b111110) : n) - 6'd1;
+  // (int4: four per kernel)
+  function automatic logic [5:0] vecs_m1(logic [5:0] n, logic four, logic two, logic i4);
+    vecs_m1 = (i4 ? {n[3:0], 2'b00} : four ? ((n + 6'd3) & 6'b111100) : two ? ((n + 6'd1) & 6'b111110) : n) - 6'd1;
   endfunction
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -269,8 +283,8 @@ module ane_core_out #(
       ntx_m1_q <= cfg_i.grid.ntx - 10'd1;
       nty_m1_q <= cfg_i.grid.nty - 10'd1;
       np_m1_q  <= cfg_i.pass.np - 10'd1;
-      nvf_m1_q <= vecs_m1(cfg_i.pass.nk_full, cfg_i.layer.four_kernel, cfg_i.layer.two_kernel);
-      nvl_m1_q <= vecs_m1(cfg_i.pass.nk_last, cfg_i.layer.four_kernel, cfg_i.layer.two_kernel);
+      nvf_m1_q <= vecs_m1(cfg_i.pass.nk_full, cfg_i.layer.four_kernel, cfg_i.layer.two_kernel, int4);
+      nvl_m1_q <= vecs_m1(cfg_i.pass.nk_last, cfg_i.layer.four_kernel, cfg_i.layer.two_kernel, int4);
     end
   end
 
@@ -282,7 +296,7 @@ module ane_core_out #(
   assign tx_last = tx_q == ntx_m1_q;
   assign ty_last = ty_q == nty_m1_q;
   assign p_last  = p_q == np_m1_q;
-  assign write_k = k_q < nk;          // not the padding kernel
+  assign write_k = int4 || k_q < nk;  // not the padding kernel (int4 has none)
 
   logic [11:0] ohl, owl;
   logic [8:0]  toh, tow;
@@ -311,7 +325,7 @@ module ane_core_out #(
   // sum adds in two 16-bit halves, the lower half's carry entering the upper half a cycle later
   // (the sum is the same: every carry is added once), so no 32-bit carry chain lies in a cycle;
   // cycle 10 adds the last carries.
-  logic [31:0] p_th_q, p_nk_q, p_cg_q;  // tile_h * y_rs, nk_full * y_chs, cgout * y_chs
+  logic [31:0] p_th_q, p_nk_q, p_cg_q;  // tile_h * y_rs, nk_full * y_chs, cgout * y_chs (int4: 4 y_chs)
   logic [2:0]  p_c_q;                   // their lower halves' carries, pending
   logic [31:0] m_rs_q, m_chs_q;         // y_rs << m, y_chs << m
   logic [8:0]  m_th_q;                  // tile_h >> m
@@ -338,7 +352,7 @@ module ane_core_out #(
       m_q <= 4'd0;
       {p_th_q, p_nk_q, p_cg_q, p_c_q} <= '0;
       m_rs_q  <= cfg_i.yrs.stride;
-      m_chs_q <= cfg_i.ychs.stride;
+      m_chs_q <= int4 ? {cfg_i.ychs.stride[29:0], 2'b00} : cfg_i.ychs.stride;  // int4: 4 images
       m_th_q  <= cfg_i.tile.tile_h;
       m_nk_q  <= cfg_i.pass.nk_full;
       m_cg_q  <= cfg_i.cgout.cgout;
@@ -513,6 +527,10 @@ module ane_core_out #(
       if (start_i && cfg_i.layer.four_kernel)
         assert (NumLanes % 4 == 0 && (Chunks == 1 || Chunks % 4 == 0));
       if (start_i) assert (!(cfg_i.layer.two_kernel && cfg_i.layer.four_kernel));
+      // int4: two kernels a pass (slot bases 0 and 4), broadcast mapping
+      if (start_i && int4) assert (!cfg_i.layer.two_kernel && !cfg_i.layer.four_kernel &&
+                                   cfg_i.pass.nk_full <= 6'd2 && cfg_i.pass.nk_last <= 6'd2);
+      if (start_i && int4) assert (img_q == 2'd0);
     end
   end
 `endif

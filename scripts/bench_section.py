@@ -78,6 +78,8 @@ def core_table(core, oracle_conv):
                "rest (after the last operation: the pipeline, the post-processor and the writes). "
                "Input port 64 bytes per cycle, output port 64 bytes, input buffer a ring of 8 banks of 512 bytes; "
                "the depthwise interleave runs 4 depthwise groups per pass, each from its own bank (docs/core.md). "
+               "An int4 packed layer (`harness::RtlConv2dInt4`, N-2.8) runs four images at once, one per nibble "
+               "of a 16-bit element: its MACs are the four images', so its utilization can reach 400%. "
                "`BM_CoreConv/i/1` runs the layer on the m5 core (`Vane_core256_m5`, checked against the oracle "
                "at m5): its cycles and utilization are the last column.")
     out.append("")
@@ -95,13 +97,15 @@ def core_table(core, oracle_conv):
 
         o = oracle_conv.get(idx)
         mac = b["operations"]
-        lanes = b["core_macs"] / (256 * mac) if mac else 0
+        per_op = 4 if b.get("int4") else 1  # an int4 operation: four images' products
+        lanes = b["core_macs"] / (256 * per_op * mac) if mac else 0
         edge = mac * (1 - lanes)
         slot = b["wait_slot"]
         drain = b["cycles"] - mac - b["stall_res"] - slot - b["wait_load"] - b["wait_kern"]
         mapping = ("two-kernel" if b["two_kernel"] else
                    "four-kernel" if b.get("four_kernel") else
-                   "depthwise interleave" if b.get("depthwise_interleave") else "broadcast")
+                   "depthwise interleave" if b.get("depthwise_interleave") else
+                   "broadcast, int4 packed" if b.get("int4") else "broadcast")
         cpu_s = b["cpu_time"] / {"ns": 1e9, "us": 1e6, "ms": 1e3, "s": 1.0}[b["time_unit"]]
         speed = f"{si(b['cycles'] / cpu_s)} cycles/s, {si(b['MACs/s'])} MACs/s"
         out.append(f"| {b.get('label', '')} | {mapping}, {b['tile_h']:.0f}x{b['tile_w']:.0f} tiles "

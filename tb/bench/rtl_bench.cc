@@ -474,6 +474,9 @@ struct BenchLayer {
   const char* name;
   int cin, h, w, cout, k, stride, pad, groups;
   bool int8;
+  // int4 packed (N-2.8, harness::RtlConv2dInt4): an int8 layer of values -8..7 on four images at
+  // once (one per nibble of a 16-bit element); MACs count the four images'
+  bool int4 = false;
 };
 constexpr BenchLayer kBenchLayers[] = {
     {"aligned: x [16, 32, 32], 3x3 pad 1, 32 out", 16, 32, 32, 32, 3, 1, 1, 1, false},
@@ -492,6 +495,9 @@ constexpr BenchLayer kBenchLayers[] = {
     // A transformer projection as a 1x1 layer: 128 tokens (the width) of 256 features (channels).
     {"transformer matmul: [128 tokens, 256] x [256, 256] as 1x1 on x [256, 1, 128]", 256, 1, 128, 256, 1, 1, 0, 1,
      false},
+    // The int8 layer above in the int4 packed mode: four images a run.
+    {"int4 packed, 4 images: x [32, 16, 16] each, 3x3 pad 1, 32 out, requantized", 32, 16, 16, 32, 3, 1, 1, 1, true,
+     true},
 };
 constexpr int kNumBenchLayers = int(sizeof(kBenchLayers) / sizeof(kBenchLayers[0]));
 
@@ -499,6 +505,7 @@ struct BenchConv {
   oracle::ConvLayer l;
   oracle::Tensor3 x;
   std::vector<std::vector<uint16_t>> w;
+  std::vector<oracle::Tensor3> images;  // int4: the four images (x the first)
 };
 
 BenchConv MakeBenchConv(const BenchLayer& b) {
@@ -523,16 +530,24 @@ BenchConv MakeBenchConv(const BenchLayer& b) {
     r = r * 1664525u + 1013904223u;
     return r >> 8;
   };
-  c.x = oracle::Tensor3{b.cin, b.h, b.w, {}};
-  for (int i = 0; i < b.cin * b.h * b.w; ++i) {
-    c.x.codes.push_back(b.int8 ? uint16_t(next() & 0xFF)
-                               : uint16_t(0x3800 + (next() & 0x7FF)) | uint16_t((next() & 1) << 15));
+  const auto int4 = [&next] { return int8_t(int(next() & 0xF) - 8); };
+  for (int n = 0; n < (b.int4 ? 4 : 1); ++n) {
+    oracle::Tensor3 x{b.cin, b.h, b.w, {}};
+    for (int i = 0; i < b.cin * b.h * b.w; ++i) {
+      x.codes.push_back(b.int4   ? uint16_t(uint8_t(int4()))
+                        : b.int8 ? uint16_t(next() & 0xFF)
+                                 : uint16_t(0x3800 + (next() & 0x7FF)) | uint16_t((next() & 1) << 15));
+    }
+    c.images.push_back(std::move(x));
   }
+  c.x = c.images[0];
+  if (b.int4) c.l.post.shift = 4;
   c.w.assign(size_t(b.cout), {});
   for (auto& k : c.w) {
     for (int s = 0; s < g.Steps(); ++s) {
-      k.push_back(b.int8 ? uint16_t(int16_t(int8_t(next() & 0xFF)))
-                         : uint16_t(0x2C00 + (next() & 0x7FF)) | uint16_t((next() & 1) << 15));
+      k.push_back(b.int4   ? uint16_t(int16_t(int4()))
+                  : b.int8 ? uint16_t(int16_t(int8_t(next() & 0xFF)))
+                           : uint16_t(0x2C00 + (next() & 0x7FF)) | uint16_t((next() & 1) << 15));
     }
   }
   return c;
@@ -544,13 +559,23 @@ void BM_CoreConv(benchmark::State& state) {
   const BenchLayer& b = kBenchLayers[state.range(0)];
   BenchConv c = MakeBenchConv(b);
   if (state.range(1) == 1) c.l.gen = c.l.post.gen = oracle::Generation::kM5;
-  harness::RtlConvResult r;
+  harness::RtlConvStats s;
+  bool same = true;
   for (auto _ : state) {
-    r = harness::RtlConv2d(c.l, c.x, c.w);
-    benchmark::DoNotOptimize(r.y.codes.data());
+    if (b.int4) {
+      harness::RtlConvOptions o;
+      o.int4 = true;
+      const harness::RtlConvInt4Result r = harness::RtlConv2dInt4(c.l, c.images, c.w, o);
+      s = r.stats;
+      for (size_t n = 0; n < c.images.size(); ++n)
+        same = same && r.y[n].codes == oracle::Conv2d(c.l, c.images[n], c.w).codes;
+    } else {
+      const harness::RtlConvResult r = harness::RtlConv2d(c.l, c.x, c.w);
+      s = r.stats;
+      same = r.y.codes == oracle::Conv2d(c.l, c.x, c.w).codes;
+    }
   }
-  if (r.y.codes != oracle::Conv2d(c.l, c.x, c.w).codes) state.SkipWithError("RTL and oracle differ");
-  const harness::RtlConvStats& s = r.stats;
+  if (!same) state.SkipWithError("RTL and oracle differ");
   state.counters["MACs/s"] = benchmark::Counter(double(s.macs), benchmark::Counter::kIsIterationInvariantRate);
   state.counters["cycles"] = double(s.cycles);
   state.counters["operations"] = double(s.counters.mac);
@@ -568,6 +593,7 @@ void BM_CoreConv(benchmark::State& state) {
   state.counters["two_kernel"] = s.two_kernel ? 1.0 : 0.0;
   state.counters["four_kernel"] = s.four_kernel ? 1.0 : 0.0;
   state.counters["depthwise_interleave"] = s.diag ? 1.0 : 0.0;
+  state.counters["int4"] = b.int4 ? 1.0 : 0.0;
   state.SetLabel(b.name);
 }
 BENCHMARK(BM_CoreConv)
@@ -579,10 +605,13 @@ void BM_OracleConv(benchmark::State& state) {
   const BenchLayer& b = kBenchLayers[state.range(0)];
   const BenchConv c = MakeBenchConv(b);
   for (auto _ : state) {
-    const oracle::Tensor3 y = oracle::Conv2d(c.l, c.x, c.w);
-    benchmark::DoNotOptimize(y.codes.data());
+    for (const oracle::Tensor3& x : c.images) {
+      const oracle::Tensor3 y = oracle::Conv2d(c.l, x, c.w);
+      benchmark::DoNotOptimize(y.codes.data());
+    }
   }
-  const double macs = double(c.l.cout) * c.l.geom.OutHeight() * c.l.geom.OutWidth() * c.l.geom.Steps();
+  const double macs =
+      double(c.images.size()) * c.l.cout * c.l.geom.OutHeight() * c.l.geom.OutWidth() * c.l.geom.Steps();
   state.counters["MACs/s"] = benchmark::Counter(macs, benchmark::Counter::kIsIterationInvariantRate);
   state.SetLabel(std::string("oracle, ") + b.name);
 }

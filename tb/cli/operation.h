@@ -69,7 +69,8 @@ struct Operation {
   // output column), `activation` (relu or a table), `shift` (int8 x int8: requantize to int8).
   std::optional<oracle::PostConfig> post;
   // matmul and conv2d `precision: int4` (N-2.8): int8 inputs holding -8..7, run in the MAC's
-  // int4 packed mode (the 256-lane array's int4 mapping; conv2d as an im2col matmul)
+  // int4 packed mode (matmul: the 256-lane array's int4 mapping; conv2d: the core, four images
+  // a run, conv_rtl.int4)
   bool int4 = false;
   // conv2d (docs/cli.md): the layer (geometry, groups, Cout, MAC mode, post-processing, channel
   // parameters), how the core maps it (conv_rtl.mapping, .sparse), and the batch N of a
@@ -123,7 +124,6 @@ struct RtlRun {
   std::optional<harness::RtlPostStats> post;         // activation, matmul's post-processing
   std::optional<harness::PlanarEngineStats> engine;  // elementwise, reduce, pool, softmax: ane_planar
   std::optional<harness::RtlConvStats> conv;         // conv2d (summed over the batch)
-  int64_t int4_matmuls = 0;  // conv2d precision int4: its im2col matmuls (matmul, post: their sums)
 };
 
 // The elementwise functions (docs/cli.md): name, operation, inputs ("x"; "a", "b"; or "a", "b",

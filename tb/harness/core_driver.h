@@ -36,7 +36,7 @@ struct CoreCounters {
 };
 
 struct CoreResult {
-  oracle::Tensor3 y;  // [Cout][OH][OW] as written (int8 outputs sign-extended)
+  oracle::Tensor3 y;  // [Cout][OH][OW] as written (int8 outputs sign-extended; int4: [4 Cout])
   CoreCounters counters;
   uint64_t cycles = 0;           // from START to done
   uint64_t write_beats = 0;      // output port beats taken
@@ -156,8 +156,8 @@ class CoreDriver {
     r.counters = {d.st_cycles_o,    d.st_mac_o,       d.st_stall_res_o, d.st_wait_slot_o,
                   d.st_wait_load_o, d.st_wait_kern_o, d.st_last_mac_o};
     const int oesz = p.out8 ? 1 : 2;
-    r.y = oracle::Tensor3{p.layer.cout, p.oh, p.ow, {}};
-    for (size_t i = 0; i < size_t(p.layer.cout * p.oh * p.ow); ++i) {
+    r.y = oracle::Tensor3{p.OutChannels(), p.oh, p.ow, {}};  // int4: [4 Cout][OH][OW]
+    for (size_t i = 0; i < size_t(p.OutChannels() * p.oh * p.ow); ++i) {
       const size_t a = im.y_base + i * size_t(oesz);
       r.y.codes.push_back(p.out8 ? uint16_t(int16_t(int8_t(mem_[a]))) : uint16_t(mem_[a] | mem_[a + 1] << 8));
     }

@@ -126,6 +126,16 @@ std::string PlanRtlConv(const oracle::ConvLayer& layer, const RtlConvOptions& op
     if (why.empty()) plan->flat_w = layer.geom.width;
     return why;
   }
+  if (options.int4) {  // int4 packed: the broadcast mapping, two kernels a pass
+    if (options.mapping != ConvMapping::kAuto && options.mapping != ConvMapping::kBroadcast) {
+      return "the int4 packed mode runs in the broadcast mapping";
+    }
+    CoreLayerPlan p = BasePlan(layer, options, 1);
+    p.int4 = true;
+    const std::string why = PlanCoreLayer(&p, kCore256Params);
+    if (why.empty()) *plan = p;
+    return why;
+  }
   const bool fp16 = layer.mode == oracle::MacMode::kFp16;
   if (options.mapping == ConvMapping::kTwoKernel && !fp16) return "the two-kernel mapping takes fp16 x fp16";
   if (options.mapping == ConvMapping::kFourKernel && !fp16) return "the four-kernel mapping takes fp16 x fp16";
@@ -173,8 +183,12 @@ std::string PlanRtlConv(const oracle::ConvLayer& layer, const RtlConvOptions& op
   return "";
 }
 
-RtlConvResult RtlConv2d(const oracle::ConvLayer& layer, const oracle::Tensor3& x,
-                        const std::vector<std::vector<uint16_t>>& w, const RtlConvOptions& options) {
+namespace {
+
+// Plans the layer, runs x (an image, or int4's packed images) on the core and returns its output
+// (int4: [4 Cout][OH][OW]) and statistics (macs: one image's, int4: four images').
+RtlConvResult RunConv(const oracle::ConvLayer& layer, const oracle::Tensor3& x,
+                      const std::vector<std::vector<uint16_t>>& w, const RtlConvOptions& options) {
   RtlConvResult r;
   const std::string bad = PlanRtlConv(layer, options, &r.plan);
   if (!bad.empty()) throw std::invalid_argument(bad);
@@ -210,6 +224,29 @@ RtlConvResult RtlConv2d(const oracle::ConvLayer& layer, const oracle::Tensor3& x
   return r;
 }
 
+}  // namespace
+
+RtlConvResult RtlConv2d(const oracle::ConvLayer& layer, const oracle::Tensor3& x,
+                        const std::vector<std::vector<uint16_t>>& w, const RtlConvOptions& options) {
+  if (options.int4) throw std::invalid_argument("RtlConv2d: int4 layers run through RtlConv2dInt4");
+  return RunConv(layer, x, w, options);
+}
+
+RtlConvInt4Result RtlConv2dInt4(const oracle::ConvLayer& layer, const std::vector<oracle::Tensor3>& images,
+                                const std::vector<std::vector<uint16_t>>& w, const RtlConvOptions& options) {
+  RtlConvOptions o = options;
+  o.int4 = true;
+  RtlConvResult r = RunConv(layer, PackInt4Images(images), w, o);
+  RtlConvInt4Result out;
+  out.y = UnpackInt4Outputs(r.y, int(images.size()));
+  out.stats = r.stats;
+  out.plan = r.plan;
+  // the given images' multiply-accumulates (the run computes four, padding images included)
+  out.stats.macs = r.stats.macs / 4 * images.size();
+  out.stats.utilization = out.stats.cycles ? double(out.stats.macs) / (256.0 * double(out.stats.cycles)) : 0.0;
+  return out;
+}
+
 std::string ConvOutputPlace(const CoreLayerPlan& p, int co, int oy, int ox) {
   if (p.flat_w) {  // a flattened 1x1 layer: position (oy, ox) is column oy W + ox of its one row
     ox += oy * p.flat_w;
@@ -223,6 +260,7 @@ std::string ConvOutputPlace(const CoreLayerPlan& p, int co, int oy, int ox) {
          (p.kspec.two_kernel    ? "two-kernel"
           : p.kspec.four_kernel ? "four-kernel"
           : p.diag              ? "depthwise interleave"
+          : p.int4              ? "broadcast, int4 packed"
                                 : "broadcast") +
          ")";
 }

@@ -33,6 +33,9 @@ struct RtlConvOptions {
   int palette_bits = 4;
   bool per_channel_scale = false;
   std::vector<uint16_t> scales, palette;
+  // int4 packed mode (N-2.8, CoreLayerPlan::int4): an int8 x int8 layer of values -8..7, up to
+  // four images a run (RtlConv2dInt4); broadcast mapping, raw8 kernels
+  bool int4 = false;
   CoreRunOptions run;   // memory latency and back-pressure
   uint32_t x_seed = 1;  // --x-initial seed of the model
 };
@@ -62,6 +65,18 @@ struct RtlConvResult {
 // std::invalid_argument with PlanRtlConv's reason when the core cannot run the layer.
 RtlConvResult RtlConv2d(const oracle::ConvLayer& layer, const oracle::Tensor3& x,
                         const std::vector<std::vector<uint16_t>>& w, const RtlConvOptions& options = {});
+
+// int4 (options.int4): one to four images [Cin][H][W] of int8 codes -8..7 in one run of the core,
+// packed four to a 16-bit element (PackInt4Images); their outputs in the same order. stats.macs
+// counts the given images' multiply-accumulates. Throws std::invalid_argument as RtlConv2d does,
+// and on a value outside -8..7.
+struct RtlConvInt4Result {
+  std::vector<oracle::Tensor3> y;
+  RtlConvStats stats;
+  CoreLayerPlan plan;
+};
+RtlConvInt4Result RtlConv2dInt4(const oracle::ConvLayer& layer, const std::vector<oracle::Tensor3>& images,
+                                const std::vector<std::vector<uint16_t>>& w, const RtlConvOptions& options);
 
 // "tile (ty, tx) of pass p": where output y[co][oy][ox] of a planned layer is computed.
 std::string ConvOutputPlace(const CoreLayerPlan& plan, int co, int oy, int ox);

@@ -16,9 +16,12 @@ bool Fp16Data(oracle::MacMode m) {
   return m == oracle::MacMode::kFp16 || m == oracle::MacMode::kFp16xInt8 || oracle::IsCompareMode(m);
 }
 
-// The layer register's mode field (rtl/regs/ane_regs.yaml). The core plan has no int4 layer:
-// oracle::CheckConvLayer refuses it before a plan is made, so it is a caller's bug.
-uint32_t ModeBits(oracle::MacMode m) {
+// The layer register's mode field (rtl/regs/ane_regs.yaml). An int4 plan's layer is kInt8
+// (CoreLayerPlan::int4); oracle::CheckConvLayer refuses kInt4 as a layer's mode, so it is a
+// caller's bug.
+uint32_t ModeBits(const CoreLayerPlan& p) {
+  if (p.int4) return 4;
+  const oracle::MacMode m = p.layer.mode;
   switch (m) {
     case oracle::MacMode::kFp16: return 0;
     case oracle::MacMode::kInt8: return 1;
@@ -230,8 +233,13 @@ std::string PlanCoreLayer(CoreLayerPlan* p, const CoreParams& cp) {
   const std::string bad = oracle::CheckConvLayer(l, true);  // stochastic rounding: CorePostVectors
   if (!bad.empty()) return bad;
   const oracle::ConvGeometry& g = l.geom;
-  p->elem16 = Fp16Data(l.mode);
+  p->elem16 = Fp16Data(l.mode) || p->int4;  // int4: four images per 16-bit element
   p->out8 = l.post.store == oracle::PostStore::kInt8;
+  if (p->int4) {
+    if (l.mode != oracle::MacMode::kInt8) return "int4 packed layers are int8 x int8 layers of values -8..7";
+    if (p->kspec.format != oracle::KernelFormat::kRaw8) return "int4 kernels: format raw8";
+    if (p->kspec.two_kernel || p->kspec.four_kernel || p->diag) return "int4 packed layers run in broadcast mode";
+  }
   if (p->kspec.two_kernel && l.mode != oracle::MacMode::kFp16) return "the two-kernel mode takes fp16 x fp16";
   if (p->kspec.four_kernel && l.mode != oracle::MacMode::kFp16) return "the four-kernel mode takes fp16 x fp16";
   if (p->kspec.four_kernel && p->kspec.two_kernel) return "two-kernel and four-kernel modes together";
@@ -281,7 +289,8 @@ std::string PlanCoreLayer(CoreLayerPlan* p, const CoreParams& cp) {
   p->nty = CeilDiv(p->oh, p->tile_h);
   p->ntx = CeilDiv(p->ow, p->tile_w);
   const int per = l.cout / l.groups;
-  const int nkmax = 8 * oracle::KernelsPerSlot(p->kspec);
+  // int4: an operation writes four slots, so a pass holds two kernels (slot bases 0 and 4)
+  const int nkmax = p->int4 ? 2 : 8 * oracle::KernelsPerSlot(p->kspec);
   p->nk_full = std::min(nkmax, per);
   p->ppg = CeilDiv(per, p->nk_full);
   p->nk_last = per - (p->ppg - 1) * p->nk_full;
@@ -294,6 +303,43 @@ std::string PlanCoreLayer(CoreLayerPlan* p, const CoreParams& cp) {
            " steps: more than the 32 760 a kernel group's directory entry holds";
   }
   return "";
+}
+
+oracle::Tensor3 PackInt4Images(const std::vector<oracle::Tensor3>& images) {
+  if (images.empty() || images.size() > 4) throw std::invalid_argument("int4 packing: one to four images");
+  const oracle::Tensor3& f = images[0];
+  oracle::Tensor3 t{f.c, f.h, f.w, std::vector<uint16_t>(f.codes.size(), 0)};
+  for (size_t n = 0; n < images.size(); ++n) {
+    const oracle::Tensor3& x = images[n];
+    if (x.c != f.c || x.h != f.h || x.w != f.w || x.codes.size() != f.codes.size()) {
+      throw std::invalid_argument("int4 packing: images of different shapes");
+    }
+    for (size_t i = 0; i < x.codes.size(); ++i) {
+      const int v = int8_t(uint8_t(x.codes[i]));
+      if (v < -8 || v > 7) {
+        throw std::invalid_argument("int4 packing: image " + std::to_string(n) + " value " + std::to_string(v) +
+                                    " at element " + std::to_string(i) + " is outside -8..7");
+      }
+      t.codes[i] = uint16_t(t.codes[i] | (uint16_t(v & 0xF) << (4 * n)));
+    }
+  }
+  return t;
+}
+
+std::vector<oracle::Tensor3> UnpackInt4Outputs(const oracle::Tensor3& y, int images) {
+  if (y.c % 4 != 0 || images < 1 || images > 4) throw std::invalid_argument("int4 outputs: 4 Cout channels");
+  const int cout = y.c / 4;
+  const size_t plane = size_t(y.h) * size_t(y.w);
+  std::vector<oracle::Tensor3> out;
+  for (int n = 0; n < images; ++n) {
+    oracle::Tensor3 t{cout, y.h, y.w, {}};
+    for (int co = 0; co < cout; ++co) {
+      const auto first = y.codes.begin() + std::ptrdiff_t(size_t(4 * co + n) * plane);
+      t.codes.insert(t.codes.end(), first, first + std::ptrdiff_t(plane));
+    }
+    out.push_back(std::move(t));
+  }
+  return out;
 }
 
 std::vector<std::vector<uint16_t>> CoreCoefficients(const CoreLayerPlan& p,
@@ -316,6 +362,16 @@ CoreImage BuildCoreImage(const CoreLayerPlan& p, const CoreParams& cp, const ora
   const oracle::ConvLayer& l = p.layer;
   const oracle::ConvGeometry& g = l.geom;
   const int esz = p.elem16 ? 2 : 1, oesz = p.out8 ? 1 : 2;
+  if (p.int4) {  // the lane multiplies by the kernel's low four bits (N-2.8)
+    for (size_t co = 0; co < w.size(); ++co) {
+      for (uint16_t v : w[co]) {
+        if (int16_t(v) < -8 || int16_t(v) > 7) {
+          throw std::invalid_argument("int4 kernel " + std::to_string(co) + " value " + std::to_string(int16_t(v)) +
+                                      " is outside -8..7");
+        }
+      }
+    }
+  }
   CoreImage im;
   auto align = [](uint32_t a, uint32_t n) { return (a + n - 1) / n * n; };
   im.x_base = 0x100;
@@ -337,7 +393,7 @@ CoreImage BuildCoreImage(const CoreLayerPlan& p, const CoreParams& cp, const ora
     groups.push_back(std::move(words));
   }
   im.y_base = align(k_end + 64, 64);
-  im.y_bytes = uint32_t(l.cout * p.oh * p.ow * oesz);
+  im.y_bytes = uint32_t(p.OutChannels() * p.oh * p.ow * oesz);
   im.mem.resize(size_t(im.y_base + im.y_bytes + 256));
   uint64_t s = junk_seed * 0x9E3779B97F4A7C15ull + 1;
   for (auto& b : im.mem) {
@@ -362,7 +418,8 @@ CoreImage BuildCoreImage(const CoreLayerPlan& p, const CoreParams& cp, const ora
         im.mem[gaddr[size_t(pass)] + 4 * i + size_t(j)] = uint8_t(groups[size_t(pass)][i] >> (8 * j));
     }
   }
-  im.macs = uint64_t(l.cout) * uint64_t(p.oh) * uint64_t(p.ow) * uint64_t(g.Steps());
+  // (int4: four images' multiply-accumulates per operation)
+  im.macs = uint64_t(p.int4 ? 4 : 1) * uint64_t(l.cout) * uint64_t(p.oh) * uint64_t(p.ow) * uint64_t(g.Steps());
   im.shifter_writes = CoreShifterWrites(p, cp);
   const uint32_t esz_u = uint32_t(esz), oesz_u = uint32_t(oesz);
   im.writes =
@@ -403,7 +460,7 @@ std::vector<std::pair<uint32_t, uint32_t>> CoreLayerWrites(const CoreLayerPlan& 
   write(rc::kKextAddr, {{rc::kKextC, g.channels}, {rc::kKextKh, g.kernel_h}, {rc::kKextKw, g.kernel_w}});
   const bool params = l.post.scale_en || l.post.bias_en;
   write(rc::kLayerAddr, {{rc::kLayerCg, p.diag ? p.diag_g : g.channels},
-                         {rc::kLayerMode, ModeBits(l.mode)},
+                         {rc::kLayerMode, ModeBits(p)},
                          {rc::kLayerTwoKernel, p.kspec.two_kernel},
                          {rc::kLayerElem16, p.elem16},
                          {rc::kLayerParams, params},

@@ -40,6 +40,13 @@ struct CoreLayerPlan {
   // bank. Set by the caller; PlanCoreLayer checks it and tiles for one channel per bank.
   bool diag = false;
   int diag_g = 0;
+  // int4 packed mode (LAYER.MODE 4, N-2.8; docs/core.md): up to four images at once, each an
+  // int8 x int8 layer (layer.mode kInt8) of values -8..7. x's 16-bit elements hold the four
+  // images (PackInt4Images: nibble n is image n), the kernels are raw8 of -8..7, a pass holds at
+  // most two kernels (slot bases 0 and 4), and the core writes output channel 4 co + n for
+  // image n's channel co (UnpackInt4Outputs).
+  bool int4 = false;
+  int OutChannels() const { return int4 ? 4 * layer.cout : layer.cout; }
   // derived
   int oh = 0, ow = 0, nty = 0, ntx = 0, nsl = 0;
   int patch_h = 0, patch_w = 0, bpr = 0;
@@ -62,6 +69,13 @@ struct CoreLayerPlan {
 // SplitGeometry: the virtual layer (the layer itself when its kernel fits); SplitInput: x for it.
 oracle::ConvLayer SplitGeometry(const oracle::ConvLayer& l);
 oracle::Tensor3 SplitInput(const oracle::ConvLayer& l, const oracle::Tensor3& x);
+
+// int4 (CoreLayerPlan::int4): one to four images [Cin][H][W] of int8 codes -8..7 as the core's
+// packed input, nibble n of each 16-bit element image n's value (absent images: zeros); throws
+// std::invalid_argument on a value outside -8..7 or images of different shapes. And back: the
+// core's output [4 Cout][OH][OW] as `images` outputs [Cout][OH][OW].
+oracle::Tensor3 PackInt4Images(const std::vector<oracle::Tensor3>& images);
+std::vector<oracle::Tensor3> UnpackInt4Outputs(const oracle::Tensor3& y, int images);
 
 // Fills the derived fields (and the tiling when not given). "" or a one-line reason.
 std::string PlanCoreLayer(CoreLayerPlan* p, const CoreParams& cp);

@@ -884,7 +884,7 @@ TEST_F(CliTest, N2_8_Int4PrecisionMatmulOnBothEngines) {
 }
 
 // N-2.8 through `ane run`: conv2d `precision: int4` (int8 x and w of -8..7) on both engines, the
-// RTL an im2col matmul per group on the MAC array's int4 packed mapping and the post-processor.
+// RTL the 256-lane core in its int4 packed mode (four images a run, one per nibble).
 // A 3x3 image and two 2x2 kernels worked by hand (shift 0: the int32 sums as int8); a layer with
 // stride, uneven padding, dilation, groups, a batch, scale, bias and ReLU on m5 bit-identical on
 // both engines and to the same layer as int8 x int8 on the core; what is not an int4 layer is
@@ -908,17 +908,18 @@ TEST_F(CliTest, N2_8_Int4PrecisionConv2dOnBothEngines) {
     ASSERT_EQ(y.bits.size(), want.size()) << engine;
     for (size_t i = 0; i < want.size(); ++i) EXPECT_EQ(int(int8_t(uint8_t(y.bits[i]))), want[i]) << engine << " " << i;
     if (std::string(engine) != "oracle") {
-      EXPECT_NE(r.out.find("int4 packed mapping (N-2.8): 1 im2col matmul"), std::string::npos) << r.out;
+      EXPECT_NE(r.out.find("int4 packed broadcast mapping"), std::string::npos) << r.out;
     }
     if (std::string(engine) == "both") {
       EXPECT_NE(r.out.find("rtl vs oracle: bit-identical (8 outputs)"), std::string::npos) << r.out;
     }
   }
-  // a whole layer: every geometry option, a batch of 3, two groups, post-processing, m5
+  // a whole layer: every geometry option, a batch of 5 (two runs of the core, the second with
+  // three zero images), two groups, post-processing, m5
   const std::string layer =
       "op: conv2d\ngeneration: m5\nshift: 3\nstore: fp16\nactivation: relu\nstride: [2, 1]\n"
       "padding: [1, 2, 0, 1]\ndilation: [1, 2]\ngroups: 2\ninputs:\n"
-      "  x: {generate: {distribution: uniform, seed: 5, shape: [3, 4, 9, 11], dtype: int8, low: -8, high: 7}}\n"
+      "  x: {generate: {distribution: uniform, seed: 5, shape: [5, 4, 9, 11], dtype: int8, low: -8, high: 7}}\n"
       "  w: {generate: {distribution: uniform, seed: 6, shape: [6, 2, 3, 3], dtype: int8, low: -8, high: 7}}\n"
       "  scale: {generate: {distribution: uniform, seed: 7, shape: [6], dtype: fp16, low: -2, high: 2}}\n"
       "  bias: {generate: {distribution: uniform, seed: 8, shape: [6], dtype: fp16, low: -2, high: 2}}\n";
@@ -926,13 +927,13 @@ TEST_F(CliTest, N2_8_Int4PrecisionConv2dOnBothEngines) {
   Write("l8.yaml", layer + "outputs: {y: y8.npy}\n");
   const Result r4 = Ane({"run", "l4.yaml", "--engine", "both"});
   ASSERT_EQ(r4.exit_code, 0) << r4.err << r4.out;
-  EXPECT_NE(r4.out.find("rtl vs oracle: bit-identical (720 outputs)"), std::string::npos) << r4.out;
-  EXPECT_NE(r4.out.find("6 im2col matmuls (one per group and image)"), std::string::npos) << r4.out;
+  EXPECT_NE(r4.out.find("rtl vs oracle: bit-identical (1200 outputs)"), std::string::npos) << r4.out;
+  EXPECT_NE(r4.out.find("per run, 2 runs for 5 images"), std::string::npos) << r4.out;
   const Result r8 = Ane({"run", "l8.yaml", "--engine", "rtl"});
   ASSERT_EQ(r8.exit_code, 0) << r8.err << r8.out;
   EXPECT_NE(r8.out.find("neural-engine core"), std::string::npos) << r8.out;
   const Tensor y4 = ReadNpy(work_ / "y4.npy"), y8 = ReadNpy(work_ / "y8.npy");
-  EXPECT_EQ(y4.shape, (std::vector<int64_t>{3, 6, 5, 8}));
+  EXPECT_EQ(y4.shape, (std::vector<int64_t>{5, 6, 5, 8}));
   EXPECT_EQ(y4.bits, y8.bits);
   size_t nonzero = 0;
   for (uint32_t b : y4.bits) nonzero += b != 0;
@@ -959,11 +960,17 @@ TEST_F(CliTest, N2_8_Int4PrecisionConv2dOnBothEngines) {
       "  x: {shape: [1, 1, 2], values: [1, 2]}\n"
       "  w: {dtype: int8, shape: [1, 1, 1, 1], values: [1]}\noutputs: {y: y.npy}\n",
       "inputs.x", "precision int4 needs int8 x and w, got fp16 ('<f2')");
-  refused("op: conv2d\nmapping: broadcast\nprecision: int4\nshift: 0\n" + in, "precision",
-          "precision int4 runs as an im2col matmul on the MAC array; `mapping` chooses the core's mapping");
-  refused("op: conv2d\nsparse: true\nprecision: int4\nshift: 0\n" + in, "precision",
-          "precision int4 runs as an im2col matmul on the MAC array; `sparse` is the core's kernel extract");
+  refused("op: conv2d\nmapping: two_kernel\nprecision: int4\nshift: 0\n" + in, "precision",
+          "precision int4 runs in the core's broadcast mapping (four images per 16-bit element)");
   EXPECT_FALSE(fs::exists(work_ / "y.npy"));
+  // sparse kernels (N-6.3) and the broadcast mapping asked for by name: the same outputs
+  Write("s4.yaml", "op: conv2d\nmapping: broadcast\nsparse: true\nprecision: int4\nshift: 0\n" + in);
+  const Result rs = Ane({"run", "s4.yaml", "--engine", "both"});
+  ASSERT_EQ(rs.exit_code, 0) << rs.err << rs.out;
+  EXPECT_NE(rs.out.find("rtl vs oracle: bit-identical (8 outputs)"), std::string::npos) << rs.out;
+  const Tensor ys = ReadNpy(work_ / "y.npy");
+  ASSERT_EQ(ys.bits.size(), want.size());
+  for (size_t i = 0; i < want.size(); ++i) EXPECT_EQ(int(int8_t(uint8_t(ys.bits[i]))), want[i]) << i;
 }
 
 // N-3.4 through `ane run`: matmul with stochastic rounding of its fp32 accumulators. By hand, on

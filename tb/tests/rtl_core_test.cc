@@ -739,6 +739,231 @@ TEST(RtlCore, N7_M5CoreTakesTheM1CoresCycles) {
   EXPECT_GE(ran, int(test::CoverageShare(12)) / 2);
 }
 
+// int4 packed layers (N-2.8, LAYER.MODE 4): one to four images at once, image n in nibble n of
+// each 16-bit input element, a pass of at most two kernels on slot bases 0 and 4, four results
+// per kernel written as output channels 4 co + n. Each image must equal oracle::Conv2d of that
+// image alone as an int8 x int8 layer (int4 products are int8 products; each slot keeps its own
+// quads and saturation).
+struct Int4Case {
+  LayerCase lc;  // the layer (int8 x int8, values -8..7), lc.x unused
+  std::vector<oracle::Tensor3> images;
+};
+
+int8_t Int4Value(test::Rng& rng) {
+  const uint32_t r = rng.Below(8);
+  return r == 0 ? int8_t(-8) : r == 1 ? int8_t(7) : int8_t(int(rng.Below(16)) - 8);
+}
+
+Int4Case RandomInt4Layer(test::Rng& rng) {
+  Int4Case c;
+  c.lc = RandomLayer(rng, false);
+  CoreLayerPlan& p = c.lc.plan;
+  oracle::ConvLayer& l = p.layer;
+  p.int4 = true;
+  p.kspec = oracle::KernelSpec{};
+  p.kspec.format = oracle::KernelFormat::kRaw8;
+  p.kspec.sparse = rng.Below(4) == 0;
+  l.mode = oracle::MacMode::kInt8;
+  l.post = oracle::PostConfig{};
+  l.post.int_acc = true;
+  l.post.shift = int(rng.Below(6));
+  l.post.store = rng.Below(2) ? oracle::PostStore::kInt8 : oracle::PostStore::kFp16;
+  if (rng.Below(2)) l.post.act = oracle::PostAct::kRelu;
+  l.channel.clear();
+  if (l.post.store == oracle::PostStore::kFp16 && rng.Below(2)) {  // a parameter record per kernel
+    l.post.scale_en = true;
+    l.post.bias_en = rng.Below(2) == 0;
+    for (int co = 0; co < l.cout; ++co) {
+      oracle::ChannelParams ch;
+      ch.scale = SmallFp16(rng);
+      ch.bias = l.post.bias_en ? uint32_t(0x3E000000u + rng.Below(0x01000000u)) | (rng.Below(2) ? 0x80000000u : 0) : 0;
+      l.channel.push_back(ch);
+    }
+  }
+  for (auto& kern : c.lc.w) {
+    for (uint16_t& v : kern) v = p.kspec.sparse && rng.Below(2) ? 0 : uint16_t(int16_t(Int4Value(rng)));
+  }
+  const int n = 1 + int(rng.Below(4));
+  for (int i = 0; i < n; ++i) {
+    oracle::Tensor3 x{c.lc.x.c, c.lc.x.h, c.lc.x.w, {}};
+    for (size_t k = 0; k < c.lc.x.codes.size(); ++k) x.codes.push_back(uint16_t(uint8_t(Int4Value(rng))));
+    c.images.push_back(std::move(x));
+  }
+  return c;
+}
+
+std::string DescribeInt4(const Int4Case& c) {
+  return std::to_string(c.images.size()) + " image(s), " + Describe(c.lc) + ", shift " +
+         std::to_string(c.lc.plan.layer.post.shift);
+}
+
+template <class Model = Vane_core8_m1>
+void RunInt4AndCompare(const Int4Case& c, const harness::CoreRunOptions& opt, const std::string& what,
+                       harness::CoreResult* out = nullptr, CoreLayerPlan* plan = nullptr, uint32_t x_seed = 1) {
+  CoreLayerPlan p = c.lc.plan;
+  ASSERT_EQ(harness::PlanCoreLayer(&p, kCore8), "") << what;
+  const harness::CoreImage im = harness::BuildCoreImage(p, kCore8, harness::PackInt4Images(c.images), c.lc.w, 7);
+  harness::Sim<Model> sim("ane_core", harness::CurrentTestStem(), x_seed);
+  sim.set_timeout(50'000'000);
+  harness::CoreDriver<Model> drv(sim, kCore8);
+  drv.Reset();
+  const harness::CoreResult r = drv.Run(p, im, opt);
+  const std::vector<oracle::Tensor3> got = harness::UnpackInt4Outputs(r.y, int(c.images.size()));
+  const auto coefs = harness::CoreCoefficients(p, c.lc.w);
+  for (size_t n = 0; n < c.images.size(); ++n) {
+    const oracle::Tensor3 want = oracle::Conv2d(p.layer, c.images[n], coefs);
+    ASSERT_EQ(got[n].codes.size(), want.codes.size()) << what;
+    int bad_count = 0;
+    for (size_t i = 0; i < want.codes.size() && bad_count < 5; ++i) {
+      if (got[n].codes[i] != want.codes[i]) {
+        const int plane = p.oh * p.ow;
+        ADD_FAILURE() << what << ": image " << n << " y[" << i / size_t(plane) << "]["
+                      << (i % size_t(plane)) / size_t(p.ow) << "][" << i % size_t(p.ow) << "] rtl 0x" << std::hex
+                      << got[n].codes[i] << " oracle 0x" << want.codes[i];
+        ++bad_count;
+      }
+    }
+  }
+  EXPECT_EQ(r.counters.mac, im.mac_ops) << what << ": MAC operations";
+  EXPECT_EQ(r.bytes_rewritten, 0u) << what;
+  EXPECT_EQ(r.bytes_written, uint64_t(im.y_bytes)) << what << ": every output byte of the four images";
+  if (out) *out = r;
+  if (plan) *plan = p;
+}
+
+template <class Model>
+void RunRandomInt4Layers(uint64_t seed, int n) {
+  SCOPED_TRACE(test::SeedNote(seed));
+  test::Rng rng(seed);
+  int ran = 0;
+  std::map<std::string, int> seen;
+  for (int i = 0; i < n && !::testing::Test::HasFailure(); ++i) {
+    Int4Case c = RandomInt4Layer(rng);
+    CoreLayerPlan probe = c.lc.plan;
+    if (!harness::PlanCoreLayer(&probe, kCore8).empty()) {
+      c.lc.plan.channels_per_wu = 1;
+      probe = c.lc.plan;
+      if (!harness::PlanCoreLayer(&probe, kCore8).empty()) continue;
+    }
+    CoreLayerPlan p;
+    // each layer under its own --x-initial seed (N-7.1: no output may depend on it)
+    const uint32_t x_seed = 1 + uint32_t(i);
+    RunInt4AndCompare<Model>(
+        c, RandomMemory(rng),
+        "layer " + std::to_string(i) + " (x seed " + std::to_string(x_seed) + "): " + DescribeInt4(c), nullptr, &p,
+        x_seed);
+    ++ran;
+    seen["four images"] += c.images.size() == 4;
+    seen["fewer than four images"] += c.images.size() < 4;
+    seen["a pass of two kernels"] += p.nk_full == 2;
+    seen["a pass of one kernel"] += p.nk_last == 1;
+    seen["groups > 1"] += p.layer.groups > 1;
+    seen["slices > 1"] += p.nsl > 1;
+    seen["tiles > 1"] += p.nty * p.ntx > 1;
+    seen["int8 out"] += p.out8;
+    seen["scale and bias"] += p.layer.post.scale_en;
+    seen["sparse"] += p.kspec.sparse;
+  }
+  if (::testing::Test::HasFailure()) return;
+  EXPECT_GE(ran, n * 3 / 4) << "too many random layers did not fit the bank";
+  for (const auto& [what, count] : seen) EXPECT_GT(count, 0) << "no random layer had " << what;
+}
+
+TEST(RtlCore, N2_8_Int4PackedLayersRunFourImagesAtOnce) {
+  RunRandomInt4Layers<Vane_core8_m1>(test::TestSeed(0xC0E4), int(30 * test::SoakFactor()));
+}
+
+TEST(RtlCore, N2_8_Int4PackedLayersOnTheM5Core) {
+  RunRandomInt4Layers<Vane_core8_m5>(test::TestSeed(0xC0E5), int(16 * test::SoakFactor()));
+}
+
+// What the int4 plan refuses, and the packing's own checks.
+TEST(RtlCore, N2_8_Int4PlansAndPackingRefuseWhatTheModeCannotTake) {
+  test::Rng rng(test::TestSeed(0xC0E6));
+  Int4Case c = RandomInt4Layer(rng);
+  CoreLayerPlan p = c.lc.plan;
+  p.layer.mode = oracle::MacMode::kFp16;
+  p.layer.post = oracle::PostConfig{};
+  p.layer.channel.clear();
+  EXPECT_EQ(harness::PlanCoreLayer(&p, kCore8), "int4 packed layers are int8 x int8 layers of values -8..7");
+  p = c.lc.plan;
+  p.kspec.format = oracle::KernelFormat::kPalette;
+  EXPECT_EQ(harness::PlanCoreLayer(&p, kCore8), "int4 kernels: format raw8");
+  p = c.lc.plan;
+  p.kspec.two_kernel = true;
+  EXPECT_EQ(harness::PlanCoreLayer(&p, kCore8), "int4 packed layers run in broadcast mode");
+  oracle::Tensor3 x = c.images[0];
+  x.codes[0] = uint16_t(uint8_t(int8_t(8)));
+  EXPECT_THROW(harness::PackInt4Images({x}), std::invalid_argument);
+  x.codes[0] = uint16_t(uint8_t(int8_t(-9)));
+  EXPECT_THROW(harness::PackInt4Images({x}), std::invalid_argument);
+  EXPECT_THROW(harness::PackInt4Images(std::vector<oracle::Tensor3>(5, c.images[0])), std::invalid_argument);
+  // the packing itself: image n's value in nibble n
+  const oracle::Tensor3 one{1, 1, 1, {uint16_t(uint8_t(int8_t(-8)))}}, two{1, 1, 1, {7}}, three{1, 1, 1, {0xFFFF}};
+  EXPECT_EQ(harness::PackInt4Images({one, two, three}).codes, std::vector<uint16_t>{0x0F78});
+  p = c.lc.plan;
+  ASSERT_EQ(harness::PlanCoreLayer(&p, kCore8), "");
+  std::vector<std::vector<uint16_t>> w = c.lc.w;
+  w[0][0] = 8;
+  EXPECT_THROW(harness::BuildCoreImage(p, kCore8, harness::PackInt4Images(c.images), w, 7), std::invalid_argument);
+}
+
+// The int4 mode's rate: four images' products per operation. A 3x3 layer of 16 channels to 2
+// output channels (one pass of two kernels, the slot bases 0 and 4 alternating) on 8 x 8 tiles:
+// the MAC array takes an operation in most cycles, so the core does more than twice the
+// multiply-accumulates per cycle of the same layer in int8 (one image, 2 of 8 slots).
+TEST(RtlCore, N2_8_Int4LayersDoFourImagesProductsPerOperation) {
+  test::Rng rng(test::TestSeed(0xC0E7));
+  Int4Case c = RandomInt4Layer(rng);
+  CoreLayerPlan& p = c.lc.plan;
+  oracle::ConvLayer& l = p.layer;
+  l.geom = oracle::ConvGeometry{};
+  l.geom.channels = 16;
+  l.geom.height = l.geom.width = 10;
+  l.geom.kernel_h = l.geom.kernel_w = 3;
+  l.groups = 1;
+  l.cout = 2;
+  l.post = oracle::PostConfig{};
+  l.post.int_acc = true;
+  l.post.store = oracle::PostStore::kInt8;
+  l.post.shift = 4;
+  l.channel.clear();
+  p.kspec.sparse = false;
+  p.channels_per_wu = 0;
+  c.lc.w.assign(2, {});
+  for (auto& k : c.lc.w) {
+    for (int s = 0; s < l.geom.Steps(); ++s) k.push_back(uint16_t(int16_t(Int4Value(rng))));
+  }
+  c.images.clear();
+  for (int n = 0; n < 4; ++n) {
+    oracle::Tensor3 x{16, 10, 10, {}};
+    for (int i = 0; i < 1600; ++i) x.codes.push_back(uint16_t(uint8_t(Int4Value(rng))));
+    c.images.push_back(std::move(x));
+  }
+  harness::CoreResult r;
+  CoreLayerPlan planned;
+  RunInt4AndCompare(c, {}, "int4 3x3 16 -> 2, 4 images", &r, &planned);
+  if (HasFailure()) return;
+  const double macs = 4.0 * 2 * 64 * 144;  // images x Cout x OH OW x steps
+  const double per_cycle = macs / double(r.cycles);
+  std::printf(
+      "int4 3x3 16 -> 2 channels, 4 images, 8 lanes: %llu cycles, %llu MAC operations, %llu slot waits, "
+      "%.2f multiply-accumulates per cycle (%.1f per lane)\n",
+      static_cast<unsigned long long>(r.cycles), static_cast<unsigned long long>(r.counters.mac),
+      static_cast<unsigned long long>(r.counters.wait_slot), per_cycle, per_cycle / 8);
+  // the same layer, one image, int8
+  LayerCase i8 = c.lc;
+  i8.plan.int4 = false;
+  i8.x = c.images[0];
+  harness::CoreResult r8;
+  RunAndCompare(i8, {}, "int8 3x3 16 -> 2, 1 image", &r8);
+  const double per_cycle8 = 2.0 * 64 * 144 / double(r8.cycles);
+  std::printf("the same layer in int8, 1 image: %llu cycles, %.2f multiply-accumulates per cycle\n",
+              static_cast<unsigned long long>(r8.cycles), per_cycle8);
+  EXPECT_GT(per_cycle, 2.0 * per_cycle8);
+  EXPECT_GT(double(r.counters.mac) / double(r.cycles), 0.5) << "the MAC array idles in most cycles";
+}
+
 // The full 256-lane core on an aligned layer: x [16, 32, 32] -> 32 channels, 3x3 padding 1
 // (fp16 two-kernel mode: 128 positions x 2 kernels; 4x32 tiles cover 32x32 exactly).
 TEST(RtlCore256, N2_UtilizationOnAnAlignedLayer) {

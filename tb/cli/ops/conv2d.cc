@@ -26,8 +26,8 @@ std::string FieldHelp() {
          "(1 .. 2^32 - 1, default 1) and rounding_bits (1 .. 13, default 13); kernel_format: fp16 | int8sym | "
          "palette (N-6: fp16 w stored compressed) with kernel_scale: per_tensor | per_channel (int8sym) or "
          "palette_bits: 1, 2, 4, 6 or 8 (palette, default 4); precision: int8 | int4 (int8 x and w of -8..7 in the "
-         "MAC's int4 packed mode, N-2.8; RTL: an im2col matmul per group on the 256-lane MAC array's int4 "
-         "mapping, the core's loader having no int4 path)";
+         "MAC's int4 packed mode, N-2.8; RTL: the core runs four images at once, one per nibble of a 16-bit "
+         "element, in the broadcast mapping)";
 }
 
 // kernel_format, palette_bits, kernel_scale: how fp16 kernels are stored (N-6)
@@ -116,12 +116,11 @@ void ReadFields(Fields& fields, Operation* op) {
     const std::string p = f->Scalar();
     if (p != "int8" && p != "int4") f->Fail(fmt::format("unknown precision '{}' (supported: int8, int4)", p));
     op->int4 = p == "int4";
-    // the int4 layer runs as a matmul on the MAC array: the core's options do not apply
-    if (op->int4 && op->conv_rtl.mapping != harness::ConvMapping::kAuto) {
-      f->Fail("precision int4 runs as an im2col matmul on the MAC array; `mapping` chooses the core's mapping");
-    }
-    if (op->int4 && op->conv_rtl.sparse) {
-      f->Fail("precision int4 runs as an im2col matmul on the MAC array; `sparse` is the core's kernel extract");
+    op->conv_rtl.int4 = op->int4;
+    // the int4 packed mode runs in the broadcast mapping (two kernels a pass, four images)
+    const harness::ConvMapping m = op->conv_rtl.mapping;
+    if (op->int4 && m != harness::ConvMapping::kAuto && m != harness::ConvMapping::kBroadcast) {
+      f->Fail("precision int4 runs in the core's broadcast mapping (four images per 16-bit element)");
     }
   }
 }
@@ -432,7 +431,6 @@ TensorMap Reference(const Operation& op) {
 
 #ifndef ANE_CLI_NO_ENGINES
 std::string RtlCheck(const Operation& op) {
-  if (op.int4) return "";  // an im2col matmul: the MAC array takes any shape
   harness::CoreLayerPlan plan;
   const std::string bad = harness::PlanRtlConv(op.conv, op.conv_rtl, &plan);
   return bad.empty() ? "" : fmt::format("the 256-lane core cannot run this layer: {} (--engine oracle can)", bad);
@@ -441,81 +439,6 @@ std::string RtlCheck(const Operation& op) {
 // One image's outputs as output bits (int8: the low byte of the sign-extended code).
 void AppendConvOutputs(const oracle::Tensor3& y, DType dtype, std::vector<uint32_t>* out) {
   for (uint16_t c : y.codes) out->push_back(dtype == DType::kInt8 ? (c & 0xFFu) : c);
-}
-
-// precision int4 on the RTL: one image as an im2col matmul per group on the 256-lane MAC array's
-// int4 packed mapping (harness::RtlMatmul with int4: rows the output positions oy * OW + ox, K the
-// steps (c, ky, kx) in the N-2 order, a position's padding read as 0; columns the group's output
-// channels), then the int32 accumulators through the post-processor RTL, each output channel's
-// positions in vectors of 8 lanes with the channel's parameters.
-struct Int4Run {
-  harness::RtlMatmulStats mm;
-  harness::RtlPostStats post;
-  int64_t matmuls = 0;
-};
-oracle::Tensor3 RtlConvInt4(const Operation& op, const oracle::Tensor3& x, Int4Run* run) {
-  const oracle::ConvLayer& l = op.conv;
-  const oracle::ConvGeometry& g = l.geom;
-  const int oh = g.OutHeight(), ow = g.OutWidth(), steps = g.Steps(), per = l.cout / l.groups;
-  const Tensor& w = op.inputs.at("w").tensor;
-  std::vector<int32_t> acc(size_t(l.cout) * size_t(oh) * size_t(ow));
-  for (int gi = 0; gi < l.groups; ++gi) {
-    oracle::Matrix a{oracle::ElemType::kInt8, int64_t(oh) * ow, steps, {}};
-    oracle::Matrix b{oracle::ElemType::kInt8, steps, per, {}};
-    for (int oy = 0; oy < oh; ++oy) {
-      for (int ox = 0; ox < ow; ++ox) {
-        for (int s = 0; s < steps; ++s) {
-          const oracle::ConvStep st = oracle::StepAt(g, s);
-          const int yy = oy * g.stride_y - g.pad_top + st.ky * g.dilation_y;
-          const int xx = ox * g.stride_x - g.pad_left + st.kx * g.dilation_x;
-          const bool outside = yy < 0 || yy >= g.height || xx < 0 || xx >= g.width;
-          a.codes.push_back(outside ? 0 : uint16_t(x.at(gi * g.channels + st.c, yy, xx) & 0xFFu));
-        }
-      }
-    }
-    for (int s = 0; s < steps; ++s) {
-      for (int j = 0; j < per; ++j)
-        b.codes.push_back(uint16_t(w.bits[size_t(gi * per + j) * size_t(steps) + size_t(s)] & 0xFFu));
-    }
-    harness::RtlMatmulOptions options;
-    options.int4 = true;
-    const harness::RtlMatmulResult r = harness::RtlMatmul(a, b, op.generation, options);
-    for (int64_t p = 0; p < a.rows; ++p) {
-      for (int j = 0; j < per; ++j)
-        acc[size_t(gi * per + j) * size_t(a.rows) + size_t(p)] = r.y.int32[size_t(p * per + j)];
-    }
-    run->mm.int4 = true;
-    run->mm.operations += r.stats.operations;
-    run->mm.stall_cycles += r.stats.stall_cycles;
-    run->mm.cycles += r.stats.cycles;
-    run->mm.macs += r.stats.macs;
-    run->mm.seconds += r.stats.seconds;
-    ++run->matmuls;
-  }
-  std::vector<harness::PostVector> in;
-  const int64_t plane = int64_t(oh) * ow, lanes = harness::kPostprocLanes;
-  for (int co = 0; co < l.cout; ++co) {
-    for (int64_t p0 = 0; p0 < plane; p0 += lanes) {
-      harness::PostVector v;
-      v.ch = l.channel[size_t(co)];
-      for (int64_t p = p0; p < p0 + lanes; ++p) v.acc.push_back(p < plane ? uint32_t(acc[size_t(co * plane + p)]) : 0u);
-      in.push_back(std::move(v));
-    }
-  }
-  harness::RtlPostStats ps;
-  const std::vector<std::vector<uint16_t>> out = harness::RtlPostprocess(l.post, in, &ps);
-  run->post.vectors += ps.vectors;
-  run->post.cycles += ps.cycles;
-  run->post.seconds += ps.seconds;
-  oracle::Tensor3 y{l.cout, oh, ow, std::vector<uint16_t>(size_t(l.cout * plane))};
-  size_t k = 0;
-  for (int co = 0; co < l.cout; ++co) {
-    for (int64_t p0 = 0; p0 < plane; p0 += lanes, ++k) {
-      for (int64_t p = p0; p < std::min(plane, p0 + lanes); ++p)
-        y.codes[size_t(co * plane + p)] = out[k][size_t(p - p0)];
-    }
-  }
-  return y;
 }
 
 // oracle::Conv2d per image of the batch (engine oracle), the 256-lane core (rtl), or both with
@@ -530,7 +453,9 @@ Evaluation Evaluate(const Operation& op, Engine engine, const harness::DataFault
   Tensor got{type.dtype, type.shape, {}};
   harness::RtlConvStats total;
   harness::CoreLayerPlan plan;
-  Int4Run int4;
+  // int4: the images wait here until four (or the batch's last) run on the core together
+  std::vector<oracle::Tensor3> int4_images;
+  int64_t runs = 0;  // runs of the core (int4: four images each)
   // N-3.4: stochastic rounding draws once per lane of every post-processor vector, so the oracle
   // runs the post-processing over the core's vectors in the core's order (its plan)
   std::vector<oracle::PostVector> order;
@@ -563,18 +488,26 @@ Evaluation Evaluate(const Operation& op, Engine engine, const harness::DataFault
       xr.codes[size_t(fault.row * plane + fault.k)] ^= 1;
     }
     if (op.int4) {
-      AppendConvOutputs(RtlConvInt4(op, xr, &int4), type.dtype, &got.bits);
-      continue;
+      int4_images.push_back(std::move(xr));
+      if (int4_images.size() < 4 && n + 1 < images) continue;
     }
     try {
-      r = harness::RtlConv2d(op.conv, xr, w, op.conv_rtl);
+      if (op.int4) {
+        harness::RtlConvInt4Result r4 = harness::RtlConv2dInt4(op.conv, int4_images, w, op.conv_rtl);
+        for (const oracle::Tensor3& y : r4.y) AppendConvOutputs(y, type.dtype, &got.bits);
+        r.plan = r4.plan;
+        r.stats = r4.stats;
+        int4_images.clear();
+      } else {
+        r = harness::RtlConv2d(op.conv, xr, w, op.conv_rtl);
+        AppendConvOutputs(r.y, type.dtype, &got.bits);
+      }
     } catch (const std::invalid_argument& err) {
       throw CliError(fmt::format("{}: the 256-lane core cannot run this layer: {}", op.file, err.what()));
     }
-    AppendConvOutputs(r.y, type.dtype, &got.bits);
     plan = r.plan;
     const harness::RtlConvStats& s = r.stats;
-    if (n == 0) {
+    if (runs++ == 0) {
       total = s;
     } else {
       total.cycles += s.cycles;
@@ -591,58 +524,42 @@ Evaluation Evaluate(const Operation& op, Engine engine, const harness::DataFault
   if (engine == Engine::kOracle) return OracleOnly(std::move(want));
   const int oh = op.conv.geom.OutHeight(), ow = op.conv.geom.OutWidth();
   const int64_t per_image = int64_t(op.conv.cout) * oh * ow;
-  if (op.int4) {
-    int4.mm.utilization = int4.mm.cycles ? double(int4.mm.macs) / (1024.0 * double(int4.mm.cycles)) : 0.0;
-    RtlRun rtl;
-    rtl.matmul = int4.mm;
-    rtl.post = int4.post;
-    rtl.int4_matmuls = int4.matmuls;
-    return RtlEvaluation(engine, rtl, std::move(got), want, [&](size_t i) -> decltype(EngineMismatch::stage) {
-      const int64_t j = int64_t(i) % per_image;
-      const int co = int(j / (oh * ow)), oy = int(j % (oh * ow) / ow), ox = int(j % ow);
-      const int per = op.conv.cout / op.conv.groups;
-      return {"MAC array, int4 packed mapping (N-2.8), or post-processor (N-3)",
-              fmt::format("output channel {}, position ({}, {}){}: row {}, column {} of group {}'s im2col matmul", co,
-                          oy, ox, op.batch ? fmt::format(" of image {}", int64_t(i) / per_image) : "", oy * ow + ox,
-                          co % per, co / per)};
-    });
-  }
   total.utilization = total.cycles ? double(total.macs) / (256.0 * double(total.cycles)) : 0.0;
   RtlRun rtl;
   rtl.conv = total;
   return RtlEvaluation(engine, rtl, std::move(got), want, [&](size_t i) -> decltype(EngineMismatch::stage) {
     const int64_t j = int64_t(i) % per_image;
     const int co = int(j / (oh * ow)), oy = int(j % (oh * ow) / ow), ox = int(j % ow);
+    const int64_t image = int64_t(i) / per_image;
     return {"neural-engine core: MAC reduction (N-2) or post-processor (N-3)",
-            fmt::format("output channel {}, position ({}, {}){}: {}", co, oy, ox,
-                        op.batch ? fmt::format(" of image {}", int64_t(i) / per_image) : "",
-                        harness::ConvOutputPlace(plan, co, oy, ox))};
+            fmt::format("output channel {}, position ({}, {}){}: {}{}", co, oy, ox,
+                        op.batch ? fmt::format(" of image {}", image) : "", harness::ConvOutputPlace(plan, co, oy, ox),
+                        op.int4 ? fmt::format(", run {}, nibble {} (output channel {} of the run)", image / 4,
+                                              image % 4, 4 * co + image % 4)
+                                : "")};
   });
 }
 
 void PrintRtl(const Operation& op, const RtlRun& rtl) {
-  if (op.int4) {
-    const harness::RtlMatmulStats& m = *rtl.matmul;
-    PrintPostRtl(*rtl.post);
-    fmt::print(
-        "rtl         {} lanes, int4 packed mapping (N-2.8): {} im2col matmul{} (one per group{}), {} operations, {} "
-        "cycles, utilization {:.1f}% (the core's loader has no int4 path)\n",
-        harness::kArrayLanes, rtl.int4_matmuls, rtl.int4_matmuls == 1 ? "" : "s", op.batch ? " and image" : "",
-        m.operations, m.cycles, 100.0 * m.utilization);
-    PrintRtlSpeed(m.cycles, m.macs, m.seconds);
-    return;
-  }
   const harness::RtlConvStats& s = *rtl.conv;
   const harness::CoreCounters& c = s.counters;
   fmt::print(
       "rtl         neural-engine core, 256 lanes, {} mapping, {}x{} tiles ({} tiles x {} passes{}): {} cycles, "
-      "{} MAC cycles, utilization {:.1f}%\n",
+      "{} MAC cycles, utilization {:.1f}%{}\n",
       s.two_kernel    ? "two-kernel"
       : s.four_kernel ? "four-kernel"
       : s.diag        ? "depthwise interleave"
+      : op.int4       ? "int4 packed broadcast"
                       : "broadcast",
-      s.tile_h, s.tile_w, s.tiles, s.passes, op.batch ? fmt::format(", per image, {} images", op.batch) : "", s.cycles,
-      c.mac, 100.0 * s.utilization);
+      s.tile_h, s.tile_w, s.tiles, s.passes,
+      !op.batch ? std::string()
+      : op.int4
+          ? fmt::format(", per run, {} run{} for {} images", (op.batch + 3) / 4, op.batch > 4 ? "s" : "", op.batch)
+          : fmt::format(", per image, {} images", op.batch),
+      s.cycles, c.mac, 100.0 * s.utilization,
+      op.int4 ? " (N-2.8: four images a run, one per nibble; multiply-accumulates per lane and cycle, four an "
+                "operation)"
+              : "");
   fmt::print(
       "rtl cycles  not issuing a MAC operation: {} (waiting for results to drain {}, for an accumulator slot {}, "
       "for input {}, for kernels {})\n",
