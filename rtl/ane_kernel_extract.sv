@@ -244,6 +244,19 @@ module ane_kernel_extract (
   assign body_go = state_q == SBody && en && (st_a && st_b ? ge2 : st_a || st_b ? ge1 : ge0);
   assign issue = body_go && !idle_quad;
 
+  // The quad's registers (mask_q, kept_q, jf_q, j_q) are read only after its first operation.
+  // At a quad start they load the window's masks, kept slots and slots in every cycle, whether
+  // or not the operation goes (a start that does not go stays a start and loads again), so the
+  // window's masks reach them without the go decision on the way (the 8-lane core's path from
+  // the window through kept and body_go to j_q). After the start they move with the operations,
+  // by body_go as it is there, from registers only (mid_go).
+  logic mid_sta, mid_stb, mid_go, mid_next;
+  assign mid_sta  = mask_q[{na, i_q}];
+  assign mid_stb  = (two_q || four_q) && mask_q[{nb, i_q}];
+  assign mid_go   = state_q == SBody && en &&
+                    (mid_sta && mid_stb ? cnt_q >= tn2_q : mid_sta || mid_stb ? cnt_q >= tn1_q : 1'b1);
+  assign mid_next = later_n != 8'd0;
+
   // Header consumption and state.
   logic hdr_go;
   logic pp_valid_q;
@@ -466,17 +479,10 @@ module ane_kernel_extract (
             qlm1_q <= qlm1_n;
             {c_q, ky_q, kx_q} <= step_next4;
           end else begin
-            if (at_qstart) begin
-              mask_q <= masks;
-              kept_q <= kept;
-              jf_q   <= j_first;
-            end
             if (has_next) begin
-              j_q     <= j_next;
               mload_q <= 1'b1;
             end else if ({1'b0, i_q} != qlm1_q) begin
               i_q     <= i_q + 2'd1;
-              j_q     <= at_qstart ? j_first : jf_q;
               mload_q <= 1'b1;
               {c_q, ky_q, kx_q} <= step_next;
             end else begin
@@ -494,6 +500,16 @@ module ane_kernel_extract (
         SPad: if (hdr_go) state_q <= SHdr;
         default: state_q <= SHdr;
       endcase
+      // the quad's registers (see mid_go): loaded at its start, then moved by its operations
+      if (at_qstart) begin
+        mask_q <= masks;
+        kept_q <= kept;
+        jf_q   <= j_first;
+        j_q    <= has_next ? j_next : j_first;
+      end else if (mid_go) begin
+        if (mid_next) j_q <= first_of(later_n[6:0]);
+        else if ({1'b0, i_q} != qlm1_q) j_q <= jf_q;
+      end
     end
   end
 
@@ -640,6 +656,8 @@ module ane_kernel_extract (
     if (!rst_ni) begin
     end else begin
       if (cfg_we_i) assert (!busy_o);
+      // after a quad's start, the registers' go and next are the schedule's own
+      if (!at_qstart) assert (mid_go == body_go && mid_next == has_next && state_q == SBody);
       // Keep bits past K in the last quad must be 0 (the oracle decoder rejects them too).
       if (state_q == SBody && body_go && at_qstart && sparse_q && lq_q) begin
         for (int n = 0; n < 16; n++) begin
