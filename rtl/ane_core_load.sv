@@ -73,6 +73,10 @@ module ane_core_load #(
   logic [11:0] tyst, txst;                           // tile_h * sy, tile_w * sx
   assign tyst = 12'(cfg_i.tile.tile_h) * 12'(cfg_i.win.sy);
   assign txst = 12'(cfg_i.tile.tile_w) * 12'(cfg_i.win.sx);
+  // the same, taken at START: the walker's tile steps add registers (timing: the 8-lane core's
+  // worst path at 03a7d12 was the configuration through this product, the next tile row's sign
+  // and the clamp into tya_q)
+  logic [11:0] tyst_q, txst_q;
 
   // ---------------------------------------------------------------- the walker
   logic        wk_q;                                 // walking: the state below is a work unit
@@ -90,8 +94,8 @@ module ane_core_load #(
   logic [31:0] tya_q;
   logic signed [13:0] ty0_n, tx0_n;    // ty0_q, tx0_q one tile on
   logic [31:0] ty_addr_n;
-  assign ty0_n     = ty0_q + 14'(tyst);
-  assign tx0_n     = tx0_q + 14'(txst);
+  assign ty0_n     = ty0_q + 14'(tyst_q);
+  assign tx0_n     = tx0_q + 14'(txst_q);
   assign ty_addr_n = ty_addr_q + k_tyst_rs_q;
   logic signed [13:0] npt, npl;        // -padding
   // yend_q = ty0_q + ph, xend_q = tx0_q + pw: registers stepped with ty0_q and tx0_q, so the
@@ -211,7 +215,7 @@ module ane_core_load #(
           ox0_q <= ox0_q + 12'(cfg_i.tile.tile_w);
           tx0_q <= tx0_n;
           col0_q <= (tx0_n < 0) ? 12'd0 : 12'(tx0_n);
-          xend_q <= xend_q + 14'(txst);
+          xend_q <= xend_q + 14'(txst_q);
         end else begin
           tx_q  <= '0;
           ox0_q <= '0;
@@ -223,7 +227,7 @@ module ane_core_load #(
             oy0_q     <= oy0_q + 12'(cfg_i.tile.tile_h);
             ty0_q     <= ty0_n;
             row0_q    <= (ty0_n < 0) ? 12'd0 : 12'(ty0_n);
-            yend_q    <= yend_q + 14'(tyst);
+            yend_q    <= yend_q + 14'(tyst_q);
             ty_addr_q <= ty_addr_n;
             tya_q     <= (ty0_n < 0) ? 32'd0 : ty_addr_n;
           end else begin
@@ -255,6 +259,8 @@ module ane_core_load #(
   // The constants: acc += multiplicand << i when bit i of the multiplier is set.
   always_ff @(posedge clk_i) begin
     if (start_i) begin
+      tyst_q   <= tyst;
+      txst_q   <= txst;
       m_tyst_q <= tyst;
       m_nc_q   <= {2'd0, cfg_i.tile.nc};
       m_cg_q   <= {2'd0, cfg_i.layer.cg};
