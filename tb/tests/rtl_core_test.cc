@@ -35,6 +35,36 @@ using test::SmallFp16;
 constexpr CoreParams kCore8{8, 512, 8, 64};
 constexpr CoreParams kCore256{256, 512, 8, 64};
 
+// One run of a planned layer's image on a fresh core model.
+template <class Model>
+harness::CoreResult RunOnCore(const CoreLayerPlan& p, const harness::CoreImage& im, const harness::CoreRunOptions& opt,
+                              uint32_t x_seed, const CoreParams& cp) {
+  harness::Sim<Model> sim("ane_core", harness::CurrentTestStem(), x_seed);
+  sim.set_timeout(50'000'000);
+  harness::CoreDriver<Model> drv(sim, cp);
+  drv.Reset();
+  return drv.Run(p, im, opt);
+}
+
+// Every output the core wrote against the oracle's, bit for bit (the first five that differ,
+// each with its place in y).
+void ExpectSameOutputs(const oracle::Tensor3& got, const oracle::Tensor3& want, const CoreLayerPlan& p,
+                       const std::string& what) {
+  if (got.codes.size() != want.codes.size()) {
+    ADD_FAILURE() << what << ": " << got.codes.size() << " outputs, the oracle " << want.codes.size();
+    return;
+  }
+  int bad_count = 0;
+  for (size_t i = 0; i < want.codes.size() && bad_count < 5; ++i) {
+    if (got.codes[i] != want.codes[i]) {
+      const int plane = p.oh * p.ow;
+      ADD_FAILURE() << what << ": y[" << i / size_t(plane) << "][" << (i % size_t(plane)) / size_t(p.ow) << "]["
+                    << i % size_t(p.ow) << "] rtl 0x" << std::hex << got.codes[i] << " oracle 0x" << want.codes[i];
+      ++bad_count;
+    }
+  }
+}
+
 // Runs the layer on a core model (default: the 8-lane core) and compares every output with the oracle.
 template <class Model = Vane_core8_m1>
 void RunAndCompare(const LayerCase& lc, const harness::CoreRunOptions& opt, const std::string& what,
@@ -49,21 +79,8 @@ void RunAndCompare(const LayerCase& lc, const harness::CoreRunOptions& opt, cons
       p.layer.post.sr
           ? oracle::Conv2dInVectors(p.layer, lc.x, harness::CoreCoefficients(p, lc.w), harness::CorePostVectors(p, cp))
           : oracle::Conv2d(p.layer, lc.x, harness::CoreCoefficients(p, lc.w));
-  harness::Sim<Model> sim("ane_core", harness::CurrentTestStem(), x_seed);
-  sim.set_timeout(50'000'000);
-  harness::CoreDriver<Model> drv(sim, cp);
-  drv.Reset();
-  const harness::CoreResult r = drv.Run(p, im, opt);
-  ASSERT_EQ(r.y.codes.size(), want.codes.size()) << what;
-  int bad_count = 0;
-  for (size_t i = 0; i < want.codes.size() && bad_count < 5; ++i) {
-    if (r.y.codes[i] != want.codes[i]) {
-      const int plane = p.oh * p.ow;
-      ADD_FAILURE() << what << ": y[" << i / size_t(plane) << "][" << (i % size_t(plane)) / size_t(p.ow) << "]["
-                    << i % size_t(p.ow) << "] rtl 0x" << std::hex << r.y.codes[i] << " oracle 0x" << want.codes[i];
-      ++bad_count;
-    }
-  }
+  const harness::CoreResult r = RunOnCore<Model>(p, im, opt, x_seed, cp);
+  ExpectSameOutputs(r.y, want, p, what);
   EXPECT_EQ(r.counters.mac, im.mac_ops) << what << ": MAC operations";
   if (out) *out = r;
   if (plan) *plan = p;
@@ -241,15 +258,11 @@ void ReportUtilization(const char* name, const harness::CoreResult& r, const Cor
 harness::CoreResult RunOnCore8(const CoreLayerPlan& p, const oracle::Tensor3& x,
                                const std::vector<std::vector<uint16_t>>& w, test::Rng& rng, int latency,
                                int stall_pct) {
-  const harness::CoreImage im = harness::BuildCoreImage(p, kCore8, x, w, 7);
-  harness::Sim<Vane_core8_m1> sim("ane_core", harness::CurrentTestStem());
-  harness::CoreDriver<Vane_core8_m1> drv(sim, kCore8);
-  drv.Reset();
   harness::CoreRunOptions opt;
   opt.max_latency = latency;
   opt.stall_pct = stall_pct;
   opt.below = [&rng](uint32_t m) { return rng.Below(m); };
-  return drv.Run(p, im, opt);
+  return RunOnCore<Vane_core8_m1>(p, harness::BuildCoreImage(p, kCore8, x, w, 7), opt, 1, kCore8);
 }
 
 // A random layer with a kernel larger than the shifter's 7x7 (8x8 .. 15x15 in either
@@ -803,26 +816,11 @@ void RunInt4AndCompare(const Int4Case& c, const harness::CoreRunOptions& opt, co
   CoreLayerPlan p = c.lc.plan;
   ASSERT_EQ(harness::PlanCoreLayer(&p, kCore8), "") << what;
   const harness::CoreImage im = harness::BuildCoreImage(p, kCore8, harness::PackInt4Images(c.images), c.lc.w, 7);
-  harness::Sim<Model> sim("ane_core", harness::CurrentTestStem(), x_seed);
-  sim.set_timeout(50'000'000);
-  harness::CoreDriver<Model> drv(sim, kCore8);
-  drv.Reset();
-  const harness::CoreResult r = drv.Run(p, im, opt);
+  const harness::CoreResult r = RunOnCore<Model>(p, im, opt, x_seed, kCore8);
   const std::vector<oracle::Tensor3> got = harness::UnpackInt4Outputs(r.y, int(c.images.size()));
   const auto coefs = harness::CoreCoefficients(p, c.lc.w);
   for (size_t n = 0; n < c.images.size(); ++n) {
-    const oracle::Tensor3 want = oracle::Conv2d(p.layer, c.images[n], coefs);
-    ASSERT_EQ(got[n].codes.size(), want.codes.size()) << what;
-    int bad_count = 0;
-    for (size_t i = 0; i < want.codes.size() && bad_count < 5; ++i) {
-      if (got[n].codes[i] != want.codes[i]) {
-        const int plane = p.oh * p.ow;
-        ADD_FAILURE() << what << ": image " << n << " y[" << i / size_t(plane) << "]["
-                      << (i % size_t(plane)) / size_t(p.ow) << "][" << i % size_t(p.ow) << "] rtl 0x" << std::hex
-                      << got[n].codes[i] << " oracle 0x" << want.codes[i];
-        ++bad_count;
-      }
-    }
+    ExpectSameOutputs(got[n], oracle::Conv2d(p.layer, c.images[n], coefs), p, what + ", image " + std::to_string(n));
   }
   EXPECT_EQ(r.counters.mac, im.mac_ops) << what << ": MAC operations";
   EXPECT_EQ(r.bytes_rewritten, 0u) << what;

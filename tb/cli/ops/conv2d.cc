@@ -481,7 +481,6 @@ Evaluation Evaluate(const Operation& op, Engine engine, const harness::DataFault
       AppendConvOutputs(oracle::Conv2d(op.conv, x, coefs), type.dtype, &want.bits);
     }
     if (engine == Engine::kOracle) continue;
-    harness::RtlConvResult r;
     oracle::Tensor3 xr = x;
     const int64_t plane = int64_t(x.h) * x.w;
     if (fault.active() && fault.row < x.c && fault.k < plane) {  // ANE_FAULT=C,I: x[c] element I
@@ -491,22 +490,23 @@ Evaluation Evaluate(const Operation& op, Engine engine, const harness::DataFault
       int4_images.push_back(std::move(xr));
       if (int4_images.size() < 4 && n + 1 < images) continue;
     }
+    harness::RtlConvStats s;
     try {
       if (op.int4) {
-        harness::RtlConvInt4Result r4 = harness::RtlConv2dInt4(op.conv, int4_images, w, op.conv_rtl);
-        for (const oracle::Tensor3& y : r4.y) AppendConvOutputs(y, type.dtype, &got.bits);
-        r.plan = r4.plan;
-        r.stats = r4.stats;
+        const harness::RtlConvInt4Result r = harness::RtlConv2dInt4(op.conv, int4_images, w, op.conv_rtl);
+        for (const oracle::Tensor3& y : r.y) AppendConvOutputs(y, type.dtype, &got.bits);
+        plan = r.plan;
+        s = r.stats;
         int4_images.clear();
       } else {
-        r = harness::RtlConv2d(op.conv, xr, w, op.conv_rtl);
+        const harness::RtlConvResult r = harness::RtlConv2d(op.conv, xr, w, op.conv_rtl);
         AppendConvOutputs(r.y, type.dtype, &got.bits);
+        plan = r.plan;
+        s = r.stats;
       }
     } catch (const std::invalid_argument& err) {
       throw CliError(fmt::format("{}: the 256-lane core cannot run this layer: {}", op.file, err.what()));
     }
-    plan = r.plan;
-    const harness::RtlConvStats& s = r.stats;
     if (runs++ == 0) {
       total = s;
     } else {
